@@ -1,0 +1,34 @@
+export interface LoadResult {
+  requests: number;
+  seconds: number;
+  rps: number;
+  errors: number;
+}
+
+/** Keeps `connections` requests (Node's fetch keeps connections alive) in flight against `url` for `seconds`, then counts answers. */
+export async function load(url: string, { connections = 16, seconds = 5 } = {}): Promise<LoadResult> {
+  const deadline = performance.now() + seconds * 1000;
+  let requests = 0;
+  let errors = 0;
+  const worker = async () => {
+    while (performance.now() < deadline) {
+      try {
+        const response = await fetch(url);
+        await response.arrayBuffer();
+        if (response.status === 200) requests += 1;
+        else errors += 1;
+      } catch {
+        errors += 1;
+      }
+    }
+  };
+  const started = performance.now();
+  await Promise.all(Array.from({ length: connections }, worker));
+  const elapsed = (performance.now() - started) / 1000;
+  return { requests, seconds: elapsed, rps: requests / elapsed, errors };
+}
+
+export function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
+}

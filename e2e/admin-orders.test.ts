@@ -1,0 +1,263 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import type { AdminOrderPage, Order } from '../edge-api/src/contract.ts';
+import {
+  checkA11y,
+  demoLogins,
+  goOffline,
+  goOnline,
+  launchBrowser,
+  newContext,
+  signIn,
+  startServer,
+  waitForServiceWorkerControl,
+  type AppServer,
+} from './harness.ts';
+
+let server: AppServer;
+let browser: Browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** A 1x1 PNG, as a phone would upload a screenshot. */
+const proofPng = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+
+/** A session token straight from the auth server, to check what the API holds (not what the screen says). */
+async function tokenFor(login: { email: string; password: string }): Promise<{ token: string; userId: string }> {
+  const config = (await (await fetch(`${server.url}/api/config`)).json()) as { supabaseAnonKey: string };
+  const response = await fetch(`${server.url}/auth/v1/token?grant_type=password`, {
+    method: 'POST',
+    headers: { apikey: config.supabaseAnonKey, 'content-type': 'application/json' },
+    body: JSON.stringify(login),
+  });
+  assert.equal(response.status, 200, `sign-in of ${login.email}`);
+  const body = (await response.json()) as { access_token: string; user: { id: string } };
+  return { token: body.access_token, userId: body.user.id };
+}
+
+async function apiGet<T>(path: string, token: string): Promise<T> {
+  const response = await fetch(`${server.url}/api${path}`, { headers: { authorization: `Bearer ${token}` } });
+  assert.equal(response.status, 200, `GET ${path}`);
+  return (await response.json()) as T;
+}
+
+const shortId = (id: string) => id.slice(-8);
+
+/** Narrows the table to one order by searching its id (the search covers id, title, email and name). */
+async function showOnly(page: Page, orderId: string) {
+  await page.getByLabel('Search', { exact: true }).fill(orderId);
+  await page.getByText('Showing 1–1 of 1 orders').waitFor();
+}
+
+describe('admin order management', () => {
+  it('delivers typed credentials with a proof image, warns of duplicates, and the customer sees the delivery', async () => {
+    const admin = await tokenFor(demoLogins.admin);
+    const customer = await tokenFor(demoLogins.customer);
+    const unpaid = await apiGet<AdminOrderPage>(`/admin/orders?paymentStatus=pending&search=${encodeURIComponent(demoLogins.customer.email)}`, admin.token);
+    const failed = await apiGet<AdminOrderPage>('/admin/orders?paymentStatus=failed', admin.token);
+    const order = unpaid.orders[0];
+    const other = failed.orders[0];
+    assert.ok(order && other, 'the demo data has an unpaid order of the demo customer and an order whose payment failed');
+
+    const context = await newContext(browser, server.url);
+    const page = await context.newPage();
+    await signIn(page, demoLogins.admin);
+    await page.goto('/dashboard');
+    await page.getByRole('heading', { name: 'Admin Order Management' }).waitFor();
+    await page.getByText('Total Orders').waitFor();
+    await checkA11y(page);
+
+    await showOnly(page, order.id);
+    await page.getByLabel(`Payment status of order #${shortId(order.id)}`).selectOption('paid');
+    const modal = page.getByRole('dialog', { name: 'Add WISE Credentials' });
+    await modal.waitFor();
+    const approve = modal.getByRole('button', { name: 'Approve & Deliver' });
+    assert.equal(await approve.isDisabled(), true, 'approve waits for both email and password');
+    await checkA11y(page);
+
+    const wiseEmail = `e2e.${Date.now()}@wise.test`;
+    const wisePassword = 'E2e#Delivery-1';
+    assert.equal(await modal.getByLabel('WISE Email').getAttribute('type'), 'email');
+    await modal.getByLabel('WISE Email').fill(wiseEmail);
+    await modal.getByLabel('WISE Password').fill(wisePassword);
+    await modal.getByLabel('Proof image (optional)').setInputFiles({ name: 'proof.png', mimeType: 'image/png', buffer: proofPng });
+    await modal.getByRole('img', { name: 'Proof image to deliver' }).waitFor();
+    await approve.click();
+    await page.getByText('Order updated successfully with WISE credentials!').waitFor();
+    await modal.waitFor({ state: 'detached' });
+
+    const delivered = await apiGet<Order>(`/admin/orders/${order.id}`, admin.token);
+    assert.equal(delivered.paymentStatus, 'paid');
+    assert.equal(delivered.orderStatus, 'delivered');
+    assert.equal(delivered.wiseEmail, wiseEmail);
+    assert.ok(delivered.wiseImage, 'the proof image is kept with the order');
+
+    // The same pair typed for another order: the server's duplicate check warns before anything is saved.
+    await showOnly(page, other.id);
+    await page.getByLabel(`Payment status of order #${shortId(other.id)}`).selectOption('paid');
+    await modal.waitFor();
+    await modal.getByLabel('WISE Email').fill(wiseEmail.toUpperCase());
+    await modal.getByLabel('WISE Password').fill(wisePassword);
+    await modal.getByText('⚠️ These exact credentials already exist in another order!').waitFor();
+    await modal.getByText('Email and password combination is identical to an existing order.').waitFor();
+    await modal.getByText('This will create duplicate credentials!').waitFor();
+    await modal.getByRole('button', { name: 'Override & Deliver' }).waitFor();
+    await checkA11y(page);
+    await modal.getByLabel('WISE Password').fill('A-different#password');
+    await modal.getByText('⚠️ This email already exists in another order').waitFor();
+    await modal.getByText('This email is already used in another order').waitFor();
+    await modal.getByRole('button', { name: 'Cancel' }).click();
+    await modal.waitFor({ state: 'detached' });
+    const untouched = await apiGet<Order>(`/admin/orders/${other.id}`, admin.token);
+    assert.equal(untouched.paymentStatus, other.paymentStatus, 'cancelling the modal saves nothing');
+    assert.equal(untouched.version, other.version);
+    await context.close();
+
+    // The customer's My Orders shows the delivered credentials.
+    const customerContext = await newContext(browser, server.url);
+    const customerPage = await customerContext.newPage();
+    await signIn(customerPage, demoLogins.customer);
+    await customerPage.goto('/my-orders');
+    await customerPage.getByText(wiseEmail).first().waitFor();
+    const own = await apiGet<Order[]>(`/orders/user/${customer.userId}`, customer.token);
+    const mine = own.find((candidate) => candidate.id === order.id);
+    assert.equal(mine?.wiseEmail, wiseEmail);
+    assert.equal(mine?.wisePassword, wisePassword);
+    assert.ok(mine?.wiseImage);
+    await customerContext.close();
+  });
+
+  it('queues a status change made offline, keeps it through a restart, and syncs it when the network returns', async () => {
+    const admin = await tokenFor(demoLogins.admin);
+    const waiting = await apiGet<AdminOrderPage>('/admin/orders?status=pending&limit=100', admin.token);
+    const order = waiting.orders[0];
+    assert.ok(order, 'the demo data has an order awaiting processing');
+
+    const context = await newContext(browser, server.url);
+    const page = await context.newPage();
+    await signIn(page, demoLogins.admin);
+    await page.goto('/dashboard');
+    await page.getByText('All changes synced', { exact: true }).waitFor();
+    await waitForServiceWorkerControl(page);
+    await showOnly(page, order.id);
+    const status = page.getByLabel(`Order status of order #${shortId(order.id)}`);
+
+    await goOffline(context);
+    await page.getByText('Offline: showing the orders saved on this device', { exact: false }).waitFor();
+    await status.selectOption('processing');
+    await page.getByText('1 change waiting to sync', { exact: true }).waitFor();
+    await page.getByText('Pending sync', { exact: true }).waitFor();
+    assert.equal(await status.inputValue(), 'processing');
+    assert.equal((await apiGet<Order>(`/admin/orders/${order.id}`, admin.token)).orderStatus, 'pending', 'nothing reached the server offline');
+
+    // The tablet restarts the app with no network: the guard admits the admin by the synced role, and the
+    // queued change is still there.
+    await page.reload();
+    await page.getByRole('heading', { name: 'Admin Order Management' }).waitFor();
+    await page.getByText('1 change waiting to sync', { exact: true }).waitFor();
+    await showOnly(page, order.id);
+    assert.equal(await status.inputValue(), 'processing');
+
+    await goOnline(context);
+    await page.getByText('All changes synced', { exact: true }).waitFor();
+    assert.equal((await apiGet<Order>(`/admin/orders/${order.id}`, admin.token)).orderStatus, 'processing');
+    assert.equal(await page.getByText('Pending sync', { exact: true }).count(), 0);
+    await context.close();
+  });
+
+  it('shows a queued change the server refused, with its reason, and sends it again on Retry', async () => {
+    const admin = await tokenFor(demoLogins.admin);
+    const processing = await apiGet<AdminOrderPage>('/admin/orders?status=processing', admin.token);
+    const order = processing.orders[0];
+    assert.ok(order, 'the demo data has an order in progress');
+
+    const context = await newContext(browser, server.url);
+    const page = await context.newPage();
+    await signIn(page, demoLogins.admin);
+    await page.goto('/dashboard');
+    await page.getByText('All changes synced', { exact: true }).waitFor();
+    await showOnly(page, order.id);
+    const status = page.getByLabel(`Order status of order #${shortId(order.id)}`);
+
+    await goOffline(context);
+    await status.selectOption('completed');
+    await page.getByText('1 change waiting to sync', { exact: true }).waitFor();
+    // Meanwhile another admin changes the same order.
+    const meanwhile = await fetch(`${server.url}/api/admin/orders/${order.id}`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${admin.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ orderStatus: 'cancelled', version: order.version }),
+    });
+    assert.equal(meanwhile.status, 200);
+
+    await goOnline(context);
+    const refused = page.getByRole('alert').filter({ hasText: 'The server refused a change made on this device' });
+    await refused.getByText(`Set order #${shortId(order.id)} status to completed`).waitFor();
+    await refused.getByText('This order was changed by someone else', { exact: false }).waitFor();
+    assert.equal((await apiGet<Order>(`/admin/orders/${order.id}`, admin.token)).orderStatus, 'cancelled');
+    await page.waitForFunction((id) => (document.querySelector(`[aria-label="Order status of order #${id}"]`) as HTMLSelectElement | null)?.value === 'cancelled', shortId(order.id));
+
+    await refused.getByRole('button', { name: 'Retry' }).click();
+    await refused.waitFor({ state: 'detached' });
+    await page.getByText('All changes synced', { exact: true }).waitFor();
+    assert.equal((await apiGet<Order>(`/admin/orders/${order.id}`, admin.token)).orderStatus, 'completed');
+    await context.close();
+  });
+
+  it('exports the filtered orders as CSV without passwords, and deletes an order only after confirmation', async () => {
+    const admin = await tokenFor(demoLogins.admin);
+    const refunded = await apiGet<AdminOrderPage>('/admin/orders?paymentStatus=refunded', admin.token);
+    const victim = refunded.orders[0];
+    assert.ok(victim && refunded.total >= 2, 'the demo data has refunded orders');
+
+    const context = await newContext(browser, server.url);
+    const page = await context.newPage();
+    await signIn(page, demoLogins.admin);
+    await page.goto('/dashboard');
+    await page.getByLabel('Payment status', { exact: true }).selectOption('refunded');
+    await page.getByText(`Showing 1–${refunded.total} of ${refunded.total} orders`).waitFor();
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export' }).click()]);
+    assert.match(download.suggestedFilename(), /^orders-\d{4}-\d{2}-\d{2}\.csv$/);
+    const stream = await download.createReadStream();
+    const chunks: Buffer[] = [];
+    for await (const chunk of stream) chunks.push(chunk as Buffer);
+    const lines = Buffer.concat(chunks).toString('utf8').trim().split(/\r?\n/);
+    assert.equal(lines.length, refunded.total + 1, 'a header and one line per refunded order');
+    assert.doesNotMatch(lines[0]!, /password/i);
+    assert.ok(lines.slice(1).every((line) => line.includes(',refunded,')));
+
+    const remove = page.getByRole('button', { name: `Delete order #${shortId(victim.id)}` });
+    await remove.click();
+    const question = page.getByRole('dialog', { name: 'Delete order?' });
+    await question.getByText('Are you sure you want to delete this order?').waitFor();
+    await question.getByRole('button', { name: 'Cancel', exact: true }).first().click();
+    assert.equal((await fetch(`${server.url}/api/admin/orders/${victim.id}`, { headers: { authorization: `Bearer ${admin.token}` } })).status, 200);
+
+    await remove.click();
+    await question.getByRole('button', { name: 'Delete', exact: true }).click();
+    await page.getByText(`Showing 1–${refunded.total - 1} of ${refunded.total - 1} orders`).waitFor();
+    assert.equal((await fetch(`${server.url}/api/admin/orders/${victim.id}`, { headers: { authorization: `Bearer ${admin.token}` } })).status, 404);
+    await context.close();
+  });
+
+  it('sends someone who is not staff to /login, signed out', async () => {
+    const context = await newContext(browser, server.url);
+    const page = await context.newPage();
+    await signIn(page, demoLogins.customer);
+    await page.goto('/dashboard');
+    await page.waitForURL((url) => url.pathname === '/login');
+    const sessionKeys = await page.evaluate(() => Object.keys(localStorage).filter((key) => key.endsWith('-auth-token')));
+    assert.deepEqual(sessionKeys, [], 'the session is gone from this device');
+    await context.close();
+  });
+});

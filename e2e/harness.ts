@@ -1,0 +1,197 @@
+import { AxeBuilder } from '@axe-core/playwright';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before } from 'node:test';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+/**
+ * Browser tests against the built app as `npm start` runs it: one Node process on a free port with a fresh
+ * data directory (demo data seeded), driven by the system Chromium through playwright-core.
+ */
+
+export const demoLogins = {
+  admin: { email: 'admin@demo.test', password: 'demo-admin-1' },
+  moderator: { email: 'moderator@demo.test', password: 'demo-moderator-1' },
+  customer: { email: 'customer@demo.test', password: 'demo-customer-1' },
+} as const;
+
+const ROOT = new URL('..', import.meta.url).pathname;
+
+/** Builds the PWA once when dist/ is missing (`npm run test:e2e` builds it fresh beforehand). */
+export function ensureBuilt(): void {
+  if (existsSync(join(ROOT, 'dist', 'index.html'))) return;
+  const result = spawnSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' });
+  if (result.status !== 0) throw new Error('vite build failed');
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+export interface AppServer {
+  url: string;
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+/** Starts `node edge-api/src/node.ts` on a free port with a fresh DATA_DIR; resolves once it prints its URL. */
+export async function startServer(env: Record<string, string> = {}): Promise<AppServer> {
+  ensureBuilt();
+  const port = await freePort();
+  const dataDir = await mkdtemp(join(tmpdir(), 'storefront-e2e-'));
+  const child: ChildProcess = spawn(process.execPath, [join(ROOT, 'edge-api/src/node.ts')], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`The server did not start within 60 s:\n${output}`)), 60_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const found = output.match(/https?:\/\/[^\s)]+/);
+      if (found) {
+        clearTimeout(timer);
+        resolve(`http://localhost:${port}`);
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`The server exited (${code}) before it was ready:\n${output}`));
+    });
+  });
+  return {
+    url,
+    dataDir,
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        const forced = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        await exited;
+        clearTimeout(forced);
+      }
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The system Chromium (or CHROMIUM_PATH), headless. */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'],
+  });
+}
+
+/** A fresh profile (no storage, no service worker) pointed at the app. */
+export function newContext(browser: Browser, baseURL: string): Promise<BrowserContext> {
+  return browser.newContext({ baseURL, serviceWorkers: 'allow' });
+}
+
+export interface E2eSetup {
+  /** Both set once the file's `before` hook has run. */
+  readonly server: AppServer;
+  readonly browser: Browser;
+  /** Runs `run` in a fresh context (no storage, no service worker) and closes the context afterwards. */
+  withPage<T>(run: (page: Page, context: BrowserContext) => Promise<T>): Promise<T>;
+}
+
+/**
+ * The server and browser of one test file: registers the `before` hook that starts them and the `after`
+ * hook that stops them. Call it at the top level of the file.
+ */
+export function setUpServerAndBrowser(env: Record<string, string> = {}): E2eSetup {
+  let server: AppServer | undefined;
+  let browser: Browser | undefined;
+  before(async () => {
+    server = await startServer(env);
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+  const started = () => {
+    if (!server || !browser) throw new Error('setUpServerAndBrowser(): the before hook has not run');
+    return { server, browser };
+  };
+  return {
+    get server() {
+      return started().server;
+    },
+    get browser() {
+      return started().browser;
+    },
+    async withPage(run) {
+      const { server, browser } = started();
+      const context = await newContext(browser, server.url);
+      try {
+        return await run(await context.newPage(), context);
+      } finally {
+        await context.close();
+      }
+    },
+  };
+}
+
+/** Waits until the service worker is active and controls this page (reloading once if it took over late). */
+export async function waitForServiceWorkerControl(page: Page): Promise<void> {
+  const active = await page.evaluate(() =>
+    Promise.race([navigator.serviceWorker.ready.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 30_000))]),
+  );
+  if (!active) throw new Error('No service worker became active within 30 s');
+  const controlled = await page.evaluate(() => navigator.serviceWorker.controller !== null);
+  if (!controlled) await page.reload();
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 30_000 });
+}
+
+/** Cuts the network for the whole context, the service worker's own requests included (Chromium). */
+export async function goOffline(context: BrowserContext): Promise<void> {
+  await context.setOffline(true);
+}
+
+export async function goOnline(context: BrowserContext): Promise<void> {
+  await context.setOffline(false);
+}
+
+/** Signs in through the login form and waits to leave /login. */
+export async function signIn(page: Page, login: { email: string; password: string }): Promise<void> {
+  await page.goto('/login');
+  await page.getByLabel('Email Address').fill(login.email);
+  await page.getByLabel('Password', { exact: true }).fill(login.password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.waitForURL((url) => !url.pathname.startsWith('/login'), { timeout: 30_000 });
+}
+
+/** Fails on serious or critical accessibility violations (axe-core), naming each with its elements. */
+export async function checkA11y(page: Page, options: { exclude?: string[] } = {}): Promise<void> {
+  let builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']);
+  for (const selector of options.exclude ?? []) builder = builder.exclude(selector);
+  const { violations } = await builder.analyze();
+  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  if (serious.length > 0) {
+    const report = serious
+      .map((v) => `- [${v.impact}] ${v.id}: ${v.help}\n${v.nodes.map((n) => `    ${n.target.join(' ')}: ${n.failureSummary ?? ''}`).join('\n')}`)
+      .join('\n');
+    throw new Error(`Accessibility violations on ${page.url()}:\n${report}`);
+  }
+}
+
+/** Names of the IndexedDB databases this page's origin holds. */
+export function databaseNames(page: Page): Promise<string[]> {
+  return page.evaluate(async () => (await indexedDB.databases()).map((db) => db.name ?? ''));
+}

@@ -1,0 +1,275 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { AdminOrderPage, Service } from '../edge-api/src/contract.ts';
+import { checkA11y, demoLogins, goOffline, goOnline, launchBrowser, newContext, startServer, waitForServiceWorkerControl, type AppServer } from './harness.ts';
+
+let server: AppServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+
+const customer = {
+  name: 'Journey Buyer',
+  email: `journey-${Date.now()}@example.test`,
+  mobile: '01700000000',
+  password: 'journey-pass-1',
+};
+const serviceTitle = 'All Country Wise Account';
+const delivered = { wiseEmail: 'delivered.account@wise.test', wisePassword: 'W1se!Delivered#42' };
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+  context = await newContext(browser, server.url);
+  page = await context.newPage();
+});
+
+after(async () => {
+  await context?.close();
+  await browser?.close();
+  await server?.stop();
+});
+
+/** Each text the spec quotes is on the page exactly as quoted. */
+async function expectTexts(texts: string[]) {
+  for (const text of texts) {
+    await page.getByText(text, { exact: true }).first().waitFor({ state: 'visible', timeout: 10_000 });
+  }
+}
+
+/** Headings start at h1 and never skip a level going down (h2 to h4 would). */
+async function expectHeadingsInOrder() {
+  const levels = await page.locator('main').evaluate((main) =>
+    [...main.querySelectorAll('h1, h2, h3, h4, h5, h6')].map((heading) => Number(heading.tagName.slice(1))),
+  );
+  assert.equal(levels[0], 1, `the first heading of ${page.url()} is an h1`);
+  levels.reduce((previous, level) => {
+    assert.ok(level <= previous + 1, `heading levels on ${page.url()} skip from h${previous} to h${level}: ${levels.join(',')}`);
+    return level;
+  });
+}
+
+async function servicesFromApi(): Promise<Service[]> {
+  return (await (await fetch(`${server.url}/api/services`)).json()) as Service[];
+}
+
+/** The admin's access token, signed in through the auth server as supabase-js would. */
+async function adminToken(): Promise<string> {
+  const config = (await (await fetch(`${server.url}/api/config`)).json()) as { supabaseAnonKey: string };
+  const response = await fetch(`${server.url}/auth/v1/token?grant_type=password`, {
+    method: 'POST',
+    headers: { apikey: config.supabaseAnonKey, 'content-type': 'application/json' },
+    body: JSON.stringify(demoLogins.admin),
+  });
+  assert.equal(response.status, 200);
+  return ((await response.json()) as { access_token: string }).access_token;
+}
+
+describe('storefront journey', () => {
+  it('home shows the banner, the five tiles with their targets and the four badges', async () => {
+    await page.goto('/');
+    await expectTexts([
+      'Congratulations, Dear Buyer',
+      "YES, You're In The Right Place!",
+      'Instant Delivery',
+      '24/7 Support',
+      '100% Customizable',
+      'Secure & Private',
+    ]);
+    for (const [tile, target] of [
+      ['All Country Wise', '/services'],
+      ['Editable Files', '/services'],
+      ['VPS Services', '/services'],
+      ['All Country SSN', '/services'],
+      ['PROXY IP', '/Proxy'],
+    ] as const) {
+      const link = page.getByRole('link', { name: new RegExp(`^${tile}`) });
+      assert.equal(await link.getAttribute('href'), target, tile);
+    }
+    await expectHeadingsInOrder();
+    await checkA11y(page);
+  });
+
+  it('about shows the hero, the counters at their final values, the values and the mission', async () => {
+    await page.goto('/about');
+    await expectTexts(['Who We Are', 'Your Global Service Partner', 'Trust & Security', 'Fast Delivery', 'Premium Quality', '24/7 Support']);
+    for (const [value, label] of [
+      ['250+', 'Happy Clients'],
+      ['500+', 'Product Delivered'],
+      ['100%', 'Satisfaction Rate'],
+      ['150+', 'Countries Served'],
+    ] as const) {
+      await expectTexts([value, label]);
+    }
+    assert.equal(await page.locator('main section').filter({ hasText: 'What We Offer' }).locator('li').count(), 8);
+    await expectHeadingsInOrder();
+    await checkA11y(page);
+  });
+
+  it('contact shows the four cards, the social buttons and the quick response, with no form', async () => {
+    await page.goto('/contact');
+    await expectTexts(['Email Us', 'Call Us', 'Visit Us', 'Working Hours', 'Quick Response']);
+    await page.getByRole('listitem').filter({ hasText: 'Working Hours' }).getByText(/24\/7/).waitFor();
+    for (const network of ['Facebook', 'Twitter', 'Instagram', 'LinkedIn']) {
+      await page.getByRole('main').getByRole('link', { name: network, exact: true }).waitFor();
+    }
+    assert.equal(await page.locator('main form').count(), 0);
+    await expectHeadingsInOrder();
+    await checkA11y(page);
+  });
+
+  it('the proxy page (lower case too) sells the two plans through the bot', async () => {
+    await page.goto('/proxy');
+    await expectTexts([
+      'Get Started on Telegram',
+      'High Security',
+      'Lightning Fast',
+      '24/7 Available',
+      'Affordable',
+      'How it works',
+      'Sign Up',
+      'Choose Plan',
+      'Payment',
+      'Get Proxy',
+      '12 Hours',
+      '24 Hours',
+      'POPULAR',
+      'Priority Support',
+      'SOCKS5 Proxy',
+      'HTTP Proxy',
+      'Instant Activation',
+      'Approval usually takes 5-30 minutes after payment verification',
+      '500+ Users',
+    ]);
+    const bot = await page.getByRole('link', { name: 'Get Started on Telegram' }).getAttribute('href');
+    assert.ok(bot);
+    const choose = page.getByRole('link', { name: /^Choose Plan/ });
+    assert.equal(await choose.count(), 2);
+    for (const link of await choose.all()) assert.equal(await link.getAttribute('href'), bot);
+    await expectHeadingsInOrder();
+    await checkA11y(page);
+  });
+
+  it('the listing shows every service, filters by category and searches from the keyboard', async () => {
+    const services = await servicesFromApi();
+    await page.goto('/services');
+    await expectTexts(['Explore Premium Services']);
+    await page.getByRole('link', { name: /^View Details/ }).first().waitFor();
+    assert.equal(await page.getByRole('link', { name: /^View Details/ }).count(), services.length);
+    assert.equal(await page.getByText('PREMIUM', { exact: true }).count(), services.length);
+
+    const wise = services.filter((service) => service.category === 'wise');
+    await page.getByRole('button', { name: /^Wise \d+$/ }).click();
+    assert.equal(await page.getByRole('link', { name: /^View Details/ }).count(), wise.length);
+    await page.getByRole('button', { name: /^All Services \d+$/ }).click();
+
+    await page.getByRole('button', { name: 'Search' }).focus();
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('WISE');
+    const matching = services.filter((service) => `${service.title} ${service.description}`.toLowerCase().includes('wise'));
+    await expectTexts([`${matching.length} ${matching.length === 1 ? 'result' : 'results'} for "WISE"`]);
+    assert.equal(await page.getByRole('link', { name: /^View Details/ }).count(), matching.length);
+
+    await page.keyboard.type('-nothing-like-this');
+    await expectTexts(['No Services Found', 'Try adjusting your search or filters.']);
+    await page.getByRole('button', { name: 'Close Search' }).click();
+    await expectHeadingsInOrder();
+    await checkA11y(page);
+  });
+
+  it('opening a service signed out leads to registration and back to the service', async () => {
+    const service = (await servicesFromApi()).find((candidate) => candidate.title === serviceTitle);
+    assert.ok(service, `the demo data has "${serviceTitle}"`);
+    await page.getByRole('link', { name: `View Details: ${service.title}` }).click();
+    await page.waitForURL('**/register');
+    await page.getByLabel('Full Name').fill(customer.name);
+    await page.getByLabel('Email Address').fill(customer.email);
+    await page.getByLabel('Mobile Number').fill(customer.mobile);
+    await page.getByLabel('Password', { exact: true }).fill(customer.password);
+    await page.getByRole('button', { name: 'Create Account' }).click();
+    await page.waitForURL(`**/service-details/${service.id}`, { timeout: 30_000 });
+
+    await page.getByRole('heading', { level: 1, name: service.title }).waitFor();
+    await expectTexts(['Starting From', 'Place Order Now', 'Contact Provider', 'Back to Services', 'Service Information', 'Available', 'Key Features']);
+    await page.getByText(service.id.slice(-12), { exact: true }).waitFor();
+    await expectHeadingsInOrder();
+    await checkA11y(page);
+  });
+
+  it('placing the order shows the confirmation and the order, pending, in My Orders', async () => {
+    const service = (await servicesFromApi()).find((candidate) => candidate.title === serviceTitle)!;
+    await page.getByRole('button', { name: 'Place Order Now' }).click();
+    await page.getByText('Order placed successfully!').waitFor({ state: 'visible', timeout: 15_000 });
+    await page.waitForURL('**/my-orders');
+    await page.getByRole('heading', { level: 2, name: serviceTitle }).waitFor();
+    await expectTexts(['Awaiting Processing', 'Payment Pending', 'Payment Required', 'Complete your payment to start processing', 'Refresh Orders']);
+    await page.getByText(customer.email).first().waitFor();
+    const pay = new URL((await page.getByRole('link', { name: 'Complete Payment' }).getAttribute('href'))!);
+    assert.ok(pay.searchParams.get('text')?.includes(`$${service.price}`), 'the payment message carries the amount');
+    await expectHeadingsInOrder();
+    await checkA11y(page);
+  });
+
+  it('after an admin delivers it, a refresh shows the credentials, masked until revealed', async () => {
+    const token = await adminToken();
+    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const list = (await (await fetch(`${server.url}/api/admin/orders?search=${encodeURIComponent(customer.email)}`, { headers })).json()) as AdminOrderPage;
+    assert.equal(list.orders.length, 1, 'the order reached the server once');
+    const order = list.orders[0]!;
+    const update = await fetch(`${server.url}/api/admin/orders/${order.id}`, {
+      method: 'PUT',
+      headers,
+      body: JSON.stringify({ paymentStatus: 'paid', orderStatus: 'delivered', ...delivered }),
+    });
+    assert.equal(update.status, 200);
+
+    await page.getByRole('button', { name: 'Refresh Orders' }).click();
+    await page.getByText(delivered.wiseEmail, { exact: true }).waitFor({ timeout: 15_000 });
+    await expectTexts(['Delivered', 'Paid', '••••••••••••', `#${order.id.slice(-8)}`]);
+    assert.equal(await page.getByText('Payment Required').count(), 0);
+    assert.equal(await page.getByText(delivered.wisePassword).count(), 0);
+    await page.getByRole('button', { name: 'Show password' }).click();
+    await page.getByText(delivered.wisePassword, { exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Hide password' }).click();
+    await expectHeadingsInOrder();
+    await checkA11y(page);
+  });
+
+  it('with the network cut, a reload still shows the order, its credentials and the services', async () => {
+    await waitForServiceWorkerControl(page);
+    await page.goto('/my-orders');
+    await page.getByText(delivered.wiseEmail, { exact: true }).waitFor();
+    await goOffline(context);
+
+    await page.reload();
+    assert.equal(await page.evaluate(() => navigator.onLine), false);
+    await page.getByRole('heading', { level: 2, name: serviceTitle }).waitFor({ timeout: 15_000 });
+    await page.getByText(delivered.wiseEmail, { exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Show password' }).click();
+    await page.getByText(delivered.wisePassword, { exact: true }).waitFor();
+
+    await page.goto('/services');
+    await page.getByRole('link', { name: /^View Details/ }).first().waitFor();
+    assert.equal(await page.getByText('Failed to fetch services. Please try again later.').count(), 0);
+  });
+
+  it('an order placed offline waits on the device and is sent once when the network is back', async () => {
+    const service = (await servicesFromApi()).find((candidate) => candidate.title !== serviceTitle)!;
+    await page.goto(`/service-details/${service.id}`);
+    await page.getByRole('heading', { level: 1, name: service.title }).waitFor();
+    await page.getByRole('button', { name: 'Place Order Now' }).click();
+    await page.getByText('Your order is saved and will be sent when you are back online.').waitFor();
+    await page.waitForURL('**/my-orders');
+    const card = page.locator('article').filter({ has: page.getByRole('heading', { level: 2, name: service.title }) });
+    await card.getByText('Waiting to sync', { exact: true }).waitFor();
+
+    await goOnline(context);
+    await card.getByText('Waiting to sync', { exact: true }).waitFor({ state: 'detached', timeout: 30_000 });
+    const token = await adminToken();
+    const list = (await (
+      await fetch(`${server.url}/api/admin/orders?search=${encodeURIComponent(customer.email)}`, { headers: { authorization: `Bearer ${token}` } })
+    ).json()) as AdminOrderPage;
+    assert.deepEqual(list.orders.map((order) => order.title).sort(), [serviceTitle, service.title].sort());
+  });
+});

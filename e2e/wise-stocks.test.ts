@@ -1,0 +1,110 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { checkA11y, demoLogins, launchBrowser, newContext, signIn, startServer, type AppServer } from './harness.ts';
+
+let server: AppServer;
+let browser: Browser;
+let workDir: string;
+
+// A 1x1 PNG: a real image the server's magic-byte check accepts.
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
+
+before(async () => {
+  [server, browser, workDir] = await Promise.all([startServer(), launchBrowser(), mkdtemp(join(tmpdir(), 'wise-stocks-e2e-'))]);
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+  if (workDir) await rm(workDir, { recursive: true, force: true });
+});
+
+async function waitUntil(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('The condition did not become true in time');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe('Wise stocks', () => {
+  it('adds a stock with an authentication image, lists it, opens it and sells it to a customer', { timeout: 180_000 }, async () => {
+    const context = await newContext(browser, server.url);
+    try {
+      const page = await context.newPage();
+      await signIn(page, demoLogins.admin);
+
+      // Add Wise Stock
+      await page.goto('/dashboard/add-wise-stocks');
+      await page.getByRole('heading', { level: 1, name: 'Add New Wise Stock' }).waitFor();
+      await checkA11y(page);
+      await page.getByLabel('Account Holder Name').fill('Farhana Kabir');
+      await page.getByLabel('Email Address').fill('farhana.wise@e2e.test');
+      await page.getByLabel('Password', { exact: true }).fill('Wise#Farhana-2026');
+      const image = join(workDir, 'auth.png');
+      await writeFile(image, PNG);
+      await page.getByLabel('Authentication Image').setInputFiles(image);
+      await page.getByText('Image uploaded', { exact: true }).waitFor();
+      assert.equal(await page.getByRole('img', { name: 'Authentication Image preview' }).evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), true);
+      assert.equal(await page.getByLabel('Your Name').inputValue(), 'Demo Admin');
+      await page.getByRole('button', { name: 'Add Wise Stock' }).click();
+      await page.getByText('Wise stock added successfully').waitFor();
+      // The form clears itself for the next stock.
+      await waitUntil(async () => (await page.getByLabel('Account Holder Name').inputValue()) === '');
+      assert.equal(await page.getByText('Image uploaded', { exact: true }).count(), 0);
+
+      // The list
+      await page.goto('/dashboard/all-wise-stocks');
+      await page.getByRole('heading', { level: 1, name: 'Wise Stocks Management' }).waitFor();
+      await page.getByPlaceholder('Search by name, email, or sold to...').fill('farhana');
+      const row = page.getByRole('row').filter({ hasText: 'Farhana Kabir' });
+      await row.waitFor();
+      assert.equal(await page.getByRole('row').count(), 2, 'the header and the one matching stock');
+      await row.getByText('Wise#Farhana-2026').waitFor();
+      await row.getByText('Available').waitFor();
+      await checkA11y(page);
+
+      // The details
+      await row.getByRole('link', { name: /View Details/ }).click();
+      await page.waitForURL(/\/dashboard\/wise-stocks\/[0-9a-f-]{36}$/);
+      await page.getByRole('heading', { level: 1, name: 'Farhana Kabir' }).waitFor();
+      await page.getByText('farhana.wise@e2e.test').waitFor();
+      const auth = page.getByRole('img', { name: 'Authentication Image', exact: true });
+      await auth.waitFor();
+      await page.waitForFunction(() => {
+        const img = document.querySelector('img[alt="Authentication Image"]') as HTMLImageElement | null;
+        return !!img && img.complete && img.naturalWidth > 0;
+      });
+      await checkA11y(page);
+
+      // Sold to the demo customer
+      await page.getByRole('button', { name: 'Update Status' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Update Stock Status' });
+      await dialog.waitFor();
+      await dialog.getByLabel('Status', { exact: true }).selectOption('sold');
+      const buyer = dialog.getByLabel('Sold To User');
+      await buyer.locator('option', { hasText: 'customer@demo.test' }).waitFor({ state: 'attached' });
+      await checkA11y(page);
+      await buyer.selectOption({ label: 'Demo Customer — customer@demo.test (user)' });
+      await dialog.getByRole('button', { name: 'Update Status' }).click();
+      await page.getByText('Stock status updated successfully', { exact: true }).waitFor();
+      await dialog.waitFor({ state: 'detached' });
+      await page.getByText('(to Demo Customer)').waitFor();
+
+      // The server has it: a fresh load says the same, with nothing left waiting to sync.
+      await page.reload();
+      await page.getByText('(to Demo Customer)').waitFor();
+      assert.equal(await page.getByText('Pending sync').count(), 0);
+      await page.goto('/dashboard/all-wise-stocks?q=farhana');
+      const soldRow = page.getByRole('row').filter({ hasText: 'Farhana Kabir' });
+      await soldRow.getByText('Demo Customer').waitFor();
+      await soldRow.getByText('Sold', { exact: true }).waitFor();
+    } finally {
+      await context.close();
+    }
+  });
+});

@@ -1,0 +1,37 @@
+import { Hono } from 'hono';
+import { cors } from 'hono/cors';
+import type { Deps } from './deps.ts';
+import { errorHandler } from './errors.ts';
+import { session, type AppEnv } from './middleware/session.ts';
+import { adminOrderRoutes } from './routes/admin-orders.ts';
+import { configRoutes } from './routes/config.ts';
+import { orderRoutes } from './routes/orders.ts';
+import { serviceRoutes } from './routes/services.ts';
+import { settingsRoutes } from './routes/settings.ts';
+import { syncRoutes } from './routes/sync.ts';
+import { uploadRoutes } from './routes/uploads.ts';
+import { userRoutes } from './routes/users.ts';
+import { wiseStockRoutes } from './routes/wise-stocks.ts';
+
+/** The API, mounted under /api. Reads as a table of contents: one sub-app per resource. */
+export function createApp(deps: Deps) {
+  const app = new Hono<AppEnv>().basePath('/api');
+  app.onError(errorHandler(deps.logger));
+  app.notFound((c) => c.json({ error: { code: 'not_found', message: `No route for ${c.req.method} ${c.req.path}` } }, 404));
+  if (deps.config.allowedOrigins.length > 0) {
+    app.use('*', cors({ origin: deps.config.allowedOrigins, credentials: false, exposeHeaders: ['Content-Disposition'] }));
+  }
+  app.use('*', session(deps));
+  return app
+    .route('/config', configRoutes(deps))
+    .route('/services', serviceRoutes(deps))
+    .route('/users', userRoutes(deps))
+    .route('/orders', orderRoutes(deps))
+    .route('/admin', adminOrderRoutes(deps))
+    .route('/wise-stocks', wiseStockRoutes(deps))
+    .route('/settings', settingsRoutes(deps))
+    .route('/uploads', uploadRoutes(deps))
+    .route('/sync', syncRoutes(deps));
+}
+
+export type AppType = ReturnType<typeof createApp>;

@@ -1,0 +1,162 @@
+import bcrypt from 'bcryptjs';
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import type { AuthUsersTable, Database } from '../../db/schema.ts';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+export type AuthUserRow = Selectable<AuthUsersTable>;
+
+/** Supabase Auth's cost factor. */
+export const BCRYPT_COST = 10;
+
+/** What a refresh does with a presented token; decided inside the transaction that locks it. */
+export type RefreshOutcome =
+  | { kind: 'not_found' }
+  | { kind: 'reused'; userId: string; sessionId: string }
+  | { kind: 'rotated'; user: AuthUserRow; sessionId: string };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const isUuid = (value: string) => UUID.test(value);
+
+/** An opaque refresh token: 256 random bits, base64url. Only its hash is stored. */
+export function newRefreshToken(): string {
+  return Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url');
+}
+
+export async function hashRefreshToken(token: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(token));
+  return Buffer.from(digest).toString('hex');
+}
+
+export function findAuthUserById(db: Db, id: string): Promise<AuthUserRow | undefined> {
+  if (!isUuid(id)) return Promise.resolve(undefined);
+  return db.selectFrom('auth_users').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** `email` is already normalised to lower case; the unique index is on lower(email) too. */
+export function findAuthUserByEmail(db: Db, email: string): Promise<AuthUserRow | undefined> {
+  return db.selectFrom('auth_users').selectAll().where(sql<string>`lower(email)`, '=', email).executeTakeFirst();
+}
+
+/** Inserts a user, or returns undefined when the email is taken (also when another sign-up just won the race). */
+export function insertAuthUser(
+  db: Db,
+  user: { id: string; email: string; passwordHash: string; metadata: Record<string, unknown>; now: Date; signedIn: boolean },
+): Promise<AuthUserRow | undefined> {
+  return db
+    .insertInto('auth_users')
+    .values({
+      id: user.id,
+      email: user.email,
+      encrypted_password: user.passwordHash,
+      user_metadata: JSON.stringify(user.metadata),
+      last_sign_in_at: user.signedIn ? user.now : null,
+      created_at: user.now,
+      updated_at: user.now,
+    })
+    .onConflict((oc) => oc.expression(sql`lower(email)`).doNothing())
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/**
+ * A confirmed email account, as a sign-up makes it but without a session (demo data, scripts). The caller
+ * checks the password rules; undefined when the email is taken.
+ */
+export async function createAuthUser(
+  db: Db,
+  user: { email: string; password: string; metadata?: Record<string, unknown>; now?: Date },
+): Promise<AuthUserRow | undefined> {
+  const passwordHash = await bcrypt.hash(user.password, BCRYPT_COST);
+  const email = user.email.trim().toLowerCase();
+  return insertAuthUser(db, { id: crypto.randomUUID(), email, passwordHash, metadata: user.metadata ?? {}, now: user.now ?? new Date(), signedIn: false });
+}
+
+export async function recordSignIn(db: Db, userId: string, now: Date): Promise<AuthUserRow> {
+  return db.updateTable('auth_users').set({ last_sign_in_at: now }).where('id', '=', userId).returningAll().executeTakeFirstOrThrow();
+}
+
+export function lockAuthUser(db: Db, id: string): Promise<AuthUserRow | undefined> {
+  return db.selectFrom('auth_users').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+}
+
+export function updateAuthUser(
+  db: Db,
+  id: string,
+  changes: { metadata: Record<string, unknown>; passwordHash?: string; now: Date },
+): Promise<AuthUserRow> {
+  return db
+    .updateTable('auth_users')
+    .set({
+      user_metadata: JSON.stringify(changes.metadata),
+      updated_at: changes.now,
+      ...(changes.passwordHash ? { encrypted_password: changes.passwordHash } : {}),
+    })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Deletes the user; sessions and refresh tokens go with it (on delete cascade). */
+export async function deleteAuthUser(db: Db, id: string): Promise<boolean> {
+  if (!isUuid(id)) return false;
+  const result = await db.deleteFrom('auth_users').where('id', '=', id).executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}
+
+/** Starts a session with its first refresh token. */
+export async function startSession(db: Db, userId: string, refreshTokenHash: string, now: Date): Promise<string> {
+  const sessionId = crypto.randomUUID();
+  await db.insertInto('auth_sessions').values({ id: sessionId, user_id: userId, created_at: now }).execute();
+  await db.insertInto('auth_refresh_tokens').values({ token_hash: refreshTokenHash, session_id: sessionId, user_id: userId, created_at: now }).execute();
+  return sessionId;
+}
+
+export async function sessionExists(db: Db, sessionId: string, userId: string): Promise<boolean> {
+  if (!isUuid(sessionId)) return false;
+  const row = await db.selectFrom('auth_sessions').select('id').where('id', '=', sessionId).where('user_id', '=', userId).executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Ends sessions of a user (their refresh tokens cascade): all of them, only one, or all but one. */
+export async function endSessions(db: Db, userId: string, which: { only?: string; except?: string } = {}): Promise<void> {
+  let query = db.deleteFrom('auth_sessions').where('user_id', '=', userId);
+  if (which.only) query = query.where('id', '=', which.only);
+  if (which.except) query = query.where('id', '!=', which.except);
+  await query.execute();
+}
+
+/**
+ * Rotates a refresh token. A token is single use: using it revokes it and issues its successor. A revoked
+ * token presented again within `graceMs` of its rotation (two tabs refreshing at once) gets a successor
+ * too; later, it is treated as stolen and its whole session (every token descended from the same sign-in)
+ * is ended. Call inside a transaction: the token row stays locked until commit.
+ */
+export async function rotateRefreshToken(
+  trx: Transaction<Database>,
+  presentedHash: string,
+  successorHash: string,
+  now: Date,
+  graceMs: number,
+): Promise<RefreshOutcome> {
+  const token = await trx.selectFrom('auth_refresh_tokens').selectAll().where('token_hash', '=', presentedHash).forUpdate().executeTakeFirst();
+  if (!token) return { kind: 'not_found' };
+  if (token.revoked) {
+    const revokedAt = token.revoked_at?.getTime() ?? Number.NEGATIVE_INFINITY;
+    if (now.getTime() - revokedAt > graceMs) {
+      await endSessions(trx, token.user_id, { only: token.session_id });
+      return { kind: 'reused', userId: token.user_id, sessionId: token.session_id };
+    }
+  } else {
+    await trx.updateTable('auth_refresh_tokens').set({ revoked: true, revoked_at: now }).where('token_hash', '=', presentedHash).execute();
+  }
+  const user = await findAuthUserById(trx, token.user_id);
+  if (!user) return { kind: 'not_found' };
+  await trx
+    .insertInto('auth_refresh_tokens')
+    .values({ token_hash: successorHash, session_id: token.session_id, user_id: token.user_id, created_at: now })
+    .execute();
+  await trx.updateTable('auth_sessions').set({ refreshed_at: now }).where('id', '=', token.session_id).execute();
+  return { kind: 'rotated', user, sessionId: token.session_id };
+}

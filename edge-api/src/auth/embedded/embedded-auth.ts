@@ -1,0 +1,481 @@
+import { timingSafeEqual } from 'node:crypto';
+import bcrypt from 'bcryptjs';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { cors } from 'hono/cors';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { createLocalJWKSet, jwtVerify, type JWK } from 'jose';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import type { Logger } from '../../lib/logger.ts';
+import { signAccessToken, type SigningKey } from '../signing-key.ts';
+import {
+  BCRYPT_COST,
+  deleteAuthUser,
+  endSessions,
+  findAuthUserByEmail,
+  findAuthUserById,
+  hashRefreshToken,
+  insertAuthUser,
+  lockAuthUser,
+  newRefreshToken,
+  recordSignIn,
+  rotateRefreshToken,
+  sessionExists,
+  startSession,
+  updateAuthUser,
+  type AuthUserRow,
+} from './auth-store.ts';
+import { createFixedWindowLimiter, type RateLimiter } from './rate-limit.ts';
+
+export interface EmbeddedAuthOptions {
+  db: Kysely<Database>;
+  key: SigningKey;
+  /** The `iss` of the access tokens, e.g. 'http://localhost:8787/auth/v1'. */
+  issuer: string;
+  /** The publishable key the PWA sends as `apikey`; a bearer equal to it means "no user". */
+  anonKey: string;
+  /** Secret; the bearer /admin/* calls need. */
+  serviceRoleKey: string;
+  /** The caller's IP, for the rate limits. */
+  clientIp: (c: Context) => string;
+  clock?: () => Date;
+  logger: Logger;
+  accessTokenSeconds?: number;
+  rateLimits?: { tokenPer5Min?: number; signupPer5Min?: number };
+}
+
+export interface EmbeddedAuth {
+  /** Mounted at /auth/v1. */
+  app: Hono;
+  /** Deletes an account (and its sessions); a missing one is not an error. */
+  deleteUser(userId: string): Promise<void>;
+  /** Public keys only. */
+  jwks(): { keys: JWK[] };
+}
+
+/** The user object Supabase Auth answers with. */
+export interface AuthUser {
+  id: string;
+  aud: 'authenticated';
+  role: 'authenticated';
+  email: string;
+  email_confirmed_at: string;
+  phone: string;
+  confirmed_at: string;
+  last_sign_in_at?: string;
+  app_metadata: { provider: 'email'; providers: ['email'] };
+  user_metadata: Record<string, unknown>;
+  identities: AuthIdentity[];
+  created_at: string;
+  updated_at: string;
+  is_anonymous: false;
+}
+
+interface AuthIdentity {
+  identity_id: string;
+  id: string;
+  user_id: string;
+  identity_data: { email: string; email_verified: boolean; phone_verified: boolean; sub: string };
+  provider: 'email';
+  last_sign_in_at?: string;
+  created_at: string;
+  updated_at: string;
+  email: string;
+}
+
+const API_VERSION = '2024-01-01';
+const API_VERSION_HEADER = 'X-Supabase-Api-Version';
+const MIN_PASSWORD_CHARS = 6;
+const MAX_PASSWORD_BYTES = 72; // bcrypt ignores anything longer
+const REFRESH_REUSE_GRACE_MS = 10_000;
+const RATE_WINDOW_MS = 5 * 60_000;
+const MAX_BODY_BYTES = 64 * 1024;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** An error in Supabase Auth's 2024-01-01 format: `{code, message}` plus any extra fields. */
+class AuthFailure extends Error {
+  readonly status: ContentfulStatusCode;
+  readonly code: string;
+  readonly extra: Record<string, unknown>;
+
+  constructor(status: ContentfulStatusCode, code: string, message: string, extra: Record<string, unknown> = {}) {
+    super(message);
+    this.status = status;
+    this.code = code;
+    this.extra = extra;
+  }
+}
+
+const validationFailed = (message: string) => new AuthFailure(400, 'validation_failed', message);
+const invalidCredentials = () => new AuthFailure(400, 'invalid_credentials', 'Invalid login credentials');
+const weakPassword = (message: string) => new AuthFailure(422, 'weak_password', message, { weak_password: { reasons: ['length'] } });
+
+function iso(value: Date | null): string | undefined {
+  return value ? value.toISOString() : undefined;
+}
+
+function toAuthUser(row: AuthUserRow): AuthUser {
+  const createdAt = row.created_at.toISOString();
+  const updatedAt = row.updated_at.toISOString();
+  const lastSignInAt = iso(row.last_sign_in_at);
+  return {
+    id: row.id,
+    aud: 'authenticated',
+    role: 'authenticated',
+    email: row.email,
+    // Sign-ups are confirmed at once: there is no mail server in embedded mode.
+    email_confirmed_at: createdAt,
+    phone: '',
+    confirmed_at: createdAt,
+    last_sign_in_at: lastSignInAt,
+    app_metadata: { provider: 'email', providers: ['email'] },
+    user_metadata: row.user_metadata,
+    identities: [
+      {
+        identity_id: row.id,
+        id: row.id,
+        user_id: row.id,
+        identity_data: { email: row.email, email_verified: true, phone_verified: false, sub: row.id },
+        provider: 'email',
+        last_sign_in_at: lastSignInAt,
+        created_at: createdAt,
+        updated_at: updatedAt,
+        email: row.email,
+      },
+    ],
+    created_at: createdAt,
+    updated_at: updatedAt,
+    is_anonymous: false,
+  };
+}
+
+function sameSecret(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function bearerToken(c: Context): string | undefined {
+  const header = c.req.header('authorization');
+  const match = header?.match(/^Bearer\s+(\S+)\s*$/i);
+  return match?.[1];
+}
+
+async function readJsonObject(c: Context): Promise<Record<string, unknown>> {
+  const text = await c.req.text();
+  if (text.trim() === '') return {};
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new AuthFailure(400, 'bad_json', 'Could not parse request body as JSON');
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new AuthFailure(400, 'bad_json', 'Request body must be a JSON object');
+  }
+  return body as Record<string, unknown>;
+}
+
+function normalizeEmail(value: unknown): string {
+  if (typeof value !== 'string' || value.trim() === '') throw validationFailed('An email address is required');
+  const email = value.trim().toLowerCase();
+  if (email.length > 255 || !EMAIL.test(email)) throw validationFailed('Unable to validate email address: invalid format');
+  return email;
+}
+
+function checkNewPassword(value: unknown, missingMessage: string): string {
+  if (typeof value !== 'string' || value === '') throw validationFailed(missingMessage);
+  if ([...value].length < MIN_PASSWORD_CHARS) throw weakPassword(`Password should be at least ${MIN_PASSWORD_CHARS} characters.`);
+  if (new TextEncoder().encode(value).length > MAX_PASSWORD_BYTES) {
+    throw weakPassword(`Password cannot be longer than ${MAX_PASSWORD_BYTES} characters.`);
+  }
+  return value;
+}
+
+function metadataObject(value: unknown): Record<string, unknown> {
+  if (value === undefined || value === null) return {};
+  if (typeof value !== 'object' || Array.isArray(value)) throw validationFailed('data must be a JSON object');
+  return value as Record<string, unknown>;
+}
+
+/** Shallow merge, as Supabase does: a key set to null is removed. */
+function mergeMetadata(current: Record<string, unknown>, changes: Record<string, unknown>): Record<string, unknown> {
+  const merged = { ...current };
+  for (const [key, value] of Object.entries(changes)) {
+    if (value === null) delete merged[key];
+    else merged[key] = value;
+  }
+  return merged;
+}
+
+/**
+ * The subset of Supabase Auth the PWA needs, speaking its wire protocol so that supabase-js works against
+ * it unchanged: email + password sign-up and sign-in, refresh-token rotation, the user, logout, and the
+ * admin delete the API uses. ES256 access tokens with a kid; the JWKS publishes the public key.
+ */
+export function createEmbeddedAuth(options: EmbeddedAuthOptions): EmbeddedAuth {
+  const { db, key, issuer, anonKey, serviceRoleKey, clientIp, logger } = options;
+  const clock = options.clock ?? (() => new Date());
+  const accessTokenSeconds = options.accessTokenSeconds ?? 3600;
+  const tokenLimiter = createFixedWindowLimiter({ limit: options.rateLimits?.tokenPer5Min ?? 150, windowMs: RATE_WINDOW_MS, clock });
+  const signupLimiter = createFixedWindowLimiter({ limit: options.rateLimits?.signupPer5Min ?? 30, windowMs: RATE_WINDOW_MS, clock });
+  const jwks = () => ({ keys: [key.publicJwk] });
+  const localKeys = createLocalJWKSet(jwks());
+
+  // Unknown emails still cost one bcrypt comparison, so response times do not reveal who has an account.
+  let dummyHash: Promise<string> | undefined;
+  const passwordMatches = async (password: string, hash: string | undefined): Promise<boolean> => {
+    if (hash) return bcrypt.compare(password, hash);
+    dummyHash ??= bcrypt.hash(crypto.randomUUID(), BCRYPT_COST);
+    await bcrypt.compare(password, await dummyHash);
+    return false;
+  };
+
+  const rateLimited = (limiter: RateLimiter): MiddlewareHandler => async (c, next) => {
+    const result = limiter.hit(clientIp(c));
+    if (!result.allowed) {
+      c.header('Retry-After', String(result.retryAfterSeconds));
+      throw new AuthFailure(429, 'over_request_rate_limit', 'Request rate limit reached');
+    }
+    await next();
+  };
+
+  const requireServiceRole: MiddlewareHandler = async (c, next) => {
+    const bearer = bearerToken(c);
+    if (!bearer) throw new AuthFailure(401, 'no_authorization', 'This endpoint requires a Bearer token');
+    if (!sameSecret(bearer, serviceRoleKey)) throw new AuthFailure(403, 'not_admin', 'User not allowed');
+    await next();
+  };
+
+  /** The signed-in caller: a valid access token whose user and session still exist. */
+  const authenticate = async (c: Context): Promise<{ user: AuthUserRow; sessionId: string }> => {
+    const bearer = bearerToken(c);
+    if (!bearer || bearer === anonKey) throw new AuthFailure(401, 'no_authorization', 'This endpoint requires a valid Bearer token');
+    let sub: unknown;
+    let sessionId: unknown;
+    try {
+      const { payload } = await jwtVerify(bearer, localKeys, { issuer, audience: 'authenticated', algorithms: ['ES256'], currentDate: clock() });
+      sub = payload.sub;
+      sessionId = payload.session_id;
+    } catch {
+      throw new AuthFailure(403, 'bad_jwt', 'invalid JWT: unable to parse or verify signature, token is expired or has invalid claims');
+    }
+    if (typeof sub !== 'string' || typeof sessionId !== 'string') throw new AuthFailure(403, 'bad_jwt', 'invalid JWT: missing sub or session_id claim');
+    const user = await findAuthUserById(db, sub);
+    if (!user) throw new AuthFailure(403, 'user_not_found', 'User from sub claim in JWT does not exist');
+    if (!(await sessionExists(db, sessionId, user.id))) {
+      throw new AuthFailure(403, 'session_not_found', 'Session from session_id claim in JWT does not exist');
+    }
+    return { user, sessionId };
+  };
+
+  const tokenResponse = async (user: AuthUserRow, sessionId: string, refreshToken: string) => {
+    const issuedAt = Math.floor(clock().getTime() / 1000);
+    const accessToken = await signAccessToken(key, issuer, {
+      sub: user.id,
+      email: user.email,
+      sessionId,
+      userMetadata: user.user_metadata,
+      issuedAt,
+      expiresIn: accessTokenSeconds,
+    });
+    return {
+      access_token: accessToken,
+      token_type: 'bearer',
+      expires_in: accessTokenSeconds,
+      expires_at: issuedAt + accessTokenSeconds,
+      refresh_token: refreshToken,
+      user: toAuthUser(user),
+    };
+  };
+
+  const passwordGrant = async (body: Record<string, unknown>) => {
+    if (typeof body.email !== 'string' || body.email.trim() === '') throw validationFailed('A valid email is required');
+    if (typeof body.password !== 'string' || body.password === '') throw validationFailed('A password is required');
+    const email = body.email.trim().toLowerCase();
+    const found = await findAuthUserByEmail(db, email);
+    const matches = await passwordMatches(body.password, found?.encrypted_password);
+    if (!found || !matches) throw invalidCredentials();
+    const refreshToken = newRefreshToken();
+    const refreshTokenHash = await hashRefreshToken(refreshToken);
+    const now = clock();
+    const signedIn = await db.transaction().execute(async (trx) => {
+      const sessionId = await startSession(trx, found.id, refreshTokenHash, now);
+      return { user: await recordSignIn(trx, found.id, now), sessionId };
+    });
+    return tokenResponse(signedIn.user, signedIn.sessionId, refreshToken);
+  };
+
+  const refreshGrant = async (body: Record<string, unknown>) => {
+    if (typeof body.refresh_token !== 'string' || body.refresh_token === '') throw validationFailed('A refresh_token is required');
+    const presentedHash = await hashRefreshToken(body.refresh_token);
+    const refreshToken = newRefreshToken();
+    const successorHash = await hashRefreshToken(refreshToken);
+    const outcome = await db.transaction().execute((trx) => rotateRefreshToken(trx, presentedHash, successorHash, clock(), REFRESH_REUSE_GRACE_MS));
+    if (outcome.kind === 'not_found') throw new AuthFailure(400, 'refresh_token_not_found', 'Invalid Refresh Token: Refresh Token Not Found');
+    if (outcome.kind === 'reused') {
+      logger.warn('auth: refresh token reused, session revoked', { userId: outcome.userId, sessionId: outcome.sessionId });
+      throw new AuthFailure(400, 'refresh_token_already_used', 'Invalid Refresh Token: Already Used');
+    }
+    return tokenResponse(outcome.user, outcome.sessionId, refreshToken);
+  };
+
+  const app = new Hono();
+
+  app.onError((err, c) => {
+    c.header(API_VERSION_HEADER, API_VERSION);
+    if (err instanceof AuthFailure) return c.json({ code: err.code, message: err.message, ...err.extra }, err.status);
+    logger.error('auth: unexpected error', { method: c.req.method, path: c.req.path, error: err.stack ?? String(err) });
+    return c.json({ code: 'unexpected_failure', message: 'Unexpected failure, please check server logs for more information' }, 500);
+  });
+
+  app.use('*', async (c, next) => {
+    await next();
+    c.res.headers.set(API_VERSION_HEADER, API_VERSION);
+  });
+  // auth-js reads error codes only when it can see the version header, so a cross-origin caller must be allowed to.
+  app.use(
+    '*',
+    cors({
+      origin: '*',
+      // No allowHeaders: the preflight's requested headers are echoed, so headers supabase-js adds later still pass.
+      exposeHeaders: [API_VERSION_HEADER, 'Retry-After'],
+      maxAge: 600,
+    }),
+  );
+  // Like Supabase's gateway: every call but the public key set and the health check carries a known API key.
+  app.use('*', async (c, next) => {
+    const path = c.req.path;
+    if (path.endsWith('/.well-known/jwks.json') || path.endsWith('/health')) return next();
+    const apikey = c.req.header('apikey');
+    if (!apikey) return c.json({ message: 'No API key found in request', hint: 'No `apikey` request header or url param was found.' }, 401);
+    if (apikey !== anonKey && !sameSecret(apikey, serviceRoleKey)) {
+      return c.json({ message: 'Invalid API key', hint: 'Double check your Supabase `anon` or `service_role` API key.' }, 401);
+    }
+    await next();
+  });
+  app.use(
+    '*',
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: () => {
+        throw new AuthFailure(413, 'validation_failed', 'Request body is too large');
+      },
+    }),
+  );
+
+  app.get('/.well-known/jwks.json', (c) => {
+    c.header('Cache-Control', 'public, max-age=600');
+    return c.json(jwks());
+  });
+
+  app.get('/health', (c) => c.json({ version: 'embedded', name: 'GoTrue', description: 'Embedded Supabase Auth compatible server' }));
+
+  app.get('/settings', (c) =>
+    c.json({
+      external: { email: true, phone: false, anonymous_users: false },
+      disable_signup: false,
+      mailer_autoconfirm: true,
+      phone_autoconfirm: false,
+      sms_provider: '',
+      saml_enabled: false,
+    }),
+  );
+
+  app.post('/signup', rateLimited(signupLimiter), async (c) => {
+    const body = await readJsonObject(c);
+    if (body.email === undefined && body.phone !== undefined) throw new AuthFailure(422, 'phone_provider_disabled', 'Phone signups are disabled');
+    const email = normalizeEmail(body.email);
+    const password = checkNewPassword(body.password, 'Signup requires a valid password');
+    const metadata = metadataObject(body.data);
+    const taken = () => new AuthFailure(422, 'user_already_exists', 'User already registered');
+    if (await findAuthUserByEmail(db, email)) throw taken();
+    const passwordHash = await bcrypt.hash(password, BCRYPT_COST);
+    const refreshToken = newRefreshToken();
+    const refreshTokenHash = await hashRefreshToken(refreshToken);
+    const now = clock();
+    const created = await db.transaction().execute(async (trx) => {
+      const user = await insertAuthUser(trx, { id: crypto.randomUUID(), email, passwordHash, metadata, now, signedIn: true });
+      if (!user) return undefined;
+      return { user, sessionId: await startSession(trx, user.id, refreshTokenHash, now) };
+    });
+    if (!created) throw taken();
+    logger.info('auth: user signed up', { userId: created.user.id });
+    return c.json(await tokenResponse(created.user, created.sessionId, refreshToken));
+  });
+
+  app.post('/token', rateLimited(tokenLimiter), async (c) => {
+    const grantType = c.req.query('grant_type');
+    const body = await readJsonObject(c);
+    if (grantType === 'password') return c.json(await passwordGrant(body));
+    if (grantType === 'refresh_token') return c.json(await refreshGrant(body));
+    throw validationFailed('unsupported_grant_type');
+  });
+
+  app.get('/user', async (c) => {
+    const { user } = await authenticate(c);
+    return c.json(toAuthUser(user));
+  });
+
+  app.put('/user', async (c) => {
+    const { user, sessionId } = await authenticate(c);
+    const body = await readJsonObject(c);
+    if (typeof body.email === 'string' && body.email.trim().toLowerCase() !== user.email) {
+      throw validationFailed('Changing the email address is not supported');
+    }
+    if (typeof body.phone === 'string' && body.phone !== '') throw new AuthFailure(422, 'phone_provider_disabled', 'Phone logins are disabled');
+    const changes = metadataObject(body.data);
+    const newPassword = body.password === undefined || body.password === null ? undefined : checkNewPassword(body.password, 'Password must be a string');
+    let passwordHash: string | undefined;
+    if (newPassword !== undefined) {
+      if (await bcrypt.compare(newPassword, user.encrypted_password)) {
+        throw new AuthFailure(422, 'same_password', 'New password should be different from the old password.');
+      }
+      passwordHash = await bcrypt.hash(newPassword, BCRYPT_COST);
+    }
+    const updated = await db.transaction().execute(async (trx) => {
+      const current = await lockAuthUser(trx, user.id);
+      if (!current) throw new AuthFailure(403, 'user_not_found', 'User from sub claim in JWT does not exist');
+      const row = await updateAuthUser(trx, user.id, { metadata: mergeMetadata(current.user_metadata, changes), passwordHash, now: clock() });
+      // Whoever learnt the old password loses every session but the one that changed it.
+      if (passwordHash) await endSessions(trx, user.id, { except: sessionId });
+      return row;
+    });
+    if (passwordHash) logger.info('auth: password changed, other sessions ended', { userId: user.id });
+    return c.json(toAuthUser(updated));
+  });
+
+  app.post('/logout', async (c) => {
+    const scope = c.req.query('scope') ?? 'global';
+    if (scope !== 'global' && scope !== 'local' && scope !== 'others') throw validationFailed('scope must be global, local or others');
+    const { user, sessionId } = await authenticate(c);
+    await endSessions(db, user.id, scope === 'global' ? {} : scope === 'local' ? { only: sessionId } : { except: sessionId });
+    return c.body(null, 204);
+  });
+
+  app.get('/admin/users/:id', requireServiceRole, async (c) => {
+    const user = await findAuthUserById(db, c.req.param('id'));
+    if (!user) throw new AuthFailure(404, 'user_not_found', 'User not found');
+    return c.json(toAuthUser(user));
+  });
+
+  app.delete('/admin/users/:id', requireServiceRole, async (c) => {
+    const userId = c.req.param('id');
+    if (!(await deleteAuthUser(db, userId))) throw new AuthFailure(404, 'user_not_found', 'User not found');
+    logger.info('auth: user deleted by admin', { userId });
+    return c.json({});
+  });
+
+  app.all('*', () => {
+    throw new AuthFailure(404, 'not_found', 'Not found');
+  });
+
+  return {
+    app,
+    deleteUser: async (userId) => {
+      await deleteAuthUser(db, userId);
+    },
+    jwks,
+  };
+}

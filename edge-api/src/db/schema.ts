@@ -1,0 +1,157 @@
+import type { ColumnType, Generated, Selectable } from 'kysely';
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type Json<T> = ColumnType<T, string, string>;
+/** A JSON column with a database default: optional on insert. */
+type JsonWithDefault<T> = ColumnType<T, string | undefined, string>;
+/** Both drivers are set to parse int8 as a JS number; versions stay far below 2^53. */
+type Version = ColumnType<number, number, number>;
+
+interface Synced {
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  version: Version;
+  deleted_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
+export type Role = 'user' | 'moderator' | 'admin';
+export type OrderStatus = 'pending' | 'processing' | 'completed' | 'delivered' | 'cancelled';
+export type PaymentStatus = 'pending' | 'paid' | 'failed' | 'refunded';
+export type StockStatus = 'available' | 'sold' | 'active' | 'suspended' | 'disabled' | 'used';
+
+export interface UsersTable extends Synced {
+  id: string;
+  email: string;
+  display_name: Generated<string>;
+  mobile: Generated<string>;
+  user_role: Generated<Role>;
+}
+
+export interface ServicesTable extends Synced {
+  id: string;
+  title: string;
+  description: string;
+  category: string;
+  features: JsonWithDefault<string[]>;
+  popular: Generated<boolean>;
+  image: Generated<string>;
+  price: string;
+  delivery_time: string;
+  payment_methods: JsonWithDefault<string[]>;
+}
+
+export interface OrdersTable extends Synced {
+  id: string;
+  product_id: string;
+  title: string;
+  description: Generated<string>;
+  category: Generated<string>;
+  image: Generated<string>;
+  price: string;
+  delivery_time: Generated<string>;
+  user_id: string;
+  user_email: string;
+  user_name: Generated<string>;
+  payment_status: Generated<PaymentStatus>;
+  order_status: Generated<OrderStatus>;
+  order_date: Timestamp;
+  wise_email: string | null;
+  wise_email_index: string | null;
+  wise_password_enc: string | null;
+  wise_password_index: string | null;
+  wise_image: string | null;
+  stock_id: string | null;
+}
+
+export interface WiseStocksTable extends Synced {
+  id: string;
+  wise_name: string;
+  wise_email: string;
+  wise_password_enc: string;
+  wise_password_index: string;
+  auth_image: string;
+  doc_img1: Generated<string>;
+  doc_img2: Generated<string>;
+  user_name: string;
+  user_email: Generated<string>;
+  added_by: string | null;
+  service_name: Generated<string>;
+  status: Generated<StockStatus>;
+  sold_to: string | null;
+  order_id: string | null;
+  notes: Generated<string>;
+}
+
+export interface SettingsTable extends Synced {
+  id: string;
+  value: Json<Record<string, unknown>>;
+}
+
+export interface AuditLogTable {
+  id: string;
+  actor_id: string | null;
+  actor_email: string;
+  action: string;
+  entity: string;
+  entity_id: string;
+  details: Json<Record<string, unknown>>;
+  created_at: Timestamp;
+}
+
+export interface IdempotencyKeysTable {
+  key: string;
+  user_id: string;
+  status: number;
+  response: Json<unknown>;
+  created_at: Timestamp;
+}
+
+export interface SyncCounterTable {
+  id: number;
+  version: Version;
+}
+
+export interface AuthUsersTable {
+  id: string;
+  email: string;
+  encrypted_password: string;
+  user_metadata: Json<Record<string, unknown>>;
+  last_sign_in_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface AuthSessionsTable {
+  id: string;
+  user_id: string;
+  created_at: Timestamp;
+  refreshed_at: Timestamp | null;
+}
+
+export interface AuthRefreshTokensTable {
+  token_hash: string;
+  session_id: string;
+  user_id: string;
+  revoked: Generated<boolean>;
+  created_at: Timestamp;
+  revoked_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
+export interface Database {
+  users: UsersTable;
+  services: ServicesTable;
+  orders: OrdersTable;
+  wise_stocks: WiseStocksTable;
+  settings: SettingsTable;
+  audit_log: AuditLogTable;
+  idempotency_keys: IdempotencyKeysTable;
+  sync_counter: SyncCounterTable;
+  auth_users: AuthUsersTable;
+  auth_sessions: AuthSessionsTable;
+  auth_refresh_tokens: AuthRefreshTokensTable;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type ServiceRow = Selectable<ServicesTable>;
+export type OrderRow = Selectable<OrdersTable>;
+export type StockRow = Selectable<WiseStocksTable>;

@@ -1,0 +1,88 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Database, ServiceRow } from './schema.ts';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+export interface ServiceFields {
+  title: string;
+  description: string;
+  category: string;
+  features: string[];
+  popular: boolean;
+  image: string;
+  price: string;
+  deliveryTime: string;
+  paymentMethods: string[];
+}
+
+export interface Service extends ServiceFields {
+  id: string;
+  createdAt: string;
+  updatedAt: string;
+  version: number;
+}
+
+export const toService = (row: ServiceRow): Service => ({
+  id: row.id,
+  title: row.title,
+  description: row.description,
+  category: row.category,
+  features: row.features,
+  popular: row.popular,
+  image: row.image,
+  price: row.price,
+  deliveryTime: row.delivery_time,
+  paymentMethods: row.payment_methods,
+  createdAt: new Date(row.created_at).toISOString(),
+  updatedAt: new Date(row.updated_at).toISOString(),
+  version: Number(row.version),
+});
+
+/** The columns a service's fields are stored in (the lists as JSON text). */
+export const toServiceColumns = (fields: ServiceFields) => ({
+  title: fields.title,
+  description: fields.description,
+  category: fields.category,
+  features: JSON.stringify(fields.features),
+  popular: fields.popular,
+  image: fields.image,
+  price: fields.price,
+  delivery_time: fields.deliveryTime,
+  payment_methods: JSON.stringify(fields.paymentMethods),
+});
+
+export function listServices(db: Db) {
+  return db.selectFrom('services').selectAll().where('deleted_at', 'is', null).orderBy('created_at', 'asc').execute();
+}
+
+export function findService(db: Db, id: string) {
+  return db.selectFrom('services').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+}
+
+export function insertService(db: Db, id: string, fields: ServiceFields, version: number) {
+  return db
+    .insertInto('services')
+    .values({ id, ...toServiceColumns(fields), version })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export function updateService(db: Db, id: string, fields: ServiceFields, version: number) {
+  return db
+    .updateTable('services')
+    .set({ ...toServiceColumns(fields), version, updated_at: new Date() })
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export function softDeleteService(db: Db, id: string, version: number) {
+  return db
+    .updateTable('services')
+    .set({ deleted_at: new Date(), updated_at: new Date(), version })
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .returning('id')
+    .executeTakeFirst();
+}

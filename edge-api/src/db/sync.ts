@@ -1,0 +1,102 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Order } from '../contract.ts';
+import type { Deps } from '../deps.ts';
+import { presentOrder } from './orders.ts';
+import type { Database, OrderRow, UserRow } from './schema.ts';
+import { SITE_SETTINGS_ID } from './settings.ts';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+/** A half-open window of versions, (after, upTo]: what changed since a client's cursor, as of one snapshot. */
+export interface VersionWindow {
+  after: number;
+  upTo: number;
+}
+
+/** Staff keep orders that are still open, or closed within this many days, on their devices. */
+const WORKING_SET_DAYS = 30;
+
+// Each query reads live rows and tombstones of one window; the (version) index makes a small delta cheap
+// whatever the size of the table. A full pull (after = 0) starts from nothing, so it needs no tombstones.
+
+export function changedServices(db: Db, window: VersionWindow) {
+  return db
+    .selectFrom('services')
+    .selectAll()
+    .where('version', '>', window.after)
+    .where('version', '<=', window.upTo)
+    .$if(window.after === 0, (qb) => qb.where('deleted_at', 'is', null))
+    .orderBy('version')
+    .execute();
+}
+
+export function changedSiteSettings(db: Db, window: VersionWindow) {
+  return db
+    .selectFrom('settings')
+    .selectAll()
+    .where('id', '=', SITE_SETTINGS_ID)
+    .where('version', '>', window.after)
+    .where('version', '<=', window.upTo)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+}
+
+/** Users in the window: one (the caller's own record) or, for staff, all of them. */
+export function changedUsers(db: Db, window: VersionWindow, onlyId?: string) {
+  let query = db.selectFrom('users').selectAll().where('version', '>', window.after).where('version', '<=', window.upTo);
+  if (onlyId !== undefined) query = query.where('id', '=', onlyId);
+  if (window.after === 0) query = query.where('deleted_at', 'is', null);
+  return query.orderBy('version').execute();
+}
+
+/** The caller's own orders in the window, tombstones included. */
+export function changedOwnOrders(db: Db, window: VersionWindow, userId: string) {
+  return db
+    .selectFrom('orders')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('version', '>', window.after)
+    .where('version', '<=', window.upTo)
+    .$if(window.after === 0, (qb) => qb.where('deleted_at', 'is', null))
+    .orderBy('version')
+    .execute();
+}
+
+/**
+ * Staff's working set in the window: orders not yet delivered or cancelled, or changed in the last
+ * WORKING_SET_DAYS days; tombstones of any order. The full history stays a server query.
+ */
+export function changedWorkingSetOrders(db: Db, window: VersionWindow, now: Date) {
+  const since = new Date(now.getTime() - WORKING_SET_DAYS * 24 * 3600 * 1000);
+  return db
+    .selectFrom('orders')
+    .selectAll()
+    .where('version', '>', window.after)
+    .where('version', '<=', window.upTo)
+    .where((eb) =>
+      eb.or([
+        ...(window.after === 0 ? [] : [eb('deleted_at', 'is not', null)]),
+        eb('order_status', 'not in', ['delivered', 'cancelled']),
+        eb('updated_at', '>=', since),
+      ]),
+    )
+    .$if(window.after === 0, (qb) => qb.where('deleted_at', 'is', null))
+    .orderBy('version')
+    .execute();
+}
+
+export function changedStocks(db: Db, window: VersionWindow) {
+  return db
+    .selectFrom('wise_stocks')
+    .selectAll()
+    .where('version', '>', window.after)
+    .where('version', '<=', window.upTo)
+    .$if(window.after === 0, (qb) => qb.where('deleted_at', 'is', null))
+    .orderBy('version')
+    .execute();
+}
+
+/** An order as `viewer` may see it: the owner gets the delivered credentials, staff never another's password. */
+export function toSyncedOrder(row: OrderRow, viewer: UserRow, deps: Pick<Deps, 'secrets' | 'blobs'>): Promise<Order> {
+  return presentOrder(row, row.user_id === viewer.id ? 'owner' : 'staff', deps.secrets, deps.blobs);
+}

@@ -1,0 +1,97 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { User } from '../contract.ts';
+import type { Database, Role, UserRow } from './schema.ts';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+export const roles: readonly Role[] = ['user', 'moderator', 'admin'];
+
+export const toUser = (row: UserRow): User => ({
+  uid: row.id,
+  email: row.email,
+  displayName: row.display_name,
+  mobile: row.mobile,
+  userRole: row.user_role,
+  createdAt: new Date(row.created_at).toISOString(),
+  updatedAt: new Date(row.updated_at).toISOString(),
+  version: Number(row.version),
+});
+
+export interface NewUserFields {
+  id: string;
+  email: string;
+  displayName: string;
+  mobile: string;
+  role: Role;
+}
+
+export function findUser(db: Db, id: string) {
+  return db.selectFrom('users').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+}
+
+/** Any user row with this id, soft-deleted or not. */
+export function findUserIncludingDeleted(db: Db, id: string) {
+  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** The live row, locked until the transaction ends. */
+export function lockUser(trx: Transaction<Database>, id: string) {
+  return trx.selectFrom('users').selectAll().where('id', '=', id).where('deleted_at', 'is', null).forUpdate().executeTakeFirst();
+}
+
+export function listUsers(db: Db) {
+  return db.selectFrom('users').selectAll().where('deleted_at', 'is', null).orderBy('created_at', 'desc').orderBy('id').execute();
+}
+
+/** Inserts the record; undefined when a row with this id already exists (a replayed registration). */
+export function insertUser(db: Db, fields: NewUserFields, version: number) {
+  return db
+    .insertInto('users')
+    .values({
+      id: fields.id,
+      email: fields.email,
+      display_name: fields.displayName,
+      mobile: fields.mobile,
+      user_role: fields.role,
+      version,
+    })
+    .onConflict((oc) => oc.column('id').doNothing())
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/**
+ * Ids of the live admins, locked until the transaction ends: two admins demoting themselves at once
+ * then take turns, so the shop never ends up without an admin.
+ */
+export async function lockAdminIds(trx: Transaction<Database>): Promise<string[]> {
+  const rows = await trx
+    .selectFrom('users')
+    .select('id')
+    .where('user_role', '=', 'admin')
+    .where('deleted_at', 'is', null)
+    .orderBy('id')
+    .forUpdate()
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+export function setUserRole(db: Db, id: string, role: Role, version: number) {
+  return db
+    .updateTable('users')
+    .set({ user_role: role, version, updated_at: new Date() })
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export function softDeleteUser(db: Db, id: string, version: number) {
+  return db
+    .updateTable('users')
+    .set({ deleted_at: new Date(), updated_at: new Date(), version })
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .returning('id')
+    .executeTakeFirst();
+}

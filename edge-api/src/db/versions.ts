@@ -1,0 +1,22 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Database } from './schema.ts';
+
+/**
+ * The version every row written by this transaction carries. The counter row stays locked until
+ * commit, so versions follow commit order and a sync cursor never skips a change.
+ * Call it once per writing transaction, inside that transaction.
+ */
+export async function nextVersion(trx: Transaction<Database>): Promise<number> {
+  const row = await trx
+    .updateTable('sync_counter')
+    .set({ version: sql`version + 1` })
+    .where('id', '=', 1)
+    .returning('version')
+    .executeTakeFirstOrThrow();
+  return Number(row.version);
+}
+
+export async function currentVersion(db: Kysely<Database> | Transaction<Database>): Promise<number> {
+  const row = await db.selectFrom('sync_counter').select('version').where('id', '=', 1).executeTakeFirstOrThrow();
+  return Number(row.version);
+}

@@ -1,0 +1,145 @@
+import type { Kysely, Transaction } from 'kysely';
+import { resolveImageUrl, type BlobStore } from '../blobs/blob-store.ts';
+import type { WiseStock } from '../contract.ts';
+import type { Secrets } from '../lib/secrets.ts';
+import type { Database, StockRow, StockStatus } from './schema.ts';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+export const stockStatuses: readonly StockStatus[] = ['available', 'sold', 'active', 'suspended', 'disabled', 'used'];
+export type StockImageField = 'authImage' | 'docImg1' | 'docImg2';
+export const stockImageFields: readonly StockImageField[] = ['authImage', 'docImg1', 'docImg2'];
+
+const imageColumn = { authImage: 'auth_image', docImg1: 'doc_img1', docImg2: 'doc_img2' } as const;
+
+/** What an answer needs beyond the row: the password is decrypted, blob references become URLs. */
+export async function toWiseStock(row: StockRow, secrets: Secrets, blobs: BlobStore): Promise<WiseStock> {
+  const [wisePassword, authImage, docImg1, docImg2] = await Promise.all([
+    secrets.decrypt(row.wise_password_enc),
+    resolveImageUrl(blobs, row.auth_image),
+    resolveImageUrl(blobs, row.doc_img1),
+    resolveImageUrl(blobs, row.doc_img2),
+  ]);
+  return {
+    id: row.id,
+    wiseName: row.wise_name,
+    wiseEmail: row.wise_email,
+    wisePassword,
+    authImage,
+    docImg1,
+    docImg2,
+    userName: row.user_name,
+    userEmail: row.user_email,
+    serviceName: row.service_name,
+    status: row.status,
+    soldTo: row.sold_to,
+    orderId: row.order_id,
+    notes: row.notes,
+    createdAt: new Date(row.created_at).toISOString(),
+    updatedAt: new Date(row.updated_at).toISOString(),
+    version: Number(row.version),
+  };
+}
+
+export function listStocks(db: Db) {
+  return db.selectFrom('wise_stocks').selectAll().where('deleted_at', 'is', null).orderBy('created_at', 'desc').orderBy('id').execute();
+}
+
+export function findStock(db: Db, id: string) {
+  return db.selectFrom('wise_stocks').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+}
+
+/** The live row, locked until the transaction ends. */
+export function lockStock(trx: Transaction<Database>, id: string) {
+  return trx.selectFrom('wise_stocks').selectAll().where('id', '=', id).where('deleted_at', 'is', null).forUpdate().executeTakeFirst();
+}
+
+export interface NewStockFields {
+  wiseName: string;
+  wiseEmail: string;
+  /** Encrypted already: this module never sees a plain password. */
+  wisePasswordEnc: string;
+  wisePasswordIndex: string;
+  authImage: string;
+  docImg1: string;
+  docImg2: string;
+  userName: string;
+  userEmail: string;
+  addedBy: string;
+}
+
+/** Inserts a new available stock; undefined when the id is taken (a replayed create). */
+export function insertStock(db: Db, id: string, fields: NewStockFields, version: number) {
+  return db
+    .insertInto('wise_stocks')
+    .values({
+      id,
+      wise_name: fields.wiseName,
+      wise_email: fields.wiseEmail,
+      wise_password_enc: fields.wisePasswordEnc,
+      wise_password_index: fields.wisePasswordIndex,
+      auth_image: fields.authImage,
+      doc_img1: fields.docImg1,
+      doc_img2: fields.docImg2,
+      user_name: fields.userName,
+      user_email: fields.userEmail,
+      added_by: fields.addedBy,
+      service_name: 'WiseStock',
+      status: 'available',
+      notes: '',
+      version,
+    })
+    .onConflict((oc) => oc.column('id').doNothing())
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Any stock row with this id, deleted or not. */
+export function findStockIncludingDeleted(db: Db, id: string) {
+  return db.selectFrom('wise_stocks').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function setStockImage(db: Db, id: string, field: StockImageField, value: string, version: number) {
+  return db
+    .updateTable('wise_stocks')
+    .set({ [imageColumn[field]]: value, version, updated_at: new Date() })
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export interface StockStatusChange {
+  status: StockStatus;
+  soldTo: string | null;
+  orderId: string | null;
+  /** Undefined leaves the notes as they are. */
+  notes?: string;
+}
+
+export function setStockStatus(db: Db, id: string, change: StockStatusChange, version: number) {
+  return db
+    .updateTable('wise_stocks')
+    .set({
+      status: change.status,
+      sold_to: change.soldTo,
+      order_id: change.orderId,
+      ...(change.notes !== undefined ? { notes: change.notes } : {}),
+      version,
+      updated_at: new Date(),
+    })
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export function softDeleteStock(db: Db, id: string, version: number) {
+  return db
+    .updateTable('wise_stocks')
+    .set({ deleted_at: new Date(), updated_at: new Date(), version })
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .returning('id')
+    .executeTakeFirst();
+}

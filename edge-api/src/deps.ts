@@ -1,0 +1,28 @@
+import type { Kysely } from 'kysely';
+import type { VerifyToken } from './auth/verifier.ts';
+import type { BlobStore } from './blobs/blob-store.ts';
+import type { Database } from './db/schema.ts';
+import type { Logger } from './lib/logger.ts';
+import type { Secrets } from './lib/secrets.ts';
+
+export interface AppConfig {
+  /** Emails that get the admin role when their user record is created. */
+  adminEmails: string[];
+  /** What the PWA passes to supabase-js (GET /api/config). */
+  supabaseUrl: string;
+  supabaseAnonKey: string;
+  allowedOrigins: string[];
+}
+
+/** Everything the API needs arrives here: no module-level clients, so Node, Workers and tests share one app. */
+export interface Deps {
+  db: Kysely<Database>;
+  verifyToken: VerifyToken;
+  /** Deletes an account on the auth server (used when registration cannot save the user record). */
+  deleteAuthUser: (userId: string) => Promise<void>;
+  blobs: BlobStore;
+  secrets: Secrets;
+  clock: () => Date;
+  config: AppConfig;
+  logger: Logger;
+}

@@ -1,0 +1,42 @@
+import { z } from 'zod';
+
+const list = z
+  .string()
+  .optional()
+  .transform((value) => (value ?? '').split(',').map((item) => item.trim()).filter(Boolean));
+const base64Key = z.string().regex(/^[A-Za-z0-9+/]{43}=$/, 'must be 32 bytes, base64-encoded').optional();
+
+/** The environment, parsed once per entry; a bad one stops the start with a readable list. */
+const envSchema = z
+  .object({
+    PORT: z.coerce.number().int().min(0).max(65535).default(8787),
+    DATA_DIR: z.string().min(1).default('.data'),
+    DEMO_DATA: z.enum(['0', '1']).default('1'),
+    ADMIN_EMAILS: list,
+    DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+    SUPABASE_URL: z.url().optional(),
+    SUPABASE_ANON_KEY: z.string().min(1).optional(),
+    SUPABASE_SERVICE_ROLE_KEY: z.string().min(1).optional(),
+    CREDENTIALS_KEY: base64Key,
+    BLIND_INDEX_KEY: base64Key,
+    ALLOWED_ORIGINS: list,
+  })
+  .superRefine((env, ctx) => {
+    if (env.SUPABASE_URL && (!env.SUPABASE_ANON_KEY || !env.SUPABASE_SERVICE_ROLE_KEY)) {
+      ctx.addIssue({ code: 'custom', path: ['SUPABASE_URL'], message: 'needs SUPABASE_ANON_KEY and SUPABASE_SERVICE_ROLE_KEY too' });
+    }
+    if (env.SUPABASE_URL && (!env.CREDENTIALS_KEY || !env.BLIND_INDEX_KEY)) {
+      ctx.addIssue({ code: 'custom', path: ['CREDENTIALS_KEY'], message: 'CREDENTIALS_KEY and BLIND_INDEX_KEY are required with SUPABASE_URL' });
+    }
+  });
+
+export type Env = z.infer<typeof envSchema>;
+
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const result = envSchema.safeParse(Object.fromEntries(Object.entries(source).filter(([, v]) => v !== '')));
+  if (!result.success) {
+    const lines = result.error.issues.map((issue) => `  - ${issue.path.join('.') || 'environment'}: ${issue.message}`);
+    throw new Error(`The environment is not valid:\n${lines.join('\n')}`);
+  }
+  return result.data;
+}

@@ -1,0 +1,33 @@
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { generateSigningKey, type StoredSigningKey } from './auth/signing-key.ts';
+import { generateKey } from './lib/secrets.ts';
+
+/** The keys embedded mode makes on its first start and keeps in DATA_DIR (never committed, never logged). */
+export interface LocalKeys {
+  signingKey: StoredSigningKey;
+  serviceRoleKey: string;
+  credentialsKey: string;
+  blindIndexKey: string;
+  fileSigningKey: string;
+}
+
+export async function loadOrCreateLocalKeys(dataDir: string): Promise<LocalKeys> {
+  const file = join(dataDir, 'keys.json');
+  try {
+    return JSON.parse(await readFile(file, 'utf8')) as LocalKeys;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  const keys: LocalKeys = {
+    signingKey: await generateSigningKey(),
+    serviceRoleKey: `sb_secret_${generateKey().replace(/[^A-Za-z0-9]/g, '')}`,
+    credentialsKey: generateKey(),
+    blindIndexKey: generateKey(),
+    fileSigningKey: generateKey(),
+  };
+  await mkdir(dataDir, { recursive: true });
+  await writeFile(file, JSON.stringify(keys, null, 2), { mode: 0o600 });
+  await chmod(file, 0o600);
+  return keys;
+}

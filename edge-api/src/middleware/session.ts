@@ -1,0 +1,64 @@
+import { createMiddleware } from 'hono/factory';
+import type { TokenClaims } from '../auth/verifier.ts';
+import type { Role, UserRow } from '../db/schema.ts';
+import type { Deps } from '../deps.ts';
+import { forbidden, unauthorized } from '../errors.ts';
+
+export interface AppEnv {
+  Variables: {
+    /** The verified token's claims, or null for an anonymous caller. */
+    auth: TokenClaims | null;
+    /** The caller's user record, read fresh on every request: roles never come from the token. */
+    user: UserRow | null;
+  };
+}
+
+const staffRoles: readonly Role[] = ['moderator', 'admin'];
+export const isStaff = (user: UserRow | null) => !!user && staffRoles.includes(user.user_role);
+
+export function session(deps: Deps) {
+  return createMiddleware<AppEnv>(async (c, next) => {
+    const header = c.req.header('authorization');
+    const token = header?.match(/^Bearer\s+(.+)$/i)?.[1];
+    // supabase-js sends the anon key as the bearer when nobody is signed in.
+    if (!token || token === deps.config.supabaseAnonKey) {
+      c.set('auth', null);
+      c.set('user', null);
+      return next();
+    }
+    let claims: TokenClaims;
+    try {
+      claims = await deps.verifyToken(token);
+    } catch {
+      throw unauthorized('Your session has expired; sign in again');
+    }
+    const user = await deps.db
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', claims.sub)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    c.set('auth', claims);
+    c.set('user', user ?? null);
+    return next();
+  });
+}
+
+/** A verified token, whether or not its user record exists yet. */
+export const requireAuth = createMiddleware<AppEnv>(async (c, next) => {
+  if (!c.get('auth')) throw unauthorized();
+  return next();
+});
+
+/** A signed-in user with a user record whose role is one of `roles` (any role when none are named). */
+export const requireRole = (...roles: Role[]) =>
+  createMiddleware<AppEnv>(async (c, next) => {
+    if (!c.get('auth')) throw unauthorized();
+    const user = c.get('user');
+    if (!user) throw forbidden('No user record for this account');
+    if (roles.length > 0 && !roles.includes(user.user_role)) throw forbidden();
+    return next();
+  });
+
+export const requireStaff = requireRole('moderator', 'admin');
+export const requireAdmin = requireRole('admin');

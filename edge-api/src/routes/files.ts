@@ -1,0 +1,30 @@
+import { Hono } from 'hono';
+import { isBucket, publicBuckets } from '../blobs/blob-store.ts';
+import type { DiskBlobStore } from '../blobs/disk-store.ts';
+import { detectImageType } from '../lib/image-types.ts';
+
+const missing = { error: { code: 'not_found', message: 'File not found' } };
+
+/**
+ * Serves the disk store's files at /files/{bucket}/{path} (the Node entry mounts it at /files): public
+ * buckets to anyone, private ones only through an unexpired signed URL from the store.
+ */
+export function fileRoutes(store: DiskBlobStore) {
+  return new Hono().get('/:bucket/:path{.+}', async (c) => {
+    const { bucket, path } = c.req.param();
+    if (!isBucket(bucket)) return c.json(missing, 404);
+    const isPublic = publicBuckets.has(bucket);
+    if (!isPublic && !(await store.verify(bucket, path, c.req.query('expires'), c.req.query('sig')))) {
+      return c.json({ error: { code: 'forbidden', message: 'This link is invalid or has expired' } }, 403);
+    }
+    const bytes = await store.read(bucket, path);
+    if (!bytes) return c.json(missing, 404);
+    return c.body(bytes as Uint8Array<ArrayBuffer>, 200, {
+      'Content-Type': detectImageType(bytes)?.mime ?? 'application/octet-stream',
+      'Content-Length': String(bytes.byteLength),
+      'X-Content-Type-Options': 'nosniff',
+      // Stored names are random and never reused, so a public file never changes.
+      'Cache-Control': isPublic ? 'public, max-age=31536000, immutable' : 'private, max-age=3600',
+    });
+  });
+}

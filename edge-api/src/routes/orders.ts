@@ -1,0 +1,68 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { recordAudit } from '../db/audit.ts';
+import { findOrderIncludingDeleted, insertOrder, listUserOrders, presentOrder } from '../db/orders.ts';
+import type { OrderRow } from '../db/schema.ts';
+import { findService } from '../db/services.ts';
+import { nextVersion } from '../db/versions.ts';
+import type { Deps } from '../deps.ts';
+import { conflict, forbidden, notFound } from '../errors.ts';
+import { uuid } from '../lib/schemas.ts';
+import { validate } from '../lib/validate.ts';
+import { isStaff, requireRole, type AppEnv } from '../middleware/session.ts';
+
+/** Only the id and the service are read: the copies, the customer and the statuses are the server's. */
+const placeOrderBody = z.object({
+  id: uuid.optional(),
+  productId: uuid,
+});
+
+const userIdParam = z.object({ userId: uuid });
+
+export function orderRoutes(deps: Deps) {
+  return new Hono<AppEnv>()
+    .post('/', requireRole(), validate('json', placeOrderBody), async (c) => {
+      const { id = crypto.randomUUID(), productId } = c.req.valid('json');
+      const me = c.get('user')!;
+      /** A replayed placement answers the order the first one made; an id of someone else's order is refused. */
+      const replayOf = (row: OrderRow) => {
+        if (row.user_id !== me.id) throw conflict('This order id is already taken');
+        if (row.deleted_at) throw conflict('This order was deleted');
+        return { row, created: false };
+      };
+      const result = await deps.db.transaction().execute(async (trx) => {
+        const existing = await findOrderIncludingDeleted(trx, id);
+        if (existing) return replayOf(existing);
+        const service = await findService(trx, productId);
+        if (!service) throw notFound('Service');
+        const fields = {
+          id,
+          productId: service.id,
+          title: service.title,
+          description: service.description,
+          category: service.category,
+          image: service.image,
+          price: service.price,
+          deliveryTime: service.delivery_time,
+          userId: me.id,
+          userEmail: me.email,
+          userName: me.display_name,
+          orderDate: deps.clock(),
+        };
+        const created = await insertOrder(trx, fields, await nextVersion(trx));
+        if (!created) return replayOf((await findOrderIncludingDeleted(trx, id))!);
+        await recordAudit(trx, me, { action: 'order.create', entity: 'order', entityId: id, details: { productId, price: service.price } });
+        return { row: created, created: true };
+      });
+      const order = await presentOrder(result.row, 'owner', deps.secrets, deps.blobs);
+      return c.json({ success: true as const, order }, result.created ? 201 : 200);
+    })
+    .get('/user/:userId', requireRole(), validate('param', userIdParam), async (c) => {
+      const { userId } = c.req.valid('param');
+      const me = c.get('user')!;
+      if (me.id !== userId && !isStaff(me)) throw forbidden('You can only read your own orders');
+      const rows = await listUserOrders(deps.db, userId);
+      const audience = me.id === userId ? 'owner' : 'staff';
+      return c.json(await Promise.all(rows.map((row) => presentOrder(row, audience, deps.secrets, deps.blobs))));
+    });
+}

@@ -1,0 +1,68 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { recordAudit } from '../db/audit.ts';
+import { findService, insertService, listServices, softDeleteService, toService, updateService } from '../db/services.ts';
+import { nextVersion } from '../db/versions.ts';
+import type { Deps } from '../deps.ts';
+import { notFound } from '../errors.ts';
+import { expectedVersion, idParam, requiredText, textList, uuid } from '../lib/schemas.ts';
+import { validate } from '../lib/validate.ts';
+import { assertVersion } from '../lib/versioning.ts';
+import { requireAdmin, type AppEnv } from '../middleware/session.ts';
+
+const serviceBody = z.object({
+  id: uuid.optional(),
+  title: requiredText(200),
+  description: requiredText(5000),
+  category: requiredText(60),
+  features: textList(50, 300).default([]),
+  popular: z.boolean().default(false),
+  image: z.string().trim().max(2000).default(''),
+  price: requiredText(60),
+  deliveryTime: requiredText(60),
+  paymentMethods: textList(20, 40).default([]),
+  version: expectedVersion,
+});
+
+export function serviceRoutes(deps: Deps) {
+  return new Hono<AppEnv>()
+    .get('/', async (c) => c.json((await listServices(deps.db)).map(toService)))
+    .get('/:id', validate('param', idParam), async (c) => {
+      const row = await findService(deps.db, c.req.valid('param').id);
+      if (!row) throw notFound('Service');
+      return c.json(toService(row));
+    })
+    .post('/', requireAdmin, validate('json', serviceBody), async (c) => {
+      const { id = crypto.randomUUID(), version: _ignored, ...fields } = c.req.valid('json');
+      const row = await deps.db.transaction().execute(async (trx) => {
+        const existing = await findService(trx, id);
+        if (existing) return existing; // a replayed create answers the first result
+        const created = await insertService(trx, id, fields, await nextVersion(trx));
+        await recordAudit(trx, c.get('user'), { action: 'service.create', entity: 'service', entityId: id, details: { title: fields.title } });
+        return created;
+      });
+      return c.json(toService(row), 201);
+    })
+    .put('/:id', requireAdmin, validate('param', idParam), validate('json', serviceBody), async (c) => {
+      const { id } = c.req.valid('param');
+      const { id: _bodyId, version, ...fields } = c.req.valid('json');
+      const row = await deps.db.transaction().execute(async (trx) => {
+        const current = await trx.selectFrom('services').select('version').where('id', '=', id).where('deleted_at', 'is', null).forUpdate().executeTakeFirst();
+        if (!current) throw notFound('Service');
+        assertVersion(current.version, version, 'service');
+        const updated = await updateService(trx, id, fields, await nextVersion(trx));
+        await recordAudit(trx, c.get('user'), { action: 'service.update', entity: 'service', entityId: id, details: { title: fields.title } });
+        return updated!;
+      });
+      return c.json(toService(row));
+    })
+    .delete('/:id', requireAdmin, validate('param', idParam), async (c) => {
+      const { id } = c.req.valid('param');
+      await deps.db.transaction().execute(async (trx) => {
+        const deleted = await softDeleteService(trx, id, await nextVersion(trx));
+        if (!deleted) throw notFound('Service');
+        await recordAudit(trx, c.get('user'), { action: 'service.delete', entity: 'service', entityId: id });
+      });
+      return c.body(null, 204);
+    });
+}

@@ -1,0 +1,259 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Order, SyncResponse, User, WiseStock } from '../contract.ts';
+import type { OrderStatus } from '../db/schema.ts';
+import { nextVersion } from '../db/versions.ts';
+import { createApiHarness, type ApiHarness, type TestUser } from '../testing/api-harness.ts';
+
+let api: ApiHarness;
+let admin: TestUser;
+let moderator: TestUser;
+let alice: TestUser;
+let bob: TestUser;
+
+const service = {
+  title: 'Editable bank statement',
+  description: 'A document you can edit',
+  category: 'documents',
+  features: ['PDF', 'Word'],
+  price: '15',
+  deliveryTime: 'instant',
+  paymentMethods: ['binance'],
+};
+
+const pull = async (scope: 'public' | 'private', cursor: number, user?: TestUser) => {
+  const response = await api.call<SyncResponse>('GET', `/api/sync?scope=${scope}&cursor=${cursor}`, { user });
+  expect(response.status).toBe(200);
+  return response.body;
+};
+
+const rowCount = (sync: SyncResponse) =>
+  Object.values(sync.changes).reduce((sum, rows) => sum + (rows?.length ?? 0), 0) +
+  Object.values(sync.deleted).reduce((sum, ids) => sum + (ids?.length ?? 0), 0);
+
+interface OrderSeed {
+  status?: OrderStatus;
+  credentials?: { email: string; password: string };
+  updatedAt?: Date;
+}
+
+/** An order written the way the order routes write one: in a transaction stamped with the next version. */
+async function insertOrder(owner: TestUser, seed: OrderSeed = {}) {
+  const passwordEnc = seed.credentials ? await api.deps.secrets.encrypt(seed.credentials.password) : null;
+  return api.db.transaction().execute(async (trx) =>
+    trx
+      .insertInto('orders')
+      .values({
+        id: crypto.randomUUID(),
+        product_id: crypto.randomUUID(),
+        title: 'Wise account',
+        price: '30',
+        user_id: owner.id,
+        user_email: owner.email,
+        order_status: seed.status ?? 'pending',
+        payment_status: seed.credentials ? 'paid' : 'pending',
+        wise_email: seed.credentials?.email ?? null,
+        wise_password_enc: passwordEnc,
+        updated_at: seed.updatedAt ?? new Date(),
+        version: await nextVersion(trx),
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow(),
+  );
+}
+
+async function insertStock(password: string) {
+  const created = await api.call<WiseStock>('POST', '/api/wise-stocks', {
+    user: admin,
+    json: { wiseName: 'Stock', wiseEmail: 'stock@wise.test', wisePassword: password, authImage: 'https://img.test/a.png', userName: 'Admin' },
+  });
+  expect(created.status).toBe(201);
+  return created.body;
+}
+
+beforeAll(async () => {
+  api = await createApiHarness();
+  [admin, moderator, alice, bob] = await Promise.all([
+    api.createUser('admin'),
+    api.createUser('moderator'),
+    api.createUser('user'),
+    api.createUser('user'),
+  ]);
+});
+afterAll(() => api.close());
+
+describe('public sync', () => {
+  it('brings new, changed and deleted services, then nothing when nothing changed', async () => {
+    const first = await pull('public', 0);
+    expect(first.reset).toBe(false);
+
+    const kept = await api.call<{ id: string; version: number }>('POST', '/api/services', { user: admin, json: service });
+    const dropped = await api.call<{ id: string }>('POST', '/api/services', { user: admin, json: { ...service, title: 'Old VPS' } });
+    const afterCreate = await pull('public', first.cursor);
+    expect(afterCreate.changes.services?.map((s) => s.id).sort()).toEqual([kept.body.id, dropped.body.id].sort());
+    expect(afterCreate.cursor).toBeGreaterThan(first.cursor);
+
+    await api.call('PUT', `/api/services/${kept.body.id}`, { user: admin, json: { ...service, title: 'Edited statement', version: kept.body.version } });
+    await api.call('DELETE', `/api/services/${dropped.body.id}`, { user: admin });
+    const afterEdit = await pull('public', afterCreate.cursor);
+    expect(afterEdit.changes.services?.map((s) => [s.id, s.title])).toEqual([[kept.body.id, 'Edited statement']]);
+    expect(afterEdit.deleted.services).toEqual([dropped.body.id]);
+
+    const again = await pull('public', afterEdit.cursor);
+    expect(again.cursor).toBe(afterEdit.cursor);
+    expect(rowCount(again)).toBe(0);
+
+    // A fresh device never hears of the deleted one.
+    const full = await pull('public', 0);
+    expect(full.changes.services?.map((s) => s.id)).toContain(kept.body.id);
+    expect(full.changes.services?.map((s) => s.id)).not.toContain(dropped.body.id);
+    expect(full.deleted.services ?? []).toEqual([]);
+  });
+
+  it('carries the site settings once an admin saves them', async () => {
+    const before = await pull('public', 0);
+    const current = await api.call<Record<string, unknown>>('GET', '/api/settings');
+    const saved = await api.call('PUT', '/api/settings', { user: admin, json: { ...current.body, brandName: 'Hub Synced' } });
+    expect(saved.status).toBe(200);
+    const delta = await pull('public', before.cursor);
+    expect(delta.changes.settings?.map((s) => s.brandName)).toEqual(['Hub Synced']);
+  });
+
+  it('answers reset with everything when the cursor comes from another database', async () => {
+    const now = await pull('public', 0);
+    const foreign = await pull('public', now.cursor + 1000);
+    expect(foreign.reset).toBe(true);
+    expect(foreign.cursor).toBe(now.cursor);
+    expect(foreign.changes.services?.length).toBe(now.changes.services?.length);
+  });
+
+  it('gives no private rows in the public scope, and rejects a bad cursor with 400', async () => {
+    const anonymous = await pull('public', 0);
+    expect(anonymous.changes.orders).toBeUndefined();
+    expect(anonymous.changes.users).toBeUndefined();
+    expect(anonymous.changes.wiseStocks).toBeUndefined();
+    expect((await api.call('GET', '/api/sync?cursor=-1')).status).toBe(400);
+    expect((await api.call('GET', '/api/sync?cursor=abc')).status).toBe(400);
+    expect((await api.call('GET', '/api/sync?scope=everything')).status).toBe(400);
+  });
+});
+
+describe('private sync', () => {
+  it('needs a signed-in user with a record', async () => {
+    expect((await api.call('GET', '/api/sync?scope=private')).status).toBe(401);
+    const stranger = await api.tokenFor(crypto.randomUUID(), 'nobody@example.test');
+    expect((await api.call('GET', '/api/sync?scope=private', { user: stranger })).status).toBe(403);
+  });
+
+  it("gives a customer its own record and orders with delivered credentials, and nothing of anyone else's", async () => {
+    const pending = await insertOrder(alice);
+    const delivered = await insertOrder(alice, { status: 'delivered', credentials: { email: 'alice@wise.test', password: 'S3cret!' } });
+    const bobs = await insertOrder(bob, { status: 'delivered', credentials: { email: 'bob@wise.test', password: 'B0b!' } });
+    await insertStock('stock-pass');
+
+    const sync = await pull('private', 0, alice);
+    expect(sync.changes.users?.map((u: User) => u.uid)).toEqual([alice.id]);
+    const orders = new Map((sync.changes.orders ?? []).map((o: Order) => [o.id, o]));
+    expect([...orders.keys()].sort()).toEqual([pending.id, delivered.id].sort());
+    expect(orders.get(delivered.id)).toMatchObject({ wiseEmail: 'alice@wise.test', wisePassword: 'S3cret!' });
+    expect(orders.get(pending.id)?.wisePassword).toBeUndefined();
+    expect(orders.get(delivered.id)?.stockId).toBeUndefined();
+    expect(sync.changes.wiseStocks).toBeUndefined();
+    expect(JSON.stringify(sync)).not.toContain(bobs.id);
+    expect(JSON.stringify(sync)).not.toContain(bob.id);
+    expect(JSON.stringify(sync)).not.toContain('stock-pass');
+  });
+
+  it('sends a deleted order as a tombstone to its owner only', async () => {
+    const order = await insertOrder(alice);
+    const aliceBefore = await pull('private', 0, alice);
+    const bobBefore = await pull('private', 0, bob);
+    await api.db.transaction().execute(async (trx) => {
+      await trx.updateTable('orders').set({ deleted_at: new Date(), version: await nextVersion(trx) }).where('id', '=', order.id).execute();
+    });
+    const aliceAfter = await pull('private', aliceBefore.cursor, alice);
+    expect(aliceAfter.deleted.orders).toEqual([order.id]);
+    expect(aliceAfter.changes.orders).toEqual([]);
+    const bobAfter = await pull('private', bobBefore.cursor, bob);
+    expect(bobAfter.deleted.orders).toEqual([]);
+    expect(rowCount(bobAfter)).toBe(0);
+  });
+
+  it('gives staff all users, the open and recent orders, and every stock; passwords only for their own orders', async () => {
+    const open = await insertOrder(bob, { updatedAt: new Date(Date.now() - 90 * 24 * 3600 * 1000) });
+    const oldDelivered = await insertOrder(bob, {
+      status: 'delivered',
+      credentials: { email: 'old@wise.test', password: 'old-pass' },
+      updatedAt: new Date(Date.now() - 40 * 24 * 3600 * 1000),
+    });
+    const recentDelivered = await insertOrder(bob, { status: 'delivered', credentials: { email: 'new@wise.test', password: 'new-pass' } });
+    const ownDelivered = await insertOrder(moderator, { status: 'delivered', credentials: { email: 'mod@wise.test', password: 'mod-pass' } });
+    const stock = await insertStock('stock-secret');
+
+    for (const staff of [moderator, admin]) {
+      const sync = await pull('private', 0, staff);
+      expect(sync.changes.users?.map((u) => u.uid)).toEqual(expect.arrayContaining([admin.id, moderator.id, alice.id, bob.id]));
+      const orders = new Map((sync.changes.orders ?? []).map((o) => [o.id, o]));
+      expect(orders.has(open.id)).toBe(true);
+      expect(orders.has(recentDelivered.id)).toBe(true);
+      expect(orders.has(oldDelivered.id)).toBe(false);
+      expect(orders.get(recentDelivered.id)?.wiseEmail).toBe('new@wise.test');
+      expect(orders.get(recentDelivered.id)?.wisePassword).toBeUndefined();
+      expect(sync.changes.wiseStocks?.find((s) => s.id === stock.id)?.wisePassword).toBe('stock-secret');
+    }
+    const own = (await pull('private', 0, moderator)).changes.orders?.find((o) => o.id === ownDelivered.id);
+    expect(own?.wisePassword).toBe('mod-pass');
+    expect(JSON.stringify(await pull('private', 0, admin))).not.toContain('new-pass');
+  });
+
+  it('sends only the one changed row after a change among 10,000 orders', async () => {
+    const values = [];
+    const version = await api.db.transaction().execute((trx) => nextVersion(trx));
+    for (let i = 0; i < 10_000; i++) {
+      values.push({
+        id: crypto.randomUUID(),
+        product_id: crypto.randomUUID(),
+        title: `Order ${i}`,
+        price: '10',
+        user_id: i % 2 ? alice.id : bob.id,
+        user_email: i % 2 ? alice.email : bob.email,
+        version,
+      });
+    }
+    for (let i = 0; i < values.length; i += 1000) await api.db.insertInto('orders').values(values.slice(i, i + 1000)).execute();
+    const before = await pull('private', 0, admin);
+    expect(before.changes.orders!.length).toBeGreaterThanOrEqual(10_000);
+
+    const target = values[4242]!;
+    await api.db.transaction().execute(async (trx) => {
+      await trx.updateTable('orders').set({ order_status: 'processing', version: await nextVersion(trx) }).where('id', '=', target.id).execute();
+    });
+    const response = await api.call<SyncResponse>('GET', `/api/sync?scope=private&cursor=${before.cursor}`, { user: admin });
+    expect(response.body.changes.orders?.map((o) => [o.id, o.orderStatus])).toEqual([[target.id, 'processing']]);
+    expect(rowCount(response.body)).toBe(1);
+    expect(JSON.stringify(response.body).length).toBeLessThan(2048);
+  });
+
+  it('hands out versions in commit order, so a pull never skips a change committed late', async () => {
+    const start = await pull('public', 0);
+    const committed: { name: string; version: number }[] = [];
+    const write = (name: string, delayBeforeVersion: number) =>
+      api.db.transaction().execute(async (trx) => {
+        await trx.selectFrom('services').select('id').limit(1).execute();
+        await new Promise((resolve) => setTimeout(resolve, delayBeforeVersion));
+        const version = await nextVersion(trx);
+        await trx
+          .insertInto('services')
+          .values({ id: crypto.randomUUID(), title: name, description: 'x', category: 'vps', price: '1', delivery_time: 'instant', version })
+          .execute();
+        return version;
+      }).then((version) => committed.push({ name, version }));
+    // "slow" begins first but takes its version late; "fast" begins second and takes one at once.
+    await Promise.all([write('slow', 50), write('fast', 0)]);
+    expect(committed).toHaveLength(2);
+    expect(committed[1]!.version).toBeGreaterThan(committed[0]!.version);
+
+    const delta = await pull('public', start.cursor);
+    expect(delta.changes.services?.map((s) => s.title).sort()).toEqual(['fast', 'slow']);
+    expect(delta.cursor).toBe(committed[1]!.version);
+  });
+});

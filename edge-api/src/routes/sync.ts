@@ -1,0 +1,90 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+import type { SyncResponse } from '../contract.ts';
+import type { UserRow } from '../db/schema.ts';
+import { toService } from '../db/services.ts';
+import { toSiteSettings } from '../db/settings.ts';
+import {
+  changedOwnOrders,
+  changedServices,
+  changedSiteSettings,
+  changedStocks,
+  changedUsers,
+  changedWorkingSetOrders,
+  toSyncedOrder,
+  type VersionWindow,
+} from '../db/sync.ts';
+import { toUser } from '../db/users.ts';
+import { currentVersion } from '../db/versions.ts';
+import { toWiseStock } from '../db/wise-stocks.ts';
+import type { Deps } from '../deps.ts';
+import { forbidden, unauthorized } from '../errors.ts';
+import { validate } from '../lib/validate.ts';
+import { isStaff, type AppEnv } from '../middleware/session.ts';
+
+const syncQuery = z.object({
+  scope: z.enum(['public', 'private'], { error: 'must be public or private' }).default('public'),
+  cursor: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').nonnegative('must not be negative').default(0),
+});
+
+/** Splits rows of one window into live ones (serialised) and ids of soft-deleted ones. */
+async function split<Row extends { id: string; deleted_at: Date | null }, Out>(rows: Row[], serialise: (row: Row) => Out | Promise<Out>) {
+  const live = rows.filter((row) => !row.deleted_at);
+  return {
+    changes: await Promise.all(live.map(serialise)),
+    deleted: rows.filter((row) => row.deleted_at).map((row) => row.id),
+  };
+}
+
+export function syncRoutes(deps: Deps) {
+  return new Hono<AppEnv>().get('/', validate('query', syncQuery), async (c) => {
+    const { scope, cursor } = c.req.valid('query');
+    const viewer: UserRow | null = c.get('user');
+    if (scope === 'private') {
+      if (!c.get('auth')) throw unauthorized();
+      if (!viewer) throw forbidden('No user record for this account');
+    }
+
+    // One snapshot: the counter read first bounds every row read after it, so a change committed while
+    // this runs is neither half-seen nor skipped; it carries a version above the cursor we hand out.
+    const answer = await deps.db
+      .transaction()
+      .setIsolationLevel('repeatable read')
+      .execute(async (trx): Promise<SyncResponse> => {
+        const latest = await currentVersion(trx);
+        // A cursor ahead of the counter comes from another database: start again from nothing.
+        const reset = cursor > latest;
+        const window: VersionWindow = { after: reset ? 0 : cursor, upTo: latest };
+        const response: SyncResponse = { cursor: latest, reset, changes: {}, deleted: {} };
+        if (window.after === window.upTo) return response;
+
+        if (scope === 'public') {
+          const services = await split(await changedServices(trx, window), toService);
+          const settings = await changedSiteSettings(trx, window);
+          response.changes = { services: services.changes, settings: settings ? [toSiteSettings(settings.value)] : [] };
+          response.deleted = { services: services.deleted };
+          return response;
+        }
+
+        const me = viewer!;
+        const staff = isStaff(me);
+        const [userRows, orderRows] = await Promise.all([
+          changedUsers(trx, window, staff ? undefined : me.id),
+          staff ? changedWorkingSetOrders(trx, window, deps.clock()) : changedOwnOrders(trx, window, me.id),
+        ]);
+        const users = await split(userRows, toUser);
+        const orders = await split(orderRows, (row) => toSyncedOrder(row, me, deps));
+        response.changes = { users: users.changes, orders: orders.changes };
+        response.deleted = { users: users.deleted, orders: orders.deleted };
+        if (staff) {
+          const stocks = await split(await changedStocks(trx, window), (row) => toWiseStock(row, deps.secrets, deps.blobs));
+          response.changes.wiseStocks = stocks.changes;
+          response.deleted.wiseStocks = stocks.deleted;
+        }
+        return response;
+      });
+
+    c.header('Cache-Control', 'no-store');
+    return c.json(answer);
+  });
+}

@@ -1,0 +1,171 @@
+import { Hono } from 'hono';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DiskBlobStore } from '../blobs/disk-store.ts';
+import { createApiHarness, type ApiHarness, type TestUser } from '../testing/api-harness.ts';
+import { fileRoutes } from './files.ts';
+
+let api: ApiHarness;
+let admin: TestUser;
+let moderator: TestUser;
+let customer: TestUser;
+let files: Hono;
+
+type Uploaded = { path: string; url: string };
+type ErrorBody = { error: { code: string; message: string; details?: { path: string }[] } };
+
+const MB = 1024 * 1024;
+const signatures = {
+  png: [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a],
+  jpg: [0xff, 0xd8, 0xff, 0xe0],
+  gif: [...'GIF89a'].map((ch) => ch.charCodeAt(0)),
+  webp: [...'RIFF\x24\x00\x00\x00WEBPVP8 '].map((ch) => ch.charCodeAt(0)),
+};
+
+/** Bytes that start like a real image of that type, padded to `size`. */
+function imageBytes(type: keyof typeof signatures, size = 64) {
+  const bytes = new Uint8Array(size);
+  bytes.set(signatures[type]);
+  for (let i = signatures[type].length; i < Math.min(size, 4096); i++) bytes[i] = i % 251;
+  return bytes;
+}
+
+function form(kind: string | null, file: Uint8Array | null, name = 'photo.png', type = 'image/png') {
+  const body = new FormData();
+  if (kind !== null) body.append('kind', kind);
+  if (file) body.append('file', new File([file as Uint8Array<ArrayBuffer>], name, { type }));
+  return body;
+}
+
+const upload = (user: TestUser | undefined, kind: string | null, file: Uint8Array | null, name?: string, type?: string) =>
+  api.call<Uploaded & ErrorBody>('POST', '/api/uploads', { user, body: form(kind, file, name, type) });
+
+const fetchFile = (url: string) => files.request(url);
+
+beforeAll(async () => {
+  api = await createApiHarness();
+  [admin, moderator, customer] = await Promise.all([api.createUser('admin'), api.createUser('moderator'), api.createUser('user')]);
+  // The harness stores blobs on disk, as the embedded mode does; serve them as the Node entry will.
+  files = new Hono().route('/files', fileRoutes(api.deps.blobs as DiskBlobStore));
+});
+afterAll(() => api.close());
+
+describe('uploading images', () => {
+  it('stores the bytes under a random name with the extension of what they really are, served back unchanged', async () => {
+    const bytes = imageBytes('png', 5000);
+    const uploaded = await upload(admin, 'stock', bytes, 'evil.exe', 'text/plain');
+    expect(uploaded.status).toBe(201);
+    expect(uploaded.body.path).toMatch(/^stock-images\/[0-9a-f-]{36}\.png$/);
+    expect(uploaded.body.url).toMatch(new RegExp(`^/files/${uploaded.body.path}\\?expires=\\d+&sig=[\\w-]+$`));
+
+    const served = await fetchFile(uploaded.body.url);
+    expect(served.status).toBe(200);
+    expect(served.headers.get('content-type')).toBe('image/png');
+    expect(served.headers.get('cache-control')).toBe('private, max-age=3600');
+    expect(new Uint8Array(await served.arrayBuffer())).toEqual(bytes);
+  });
+
+  it('recognises JPEG, PNG, WEBP and GIF by their bytes, whatever name and type they are sent with', async () => {
+    for (const type of ['jpg', 'png', 'webp', 'gif'] as const) {
+      const uploaded = await upload(admin, 'service', imageBytes(type), 'upload.bin', 'application/octet-stream');
+      expect(uploaded.status, type).toBe(201);
+      expect(uploaded.body.path).toMatch(new RegExp(`^service-images/[0-9a-f-]{36}\\.${type}$`));
+      const served = await fetchFile(uploaded.body.url);
+      expect(served.headers.get('content-type')).toBe(type === 'jpg' ? 'image/jpeg' : `image/${type}`);
+    }
+  });
+
+  it('answers 415 to anything that is not one of those images, whatever it claims to be', async () => {
+    const text = new TextEncoder().encode('just some text pretending to be a picture');
+    const named = await upload(admin, 'stock', text, 'photo.png', 'image/png');
+    expect(named.status).toBe(415);
+    expect(named.body.error.code).toBe('unsupported_media_type');
+    // HEIC is converted to JPEG in the browser; the server accepts only the four web formats.
+    const heic = new Uint8Array([0, 0, 0, 0x18, ...[...'ftypheic'].map((ch) => ch.charCodeAt(0)), 0, 0, 0, 0]);
+    expect((await upload(admin, 'stock', heic, 'IMG_0001.HEIC', 'image/heic')).status).toBe(415);
+  });
+
+  it('serves public service images to anyone with long caching, and private ones only through their signed URL', async () => {
+    const service = await upload(admin, 'service', imageBytes('jpg'));
+    expect(service.body.url).toBe(`/files/${service.body.path}`);
+    const servedPublic = await fetchFile(service.body.url);
+    expect(servedPublic.status).toBe(200);
+    expect(servedPublic.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+
+    const proof = await upload(moderator, 'proof', imageBytes('png'));
+    expect(proof.status).toBe(201);
+    expect(proof.body.path).toMatch(/^order-proofs\//);
+    const url = new URL(proof.body.url, 'http://shop.test');
+    const sig = url.searchParams.get('sig')!;
+    const tampered = `${url.pathname}?expires=${url.searchParams.get('expires')}&sig=${sig.startsWith('A') ? 'B' : 'A'}${sig.slice(1)}`;
+    expect((await fetchFile(tampered)).status).toBe(403);
+    expect((await fetchFile(url.pathname)).status).toBe(403);
+    const laterExpiry = `${url.pathname}?expires=${Number(url.searchParams.get('expires')) + 3600}&sig=${sig}`;
+    expect((await fetchFile(laterExpiry)).status).toBe(403);
+    expect((await fetchFile(proof.body.url)).status).toBe(200);
+  });
+
+  it('admits each kind only to its roles: proofs for staff, service and stock images for admins', async () => {
+    for (const kind of ['service', 'proof', 'stock']) {
+      expect((await upload(undefined, kind, imageBytes('png'))).status, kind).toBe(401);
+      expect((await upload(customer, kind, imageBytes('png'))).status, kind).toBe(403);
+      expect((await upload(admin, kind, imageBytes('png'))).status, kind).toBe(201);
+    }
+    expect((await upload(moderator, 'proof', imageBytes('png'))).status).toBe(201);
+    expect((await upload(moderator, 'service', imageBytes('png'))).status).toBe(403);
+    expect((await upload(moderator, 'stock', imageBytes('png'))).status).toBe(403);
+  });
+
+  it('answers 400 naming the field when the kind or the file is missing or wrong', async () => {
+    for (const [path, body] of [
+      ['kind', form(null, imageBytes('png'))],
+      ['kind', form('avatar', imageBytes('png'))],
+      ['file', form('stock', null)],
+      ['file', form('stock', new Uint8Array(0))],
+    ] as const) {
+      const bad = await api.call<ErrorBody>('POST', '/api/uploads', { user: admin, body });
+      expect(bad.status, path).toBe(400);
+      expect(bad.body.error.details!.map((d) => d.path)).toEqual([path]);
+    }
+    const notMultipart = await api.call<ErrorBody>('POST', '/api/uploads', { user: admin, json: { kind: 'stock', file: 'abc' } });
+    expect(notMultipart.status).toBe(400);
+  });
+});
+
+describe('upload size limits', () => {
+  it('takes stock images and proofs up to 10 MB and service images up to 32 MB', async () => {
+    expect((await upload(admin, 'stock', imageBytes('png', 10 * MB))).status).toBe(201);
+    const stock = await upload(admin, 'stock', imageBytes('png', 10 * MB + 1));
+    expect(stock.status).toBe(413);
+    expect(stock.body.error.code).toBe('payload_too_large');
+    expect(stock.body.error.message).toContain('smaller than 10MB');
+
+    expect((await upload(moderator, 'proof', imageBytes('jpg', 10 * MB + 1))).status).toBe(413);
+    expect((await upload(admin, 'proof', imageBytes('jpg', 10 * MB + 1))).status).toBe(413);
+
+    expect((await upload(admin, 'service', imageBytes('jpg', 10 * MB + 1))).status).toBe(201);
+    expect((await upload(admin, 'service', imageBytes('jpg', 32 * MB))).status).toBe(201);
+    const service = await upload(admin, 'service', imageBytes('jpg', 32 * MB + 1));
+    expect(service.status).toBe(413);
+    expect(service.body.error.message).toContain('smaller than 32MB');
+  });
+
+  it('refuses a body whose Content-Length is over the limit without reading it', async () => {
+    const unreadable = () =>
+      new ReadableStream({
+        pull(controller) {
+          controller.error(new Error('the body was read'));
+        },
+      });
+    const send = (user: TestUser, contentLength: number) =>
+      api.app.request('/api/uploads', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${user.token}`, 'content-type': 'multipart/form-data; boundary=x', 'content-length': String(contentLength) },
+        body: unreadable(),
+        duplex: 'half',
+      } as RequestInit);
+    const tooBigForModerator = await send(moderator, 11 * MB);
+    expect(tooBigForModerator.status).toBe(413);
+    expect(((await tooBigForModerator.json()) as ErrorBody).error.message).toContain('smaller than 10MB');
+    expect((await send(admin, 33 * MB)).status).toBe(413);
+  });
+});

@@ -1,0 +1,72 @@
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { createMiddleware } from 'hono/factory';
+import type { Bucket } from '../blobs/blob-store.ts';
+import type { Role } from '../db/schema.ts';
+import type { Deps } from '../deps.ts';
+import { ApiError, badRequest, forbidden } from '../errors.ts';
+import { detectImageType } from '../lib/image-types.ts';
+import { requireStaff, type AppEnv } from '../middleware/session.ts';
+
+export type UploadKind = 'service' | 'proof' | 'stock';
+
+const MB = 1024 * 1024;
+
+const uploadKinds: Record<UploadKind, { bucket: Bucket; maxMegabytes: number; roles: readonly Role[] }> = {
+  service: { bucket: 'service-images', maxMegabytes: 32, roles: ['admin'] },
+  proof: { bucket: 'order-proofs', maxMegabytes: 10, roles: ['moderator', 'admin'] },
+  stock: { bucket: 'stock-images', maxMegabytes: 10, roles: ['admin'] },
+};
+
+const isUploadKind = (value: unknown): value is UploadKind => typeof value === 'string' && Object.hasOwn(uploadKinds, value);
+
+// Room for the multipart boundaries, part headers and the `kind` field around the file itself.
+const ENVELOPE_BYTES = 64 * 1024;
+
+const tooLarge = (megabytes: number) =>
+  new ApiError(413, 'payload_too_large', `File too large! Please select an image smaller than ${megabytes}MB`);
+
+/**
+ * Refuses a body larger than the biggest file this caller's role may upload, before reading it when
+ * Content-Length says so, and while streaming it otherwise.
+ */
+const limitBodyForRole = createMiddleware<AppEnv>(async (c, next) => {
+  const role = c.get('user')!.user_role;
+  const largest = Math.max(...Object.values(uploadKinds).filter((kind) => kind.roles.includes(role)).map((kind) => kind.maxMegabytes));
+  return bodyLimit({ maxSize: largest * MB + ENVELOPE_BYTES, onError: () => { throw tooLarge(largest); } })(c, next);
+});
+
+export function uploadRoutes(deps: Deps) {
+  return new Hono<AppEnv>().post('/', requireStaff, limitBodyForRole, async (c) => {
+    if (!c.req.header('content-type')?.toLowerCase().startsWith('multipart/form-data')) {
+      throw badRequest('Send the image as multipart/form-data with the fields file and kind', [{ path: 'file', message: 'is required' }]);
+    }
+    let form: FormData;
+    try {
+      form = await c.req.formData();
+    } catch {
+      throw badRequest('The upload could not be read as multipart/form-data');
+    }
+    const kind = form.get('kind');
+    if (!isUploadKind(kind)) {
+      throw badRequest('kind: must be one of service, proof, stock', [{ path: 'kind', message: 'must be one of service, proof, stock' }]);
+    }
+    const rules = uploadKinds[kind];
+    if (!rules.roles.includes(c.get('user')!.user_role)) throw forbidden(`You may not upload ${kind} images`);
+
+    const file = form.get('file');
+    if (!(file instanceof File)) throw badRequest('file: is required', [{ path: 'file', message: 'is required' }]);
+    if (file.size > rules.maxMegabytes * MB) throw tooLarge(rules.maxMegabytes);
+    if (file.size === 0) throw badRequest('file: is empty', [{ path: 'file', message: 'is empty' }]);
+
+    // The declared type and the file name are the sender's word; the bytes decide.
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    const type = detectImageType(bytes);
+    if (!type) {
+      throw new ApiError(415, 'unsupported_media_type', 'Invalid file type! Please select a JPG, PNG, WEBP or GIF image (HEIC is converted to JPEG before upload)');
+    }
+    const name = `${crypto.randomUUID()}.${type.extension}`;
+    await deps.blobs.put(rules.bucket, name, bytes, type.mime);
+    return c.json({ path: `${rules.bucket}/${name}`, url: await deps.blobs.url(rules.bucket, name) }, 201);
+  });
+}

@@ -1,0 +1,289 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AuditEntry, User } from '../contract.ts';
+import { createApiHarness, type ApiHarness, type TestUser } from '../testing/api-harness.ts';
+
+interface ErrorBody {
+  error: { code: string; message: string; details?: { path: string; message: string }[] };
+}
+
+let api: ApiHarness;
+let admin: TestUser;
+let moderator: TestUser;
+let customer: TestUser;
+let otherCustomer: TestUser;
+
+beforeAll(async () => {
+  api = await createApiHarness();
+  admin = await api.createUser('admin');
+  moderator = await api.createUser('moderator');
+  customer = await api.createUser('user');
+  otherCustomer = await api.createUser('user');
+});
+afterAll(() => api.close());
+
+/** A freshly signed-up auth account that has no user record yet. */
+async function newAccount(email = `new-${crypto.randomUUID().slice(0, 8)}@example.test`) {
+  const id = crypto.randomUUID();
+  return { id, email, token: await api.tokenFor(id, email) };
+}
+
+const registration = (account: { id: string; email: string }) => ({
+  uid: account.id,
+  email: account.email,
+  displayName: 'Nadia Rahman',
+  mobile: '+8801700000000',
+  userRole: 'user',
+  createdAt: new Date().toISOString(),
+});
+
+const userRow = (id: string) => api.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+
+describe('POST /api/users (registration)', () => {
+  it('saves the record with the user role whatever role the client asks for, and a replay answers the same record', async () => {
+    const account = await newAccount();
+    const created = await api.call<User>('POST', '/api/users', { user: account.token, json: { ...registration(account), userRole: 'admin' } });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ uid: account.id, email: account.email, displayName: 'Nadia Rahman', mobile: '+8801700000000', userRole: 'user' });
+
+    const replay = await api.call<User>('POST', '/api/users', { user: account.token, json: registration(account) });
+    expect(replay.status).toBe(200);
+    expect(replay.body).toEqual(created.body);
+
+    const profile = await api.call<User>('GET', `/api/users/${account.id}`, { user: account.token });
+    expect(profile.status).toBe(200);
+    expect(profile.body.userRole).toBe('user');
+    expect(api.deletedAuthUsers).not.toContain(account.id);
+  });
+
+  it('gives the admin role to an email listed in ADMIN_EMAILS, whatever its case', async () => {
+    const account = await newAccount(`Owner-${crypto.randomUUID().slice(0, 6)}@Shop.Test`);
+    api.deps.config.adminEmails = [account.email.toUpperCase()];
+    try {
+      const created = await api.call<User>('POST', '/api/users', { user: account.token, json: registration(account) });
+      expect(created.status).toBe(201);
+      expect(created.body.userRole).toBe('admin');
+    } finally {
+      api.deps.config.adminEmails = [];
+    }
+  });
+
+  it('answers 401 without a token', async () => {
+    const account = await newAccount();
+    expect((await api.call('POST', '/api/users', { json: registration(account) })).status).toBe(401);
+    expect(await userRow(account.id)).toBeUndefined();
+  });
+
+  it("refuses to save someone else's uid with 403, and leaves the caller's account alone", async () => {
+    const account = await newAccount();
+    const victim = crypto.randomUUID();
+    const refused = await api.call<ErrorBody>('POST', '/api/users', { user: account.token, json: { ...registration(account), uid: victim } });
+    expect(refused.status).toBe(403);
+    expect(await userRow(victim)).toBeUndefined();
+    expect(api.deletedAuthUsers).not.toContain(account.id);
+  });
+
+  it('deletes the just-created auth account when the record fails validation, naming the field', async () => {
+    const account = await newAccount();
+    const bad = await api.call<ErrorBody>('POST', '/api/users', { user: account.token, json: { ...registration(account), mobile: '0123456789012345' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details?.map((d) => d.path)).toContain('mobile');
+    expect(bad.body.error.message).toMatch(/mobile/);
+    expect(await userRow(account.id)).toBeUndefined();
+    expect(api.deletedAuthUsers).toContain(account.id);
+  });
+
+  it('deletes the auth account when the body is not JSON at all', async () => {
+    const account = await newAccount();
+    const bad = await api.call('POST', '/api/users', { user: account.token, body: '{not json', headers: { 'content-type': 'application/json' } });
+    expect(bad.status).toBe(400);
+    expect(api.deletedAuthUsers).toContain(account.id);
+  });
+
+  it('deletes the auth account when the email is not the signed-in account’s', async () => {
+    const account = await newAccount();
+    const bad = await api.call<ErrorBody>('POST', '/api/users', { user: account.token, json: { ...registration(account), email: 'someone-else@example.test' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details?.map((d) => d.path)).toContain('email');
+    expect(await userRow(account.id)).toBeUndefined();
+    expect(api.deletedAuthUsers).toContain(account.id);
+  });
+
+  it('deletes the auth account and answers a readable 409 when the database refuses the record (email taken)', async () => {
+    const account = await newAccount(customer.email.toUpperCase());
+    const taken = await api.call<ErrorBody>('POST', '/api/users', { user: account.token, json: registration(account) });
+    expect(taken.status).toBe(409);
+    expect(taken.body.error.message).toMatch(/already exists/);
+    expect(await userRow(account.id)).toBeUndefined();
+    expect(api.deletedAuthUsers).toContain(account.id);
+  });
+
+  it('never deletes the account of a user who already has a record', async () => {
+    const bad = await api.call('POST', '/api/users', { user: customer, json: { ...registration({ id: customer.id, email: customer.email }), mobile: '' } });
+    expect(bad.status).toBe(400);
+    expect(api.deletedAuthUsers).not.toContain(customer.id);
+    expect(await userRow(customer.id)).toBeDefined();
+  });
+});
+
+describe('GET /api/users and /api/users/:uid', () => {
+  it('lets a user read their own profile and staff read anyone', async () => {
+    expect((await api.call<User>('GET', `/api/users/${customer.id}`, { user: customer })).body.email).toBe(customer.email);
+    expect((await api.call<User>('GET', `/api/users/${customer.id}`, { user: moderator })).status).toBe(200);
+    const byAdmin = await api.call<User>('GET', `/api/users/${customer.id}`, { user: admin });
+    expect(byAdmin.body).toMatchObject({ uid: customer.id, userRole: 'user', mobile: '01700000000' });
+  });
+
+  it("answers 403 for another customer's profile, 401 without a token, 400 for a malformed uid, 404 for an unknown one", async () => {
+    expect((await api.call('GET', `/api/users/${customer.id}`, { user: otherCustomer })).status).toBe(403);
+    expect((await api.call('GET', `/api/users/${customer.id}`)).status).toBe(401);
+    const bad = await api.call<ErrorBody>('GET', '/api/users/nope', { user: admin });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details?.map((d) => d.path)).toContain('uid');
+    expect((await api.call('GET', `/api/users/${crypto.randomUUID()}`, { user: admin })).status).toBe(404);
+  });
+
+  it('answers 403 to a signed-in account that has no user record yet', async () => {
+    const account = await newAccount();
+    expect((await api.call('GET', `/api/users/${account.id}`, { user: account.token })).status).toBe(403);
+  });
+
+  it('lists users newest first for staff only', async () => {
+    const newest = await api.createUser('user');
+    await api.db.updateTable('users').set({ created_at: new Date(Date.now() + 60_000) }).where('id', '=', newest.id).execute();
+    const listed = await api.call<User[]>('GET', '/api/users', { user: moderator });
+    expect(listed.status).toBe(200);
+    expect(listed.body[0]?.uid).toBe(newest.id);
+    expect(listed.body.map((u) => u.uid)).toEqual(expect.arrayContaining([admin.id, moderator.id, customer.id]));
+    expect((await api.call<User[]>('GET', '/api/users', { user: admin })).status).toBe(200);
+    expect((await api.call('GET', '/api/users', { user: customer })).status).toBe(403);
+    expect((await api.call('GET', '/api/users')).status).toBe(401);
+  });
+});
+
+describe('PUT /api/users/:uid/role', () => {
+  it('lets an admin change a role, with an audit row of the change', async () => {
+    const target = await api.createUser('user');
+    const changed = await api.call<User>('PUT', `/api/users/${target.id}/role`, { user: admin, json: { userRole: 'moderator' } });
+    expect(changed.status).toBe(200);
+    expect(changed.body.userRole).toBe('moderator');
+    expect((await userRow(target.id))?.user_role).toBe('moderator');
+
+    const trail = await api.call<AuditEntry[]>('GET', `/api/admin/audit?entity=user&entityId=${target.id}`, { user: admin });
+    expect(trail.body[0]).toMatchObject({ action: 'user.role', actorId: admin.id, details: { from: 'user', to: 'moderator' } });
+  });
+
+  it('answers 403 to moderators and customers, 401 without a token, and changes nothing', async () => {
+    const target = await api.createUser('user');
+    expect((await api.call('PUT', `/api/users/${target.id}/role`, { user: moderator, json: { userRole: 'admin' } })).status).toBe(403);
+    expect((await api.call('PUT', `/api/users/${target.id}/role`, { user: target, json: { userRole: 'admin' } })).status).toBe(403);
+    expect((await api.call('PUT', `/api/users/${target.id}/role`, { json: { userRole: 'admin' } })).status).toBe(401);
+    expect((await userRow(target.id))?.user_role).toBe('user');
+  });
+
+  it('answers 400 naming userRole for an unknown role, 409 for a stale version, 404 for an unknown user', async () => {
+    const target = await api.createUser('user');
+    const bad = await api.call<ErrorBody>('PUT', `/api/users/${target.id}/role`, { user: admin, json: { userRole: 'owner' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details?.map((d) => d.path)).toContain('userRole');
+    const before = await userRow(target.id);
+    const stale = await api.call('PUT', `/api/users/${target.id}/role`, { user: admin, json: { userRole: 'moderator', version: Number(before!.version) - 1 } });
+    expect(stale.status).toBe(409);
+    expect((await userRow(target.id))?.user_role).toBe('user');
+    expect((await api.call('PUT', `/api/users/${crypto.randomUUID()}/role`, { user: admin, json: { userRole: 'user' } })).status).toBe(404);
+  });
+
+  /** Runs `check` while `keep` are the only admins of the shop; the other admins get their role back after. */
+  async function withOnlyAdmins(keep: TestUser[], check: () => Promise<void>) {
+    const others = await api.db
+      .selectFrom('users')
+      .select('id')
+      .where('user_role', '=', 'admin')
+      .where('id', 'not in', keep.map((u) => u.id))
+      .execute();
+    const otherIds = others.map((row) => row.id);
+    if (otherIds.length > 0) await api.db.updateTable('users').set({ user_role: 'moderator' }).where('id', 'in', otherIds).execute();
+    try {
+      await check();
+    } finally {
+      if (otherIds.length > 0) await api.db.updateTable('users').set({ user_role: 'admin' }).where('id', 'in', otherIds).execute();
+    }
+  }
+
+  it('keeps the last admin: demoting yourself as the only admin answers 409; with another admin it is allowed', async () => {
+    const only = await api.createUser('admin');
+    const second = await api.createUser('user');
+    await withOnlyAdmins([only], async () => {
+      const refused = await api.call<ErrorBody>('PUT', `/api/users/${only.id}/role`, { user: only, json: { userRole: 'user' } });
+      expect(refused.status).toBe(409);
+      expect(refused.body.error.message).toMatch(/last admin/);
+      expect((await userRow(only.id))?.user_role).toBe('admin');
+
+      expect((await api.call('PUT', `/api/users/${second.id}/role`, { user: only, json: { userRole: 'admin' } })).status).toBe(200);
+      const demoted = await api.call<User>('PUT', `/api/users/${only.id}/role`, { user: only, json: { userRole: 'moderator' } });
+      expect(demoted.status).toBe(200);
+      expect(demoted.body.userRole).toBe('moderator');
+      expect((await api.call('PUT', `/api/users/${second.id}/role`, { user: second, json: { userRole: 'user' } })).status).toBe(409);
+    });
+  });
+
+  it('never leaves the shop without an admin when two admins demote each other at once', async () => {
+    const [a, b] = await Promise.all([api.createUser('admin'), api.createUser('admin')]);
+    await withOnlyAdmins([a, b], async () => {
+      const answers = await Promise.all([
+        api.call('PUT', `/api/users/${b.id}/role`, { user: a, json: { userRole: 'user' } }),
+        api.call('PUT', `/api/users/${a.id}/role`, { user: b, json: { userRole: 'user' } }),
+      ]);
+      expect(answers.map((r) => r.status).sort()).toEqual([200, 403]);
+      const admins = await api.db.selectFrom('users').select('id').where('user_role', '=', 'admin').where('id', 'in', [a.id, b.id]).execute();
+      expect(admins).toHaveLength(1);
+    });
+  });
+});
+
+describe('DELETE /api/users/:uid', () => {
+  it('soft-deletes the record and the auth account, for admins only', async () => {
+    const target = await api.createUser('user');
+    expect((await api.call('DELETE', `/api/users/${target.id}`, { user: moderator })).status).toBe(403);
+    expect((await api.call('DELETE', `/api/users/${target.id}`, { user: otherCustomer })).status).toBe(403);
+    expect((await api.call('DELETE', `/api/users/${target.id}`)).status).toBe(401);
+    expect(api.deletedAuthUsers).not.toContain(target.id);
+
+    expect((await api.call('DELETE', `/api/users/${target.id}`, { user: admin })).status).toBe(204);
+    expect(api.deletedAuthUsers).toContain(target.id);
+    const row = await userRow(target.id);
+    expect(row?.deleted_at).not.toBeNull();
+    expect((await api.call('GET', `/api/users/${target.id}`, { user: admin })).status).toBe(404);
+    expect((await api.call<User[]>('GET', '/api/users', { user: admin })).body.map((u) => u.uid)).not.toContain(target.id);
+    // The deleted user's still-valid token no longer opens anything.
+    expect((await api.call('GET', `/api/users/${target.id}`, { user: target })).status).toBe(403);
+    expect((await api.call('POST', '/api/users', { user: target, json: registration(target) })).status).toBe(403);
+    const trail = await api.call<AuditEntry[]>('GET', `/api/admin/audit?entity=user&entityId=${target.id}`, { user: admin });
+    expect(trail.body.map((e) => e.action)).toContain('user.delete');
+  });
+
+  it('finishes the job on a retry when the auth server failed the first time', async () => {
+    const target = await api.createUser('user');
+    const working = api.deps.deleteAuthUser;
+    api.deps.deleteAuthUser = async () => {
+      throw new Error('auth server down');
+    };
+    try {
+      expect((await api.call('DELETE', `/api/users/${target.id}`, { user: admin })).status).toBe(500);
+    } finally {
+      api.deps.deleteAuthUser = working;
+    }
+    expect(api.deletedAuthUsers).not.toContain(target.id);
+    expect((await api.call('DELETE', `/api/users/${target.id}`, { user: admin })).status).toBe(204);
+    expect(api.deletedAuthUsers).toContain(target.id);
+    const trail = await api.call<AuditEntry[]>('GET', `/api/admin/audit?entity=user&entityId=${target.id}`, { user: admin });
+    expect(trail.body.filter((e) => e.action === 'user.delete')).toHaveLength(1);
+  });
+
+  it('does not let an admin delete themselves, and answers 404 for an unknown user', async () => {
+    const refused = await api.call<ErrorBody>('DELETE', `/api/users/${admin.id}`, { user: admin });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.message).toMatch(/your own account/);
+    expect((await userRow(admin.id))?.deleted_at).toBeNull();
+    expect((await api.call('DELETE', `/api/users/${crypto.randomUUID()}`, { user: admin })).status).toBe(404);
+  });
+});

@@ -1,0 +1,146 @@
+import { Hono } from 'hono';
+import { createMiddleware } from 'hono/factory';
+import { z } from 'zod';
+import { recordAudit } from '../db/audit.ts';
+import type { Role, UserRow } from '../db/schema.ts';
+import {
+  findUser,
+  findUserIncludingDeleted,
+  insertUser,
+  listUsers,
+  lockAdminIds,
+  lockUser,
+  roles,
+  setUserRole,
+  softDeleteUser,
+  toUser,
+} from '../db/users.ts';
+import { nextVersion } from '../db/versions.ts';
+import type { Deps } from '../deps.ts';
+import { ApiError, badRequest, conflict, forbidden, notFound } from '../errors.ts';
+import { expectedVersion, requiredText, uuid } from '../lib/schemas.ts';
+import { validate } from '../lib/validate.ts';
+import { assertVersion } from '../lib/versioning.ts';
+import { isStaff, requireAdmin, requireAuth, requireRole, requireStaff, type AppEnv } from '../middleware/session.ts';
+
+const uidParam = z.object({ uid: uuid });
+
+const registerBody = z.object({
+  uid: uuid,
+  email: z.string().trim().max(320, 'must be at most 320 characters').pipe(z.email('must be an email address')),
+  displayName: requiredText(120),
+  mobile: requiredText(15),
+  // userRole and createdAt are read by nobody: the server decides both.
+  userRole: z.unknown().optional(),
+  createdAt: z.unknown().optional(),
+});
+
+const roleBody = z.object({
+  userRole: z.enum(roles as [Role, ...Role[]], { error: `must be one of ${roles.join(', ')}` }),
+  version: expectedVersion,
+});
+
+const isUniqueViolation = (error: unknown) => (error as { code?: unknown } | null)?.code === '23505';
+
+export function userRoutes(deps: Deps) {
+  /**
+   * Registration creates the auth account first; when the user record then cannot be saved (bad body,
+   * taken email, database error) the account is deleted again, so no half-registered account remains.
+   * Accounts that already have a record are never touched, nor are refusals (403).
+   */
+  const deleteAuthAccountOnFailure = createMiddleware<AppEnv>(async (c, next) => {
+    const sub = c.get('auth')!.sub;
+    const hadRecord = c.get('user') !== null;
+    await next();
+    const error = c.error;
+    if (!error || hadRecord || (error instanceof ApiError && error.status === 403)) return;
+    try {
+      await deps.deleteAuthUser(sub);
+    } catch (cause) {
+      deps.logger.error('could not delete the auth account after a failed registration', { userId: sub, error: String(cause) });
+    }
+  });
+
+  return new Hono<AppEnv>()
+    .post('/', requireAuth, deleteAuthAccountOnFailure, validate('json', registerBody), async (c) => {
+      const claims = c.get('auth')!;
+      const body = c.req.valid('json');
+      if (body.uid !== claims.sub) throw forbidden('You can only register your own account');
+      if (claims.email && claims.email.toLowerCase() !== body.email.toLowerCase()) {
+        throw badRequest('email: must be the email of the signed-in account', [{ path: 'email', message: 'must be the email of the signed-in account' }]);
+      }
+      const existing = c.get('user');
+      if (existing) return c.json(toUser(existing), 200);
+
+      // Only an email the auth server vouches for can claim the admin role.
+      const verifiedEmail = (claims.email ?? '').toLowerCase();
+      const isAdminEmail = verifiedEmail !== '' && deps.config.adminEmails.some((email) => email.trim().toLowerCase() === verifiedEmail);
+      const fields = { id: body.uid, email: body.email, displayName: body.displayName, mobile: body.mobile, role: (isAdminEmail ? 'admin' : 'user') as Role };
+      let result: { row: UserRow; created: boolean };
+      try {
+        result = await deps.db.transaction().execute(async (trx) => {
+          const created = await insertUser(trx, fields, await nextVersion(trx));
+          if (!created) {
+            // The same registration sent twice at once: the first one made the record.
+            const row = await findUserIncludingDeleted(trx, body.uid);
+            if (!row || row.deleted_at) throw forbidden('This account has been deleted');
+            return { row, created: false };
+          }
+          await recordAudit(trx, created, { action: 'user.create', entity: 'user', entityId: created.id, details: { role: created.user_role } });
+          return { row: created, created: true };
+        });
+      } catch (error) {
+        if (isUniqueViolation(error)) throw conflict('An account with this email address already exists');
+        throw error;
+      }
+      return c.json(toUser(result.row), result.created ? 201 : 200);
+    })
+    .get('/', requireStaff, async (c) => c.json((await listUsers(deps.db)).map(toUser)))
+    .get('/:uid', requireRole(), validate('param', uidParam), async (c) => {
+      const { uid } = c.req.valid('param');
+      const me = c.get('user')!;
+      if (me.id !== uid && !isStaff(me)) throw forbidden('You can only read your own profile');
+      const row = await findUser(deps.db, uid);
+      if (!row) throw notFound('User');
+      return c.json(toUser(row));
+    })
+    .put('/:uid/role', requireAdmin, validate('param', uidParam), validate('json', roleBody), async (c) => {
+      const { uid } = c.req.valid('param');
+      const { userRole, version } = c.req.valid('json');
+      const me = c.get('user')!;
+      const row = await deps.db.transaction().execute(async (trx) => {
+        const admins = await lockAdminIds(trx);
+        // The caller may have lost the admin role while this request waited for the lock.
+        if (!admins.includes(me.id)) throw forbidden();
+        const target = await lockUser(trx, uid);
+        if (!target) throw notFound('User');
+        assertVersion(target.version, version, 'user');
+        if (target.user_role === userRole) return target;
+        if (target.user_role === 'admin' && admins.length === 1) {
+          throw conflict('You are the last admin: make another user an admin before changing your own role');
+        }
+        const updated = await setUserRole(trx, uid, userRole, await nextVersion(trx));
+        await recordAudit(trx, me, { action: 'user.role', entity: 'user', entityId: uid, details: { from: target.user_role, to: userRole } });
+        return updated;
+      });
+      return c.json(toUser(row));
+    })
+    .delete('/:uid', requireAdmin, validate('param', uidParam), async (c) => {
+      const { uid } = c.req.valid('param');
+      const me = c.get('user')!;
+      if (uid === me.id) throw conflict('You cannot delete your own account');
+      await deps.db.transaction().execute(async (trx) => {
+        const admins = await lockAdminIds(trx);
+        if (!admins.includes(me.id)) throw forbidden();
+        const target = await findUserIncludingDeleted(trx, uid);
+        if (!target) throw notFound('User');
+        // Already deleted: a retry after the auth server failed; only the auth account is left to go.
+        if (target.deleted_at) return;
+        await softDeleteUser(trx, uid, await nextVersion(trx));
+        await recordAudit(trx, me, { action: 'user.delete', entity: 'user', entityId: uid, details: { email: target.email, role: target.user_role } });
+      });
+      // After the commit: a failure here answers 500, and repeating the DELETE finishes the job.
+      await deps.deleteAuthUser(uid);
+      return c.body(null, 204);
+    });
+}

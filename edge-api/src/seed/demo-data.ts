@@ -1,0 +1,219 @@
+import { createAuthUser } from '../auth/embedded/auth-store.ts';
+import { toServiceColumns, type ServiceFields } from '../db/services.ts';
+import { defaultSettings } from '../db/settings.ts';
+import type { OrderStatus, PaymentStatus, StockStatus } from '../db/schema.ts';
+import { nextVersion } from '../db/versions.ts';
+import type { Deps } from '../deps.ts';
+
+export const demoLogins = [
+  { email: 'admin@demo.test', password: 'demo-admin-1', role: 'admin', name: 'Demo Admin', mobile: '01711000001' },
+  { email: 'moderator@demo.test', password: 'demo-moderator-1', role: 'moderator', name: 'Demo Moderator', mobile: '01711000002' },
+  { email: 'customer@demo.test', password: 'demo-customer-1', role: 'user', name: 'Demo Customer', mobile: '01711000003' },
+] as const;
+
+const extraCustomers = [
+  { email: 'rahim@demo.test', password: 'demo-rahim-1', role: 'user', name: 'Rahim Uddin', mobile: '01711000004' },
+  { email: 'sara@demo.test', password: 'demo-sara-1', role: 'user', name: 'Sara Khan', mobile: '01711000005' },
+] as const;
+
+/** A small picture per category, inline so the demo shows images with no network at all. */
+function categoryImage(label: string, from: string, to: string): string {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="640" height="360" viewBox="0 0 640 360"><defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${from}"/><stop offset="1" stop-color="${to}"/></linearGradient></defs><rect width="640" height="360" fill="url(#g)"/><text x="320" y="195" font-family="sans-serif" font-size="44" font-weight="700" fill="#fff" text-anchor="middle">${label}</text></svg>`;
+  return `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
+}
+
+const services: ServiceFields[] = [
+  {
+    title: 'Editable Bank Statement Template',
+    description: 'Fully editable bank statement document in Word and PDF formats, customised to your details and ready to use.',
+    category: 'documents',
+    features: ['Word and PDF formats', 'Any country layout', 'Unlimited revisions', 'Delivered by email'],
+    popular: true,
+    image: categoryImage('Documents', '#1e3a8a', '#4338ca'),
+    price: '15',
+    deliveryTime: '3hours',
+    paymentMethods: ['binance', 'bkash', 'nagad', 'wise'],
+  },
+  {
+    title: 'Utility Bill Editable File',
+    description: 'Editable utility bill template (electricity, gas or water) with your name and address.',
+    category: 'editableFile',
+    features: ['PSD and PDF', 'Customisable fields', 'High resolution'],
+    popular: false,
+    image: categoryImage('Editable File', '#7c2d12', '#c2410c'),
+    price: '10',
+    deliveryTime: 'instant',
+    paymentMethods: ['binance', 'bkash', 'payoneer'],
+  },
+  {
+    title: 'All Country Wise Account',
+    description: 'A verified Wise personal account, ready to send and receive money, with full login credentials.',
+    category: 'wise',
+    features: ['Fully verified', 'Email access included', 'Replacement guarantee', '24/7 support'],
+    popular: true,
+    image: categoryImage('Wise Account', '#065f46', '#0f766e'),
+    price: '120',
+    deliveryTime: '1hour',
+    paymentMethods: ['binance', 'wise', 'payoneer', 'remitly', 'ach'],
+  },
+  {
+    title: 'Wise Business Account',
+    description: 'A verified Wise business account for receiving international payments.',
+    category: 'wise',
+    features: ['Business verified', 'Multi-currency', 'Login credentials'],
+    popular: false,
+    image: categoryImage('Wise Business', '#14532d', '#15803d'),
+    price: '180',
+    deliveryTime: '24hours',
+    paymentMethods: ['binance', 'wise', 'xoom'],
+  },
+  {
+    title: 'Cloud VPS 2 vCPU / 4 GB',
+    description: 'A fast Linux virtual server with full root access, SSD storage and a dedicated IP.',
+    category: 'vps',
+    features: ['2 vCPU, 4 GB RAM', '80 GB SSD', 'Dedicated IPv4', 'Root access'],
+    popular: true,
+    image: categoryImage('VPS', '#312e81', '#6d28d9'),
+    price: '25',
+    deliveryTime: '6hours',
+    paymentMethods: ['binance', 'bkash', 'nagad', 'upay', 'roket'],
+  },
+  {
+    title: 'Windows RDP VPS',
+    description: 'Windows Server VPS with remote desktop access, ideal for trading bots and remote work.',
+    category: 'vps',
+    features: ['Windows Server', '4 GB RAM', 'RDP access'],
+    popular: false,
+    image: categoryImage('RDP VPS', '#1f2937', '#374151'),
+    price: '30',
+    deliveryTime: '12hours',
+    paymentMethods: ['binance', 'payoneer'],
+  },
+];
+
+const orderStates: [OrderStatus, PaymentStatus][] = [
+  ['pending', 'pending'],
+  ['processing', 'paid'],
+  ['completed', 'paid'],
+  ['delivered', 'paid'],
+  ['cancelled', 'refunded'],
+  ['pending', 'failed'],
+];
+
+const stocks: { name: string; email: string; password: string; status: StockStatus }[] = [
+  { name: 'Arif Hossain', email: 'arif.wise@demo-mail.test', password: 'Wise#Arif2026', status: 'available' },
+  { name: 'Nadia Islam', email: 'nadia.wise@demo-mail.test', password: 'Wise#Nadia2026', status: 'available' },
+  { name: 'Tanvir Ahmed', email: 'tanvir.wise@demo-mail.test', password: 'Wise#Tanvir2026', status: 'available' },
+  { name: 'Mim Akter', email: 'mim.wise@demo-mail.test', password: 'Wise#Mim2026', status: 'active' },
+  { name: 'Shakib Rahman', email: 'shakib.wise@demo-mail.test', password: 'Wise#Shakib2026', status: 'suspended' },
+];
+
+/**
+ * Fills an empty database with a shop to try: staff and customers who can sign in, services in every
+ * category, orders in every state and an inventory of accounts. Returns false when there is data already.
+ */
+export async function seedDemoData(deps: Deps): Promise<boolean> {
+  return deps.db.transaction().execute(async (trx) => {
+    const existing = await trx.selectFrom('users').select('id').limit(1).executeTakeFirst();
+    const existingAuth = await trx.selectFrom('auth_users').select('id').limit(1).executeTakeFirst();
+    if (existing || existingAuth) return false;
+    const version = await nextVersion(trx);
+    const now = deps.clock().getTime();
+    const day = 24 * 3600 * 1000;
+
+    const people = [];
+    for (const [i, person] of [...demoLogins, ...extraCustomers].entries()) {
+      const createdAt = new Date(now - (40 - i) * day);
+      const account = await createAuthUser(trx, {
+        email: person.email,
+        password: person.password,
+        metadata: { displayName: person.name, mobile: person.mobile },
+        now: createdAt,
+      });
+      if (!account) throw new Error(`Could not create the demo account ${person.email}`);
+      await trx
+        .insertInto('users')
+        .values({ id: account.id, email: person.email, display_name: person.name, mobile: person.mobile, user_role: person.role, version, created_at: createdAt, updated_at: createdAt })
+        .execute();
+      people.push({ ...person, id: account.id });
+    }
+    const admin = people[0]!;
+    const customers = people.filter((p) => p.role === 'user');
+
+    const serviceRows = services.map((service, i) => ({ ...service, id: crypto.randomUUID(), createdAt: new Date(now - (30 - i) * day) }));
+    for (const service of serviceRows) {
+      await trx
+        .insertInto('services')
+        .values({
+          id: service.id,
+          ...toServiceColumns(service),
+          version,
+          created_at: service.createdAt,
+          updated_at: service.createdAt,
+        })
+        .execute();
+    }
+
+    await trx.insertInto('settings').values({ id: 'site', value: JSON.stringify(defaultSettings), version }).execute();
+
+    for (const [i, stock] of stocks.entries()) {
+      await trx
+        .insertInto('wise_stocks')
+        .values({
+          id: crypto.randomUUID(),
+          wise_name: stock.name,
+          wise_email: stock.email,
+          wise_password_enc: await deps.secrets.encrypt(stock.password),
+          wise_password_index: await deps.secrets.blindIndex(stock.password),
+          auth_image: categoryImage('Auth', '#0f766e', '#115e59'),
+          user_name: admin.name,
+          user_email: admin.email,
+          added_by: admin.id,
+          status: stock.status,
+          version,
+          created_at: new Date(now - (20 - i) * day),
+          updated_at: new Date(now - (20 - i) * day),
+        })
+        .execute();
+    }
+
+    // Orders spread over the last four weeks, every order and payment state, most of them the demo customer's.
+    let n = 0;
+    for (const [status, payment] of orderStates) {
+      for (const customer of customers) {
+        const service = serviceRows[n % serviceRows.length]!;
+        const placed = new Date(now - ((n * 5) % 28) * day - n * 3600 * 1000);
+        const delivered = status === 'delivered';
+        const password = `Demo#${1000 + n}`;
+        await trx
+          .insertInto('orders')
+          .values({
+            id: crypto.randomUUID(),
+            product_id: service.id,
+            title: service.title,
+            description: service.description,
+            category: service.category,
+            image: service.image,
+            price: service.price,
+            delivery_time: service.deliveryTime,
+            user_id: customer.id,
+            user_email: customer.email,
+            user_name: customer.name,
+            payment_status: payment,
+            order_status: status,
+            order_date: placed,
+            wise_email: delivered ? `delivered${n}@demo-mail.test` : null,
+            wise_email_index: delivered ? await deps.secrets.blindIndex(`delivered${n}@demo-mail.test`) : null,
+            wise_password_enc: delivered ? await deps.secrets.encrypt(password) : null,
+            wise_password_index: delivered ? await deps.secrets.blindIndex(password) : null,
+            version,
+            created_at: placed,
+            updated_at: placed,
+          })
+          .execute();
+        n += 1;
+      }
+    }
+    return true;
+  });
+}

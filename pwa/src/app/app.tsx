@@ -1,0 +1,48 @@
+import { useEffect } from 'react';
+import { RouterProvider } from 'react-router-dom';
+import { ConfirmProvider } from '../components/confirm-dialog.tsx';
+import { ToastProvider } from '../components/toast.tsx';
+import { UpdatePrompt } from '../components/update-prompt.tsx';
+import { startSync } from '../db/sync-engine.ts';
+import { AuthProvider, useAuth } from '../lib/auth.tsx';
+import { createRouter } from './router.tsx';
+
+const router = createRouter();
+
+function AuthGate() {
+  // The spec: the page is not rendered until the initial auth state is known.
+  const auth = useAuth();
+  const known = auth.status !== 'loading';
+  const userId = auth.status === 'signedIn' ? auth.user.id : null;
+
+  // One sync engine for the whole app, restarted whenever the signed-in user changes.
+  useEffect(() => (known ? startSync(userId) : undefined), [known, userId]);
+
+  if (!known) {
+    return (
+      <div className="flex min-h-screen items-center justify-center" role="status" aria-live="polite">
+        <span className="loading loading-spinner loading-lg text-primary" aria-hidden="true" />
+        <span className="sr-only">Loading…</span>
+      </div>
+    );
+  }
+  return (
+    <>
+      <RouterProvider router={router} />
+      {/* Once for the whole app, whichever layout is showing. */}
+      <UpdatePrompt />
+    </>
+  );
+}
+
+export function App() {
+  return (
+    <AuthProvider>
+      <ToastProvider>
+        <ConfirmProvider>
+          <AuthGate />
+        </ConfirmProvider>
+      </ToastProvider>
+    </AuthProvider>
+  );
+}

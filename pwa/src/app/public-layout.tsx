@@ -1,0 +1,231 @@
+import { useEffect, useRef, useState } from 'react';
+import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router-dom';
+import { useConfirm } from '../components/confirm-dialog.tsx';
+import { BrandMark, ChatIcon } from '../components/icons.tsx';
+import { InstallButton } from '../components/install-button.tsx';
+import { MenuToggle } from '../components/menu-toggle.tsx';
+import { NavDropdown } from '../components/nav-dropdown.tsx';
+import { OfflineBanner } from '../components/offline-banner.tsx';
+import { SocialLinks } from '../components/social-icons.tsx';
+import { useDismiss } from '../components/use-dismiss.ts';
+import { useCurrentUser, useSettings } from '../db/hooks.ts';
+import { useSyncStatus } from '../db/sync-engine.ts';
+import { signOut, useAuth } from '../lib/auth.tsx';
+
+interface MenuLink {
+  to: string;
+  label: string;
+}
+
+const servicesMenu: MenuLink[] = [
+  { to: '/services', label: 'Wise' },
+  { to: '/Proxy', label: 'Proxy IP' },
+];
+
+const topLinkClass = ({ isActive }: { isActive: boolean }) => `btn btn-ghost font-medium ${isActive ? 'btn-active' : ''}`;
+
+/** The storefront frame: top bar, sticky navigation, offline banner, the screen, footer. */
+export function PublicLayout() {
+  const settings = useSettings();
+  return (
+    <div className="flex min-h-screen flex-col bg-base-100 text-base-content">
+      <a href="#main-content" className="btn btn-primary btn-sm sr-only z-[100] focus:not-sr-only focus:fixed focus:left-2 focus:top-2">
+        Skip to content
+      </a>
+      <aside aria-label="Contact and social links" className="bg-neutral text-neutral-content">
+        <div className="mx-auto flex max-w-7xl items-center justify-between gap-2 px-4 py-1">
+          {settings.contactChatUrl ? (
+            <a href={settings.contactChatUrl} target="_blank" rel="noopener noreferrer" className="btn btn-sm btn-ghost gap-2 text-neutral-content">
+              <ChatIcon />
+              Contact Us
+            </a>
+          ) : (
+            <Link to="/contact" className="btn btn-sm btn-ghost gap-2 text-neutral-content">
+              <ChatIcon />
+              Contact Us
+            </Link>
+          )}
+          <SocialLinks links={settings.socialLinks} linkClassName="text-neutral-content hover:bg-neutral-content/10" />
+        </div>
+      </aside>
+      <header className="sticky top-0 z-40">
+        <SiteNav brandName={settings.brandName} />
+        <OfflineBanner />
+      </header>
+      <main id="main-content" tabIndex={-1} className="flex-1 focus:outline-none">
+        <Outlet />
+      </main>
+      <footer className="footer footer-center bg-base-200 p-6 text-base-content">
+        <nav aria-label="Footer" className="flex flex-wrap justify-center gap-4">
+          <Link className="link link-hover" to="/about">
+            About
+          </Link>
+          <Link className="link link-hover" to="/services">
+            Services
+          </Link>
+          <Link className="link link-hover" to="/contact">
+            Contact
+          </Link>
+        </nav>
+        <p>
+          © {new Date().getFullYear()} {settings.brandName}. All rights reserved.
+        </p>
+      </footer>
+    </div>
+  );
+}
+
+function SiteNav({ brandName }: { brandName: string }) {
+  const auth = useAuth();
+  const signedIn = auth.status === 'signedIn';
+  const userId = signedIn ? auth.user.id : null;
+  const currentUser = useCurrentUser();
+  // Spec: the role comes from the user record; unknown or failed reads count as no role.
+  const role = currentUser?.userRole ?? 'none';
+  const isStaff = role === 'admin' || role === 'moderator';
+  const { pendingCount, failed } = useSyncStatus();
+  const confirm = useConfirm();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [mobileOpen, setMobileOpen] = useState(false);
+  const [signingOut, setSigningOut] = useState(false);
+  const navRef = useRef<HTMLElement>(null);
+  const mobileButtonRef = useRef<HTMLButtonElement>(null);
+
+  // The whole bar counts as inside: tabbing from the toggle to the panel passes the brand and Login.
+  useDismiss(mobileOpen, () => setMobileOpen(false), [navRef], mobileButtonRef);
+  // Any navigation closes the mobile menu.
+  useEffect(() => setMobileOpen(false), [location.pathname]);
+
+  const dashboardMenu: MenuLink[] = [
+    { to: '/my-orders', label: 'My Orders' },
+    { to: '/profile', label: 'Profile' },
+    ...(isStaff ? [{ to: '/dashboard', label: 'Admin Dashboard' }] : []),
+  ];
+
+  const onLogout = async () => {
+    if (pendingCount + failed.length > 0) {
+      const proceed = await confirm({
+        title: 'Sign out with unsynced changes?',
+        text: 'Some of your changes have not reached the server yet. Signing out deletes them from this device and they will be lost.',
+        confirmLabel: 'Sign Out Anyway',
+        danger: true,
+      });
+      if (!proceed) return;
+    }
+    setSigningOut(true);
+    try {
+      await signOut(userId ?? undefined);
+    } catch (error) {
+      console.warn('Logout failed', error);
+    } finally {
+      setSigningOut(false);
+    }
+    navigate('/', { replace: true });
+  };
+
+  const authButton = signedIn ? (
+    <button type="button" className="btn btn-outline btn-primary" onClick={onLogout} disabled={signingOut}>
+      {signingOut ? 'Logging Out...' : 'Logout'}
+    </button>
+  ) : (
+    <Link to="/login" state={{ from: location }} className="btn btn-primary">
+      Login
+    </Link>
+  );
+
+  return (
+    <nav ref={navRef} aria-label="Main" className="border-b border-base-300 bg-base-100/95 shadow-sm backdrop-blur">
+      <div className="navbar mx-auto max-w-7xl gap-2 px-4">
+        <div className="navbar-start gap-1">
+          <MenuToggle ref={mobileButtonRef} open={mobileOpen} onToggle={() => setMobileOpen((open) => !open)} controls="mobile-menu" />
+          <Link to="/" className="btn btn-ghost gap-2 px-2 text-lg font-bold text-primary sm:text-xl">
+            <BrandMark />
+            {brandName}
+          </Link>
+        </div>
+
+        <div className="navbar-center hidden lg:flex">
+          <ul className="flex items-center gap-1">
+            <li>
+              <NavLink to="/" end className={topLinkClass}>
+                Home
+              </NavLink>
+            </li>
+            <li>
+              <NavLink to="/about" className={topLinkClass}>
+                About
+              </NavLink>
+            </li>
+            <li>
+              <NavDropdown label="Services">{(close) => servicesMenu.map((link) => <MenuItem key={link.to} link={link} onChoose={close} />)}</NavDropdown>
+            </li>
+            <li>
+              <NavLink to="/contact" className={topLinkClass}>
+                Contact
+              </NavLink>
+            </li>
+            {signedIn && (
+              <li>
+                <NavDropdown label="Dashboard">{(close) => dashboardMenu.map((link) => <MenuItem key={link.to} link={link} onChoose={close} />)}</NavDropdown>
+              </li>
+            )}
+          </ul>
+        </div>
+
+        <div className="navbar-end gap-2">
+          <InstallButton />
+          {authButton}
+        </div>
+      </div>
+
+      <div id="mobile-menu" hidden={!mobileOpen} className="border-t border-base-300 bg-base-100 lg:hidden">
+        <ul className="menu w-full p-4 text-base">
+          <li>
+            <NavLink to="/" end>
+              Home
+            </NavLink>
+          </li>
+          <li>
+            <NavLink to="/about">About</NavLink>
+          </li>
+          <li>
+            <details>
+              <summary>Services</summary>
+              <ul>
+                {servicesMenu.map((link) => (
+                  <MenuItem key={link.to} link={link} />
+                ))}
+              </ul>
+            </details>
+          </li>
+          <li>
+            <NavLink to="/contact">Contact</NavLink>
+          </li>
+          {signedIn && (
+            <li>
+              <details>
+                <summary>Dashboard</summary>
+                <ul>
+                  {dashboardMenu.map((link) => (
+                    <MenuItem key={link.to} link={link} />
+                  ))}
+                </ul>
+              </details>
+            </li>
+          )}
+        </ul>
+      </div>
+    </nav>
+  );
+}
+
+function MenuItem({ link, onChoose }: { link: MenuLink; onChoose?: () => void }) {
+  return (
+    <li>
+      <NavLink to={link.to} end onClick={onChoose}>
+        {link.label}
+      </NavLink>
+    </li>
+  );
+}

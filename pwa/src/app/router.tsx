@@ -1,0 +1,102 @@
+import { createBrowserRouter, Navigate, type RouteObject } from 'react-router-dom';
+import { DashboardLayout } from './dashboard-layout.tsx';
+import { ErrorPage } from './error-page.tsx';
+import { PublicLayout } from './public-layout.tsx';
+import { StaffGuard } from './staff-guard.tsx';
+
+// Each screen loads with its route, so the dashboard's code never weighs on the storefront's first load.
+const underConstruction = () =>
+  import('../features/under-construction/under-construction-page.tsx').then((m) => ({ Component: m.UnderConstructionPage }));
+
+/** Sidebar links whose screens the spec does not show: they open the Under Construction page. */
+export const unbuiltDashboardPaths = [
+  '/student-attendance',
+  '/student-attn-reports',
+  '/employee-attendance',
+  '/employee-attn-reports',
+  '/attendance-devices',
+  '/fees',
+];
+
+/** Shown while the first screen's code loads. */
+function RouteLoading() {
+  return (
+    <div className="flex min-h-[50vh] items-center justify-center" role="status">
+      <span className="loading loading-spinner loading-lg text-primary" aria-hidden="true" />
+      <span className="sr-only">Loading…</span>
+    </div>
+  );
+}
+
+export const routes: RouteObject[] = [
+  {
+    path: '/',
+    Component: PublicLayout,
+    HydrateFallback: RouteLoading,
+    ErrorBoundary: ErrorPage,
+    children: [
+      { index: true, lazy: () => import('../features/home/home-page.tsx').then((m) => ({ Component: m.HomePage })) },
+      { path: 'about', lazy: () => import('../features/about/about-page.tsx').then((m) => ({ Component: m.AboutPage })) },
+      { path: 'contact', lazy: () => import('../features/contact/contact-page.tsx').then((m) => ({ Component: m.ContactPage })) },
+      // Routes match case-insensitively, so /proxy and /Proxy are one page.
+      { path: 'Proxy', lazy: () => import('../features/proxy/proxy-page.tsx').then((m) => ({ Component: m.ProxyPage })) },
+      { path: 'register', lazy: () => import('../features/auth/register-page.tsx').then((m) => ({ Component: m.RegisterPage })) },
+      { path: 'login', lazy: () => import('../features/auth/login-page.tsx').then((m) => ({ Component: m.LoginPage })) },
+      { path: 'profile', lazy: () => import('../features/profile/profile-page.tsx').then((m) => ({ Component: m.ProfilePage })) },
+      { path: 'services', lazy: () => import('../features/services/services-page.tsx').then((m) => ({ Component: m.ServicesPage })) },
+      {
+        path: 'service-details/:id',
+        lazy: () => import('../features/services/service-details-page.tsx').then((m) => ({ Component: m.ServiceDetailsPage })),
+      },
+      { path: 'my-orders', lazy: () => import('../features/orders/my-orders-page.tsx').then((m) => ({ Component: m.MyOrdersPage })) },
+      { path: 'admin-users', element: <Navigate to="/dashboard/admin-users" replace /> },
+      { path: 'under-construction', lazy: underConstruction },
+      ...unbuiltDashboardPaths.map((path) => ({ path: path.slice(1), lazy: underConstruction })),
+      { path: '*', Component: ErrorPage },
+    ],
+  },
+  {
+    path: '/dashboard',
+    element: (
+      <StaffGuard>
+        <DashboardLayout />
+      </StaffGuard>
+    ),
+    HydrateFallback: RouteLoading,
+    ErrorBoundary: ErrorPage,
+    children: [
+      {
+        index: true,
+        lazy: () => import('../features/admin-orders/admin-orders-page.tsx').then((m) => ({ Component: m.AdminOrdersPage })),
+      },
+      {
+        path: 'admin-users',
+        lazy: () => import('../features/admin-users/admin-users-page.tsx').then((m) => ({ Component: m.AdminUsersPage })),
+      },
+      {
+        path: 'add-services',
+        lazy: () => import('../features/admin-services/add-service-page.tsx').then((m) => ({ Component: m.AddServicePage })),
+      },
+      {
+        path: 'admin-services',
+        lazy: () => import('../features/admin-services/admin-services-page.tsx').then((m) => ({ Component: m.AdminServicesPage })),
+      },
+      {
+        path: 'all-wise-stocks',
+        lazy: () => import('../features/wise-stocks/wise-stocks-page.tsx').then((m) => ({ Component: m.WiseStocksPage })),
+      },
+      {
+        path: 'wise-stocks/:id',
+        lazy: () => import('../features/wise-stocks/wise-stock-details-page.tsx').then((m) => ({ Component: m.WiseStockDetailsPage })),
+      },
+      {
+        path: 'add-wise-stocks',
+        lazy: () => import('../features/wise-stocks/add-wise-stock-page.tsx').then((m) => ({ Component: m.AddWiseStockPage })),
+      },
+      { path: 'settings', lazy: () => import('../features/settings/settings-page.tsx').then((m) => ({ Component: m.SettingsPage })) },
+      { path: '*', Component: ErrorPage },
+    ],
+  },
+];
+
+export const createRouter = () => createBrowserRouter(routes);

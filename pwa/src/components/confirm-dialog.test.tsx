@@ -1,0 +1,75 @@
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { useState } from 'react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConfirmProvider, useConfirm } from './confirm-dialog.tsx';
+
+afterEach(cleanup);
+
+function Asker() {
+  const confirm = useConfirm();
+  const [answer, setAnswer] = useState('none');
+  return (
+    <>
+      <button
+        type="button"
+        onClick={async () => setAnswer(String(await confirm({ title: 'Are you sure?', text: "You won't be able to revert this!", confirmLabel: 'Yes, delete it!', danger: true })))}
+      >
+        Delete
+      </button>
+      <output>{answer}</output>
+    </>
+  );
+}
+
+const renderAsker = () =>
+  render(
+    <ConfirmProvider>
+      <Asker />
+    </ConfirmProvider>,
+  );
+
+describe('useConfirm', () => {
+  it('asks in a labelled modal dialog and resolves true on the confirm button', async () => {
+    renderAsker();
+    fireEvent.click(screen.getByRole('button', { name: 'Delete' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Are you sure?' });
+    expect((dialog as HTMLDialogElement).open).toBe(true);
+    expect(dialog.getAttribute('aria-describedby')).toBe(screen.getByText("You won't be able to revert this!").id);
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Yes, delete it!' })));
+    expect(screen.getByRole('status').textContent).toBe('true');
+    expect((dialog as HTMLDialogElement).open).toBe(false);
+  });
+
+  it('resolves false on Cancel', async () => {
+    renderAsker();
+    fireEvent.click(screen.getByRole('button', { name: 'Delete' }));
+    await screen.findByRole('dialog');
+    await act(async () => fireEvent.click(screen.getByText('Cancel', { selector: 'button' })));
+    expect(screen.getByRole('status').textContent).toBe('false');
+  });
+
+  it('offers only its two buttons to keyboards and screen readers (the click-beside area is pointer only)', async () => {
+    renderAsker();
+    fireEvent.click(screen.getByRole('button', { name: 'Delete' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getAllByRole('button').map((button) => button.textContent)).toEqual(['Cancel', 'Yes, delete it!']);
+    const backdrop = dialog.querySelector<HTMLButtonElement>('.modal-backdrop button');
+    expect(backdrop?.getAttribute('aria-hidden')).toBe('true');
+    expect(backdrop?.tabIndex).toBe(-1);
+  });
+
+  it('resolves false when the dialog is dismissed (Escape closes a modal dialog)', async () => {
+    renderAsker();
+    fireEvent.click(screen.getByRole('button', { name: 'Delete' }));
+    const dialog = (await screen.findByRole('dialog')) as HTMLDialogElement;
+    await act(async () => dialog.close());
+    expect(screen.getByRole('status').textContent).toBe('false');
+  });
+
+  it('starts on Cancel for a destructive action', async () => {
+    renderAsker();
+    fireEvent.click(screen.getByRole('button', { name: 'Delete' }));
+    await screen.findByRole('dialog');
+    expect(document.activeElement?.textContent).toBe('Cancel');
+  });
+});

@@ -1,0 +1,110 @@
+import { createContext, use, useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { ModalBackdrop } from './modal-dialog.tsx';
+
+export interface ConfirmOptions {
+  title: string;
+  text?: string;
+  confirmLabel?: string;
+  cancelLabel?: string;
+  /** A destructive action: red confirm button, and focus starts on Cancel. */
+  danger?: boolean;
+}
+
+export type Confirm = (options: ConfirmOptions) => Promise<boolean>;
+
+interface OpenRequest extends ConfirmOptions {
+  resolve: (confirmed: boolean) => void;
+}
+
+const ConfirmContext = createContext<Confirm | null>(null);
+
+/**
+ * One accessible confirmation dialog for the whole app: a native modal <dialog> (the rest of the page is
+ * inert while it is open, Escape cancels), resolving true only on the confirm button.
+ */
+export function ConfirmProvider({ children }: { children: ReactNode }) {
+  const [request, setRequest] = useState<OpenRequest | null>(null);
+  const dialogRef = useRef<HTMLDialogElement>(null);
+  const current = useRef<OpenRequest | null>(null);
+  const titleId = useId();
+  const textId = useId();
+
+  const settle = useCallback((confirmed: boolean) => {
+    const open = current.current;
+    current.current = null;
+    open?.resolve(confirmed);
+    setRequest(null);
+    const dialog = dialogRef.current;
+    if (dialog?.open) dialog.close();
+  }, []);
+
+  const confirm = useCallback<Confirm>(
+    (options) =>
+      new Promise<boolean>((resolve) => {
+        // A second question replaces an unanswered first one, which counts as cancelled.
+        current.current?.resolve(false);
+        const next = { ...options, resolve };
+        current.current = next;
+        setRequest(next);
+      }),
+    [],
+  );
+
+  useEffect(() => {
+    const dialog = dialogRef.current;
+    if (!request || !dialog) return;
+    if (!dialog.open) dialog.showModal();
+    dialog.querySelector<HTMLElement>('[data-autofocus]')?.focus();
+  }, [request]);
+
+  useEffect(() => () => current.current?.resolve(false), []);
+
+  return (
+    <ConfirmContext value={confirm}>
+      {children}
+      <dialog
+        ref={dialogRef}
+        className="modal modal-bottom sm:modal-middle"
+        aria-labelledby={titleId}
+        aria-describedby={request?.text ? textId : undefined}
+        onClose={() => settle(false)}
+      >
+        {request && (
+          <>
+            <div className="modal-box">
+              <h2 id={titleId} className="text-lg font-bold">
+                {request.title}
+              </h2>
+              {request.text && (
+                <p id={textId} className="py-4">
+                  {request.text}
+                </p>
+              )}
+              <div className="modal-action">
+                <button type="button" className="btn" data-autofocus={request.danger ? '' : undefined} onClick={() => settle(false)}>
+                  {request.cancelLabel ?? 'Cancel'}
+                </button>
+                <button
+                  type="button"
+                  className={`btn ${request.danger ? 'btn-error' : 'btn-primary'}`}
+                  data-autofocus={request.danger ? undefined : ''}
+                  onClick={() => settle(true)}
+                >
+                  {request.confirmLabel ?? 'Confirm'}
+                </button>
+              </div>
+            </div>
+            {/* A click beside the box cancels, as Escape does. */}
+            <ModalBackdrop />
+          </>
+        )}
+      </dialog>
+    </ConfirmContext>
+  );
+}
+
+export function useConfirm(): Confirm {
+  const confirm = use(ConfirmContext);
+  if (!confirm) throw new Error('useConfirm() needs a <ConfirmProvider> above it');
+  return confirm;
+}

@@ -1,0 +1,59 @@
+import type { OutboxEntry } from '../db/local-db.ts';
+import { dismissFailed, retryFailed } from '../db/mutations.ts';
+import { useSyncStatus } from '../db/sync-engine.ts';
+import { shortId } from '../lib/format.ts';
+
+const changeLabels: Record<OutboxEntry['name'], string> = {
+  placeOrder: 'New order',
+  setOrderStatus: 'Order status change',
+  setPaymentStatus: 'Payment status change',
+  deliverOrder: 'Credentials delivery',
+  setStockStatus: 'Wise stock status change',
+};
+
+const changes = (count: number) => (count === 1 ? '1 change' : `${count} changes`);
+
+/** Whether the app is offline, how many changes wait to sync, and the ones the server refused. */
+export function OfflineBanner() {
+  const { userId, online, pendingCount, failed, lastError } = useSyncStatus();
+
+  return (
+    <div className="empty:hidden" role="status" aria-live="polite">
+      {!online && (
+        <div className="flex flex-wrap items-center justify-center gap-x-2 bg-warning px-4 py-2 text-center text-sm text-warning-content">
+          <strong>You are offline.</strong>
+          <span>Showing the data saved on this device.</span>
+          {pendingCount > 0 && <span>{changes(pendingCount)} waiting to sync.</span>}
+        </div>
+      )}
+      {online && pendingCount > 0 && (
+        <div className="bg-info px-4 py-2 text-center text-sm text-info-content">
+          {changes(pendingCount)} waiting to sync{lastError ? `: ${lastError}` : '…'}
+        </div>
+      )}
+      {userId && failed.length > 0 && (
+        <details className="bg-error px-4 py-2 text-sm text-error-content">
+          <summary className="cursor-pointer text-center font-semibold">
+            {changes(failed.length)} could not be saved. Show details
+          </summary>
+          <ul className="mx-auto mt-2 flex max-w-3xl flex-col gap-2">
+            {failed.map((entry) => (
+              <li key={entry.id} className="flex flex-wrap items-center gap-2 rounded bg-base-100 p-2 text-base-content">
+                <span className="flex-1">
+                  <strong>{changeLabels[entry.name]}</strong>
+                  {entry.target && <span className="font-mono"> #{shortId(entry.target.id)}</span>}: {entry.error ?? 'Refused by the server'}
+                </span>
+                <button type="button" className="btn btn-xs btn-primary" onClick={() => void retryFailed(userId, entry.id).saved.catch(() => {})}>
+                  Retry
+                </button>
+                <button type="button" className="btn btn-xs" onClick={() => void dismissFailed(userId, entry.id)}>
+                  Dismiss
+                </button>
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,86 @@
+import { Dexie, type EntityTable } from 'dexie';
+import type { Order, Service, SiteSettings, User, WiseStock } from '../../../edge-api/src/contract.ts';
+
+/** A change made on this device that the server has not confirmed yet. */
+export interface OutboxEntry {
+  /** Also the idempotency key the server sees: a replay returns the first answer. */
+  id: string;
+  name: MutationName;
+  args: Record<string, unknown>;
+  createdAt: string;
+  status: 'pending' | 'failed';
+  attempts: number;
+  /** Why the server refused it, for the person who made it. */
+  error?: string;
+  /** The row the change is about, so screens can show it as pending. */
+  target?: { table: 'orders' | 'wiseStocks'; id: string };
+}
+
+export type MutationName = 'placeOrder' | 'setOrderStatus' | 'setPaymentStatus' | 'deliverOrder' | 'setStockStatus';
+
+export interface MetaEntry {
+  key: string;
+  value: unknown;
+}
+
+/** Public data anyone may see: the only database a signed-out visitor has. */
+export class PublicDb extends Dexie {
+  services!: EntityTable<Service, 'id'>;
+  settings!: EntityTable<SiteSettings & { id: string }, 'id'>;
+  meta!: EntityTable<MetaEntry, 'key'>;
+
+  constructor(name = 'storefront-public') {
+    super(name);
+    this.version(1).stores({
+      services: 'id, category, title',
+      settings: 'id',
+      meta: 'key',
+    });
+  }
+}
+
+/**
+ * One signed-in user's data: profile, own orders with delivered credentials, and for staff the working
+ * set (orders, stock, users). Deleted whole at logout.
+ */
+export class UserDb extends Dexie {
+  users!: EntityTable<User, 'uid'>;
+  orders!: EntityTable<Order, 'id'>;
+  wiseStocks!: EntityTable<WiseStock, 'id'>;
+  outbox!: EntityTable<OutboxEntry, 'id'>;
+  meta!: EntityTable<MetaEntry, 'key'>;
+
+  constructor(userId: string) {
+    super(userDbName(userId));
+    this.version(1).stores({
+      users: 'uid, email, userRole',
+      orders: 'id, userId, createdAt, orderStatus, paymentStatus',
+      wiseStocks: 'id, status, wiseEmail',
+      outbox: 'id, createdAt, status',
+      meta: 'key',
+    });
+  }
+}
+
+export const userDbName = (userId: string) => `storefront-user-${userId}`;
+
+let publicDb: PublicDb | undefined;
+export const getPublicDb = () => (publicDb ??= new PublicDb());
+
+const userDbs = new Map<string, UserDb>();
+export function getUserDb(userId: string): UserDb {
+  let db = userDbs.get(userId);
+  if (!db) {
+    db = new UserDb(userId);
+    userDbs.set(userId, db);
+  }
+  return db;
+}
+
+/** Logout: the user's whole database goes, credentials and queued changes included. */
+export async function deleteUserDb(userId: string): Promise<void> {
+  const db = userDbs.get(userId);
+  userDbs.delete(userId);
+  db?.close();
+  await Dexie.delete(userDbName(userId));
+}

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import type { AuditEntry } from '../../../../edge-api/src/contract.ts';
+import { describeAuditEntry } from './audit-log.ts';
+
+const entry = (action: string, details: Record<string, unknown> = {}): AuditEntry => ({
+  id: '1',
+  actorId: 'a',
+  actorEmail: 'admin@demo.test',
+  action,
+  entity: 'order',
+  entityId: 'o',
+  details,
+  createdAt: '2026-11-21T10:00:00Z',
+});
+
+describe('order history lines', () => {
+  it('says what a status change did', () => {
+    expect(describeAuditEntry(entry('order.update', { from: { paymentStatus: 'pending', orderStatus: 'pending' }, to: { paymentStatus: 'pending', orderStatus: 'processing' } }))).toBe(
+      'Changed order status pending → processing',
+    );
+  });
+
+  it('says how an order was delivered, never with a password', () => {
+    const line = describeAuditEntry(
+      entry('order.deliver', {
+        from: { paymentStatus: 'pending', orderStatus: 'pending' },
+        to: { paymentStatus: 'paid', orderStatus: 'delivered' },
+        delivered: 'typed',
+        wiseEmail: 'w@x.test',
+        proofImage: true,
+      }),
+    );
+    expect(line).toBe('Delivered typed credentials (w@x.test), with proof image; order status pending → delivered, payment status pending → paid');
+    expect(describeAuditEntry(entry('order.deliver', { delivered: 'stock' }))).toBe('Delivered from stock');
+  });
+
+  it('names placement and deletion', () => {
+    expect(describeAuditEntry(entry('order.create'))).toBe('Placed the order');
+    expect(describeAuditEntry(entry('order.delete'))).toBe('Deleted the order');
+  });
+});

@@ -1,0 +1,112 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import { capitalize } from '../../lib/format.ts';
+import { orderStatuses, pageSizes, paymentStatuses, type OrderFilters } from './order-filters.ts';
+
+const SEARCH_DELAY_MS = 300;
+
+interface StatusSelectProps<T extends string> {
+  id: string;
+  label: string;
+  /** The empty choice, which filters nothing. */
+  allLabel: string;
+  statuses: readonly T[];
+  value: T | '';
+  onChange: (value: T | '') => void;
+}
+
+function StatusSelect<T extends string>({ id, label, allLabel, statuses, value, onChange }: StatusSelectProps<T>) {
+  return (
+    <div>
+      <label htmlFor={id} className="mb-1 block text-sm font-medium">
+        {label}
+      </label>
+      <select id={id} className="select w-full" value={value} onChange={(event) => onChange(event.target.value as T | '')}>
+        <option value="">{allLabel}</option>
+        {statuses.map((status) => (
+          <option key={status} value={status}>
+            {capitalize(status)}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+/** Status, payment status, search (applied once typing pauses) and page size. */
+export function OrderFiltersBar({ filters, onChange }: { filters: OrderFilters; onChange: (change: Partial<OrderFilters>) => void }) {
+  const id = useId();
+  const [search, setSearch] = useState(filters.search);
+  const sent = useRef(filters.search);
+
+  // The back button may change the search under the field; the field's own echo must not undo typing.
+  useEffect(() => {
+    if (filters.search !== sent.current) {
+      sent.current = filters.search;
+      setSearch(filters.search);
+    }
+  }, [filters.search]);
+
+  useEffect(() => {
+    if (search === sent.current) return;
+    const timer = setTimeout(() => {
+      sent.current = search;
+      onChange({ search });
+    }, SEARCH_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [search, onChange]);
+
+  return (
+    <form
+      role="search"
+      aria-label="Filter orders"
+      className="grid gap-3 rounded-box bg-base-100 p-4 shadow-sm md:grid-cols-[2fr_1fr_1fr_auto]"
+      onSubmit={(event) => {
+        event.preventDefault();
+        sent.current = search;
+        onChange({ search });
+      }}
+    >
+      <div>
+        <label htmlFor={`${id}-search`} className="mb-1 block text-sm font-medium">
+          Search
+        </label>
+        <input
+          id={`${id}-search`}
+          type="search"
+          className="input w-full"
+          placeholder="Order ID, title, customer email or name..."
+          value={search}
+          onChange={(event) => setSearch(event.target.value)}
+        />
+      </div>
+      <StatusSelect
+        id={`${id}-status`}
+        label="Order status"
+        allLabel="All Status"
+        statuses={orderStatuses}
+        value={filters.status}
+        onChange={(status) => onChange({ status })}
+      />
+      <StatusSelect
+        id={`${id}-payment`}
+        label="Payment status"
+        allLabel="All Payments"
+        statuses={paymentStatuses}
+        value={filters.paymentStatus}
+        onChange={(paymentStatus) => onChange({ paymentStatus })}
+      />
+      <div>
+        <label htmlFor={`${id}-limit`} className="mb-1 block text-sm font-medium">
+          Per page
+        </label>
+        <select id={`${id}-limit`} className="select w-full" value={filters.limit} onChange={(event) => onChange({ limit: Number(event.target.value) })}>
+          {pageSizes.map((size) => (
+            <option key={size} value={size}>
+              {size}
+            </option>
+          ))}
+        </select>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,125 @@
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { MemoryRouter } from 'react-router-dom';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Service } from '../../../../edge-api/src/contract.ts';
+import { createApiHarness, type ApiHarness, type TestUser } from '../../../../edge-api/src/testing/api-harness.ts';
+import { ToastProvider } from '../../components/toast.tsx';
+import { getPublicDb } from '../../db/local-db.ts';
+import { getSyncEngine } from '../../db/sync-engine.ts';
+import { AddServiceForm } from './add-service-page.tsx';
+
+// The form talks to the real API app in-process; only the session (whose token is sent) is stood in for.
+const session = vi.hoisted(() => ({ token: null as string | null }));
+vi.mock('../../lib/supabase.ts', () => ({
+  getAccessToken: async () => session.token,
+  getSupabase: async () => {
+    throw new Error('No auth server in this test');
+  },
+}));
+
+let api: ApiHarness;
+let admin: TestUser;
+let uploadsFail = false;
+
+/** A 1x1 PNG. */
+const png = () => new File([Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=='), (c) => c.charCodeAt(0))], 'shot.png', { type: 'image/png' });
+
+beforeAll(async () => {
+  api = await createApiHarness();
+  admin = await api.createUser('admin');
+  vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(input instanceof Request ? input.url : String(input), 'http://localhost/');
+    if (uploadsFail && url.pathname === '/api/uploads') throw new TypeError('Failed to fetch');
+    return api.app.request(new Request(url, init));
+  });
+});
+
+afterAll(async () => {
+  vi.unstubAllGlobals();
+  await api.close();
+});
+
+beforeEach(() => {
+  session.token = admin.token;
+  uploadsFail = false;
+});
+
+afterEach(async () => {
+  cleanup();
+  vi.restoreAllMocks();
+  await getSyncEngine().idle();
+  await getPublicDb().services.clear();
+});
+
+function renderForm() {
+  render(
+    <MemoryRouter>
+      <ToastProvider>
+        <AddServiceForm />
+      </ToastProvider>
+    </MemoryRouter>,
+  );
+}
+
+// Required fields' labels end in a star that screen readers skip.
+const field = (label: string) => screen.getByLabelText(new RegExp(`^${label.replace(/[()]/g, '\\$&')}( \\*)?$`)) as HTMLInputElement;
+const type = (label: string, value: string) => fireEvent.change(field(label), { target: { value } });
+
+async function fillAndSave(title: string) {
+  type('Service Title', title);
+  type('Description', 'Editable statement in Word and PDF.');
+  fireEvent.change(field('Service Image (optional)'), { target: { files: [png()] } });
+  type('Price', '12');
+  type('Delivery Time', '3hours');
+  fireEvent.click(field('bKash'));
+  type('Feature 2', 'Word and PDF');
+  await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Save Service' })));
+}
+
+const serverService = async (title: string) => (await api.call<Service[]>('GET', '/api/services')).body.find((s) => s.title === title);
+
+describe('Add New Service form', () => {
+  it('starts with category documents and three empty features, and requires the basic fields', async () => {
+    renderForm();
+    expect(field('Category').value).toBe('documents');
+    expect(screen.getAllByLabelText(/^Feature \d$/)).toHaveLength(3);
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Save Service' })));
+    expect(screen.getByText('Service Title is required')).toBeTruthy();
+    expect(screen.getByText('Price is required')).toBeTruthy();
+    expect(screen.getByText('Delivery Time is required')).toBeTruthy();
+    expect((await api.call<Service[]>('GET', '/api/services')).body).toEqual([]);
+  });
+
+  it('uploads the image first, saves the service, confirms and resets the form', async () => {
+    renderForm();
+    await fillAndSave('Statement With Image');
+    expect(await screen.findByText('Service added successfully!')).toBeTruthy();
+    const saved = await serverService('Statement With Image');
+    expect(saved).toMatchObject({ category: 'documents', price: '12', deliveryTime: '3hours', features: ['Word and PDF'], paymentMethods: ['bkash'] });
+    expect(saved?.image).toMatch(/^\/files\/service-images\/[\w-]+\.png$/);
+    await waitFor(() => expect(field('Service Title').value).toBe(''));
+    expect(screen.getAllByLabelText(/^Feature \d$/).map((input) => (input as HTMLInputElement).value)).toEqual(['', '', '']);
+  });
+
+  it('saves the service without an image when the upload fails, only logging the failure', async () => {
+    uploadsFail = true;
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    renderForm();
+    await fillAndSave('Statement Without Image');
+    expect(await screen.findByText('Service added successfully!')).toBeTruthy();
+    expect((await serverService('Statement Without Image'))?.image).toBe('');
+    expect(logged).toHaveBeenCalledWith(expect.stringMatching(/upload failed/), expect.anything());
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it("shows 'Error: {message}' when the server refuses the save, keeping what was typed", async () => {
+    session.token = (await api.createUser('moderator')).token;
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    renderForm();
+    await fillAndSave('Refused Statement');
+    const banner = await screen.findByRole('alert');
+    expect(banner.textContent).toMatch(/^Error: .+/);
+    expect(field('Service Title').value).toBe('Refused Statement');
+    expect(await serverService('Refused Statement')).toBeUndefined();
+  });
+});

@@ -1,0 +1,175 @@
+import { useMemo, useState } from 'react';
+import type { Service } from '../../../../edge-api/src/contract.ts';
+import { useStaffRole } from '../../app/staff-guard.tsx';
+import { useConfirm } from '../../components/confirm-dialog.tsx';
+import { CountCard } from '../../components/count-card.tsx';
+import { EmptyState, ErrorState, LoadingState } from '../../components/page-state.tsx';
+import { SearchInput } from '../../components/search-input.tsx';
+import { useToast } from '../../components/toast.tsx';
+import { requestSync, useSyncStatus } from '../../db/sync-engine.ts';
+import { ApiRequestError } from '../../lib/api-client.ts';
+import { categoryName } from '../../lib/catalog.ts';
+import { ALL_CATEGORIES, filterServices } from '../../lib/service-search.ts';
+import { AdminServiceCard } from './admin-service-card.tsx';
+import { createService, deleteService, isVersionConflict, updateService } from './service-api.ts';
+import { distinctCategories, type ServiceBody } from './service-form.ts';
+import { ServiceModal } from './service-modal.tsx';
+import { useLocalServices } from './use-local-services.ts';
+
+type ModalState = { mode: 'create'; id: string } | { mode: 'edit'; service: Service } | null;
+
+export const CONFLICT_MESSAGE = 'This service was changed by someone else meanwhile. Close this form and open the service again to edit its latest version.';
+
+/** The modal shows the server's reason when it gave one, else the spec's words. */
+const reasonOf = (error: unknown, fallback: string) => (error instanceof ApiRequestError && error.status < 500 ? `${fallback}: ${error.message}` : fallback);
+
+/** All Services (/dashboard/admin-services): admins only. */
+export function AdminServicesPage() {
+  const role = useStaffRole();
+  if (role !== 'admin') return <ErrorState title="Access Denied!" message="You do not have permission to access this data." />;
+  return <ServiceManagement />;
+}
+
+function ServiceManagement() {
+  const toast = useToast();
+  const confirm = useConfirm();
+  const { online } = useSyncStatus();
+  const loaded = useLocalServices();
+  const [search, setSearch] = useState('');
+  const [category, setCategory] = useState(ALL_CATEGORIES);
+  const [modal, setModal] = useState<ModalState>(null);
+  const [refreshing, setRefreshing] = useState(false);
+  const [deleting, setDeleting] = useState<string | null>(null);
+
+  const services = useMemo(() => (loaded.state === 'ready' ? loaded.services : []), [loaded]);
+  const categories = useMemo(() => distinctCategories(services), [services]);
+  const shown = useMemo(() => filterServices(services, search, category), [services, search, category]);
+  const popularCount = services.filter((service) => service.popular).length;
+
+  const refresh = async () => {
+    setRefreshing(true);
+    try {
+      await requestSync();
+    } catch (error) {
+      console.error('Failed to fetch services', error);
+      toast.error('Failed to fetch services');
+    } finally {
+      setRefreshing(false);
+    }
+  };
+
+  const save = async (body: ServiceBody) => {
+    if (!modal) return;
+    if (modal.mode === 'create') {
+      try {
+        await createService(modal.id, body);
+      } catch (error) {
+        console.error('Failed to create service', error);
+        toast.error('Failed to create service');
+        throw new Error(reasonOf(error, 'Failed to create service'), { cause: error });
+      }
+      toast.success('Service created successfully');
+    } else {
+      try {
+        await updateService(modal.service.id, modal.service.version, body);
+      } catch (error) {
+        console.error('Failed to update service', error);
+        toast.error('Failed to update service');
+        if (isVersionConflict(error)) {
+          requestSync().catch(() => undefined);
+          throw new Error(CONFLICT_MESSAGE, { cause: error });
+        }
+        throw new Error(reasonOf(error, 'Failed to update service'), { cause: error });
+      }
+      toast.success('Service updated successfully');
+    }
+    setModal(null);
+  };
+
+  const remove = async (service: Service) => {
+    const confirmed = await confirm({ title: 'Are you sure?', text: "You won't be able to revert this!", confirmLabel: 'Yes, delete it!', danger: true });
+    if (!confirmed) return;
+    setDeleting(service.id);
+    try {
+      await deleteService(service.id);
+      toast.success('Service has been deleted.');
+    } catch (error) {
+      console.error('Failed to delete service', error);
+      toast.error('Failed to delete service');
+    } finally {
+      setDeleting(null);
+    }
+  };
+
+  let body;
+  if (loaded.state === 'loading') body = <LoadingState text="Loading services..." />;
+  else if (loaded.state === 'error') body = <ErrorState title="Error!" message="Failed to fetch services" onRetry={() => void refresh()} />;
+  else if (shown.length === 0) body = <EmptyState title="No services found" />;
+  else
+    body = (
+      <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
+        {shown.map((service) => (
+          <AdminServiceCard
+            key={service.id}
+            service={service}
+            busy={deleting === service.id}
+            canEdit={online}
+            onEdit={(chosen) => setModal({ mode: 'edit', service: chosen })}
+            onDelete={(chosen) => void remove(chosen)}
+          />
+        ))}
+      </div>
+    );
+
+  return (
+    <div className="space-y-6">
+      <header className="flex flex-wrap items-start justify-between gap-4">
+        <div>
+          <h1 className="text-2xl font-bold">All Services</h1>
+          <p className="text-base-content/80">Create, edit and remove the services customers can order.</p>
+        </div>
+        <button type="button" className="btn btn-primary" disabled={!online} onClick={() => setModal({ mode: 'create', id: crypto.randomUUID() })}>
+          <span aria-hidden="true">+</span> Add Service
+        </button>
+      </header>
+      {!online && <p className="text-sm text-base-content/80">Offline: showing the services saved on this device. Changes need a connection.</p>}
+
+      <section aria-label="Service counts" className="grid grid-cols-2 gap-4 md:max-w-xl">
+        <CountCard label="Total Services" value={services.length} />
+        <CountCard label="Popular Services" value={popularCount} />
+      </section>
+
+      <div className="flex flex-col gap-3 sm:flex-row" role="search">
+        <SearchInput label="Search services" placeholder="Search services..." value={search} onChange={setSearch} />
+        <label className="select w-full sm:w-52">
+          <span className="sr-only">Filter by category</span>
+          <select value={category} onChange={(event) => setCategory(event.target.value)}>
+            <option value={ALL_CATEGORIES}>All Categories</option>
+            {categories.map((id) => (
+              <option key={id} value={id}>
+                {categoryName(id)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="button" className="btn btn-outline" onClick={() => void refresh()} disabled={refreshing}>
+          {refreshing && <span className="loading loading-spinner loading-xs" aria-hidden="true" />}
+          Refresh
+        </button>
+      </div>
+
+      <section aria-label="Services" aria-busy={loaded.state === 'loading' || refreshing}>
+        {body}
+      </section>
+
+      {modal && (
+        <ServiceModal
+          key={modal.mode === 'create' ? modal.id : modal.service.id}
+          service={modal.mode === 'edit' ? modal.service : null}
+          save={save}
+          onClose={() => setModal(null)}
+        />
+      )}
+    </div>
+  );
+}

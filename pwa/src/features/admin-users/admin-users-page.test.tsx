@@ -1,0 +1,148 @@
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { User } from '../../../../edge-api/src/contract.ts';
+import { createApiHarness, type ApiHarness, type TestUser } from '../../../../edge-api/src/testing/api-harness.ts';
+import { ConfirmProvider } from '../../components/confirm-dialog.tsx';
+import { ToastProvider } from '../../components/toast.tsx';
+import { deleteUserDb, getUserDb } from '../../db/local-db.ts';
+import { UserManagement } from './admin-users-page.tsx';
+
+// The screen talks to the real API app in-process; only the session (whose token is sent) is stood in for.
+const session = vi.hoisted(() => ({ token: null as string | null }));
+vi.mock('../../lib/supabase.ts', () => ({
+  getAccessToken: async () => session.token,
+  getSupabase: async () => {
+    throw new Error('No auth server in this test');
+  },
+}));
+
+let api: ApiHarness;
+let admin: TestUser;
+let customer: TestUser;
+let network: 'up' | 'down' = 'up';
+
+beforeAll(async () => {
+  api = await createApiHarness();
+  vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
+    if (network === 'down') throw new TypeError('Failed to fetch');
+    const url = input instanceof Request ? input.url : String(input);
+    return api.app.request(new Request(new URL(url, 'http://localhost/'), init));
+  });
+});
+
+afterAll(async () => {
+  vi.unstubAllGlobals();
+  await api.close();
+});
+
+beforeEach(async () => {
+  network = 'up';
+  admin = await api.createUser('admin');
+  customer = await api.createUser('user');
+  session.token = admin.token;
+});
+
+afterEach(async () => {
+  cleanup();
+  vi.restoreAllMocks();
+  await deleteUserDb(admin.id);
+  // Each test starts with its own two accounts.
+  await api.db.deleteFrom('audit_log').execute();
+  await api.db.deleteFrom('users').execute();
+});
+
+function renderScreen(viewer: TestUser = admin) {
+  render(
+    <ToastProvider>
+      <ConfirmProvider>
+        <UserManagement viewerId={viewer.id} />
+      </ConfirmProvider>
+    </ToastProvider>,
+  );
+}
+
+const roleSelect = (user: TestUser) => screen.getByLabelText(new RegExp(`^Role of .*\\(${user.email.replace('.', '\\.')}\\)$`)) as HTMLSelectElement;
+const serverRole = async (user: TestUser) => (await api.call<User>('GET', `/api/users/${user.id}`, { user: admin })).body.userRole;
+
+describe('User Management', () => {
+  it('lists the users from the server with counts and the footer', async () => {
+    renderScreen();
+    expect(await screen.findByText('Showing 2 of 2 users')).toBeTruthy();
+    expect(screen.getByText(customer.email)).toBeTruthy();
+    expect(screen.getByText(customer.id)).toBeTruthy();
+    const counts = screen.getByRole('region', { name: 'User counts' });
+    expect(within(counts).getByText('Total Users').nextSibling?.textContent).toBe('2');
+    expect(within(counts).getByText('Admins').nextSibling?.textContent).toBe('1');
+    expect(within(counts).getByText('Regular Users').nextSibling?.textContent).toBe('1');
+
+    fireEvent.change(screen.getByPlaceholderText('Search users by name, email, or UID...'), { target: { value: customer.email.toUpperCase() } });
+    expect(screen.getByText('Showing 1 of 2 users')).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Filter by role'), { target: { value: 'admin' } });
+    expect(screen.getByText('No users found')).toBeTruthy();
+    expect(screen.getByText('Try adjusting your search or filter criteria')).toBeTruthy();
+  });
+
+  it('changes a role after confirmation, on the server and on the device', async () => {
+    renderScreen();
+    await screen.findByText('Showing 2 of 2 users');
+    fireEvent.change(roleSelect(customer), { target: { value: 'moderator' } });
+    const dialog = await screen.findByRole('dialog', { name: 'Update User Role?' });
+    expect(within(dialog).getByText("Are you sure you want to change this user's role to moderator?")).toBeTruthy();
+    await act(async () => fireEvent.click(within(dialog).getByRole('button', { name: 'Yes, update it!' })));
+
+    expect(await screen.findByText('User role updated to moderator')).toBeTruthy();
+    expect(await serverRole(customer)).toBe('moderator');
+    await waitFor(() => expect(roleSelect(customer).value).toBe('moderator'));
+    expect((await getUserDb(admin.id).users.get(customer.id))?.userRole).toBe('moderator');
+  });
+
+  it('changes nothing when the confirmation is cancelled', async () => {
+    renderScreen();
+    await screen.findByText('Showing 2 of 2 users');
+    fireEvent.change(roleSelect(customer), { target: { value: 'admin' } });
+    const dialog = await screen.findByRole('dialog', { name: 'Update User Role?' });
+    await act(async () => fireEvent.click(within(dialog).getByText('Cancel', { selector: 'button' })));
+    expect(roleSelect(customer).value).toBe('user');
+    expect(await serverRole(customer)).toBe('user');
+  });
+
+  it("deletes a user after 'Are you sure?', and shows the server's reason when it refuses", async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    renderScreen();
+    await screen.findByText('Showing 2 of 2 users');
+
+    fireEvent.click(screen.getByRole('button', { name: new RegExp(`^Delete User .*\\(${admin.email.replace('.', '\\.')}\\)$`) }));
+    let dialog = await screen.findByRole('dialog', { name: 'Are you sure?' });
+    expect(within(dialog).getByText('This action cannot be undone!')).toBeTruthy();
+    await act(async () => fireEvent.click(within(dialog).getByRole('button', { name: 'Yes, delete it!' })));
+    expect(await screen.findByText('Error! You cannot delete your own account')).toBeTruthy();
+
+    const deleteButton = screen.getByRole('button', { name: new RegExp(`^Delete User .*\\(${customer.email.replace('.', '\\.')}\\)$`) });
+    expect(deleteButton.getAttribute('title')).toBe('Delete User');
+    fireEvent.click(deleteButton);
+    dialog = await screen.findByRole('dialog', { name: 'Are you sure?' });
+    await act(async () => fireEvent.click(within(dialog).getByRole('button', { name: 'Yes, delete it!' })));
+    expect(await screen.findByText('User has been deleted successfully.')).toBeTruthy();
+    expect(await screen.findByText('Showing 1 of 1 users')).toBeTruthy();
+    expect((await api.call('GET', `/api/users/${customer.id}`, { user: admin })).status).toBe(404);
+  });
+
+  it('tells a caller the server refuses that access is denied', async () => {
+    session.token = customer.token;
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    renderScreen(customer);
+    expect(await screen.findByText('Access Denied!')).toBeTruthy();
+    expect(screen.getByText('You do not have permission to access this data.')).toBeTruthy();
+    await deleteUserDb(customer.id);
+  });
+
+  it('shows the users synced to the device when the server cannot be reached', async () => {
+    const { body: users } = await api.call<User[]>('GET', '/api/users', { user: admin });
+    await getUserDb(admin.id).users.bulkPut(users);
+    network = 'down';
+    renderScreen();
+    expect(await screen.findByText(/showing the users saved on this device/)).toBeTruthy();
+    expect(screen.getByText('Showing 2 of 2 users')).toBeTruthy();
+    expect(screen.getByText(customer.email)).toBeTruthy();
+  });
+});

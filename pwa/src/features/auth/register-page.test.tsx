@@ -1,0 +1,78 @@
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { MemoryRouter } from 'react-router-dom';
+import { afterEach, describe, expect, it } from 'vitest';
+import { RegisterPage, validateRegistration } from './register-page.tsx';
+
+afterEach(cleanup);
+
+const renderPage = () =>
+  render(
+    <MemoryRouter initialEntries={['/register']}>
+      <RegisterPage />
+    </MemoryRouter>,
+  );
+
+const fill = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } });
+const submit = () => fireEvent.click(screen.getByRole('button', { name: 'Create Account' }));
+
+describe('RegisterPage', () => {
+  it('labels every field and limits the mobile number to 15 characters', () => {
+    renderPage();
+    expect(screen.getByLabelText('Full Name')).toBeTruthy();
+    expect(screen.getByLabelText('Email Address').getAttribute('type')).toBe('email');
+    expect(screen.getByLabelText('Mobile Number').getAttribute('maxLength') ?? screen.getByLabelText('Mobile Number').getAttribute('maxlength')).toBe('15');
+    const password = screen.getByLabelText('Password');
+    expect(password.getAttribute('type')).toBe('password');
+    expect(screen.getByText('Minimum 6 characters').id).toBe(password.getAttribute('aria-describedby'));
+  });
+
+  it("says 'Please fill in all fields' when a field is empty", () => {
+    renderPage();
+    fill('Full Name', 'Ada Lovelace');
+    fill('Email Address', 'ada@example.com');
+    fill('Password', 'secret123');
+    submit();
+    expect(screen.getByRole('alert').textContent).toBe('Please fill in all fields');
+  });
+
+  it('refuses a password shorter than 6 characters', () => {
+    renderPage();
+    fill('Full Name', 'Ada Lovelace');
+    fill('Email Address', 'ada@example.com');
+    fill('Mobile Number', '+8801712345678');
+    fill('Password', '12345');
+    submit();
+    expect(screen.getByRole('alert').textContent).toBe('Password should be at least 6 characters');
+    // Nothing was sent: the button never went busy.
+    expect(screen.getByRole('button', { name: 'Create Account' })).toBeTruthy();
+  });
+
+  it('shows and hides the password', () => {
+    renderPage();
+    const toggle = screen.getByRole('button', { name: 'Show password' });
+    expect(toggle.getAttribute('aria-pressed')).toBe('false');
+    fireEvent.click(toggle);
+    expect(screen.getByLabelText('Password').getAttribute('type')).toBe('text');
+    expect(toggle.getAttribute('aria-pressed')).toBe('true');
+    fireEvent.click(toggle);
+    expect(screen.getByLabelText('Password').getAttribute('type')).toBe('password');
+  });
+
+  it('links to sign in', () => {
+    renderPage();
+    expect(screen.getByRole('link', { name: 'Sign in' }).getAttribute('href')).toBe('/login');
+  });
+});
+
+describe('validateRegistration', () => {
+  const valid = { displayName: 'Ada', email: 'ada@example.com', mobile: '123', password: '123456' };
+
+  it('accepts a complete form with a 6-character password', () => {
+    expect(validateRegistration(valid)).toBeNull();
+  });
+
+  it('treats blank text as missing', () => {
+    expect(validateRegistration({ ...valid, displayName: '   ' })).toBe('Please fill in all fields');
+    expect(validateRegistration({ ...valid, mobile: '' })).toBe('Please fill in all fields');
+  });
+});

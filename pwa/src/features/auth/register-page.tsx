@@ -1,0 +1,118 @@
+import { useState, type FormEvent } from 'react';
+import { Link, Navigate, useLocation, useNavigate } from 'react-router-dom';
+import { PasswordInput } from '../../components/password-input.tsx';
+import { requestSync } from '../../db/sync-engine.ts';
+import { returnPath, signUp, useAuth } from '../../lib/auth.tsx';
+import { AuthCard, FormError, TextField } from './auth-card.tsx';
+
+const MIN_PASSWORD_LENGTH = 6;
+const MAX_MOBILE_LENGTH = 15;
+
+/** Spec section 5: every field is required, and the password has at least 6 characters. */
+export function validateRegistration(fields: { displayName: string; email: string; mobile: string; password: string }): string | null {
+  if (!fields.displayName.trim() || !fields.email.trim() || !fields.mobile.trim() || !fields.password) return 'Please fill in all fields';
+  if (fields.password.length < MIN_PASSWORD_LENGTH) return 'Password should be at least 6 characters';
+  return null;
+}
+
+export function RegisterPage() {
+  const auth = useAuth();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const [fields, setFields] = useState({ displayName: '', email: '', mobile: '', password: '' });
+  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const target = returnPath(location.state);
+
+  // Already signed in (and not in the middle of registering): nothing to do here.
+  if (auth.status === 'signedIn' && !busy) return <Navigate to={target} replace />;
+
+  const set = (name: keyof typeof fields) => (event: { target: { value: string } }) => setFields((f) => ({ ...f, [name]: event.target.value }));
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    setNotice(null);
+    const invalid = validateRegistration(fields);
+    setError(invalid);
+    if (invalid) return;
+    setBusy(true);
+    try {
+      const { needsConfirmation } = await signUp({
+        displayName: fields.displayName.trim(),
+        email: fields.email.trim(),
+        mobile: fields.mobile.trim(),
+        password: fields.password,
+      });
+      if (needsConfirmation) {
+        setNotice('Check your email to confirm your account, then sign in.');
+        setBusy(false);
+        return;
+      }
+      // The user record now exists: fetch it (and the role) without waiting for the next sync tick.
+      requestSync().catch(() => undefined);
+      navigate(target, { replace: true });
+    } catch (cause) {
+      const message = cause instanceof Error && cause.message ? cause.message : 'Failed to save user to database';
+      setError(`Registration failed: ${message}`);
+      setBusy(false);
+    }
+  };
+
+  return (
+    <AuthCard title="Create Account" subtitle="Join us to order services and track your deliveries.">
+      <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4" aria-busy={busy}>
+        <FormError message={error} />
+        {notice && (
+          <div role="status" className="alert alert-info alert-soft">
+            <span>{notice}</span>
+          </div>
+        )}
+        <TextField id="register-name" label="Full Name" name="displayName" autoComplete="name" required value={fields.displayName} onChange={set('displayName')} />
+        <TextField
+          id="register-email"
+          label="Email Address"
+          name="email"
+          type="email"
+          autoComplete="email"
+          inputMode="email"
+          required
+          value={fields.email}
+          onChange={set('email')}
+        />
+        <TextField
+          id="register-mobile"
+          label="Mobile Number"
+          name="mobile"
+          type="tel"
+          autoComplete="tel"
+          inputMode="tel"
+          maxLength={MAX_MOBILE_LENGTH}
+          required
+          value={fields.mobile}
+          onChange={set('mobile')}
+        />
+        <PasswordInput
+          id="register-password"
+          label="Password"
+          name="password"
+          hint="Minimum 6 characters"
+          autoComplete="new-password"
+          required
+          value={fields.password}
+          onChange={set('password')}
+        />
+        <button type="submit" className="btn btn-primary mt-2 w-full" disabled={busy}>
+          {busy && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
+          {busy ? 'Creating Account...' : 'Create Account'}
+        </button>
+      </form>
+      <p className="text-center text-sm">
+        Already have an account?{' '}
+        <Link to="/login" state={location.state} className="link link-primary font-medium">
+          Sign in
+        </Link>
+      </p>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,100 @@
+import { useState } from 'react';
+import { useToast } from '../../components/toast.tsx';
+
+const MASKED_PASSWORD = '••••••••••••';
+
+const securityTips = [
+  'Change the password right after your first login.',
+  'Enable two-factor authentication on the account.',
+  'Do not share these credentials with anyone.',
+  'Contact support if anything does not work as expected.',
+];
+
+function CopyButton({ value, label }: { value: string; label: string }) {
+  const toast = useToast();
+  const copy = () => {
+    if (!navigator.clipboard) return toast.error('Copying is not available in this browser.');
+    navigator.clipboard.writeText(value).then(
+      () => toast.success(`${label} copied`),
+      () => toast.error('Could not copy. Please select and copy it by hand.'),
+    );
+  };
+  return (
+    <button type="button" className="btn btn-outline btn-sm" onClick={copy} aria-label={`Copy ${label.toLowerCase()}`}>
+      <svg viewBox="0 0 24 24" className="h-4 w-4" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
+        <rect x="9" y="9" width="11" height="11" rx="2" />
+        <path d="M5 15V5a1 1 0 0 1 1-1h10" />
+      </svg>
+      Copy
+    </button>
+  );
+}
+
+/** Delivered account credentials, read from this device's database so they show offline too. */
+export function CredentialsPanel({ email, password, proofImage, title }: { email: string; password?: string; proofImage?: string; title: string }) {
+  const [revealed, setRevealed] = useState(false);
+  const [imageFailed, setImageFailed] = useState(false);
+
+  return (
+    <section className="rounded-box border border-success bg-base-100 p-4" aria-label={`Credentials for ${title}`}>
+      <h3 className="mb-3 flex items-center gap-2 text-lg font-bold">
+        <svg viewBox="0 0 24 24" className="h-5 w-5 text-success" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
+          <rect x="4" y="11" width="16" height="10" rx="2" />
+          <path d="M8 11V7a4 4 0 0 1 8 0v4" />
+        </svg>
+        Your Account Credentials
+      </h3>
+      <dl className="space-y-3">
+        <div>
+          <dt className="text-sm font-semibold">Email</dt>
+          <dd className="mt-1 flex flex-wrap items-center gap-2">
+            <span className="font-mono break-all">{email}</span>
+            <CopyButton value={email} label="Email" />
+          </dd>
+        </div>
+        {password !== undefined && password !== '' && (
+          <div>
+            <dt className="text-sm font-semibold">Password</dt>
+            <dd className="mt-1 flex flex-wrap items-center gap-2">
+              <span className="font-mono break-all" data-testid="delivered-password">
+                {revealed ? password : MASKED_PASSWORD}
+              </span>
+              <button type="button" className="btn btn-outline btn-sm" aria-pressed={revealed} onClick={() => setRevealed(!revealed)}>
+                {revealed ? 'Hide' : 'Show'}
+                <span className="sr-only"> password</span>
+              </button>
+              <CopyButton value={password} label="Password" />
+            </dd>
+          </div>
+        )}
+      </dl>
+
+      {proofImage && (
+        <div className="mt-4">
+          <p className="text-sm font-semibold">Proof</p>
+          {imageFailed ? (
+            <p className="mt-1 text-sm">Image failed to load. Contact support for proof.</p>
+          ) : (
+            <a href={proofImage} target="_blank" rel="noopener noreferrer" className="mt-1 inline-block" aria-label="Open the proof image in a new tab">
+              <img
+                src={proofImage}
+                alt={`Proof of delivery for ${title}`}
+                className="max-h-48 rounded-box border border-base-300 object-contain"
+                onError={() => setImageFailed(true)}
+              />
+            </a>
+          )}
+        </div>
+      )}
+
+      <div className="mt-4 rounded-box bg-base-200 p-3">
+        <p className="font-semibold">Security instructions</p>
+        <ul className="mt-1 list-disc space-y-1 pl-5 text-sm">
+          {securityTips.map((tip) => (
+            <li key={tip}>{tip}</li>
+          ))}
+        </ul>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,118 @@
+import { useLiveQuery } from 'dexie-react-hooks';
+import { useMemo, useState } from 'react';
+import { Link, Navigate, useLocation } from 'react-router-dom';
+import type { Order } from '../../../../edge-api/src/contract.ts';
+import { EmptyState, LoadingState } from '../../components/page-state.tsx';
+import { usePendingIds, useSettings, useUserDb } from '../../db/hooks.ts';
+import { requestSync, useSyncStatus } from '../../db/sync-engine.ts';
+import { useAuth, type SignedInUser } from '../../lib/auth.tsx';
+import { useGoBack } from '../../lib/use-go-back.ts';
+import { OrderCard } from './order-card.tsx';
+
+const newestFirst = (a: Order, b: Order) => (b.createdAt || b.orderDate).localeCompare(a.createdAt || a.orderDate);
+
+export function MyOrdersPage() {
+  const auth = useAuth();
+  const location = useLocation();
+  if (auth.status !== 'signedIn') return <Navigate to="/register" replace state={{ from: location }} />;
+  return <MyOrders user={auth.user} />;
+}
+
+function MyOrders({ user }: { user: SignedInUser }) {
+  const db = useUserDb();
+  const settings = useSettings();
+  const sync = useSyncStatus();
+  const pendingIds = usePendingIds();
+  const [refreshing, setRefreshing] = useState(false);
+  const [refreshFailed, setRefreshFailed] = useState(false);
+
+  // Staff devices also hold other customers' orders: this screen shows only the user's own. Without a
+  // cursor this device has never pulled the user's data, so "none here" does not mean "none yet".
+  const local = useLiveQuery(async () => {
+    if (!db) return undefined;
+    const [orders, cursor] = await Promise.all([db.orders.where('userId').equals(user.id).toArray(), db.meta.get('cursor')]);
+    return { orders: orders.sort(newestFirst), pulled: cursor !== undefined };
+  }, [db, user.id]);
+  const orders = local?.orders;
+
+  const failedByOrder = useMemo(() => {
+    const map = new Map<string, string>();
+    for (const entry of sync.failed) {
+      if (entry.target?.table === 'orders') map.set(entry.target.id, entry.error ?? 'The server did not accept this change.');
+    }
+    return map;
+  }, [sync.failed]);
+
+  const refresh = () => {
+    setRefreshing(true);
+    setRefreshFailed(false);
+    requestSync()
+      .catch(() => setRefreshFailed(true))
+      .finally(() => setRefreshing(false));
+  };
+
+  const goBack = useGoBack('/');
+
+  const nothingLocal = orders !== undefined && orders.length === 0;
+  const firstSyncFailed = nothingLocal && !local?.pulled && !sync.syncing && (sync.lastError !== null || !sync.online);
+  const loading = orders === undefined || (nothingLocal && !firstSyncFailed && (sync.syncing || !local?.pulled));
+  const showError = refreshFailed || firstSyncFailed;
+
+  return (
+    <div className="mx-auto max-w-5xl px-4 py-8">
+      <header className="mb-6 flex flex-col gap-4 sm:flex-row sm:items-center sm:justify-between">
+        <div>
+          <h1 className="text-3xl font-extrabold">My Orders</h1>
+          <p className="mt-1">
+            {orders ? `${orders.length} ${orders.length === 1 ? 'order' : 'orders'}` : 'Orders'} for <span className="font-semibold">{user.email}</span>
+          </p>
+        </div>
+        <div className="flex flex-wrap gap-2">
+          <button type="button" className="btn btn-outline" onClick={goBack}>
+            Back
+          </button>
+          <button type="button" className="btn btn-primary" onClick={refresh} disabled={refreshing} aria-busy={refreshing}>
+            {refreshing && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
+            {refreshing ? 'Refreshing...' : 'Refresh Orders'}
+          </button>
+        </div>
+      </header>
+
+      {showError && (
+        <div role="alert" className="alert alert-error mb-6">
+          <div>
+            <h2 className="font-bold">Error Loading Orders</h2>
+            <p>Failed to load your orders. Please try again.</p>
+          </div>
+        </div>
+      )}
+
+      {loading ? (
+        <LoadingState text="Loading your orders..." />
+      ) : orders && orders.length > 0 ? (
+        <ul className="space-y-6">
+          {orders.map((order) => (
+            <li key={order.id}>
+              <OrderCard
+                order={order}
+                providerChatUrl={settings.providerChatUrl}
+                waitingToSync={pendingIds.has(order.id)}
+                syncError={failedByOrder.get(order.id)}
+              />
+            </li>
+          ))}
+        </ul>
+      ) : firstSyncFailed ? null : (
+        <EmptyState
+          title="No Orders Yet"
+          text="Your orders will show here once you place one."
+          action={
+            <Link to="/services" className="btn btn-primary">
+              Browse Services
+            </Link>
+          }
+        />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,118 @@
+import type { Order } from '../../../../edge-api/src/contract.ts';
+import { deliveryTimeLabel } from '../../lib/catalog.ts';
+import { formatDateTime } from '../../lib/format.ts';
+import {
+  chatLinkWithMessage,
+  expectedDelivery,
+  formatExpectedDelivery,
+  normalizeOrderStatus,
+  normalizePaymentStatus,
+  orderStatusLabel,
+  paymentMessage,
+  paymentStatusLabel,
+  shortOrderId,
+} from '../../lib/order-rules.ts';
+import { CredentialsPanel } from './credentials-panel.tsx';
+
+const orderBadge = {
+  pending: 'badge-warning',
+  processing: 'badge-info',
+  completed: 'badge-success',
+  delivered: 'badge-success',
+  cancelled: 'badge-error',
+} as const;
+
+const paymentBadge = {
+  pending: 'badge-warning',
+  paid: 'badge-success',
+  failed: 'badge-error',
+  refunded: 'badge-neutral',
+} as const;
+
+export interface OrderCardProps {
+  order: Order;
+  providerChatUrl: string;
+  /** A change to this order is queued on this device. */
+  waitingToSync: boolean;
+  /** The server refused a queued change to this order: why. */
+  syncError?: string;
+}
+
+export function OrderCard({ order, providerChatUrl, waitingToSync, syncError }: OrderCardProps) {
+  const orderStatus = normalizeOrderStatus(order.orderStatus);
+  const paymentStatus = normalizePaymentStatus(order.paymentStatus);
+  const delivery = deliveryTimeLabel(order.deliveryTime);
+  const needsPayment = paymentStatus === 'pending' && orderStatus !== 'cancelled';
+
+  return (
+    <article className="card border border-base-300 bg-base-100 shadow-sm">
+      <div className="card-body gap-4">
+        <div className="flex flex-col gap-4 sm:flex-row">
+          {order.image ? (
+            <img src={order.image} alt={order.title} className="h-24 w-full rounded-box object-cover sm:w-36" loading="lazy" />
+          ) : null}
+          <div className="min-w-0 flex-1">
+            <div className="flex flex-wrap items-start justify-between gap-2">
+              <h2 className="card-title text-xl">{order.title}</h2>
+              <p className="text-xl font-extrabold whitespace-nowrap">
+                ${order.price} <span className="text-sm font-semibold">USD</span>
+              </p>
+            </div>
+            <div className="mt-2 flex flex-wrap gap-2">
+              <span className={`badge ${orderBadge[orderStatus]}`}>{orderStatusLabel(orderStatus)}</span>
+              <span className={`badge ${paymentBadge[paymentStatus]}`}>{paymentStatusLabel(paymentStatus)}</span>
+              {waitingToSync && !syncError && <span className="badge badge-outline">Waiting to sync</span>}
+              {syncError && <span className="badge badge-error">Not sent</span>}
+            </div>
+          </div>
+        </div>
+
+        {syncError && (
+          <p role="alert" className="alert alert-error text-sm">
+            {syncError}
+          </p>
+        )}
+
+        <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-2 lg:grid-cols-4">
+          <div>
+            <dt className="font-semibold">Order ID</dt>
+            <dd className="font-mono">#{shortOrderId(order.id)}</dd>
+          </div>
+          <div>
+            <dt className="font-semibold">Order Date</dt>
+            <dd>{formatDateTime(order.orderDate || order.createdAt)}</dd>
+          </div>
+          <div>
+            <dt className="font-semibold">Delivery Time</dt>
+            <dd>{delivery || 'Not specified'}</dd>
+          </div>
+          <div>
+            <dt className="font-semibold">Expected Delivery</dt>
+            <dd>{formatExpectedDelivery(expectedDelivery(order.orderDate || order.createdAt, order.deliveryTime))}</dd>
+          </div>
+        </dl>
+
+        {needsPayment && (
+          <div className="flex flex-col gap-3 rounded-box border border-warning bg-base-200 p-4 sm:flex-row sm:items-center sm:justify-between">
+            <div>
+              <h3 className="font-bold">Payment Required</h3>
+              <p className="text-sm">Complete your payment to start processing</p>
+            </div>
+            <a
+              className="btn btn-primary"
+              href={chatLinkWithMessage(providerChatUrl, paymentMessage(order))}
+              target="_blank"
+              rel="noopener noreferrer"
+            >
+              Complete Payment
+            </a>
+          </div>
+        )}
+
+        {orderStatus === 'delivered' && order.wiseEmail && (
+          <CredentialsPanel email={order.wiseEmail} password={order.wisePassword} proofImage={order.wiseImage} title={order.title} />
+        )}
+      </div>
+    </article>
+  );
+}

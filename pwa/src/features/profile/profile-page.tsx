@@ -1,0 +1,150 @@
+import { useLiveQuery } from 'dexie-react-hooks';
+import { useEffect, useState } from 'react';
+import { Navigate, useLocation } from 'react-router-dom';
+import type { User } from '../../../../edge-api/src/contract.ts';
+import { ErrorState, LoadingState } from '../../components/page-state.tsx';
+import { useCurrentUser, useUserDb } from '../../db/hooks.ts';
+import { api, ApiRequestError, unwrap } from '../../lib/api-client.ts';
+import { useAuth } from '../../lib/auth.tsx';
+import { formatDateLong, greetingFor, initialOf, roleBadgeClass, roleLabel } from '../../lib/format.ts';
+
+type Refresh = { state: 'loading' } | { state: 'done'; user: User | null } | { state: 'failed' };
+
+/** Own profile: shown from the local copy at once, refreshed from the server when online. */
+export function ProfilePage() {
+  const auth = useAuth();
+  const location = useLocation();
+  if (auth.status !== 'signedIn') return <Navigate to="/login" replace state={{ from: location }} />;
+  return <Profile uid={auth.user.id} />;
+}
+
+function Profile({ uid }: { uid: string }) {
+  const local = useCurrentUser();
+  const userDb = useUserDb();
+  // Whether the device holds a copy at all (useCurrentUser stays undefined until a first sync).
+  const localRead = useLiveQuery(async () => (userDb ? (await userDb.users.get(uid)) !== undefined : false), [userDb, uid]);
+  const [refresh, setRefresh] = useState<Refresh>({ state: 'loading' });
+  const [attempt, setAttempt] = useState(0);
+
+  useEffect(() => {
+    let cancelled = false;
+    if (!navigator.onLine) {
+      setRefresh({ state: 'failed' });
+      return;
+    }
+    setRefresh({ state: 'loading' });
+    unwrap(api.users[':uid'].$get({ param: { uid } }))
+      .then((user) => {
+        if (!cancelled) setRefresh({ state: 'done', user });
+      })
+      .catch((error: unknown) => {
+        if (cancelled) return;
+        if (error instanceof ApiRequestError && error.status === 404) setRefresh({ state: 'done', user: null });
+        else setRefresh({ state: 'failed' });
+      });
+    return () => {
+      cancelled = true;
+    };
+  }, [uid, attempt]);
+
+  // Keep the fresher copy on the device so the profile (and the menu's role) read right offline.
+  useEffect(() => {
+    if (refresh.state !== 'done' || !refresh.user || !userDb) return;
+    const fetched = refresh.user;
+    userDb.users
+      .get(fetched.uid)
+      .then((stored) => (!stored || stored.version < fetched.version ? userDb.users.put(fetched) : undefined))
+      .catch(() => undefined);
+  }, [refresh, userDb]);
+
+  const fetched = refresh.state === 'done' ? refresh.user : null;
+  const user = pickNewer(local ?? null, fetched);
+
+  if (user) return <ProfileView user={user} />;
+  if (localRead !== false || refresh.state === 'loading') return <LoadingState text="Loading profile..." />;
+  if (refresh.state === 'failed') {
+    return <ErrorState title="Unable to Load Profile" message="Failed to fetch user profile." onRetry={() => setAttempt((n) => n + 1)} />;
+  }
+  return (
+    <div className="flex min-h-[40vh] items-center justify-center p-8">
+      <p className="text-lg text-base-content/80">No user data found</p>
+    </div>
+  );
+}
+
+function pickNewer(a: User | null, b: User | null): User | null {
+  if (!a) return b;
+  if (!b) return a;
+  return b.version > a.version ? b : a;
+}
+
+function ProfileView({ user }: { user: User }) {
+  const greeting = greetingFor();
+  const name = user.displayName || 'there';
+
+  return (
+    <div className="mx-auto max-w-5xl px-4 py-10">
+      <header className="mb-8">
+        <p className="text-lg font-medium text-primary">{greeting},</p>
+        <h1 className="text-3xl font-bold sm:text-4xl">{name}</h1>
+        <p className="mt-1 text-base-content/80">Here is your account at a glance.</p>
+      </header>
+
+      <div className="grid gap-6 lg:grid-cols-3">
+        <section aria-labelledby="profile-card-title" className="card self-start border border-base-300 bg-base-100 shadow-md">
+          <div className="card-body items-center justify-start text-center">
+            <div className="avatar avatar-placeholder">
+              <div className="w-24 rounded-full bg-primary text-primary-content">
+                <span className="text-4xl" aria-hidden="true">
+                  {initialOf(user.displayName || user.email)}
+                </span>
+              </div>
+            </div>
+            <h2 id="profile-card-title" className="card-title mt-2 text-xl">
+              {user.displayName || 'Unnamed user'}
+            </h2>
+            <p className="break-all text-base-content/80">{user.email}</p>
+            <span className={`${roleBadgeClass(user.userRole)} mt-2 font-semibold`}>{roleLabel(user.userRole)}</span>
+          </div>
+        </section>
+
+        <div className="flex flex-col gap-6 lg:col-span-2">
+          <section aria-labelledby="personal-info-title" className="card border border-base-300 bg-base-100 shadow-md">
+            <div className="card-body">
+              <h2 id="personal-info-title" className="card-title">
+                Personal Information
+              </h2>
+              <dl className="grid gap-4 sm:grid-cols-2">
+                <Detail term="Full Name" value={user.displayName || 'Not provided'} />
+                <Detail term="Email Address" value={user.email} />
+                <Detail term="Mobile Number" value={user.mobile || 'Not provided'} />
+              </dl>
+            </div>
+          </section>
+
+          <section aria-labelledby="account-details-title" className="card border border-base-300 bg-base-100 shadow-md">
+            <div className="card-body">
+              <h2 id="account-details-title" className="card-title">
+                Account Details
+              </h2>
+              <dl className="grid gap-4 sm:grid-cols-2">
+                <Detail term="User ID" value={user.uid} mono />
+                <Detail term="Member Since" value={formatDateLong(user.createdAt)} />
+                <Detail term="Role" value={roleLabel(user.userRole)} />
+              </dl>
+            </div>
+          </section>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function Detail({ term, value, mono = false }: { term: string; value: string; mono?: boolean }) {
+  return (
+    <div className="rounded-box bg-base-200 p-3">
+      <dt className="text-sm text-base-content/80">{term}</dt>
+      <dd className={`mt-1 break-all font-medium ${mono ? 'font-mono text-sm' : ''}`}>{value}</dd>
+    </div>
+  );
+}

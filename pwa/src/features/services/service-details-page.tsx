@@ -1,0 +1,196 @@
+import type { ReactNode } from 'react';
+import { Navigate, useLocation, useParams } from 'react-router-dom';
+import type { Service } from '../../../../edge-api/src/contract.ts';
+import { CheckIcon } from '../../components/line-icon.tsx';
+import { ErrorState, LoadingState } from '../../components/page-state.tsx';
+import { useSettings } from '../../db/hooks.ts';
+import { requestSync } from '../../db/sync-engine.ts';
+import { useAuth } from '../../lib/auth.tsx';
+import { deliveryTimeLabel, paymentMethodName } from '../../lib/catalog.ts';
+import { shortServiceId } from '../../lib/order-rules.ts';
+import { useGoBack } from '../../lib/use-go-back.ts';
+import { PaymentMethodSymbol } from './payment-methods.tsx';
+import { categoryLabel } from './service-filters.ts';
+import { usePlaceOrder } from './use-place-order.ts';
+import { usePublicService } from './use-public-services.ts';
+
+const trustPoints = ['Money-back guarantee', 'Secure payment processing', 'Quality assurance'];
+
+export function ServiceDetailsPage() {
+  const auth = useAuth();
+  const location = useLocation();
+  // The spec: signed-out visitors register first, then come back here.
+  if (auth.status !== 'signedIn') return <Navigate to="/register" replace state={{ from: location }} />;
+  return <ServiceDetails userId={auth.user.id} />;
+}
+
+function ServiceDetails({ userId }: { userId: string }) {
+  const { id = '' } = useParams();
+  const service = usePublicService(id);
+  // Back one step; a page opened directly has none, so it goes to the listing.
+  const goBack = useGoBack('/services');
+
+  if (service.state === 'loading') return <LoadingState text="Loading service details..." />;
+  if (service.state === 'error' || service.value === null) {
+    const failed = service.state === 'error';
+    return (
+      <ErrorState
+        title={failed ? 'Something went wrong' : 'Service not found'}
+        message={failed ? 'Failed to load service details. Please try again.' : 'This service may have been removed.'}
+        onRetry={failed ? () => void requestSync().catch(() => undefined) : undefined}
+      >
+        <button type="button" className="btn btn-outline" onClick={goBack}>
+          Go Back
+        </button>
+      </ErrorState>
+    );
+  }
+  return <ServiceView service={service.value} userId={userId} onBack={goBack} />;
+}
+
+function InfoRow({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="flex justify-between gap-4 border-b border-base-300 py-2 last:border-b-0">
+      <dt className="font-medium">{label}</dt>
+      <dd className="text-right font-semibold">{children}</dd>
+    </div>
+  );
+}
+
+function ServiceView({ service, userId, onBack }: { service: Service; userId: string; onBack: () => void }) {
+  const settings = useSettings();
+  const { place, placing, error } = usePlaceOrder();
+  const delivery = deliveryTimeLabel(service.deliveryTime);
+
+  return (
+    <div className="mx-auto max-w-6xl px-4 py-8">
+      <button type="button" className="btn btn-ghost mb-6" onClick={onBack}>
+        <svg viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
+          <path d="M15 18l-6-6 6-6" strokeLinecap="round" strokeLinejoin="round" />
+        </svg>
+        Back to Services
+      </button>
+
+      <div className="grid gap-8 lg:grid-cols-3">
+        <div className="space-y-8 lg:col-span-2">
+          <div className="overflow-hidden rounded-box bg-base-200">
+            {service.image ? (
+              <img src={service.image} alt={service.title} className="aspect-video w-full object-cover" />
+            ) : (
+              <div className="flex aspect-video items-center justify-center text-base-content/70" role="img" aria-label={service.title}>
+                <svg viewBox="0 0 24 24" className="h-16 w-16" fill="none" stroke="currentColor" strokeWidth="1.5" aria-hidden="true">
+                  <rect x="3" y="4" width="18" height="16" rx="2" />
+                  <path d="M3 16l5-5 4 4 3-3 6 6" />
+                </svg>
+              </div>
+            )}
+          </div>
+
+          <div>
+            <div className="mb-3 flex flex-wrap items-center gap-2">
+              {service.popular && <span className="badge badge-warning font-bold">Popular</span>}
+              <span className="badge badge-outline">{categoryLabel(service.category)}</span>
+            </div>
+            <h1 className="text-3xl font-extrabold md:text-4xl">{service.title}</h1>
+            <p className="mt-4 text-lg whitespace-pre-line">{service.description}</p>
+          </div>
+
+          {service.features.length > 0 && (
+            <section aria-labelledby="details-features">
+              <h2 id="details-features" className="mb-3 text-2xl font-bold">
+                Key Features
+              </h2>
+              <ul className="grid gap-2 sm:grid-cols-2">
+                {service.features.map((feature, index) => (
+                  <li key={index} className="flex items-start gap-2 rounded-box bg-base-200 p-3">
+                    <CheckIcon />
+                    {feature}
+                  </li>
+                ))}
+              </ul>
+            </section>
+          )}
+
+          <section aria-labelledby="details-delivery">
+            <h2 id="details-delivery" className="mb-3 text-2xl font-bold">
+              Delivery Time
+            </h2>
+            <p className="flex items-center gap-2 text-lg">
+              <svg viewBox="0 0 24 24" className="h-6 w-6 text-primary" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
+                <circle cx="12" cy="12" r="9" />
+                <path d="M12 7v5l3 2" strokeLinecap="round" />
+              </svg>
+              {delivery || 'Not specified'}
+            </p>
+          </section>
+
+          {service.paymentMethods.length > 0 && (
+            <section aria-labelledby="details-payment">
+              <h2 id="details-payment" className="mb-3 text-2xl font-bold">
+                Accepted Payment Methods
+              </h2>
+              <ul className="flex flex-wrap gap-2">
+                {service.paymentMethods.map((method) => (
+                  <li key={method} className="flex items-center gap-2 rounded-box border border-base-300 px-3 py-2 font-medium">
+                    <span className="text-primary">
+                      <PaymentMethodSymbol method={method} />
+                    </span>
+                    {paymentMethodName(method)}
+                  </li>
+                ))}
+              </ul>
+            </section>
+          )}
+        </div>
+
+        <aside className="space-y-6" aria-label="Order this service">
+          <div className="card border border-base-300 bg-base-100 shadow-md">
+            <div className="card-body gap-4">
+              <p className="text-sm font-semibold">Starting From</p>
+              <p className="text-4xl font-extrabold">
+                ${service.price} <span className="text-lg font-semibold">USD</span>
+              </p>
+              <button type="button" className="btn btn-primary btn-lg" disabled={placing} onClick={() => void place(userId, service.id)}>
+                {placing && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
+                {placing ? 'Placing Order...' : 'Place Order Now'}
+              </button>
+              {error && (
+                <p role="alert" className="alert alert-error">
+                  {error}
+                </p>
+              )}
+              <a className="btn btn-outline" href={settings.providerChatUrl} target="_blank" rel="noopener noreferrer">
+                Contact Provider
+              </a>
+              <ul className="space-y-2 pt-2">
+                {trustPoints.map((point) => (
+                  <li key={point} className="flex items-center gap-2">
+                    <CheckIcon />
+                    {point}
+                  </li>
+                ))}
+              </ul>
+            </div>
+          </div>
+
+          <section aria-labelledby="details-info" className="card border border-base-300 bg-base-100">
+            <div className="card-body">
+              <h2 id="details-info" className="card-title">
+                Service Information
+              </h2>
+              <dl>
+                <InfoRow label="Category">{categoryLabel(service.category)}</InfoRow>
+                <InfoRow label="Status">Available</InfoRow>
+                <InfoRow label="Delivery">{delivery || 'Not specified'}</InfoRow>
+                <InfoRow label="Demand">{service.popular ? 'High' : 'Normal'}</InfoRow>
+              </dl>
+              <p className="mt-2 text-sm">
+                Service ID: <span className="font-mono">{shortServiceId(service.id)}</span>
+              </p>
+            </div>
+          </section>
+        </aside>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,107 @@
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { SearchIcon } from '../../components/icons.tsx';
+import { EmptyState, ErrorState, LoadingState } from '../../components/page-state.tsx';
+import { requestSync } from '../../db/sync-engine.ts';
+import { ALL_CATEGORIES, filterServices } from '../../lib/service-search.ts';
+import { ServiceCard } from './service-card.tsx';
+import { categoryTabs } from './service-filters.ts';
+import { usePublicServices } from './use-public-services.ts';
+
+export function ServicesPage() {
+  const services = usePublicServices();
+  const [searchOpen, setSearchOpen] = useState(false);
+  const [query, setQuery] = useState('');
+  const [category, setCategory] = useState(ALL_CATEGORIES);
+  const searchInput = useRef<HTMLInputElement>(null);
+  const searchId = useId();
+
+  useEffect(() => {
+    if (searchOpen) searchInput.current?.focus();
+  }, [searchOpen]);
+
+  const all = useMemo(() => (services.state === 'ready' ? services.value : []), [services]);
+  const tabs = useMemo(() => categoryTabs(all), [all]);
+  const activeCategory = tabs.some((tab) => tab.key === category) ? category : ALL_CATEGORIES;
+  const shown = useMemo(() => filterServices(all, query, activeCategory), [all, activeCategory, query]);
+  const searching = query.trim() !== '';
+
+  const toggleSearch = () => {
+    if (searchOpen) setQuery('');
+    setSearchOpen(!searchOpen);
+  };
+
+  return (
+    <div className="mx-auto max-w-7xl px-4 py-10">
+      <header className="mb-8 text-center">
+        <h1 className="text-4xl font-extrabold md:text-5xl">Explore Premium Services</h1>
+        <p className="mx-auto mt-3 max-w-2xl text-lg">Accounts, documents, servers and proxies, delivered fast and ready to use.</p>
+      </header>
+
+      {services.state === 'loading' && <LoadingState text="Loading Services..." />}
+
+      {services.state === 'error' && (
+        <ErrorState title="Error" message="Failed to fetch services. Please try again later." onRetry={() => void requestSync().catch(() => undefined)} />
+      )}
+
+      {services.state === 'ready' && (
+        <>
+          <div className="mb-6 flex flex-col gap-4">
+            <div className="flex flex-wrap items-center justify-between gap-3">
+              <div role="group" aria-label="Categories" className="flex flex-wrap gap-2">
+                {tabs.map((tab) => (
+                  <button
+                    key={tab.key}
+                    type="button"
+                    aria-pressed={tab.key === activeCategory}
+                    className={`btn btn-sm btn-primary ${tab.key === activeCategory ? '' : 'btn-outline'}`}
+                    onClick={() => setCategory(tab.key)}
+                  >
+                    {tab.label}{' '}
+                    <span className={`rounded-full px-2 text-xs font-bold ${tab.key === activeCategory ? 'bg-primary-content text-primary' : 'bg-base-200 text-base-content'}`}>
+                      {tab.count}
+                    </span>
+                  </button>
+                ))}
+              </div>
+              <button type="button" className="btn btn-outline btn-primary btn-sm" aria-expanded={searchOpen} aria-controls={searchId} onClick={toggleSearch}>
+                <SearchIcon />
+                {searchOpen ? 'Close Search' : 'Search'}
+              </button>
+            </div>
+            <div id={searchId} hidden={!searchOpen}>
+              <label className="input input-bordered flex w-full items-center gap-2 md:max-w-md">
+                <span className="sr-only">Search services</span>
+                <input
+                  ref={searchInput}
+                  type="search"
+                  className="grow"
+                  placeholder="Search services..."
+                  value={query}
+                  onChange={(event) => setQuery(event.target.value)}
+                />
+              </label>
+            </div>
+            <p aria-live="polite" className="text-sm font-medium">
+              {searching ? `${shown.length} ${shown.length === 1 ? 'result' : 'results'} for "${query.trim()}"` : ''}
+            </p>
+          </div>
+
+          {shown.length === 0 ? (
+            <EmptyState
+              title="No Services Found"
+              text={all.length === 0 ? 'No services available at the moment.' : 'Try adjusting your search or filters.'}
+            />
+          ) : (
+            <ul className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+              {shown.map((service) => (
+                <li key={service.id}>
+                  <ServiceCard service={service} />
+                </li>
+              ))}
+            </ul>
+          )}
+        </>
+      )}
+    </div>
+  );
+}

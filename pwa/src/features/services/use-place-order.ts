@@ -1,0 +1,55 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { useToast } from '../../components/toast.tsx';
+import { placeOrder } from '../../db/mutations.ts';
+import { serverOutcome } from '../../db/server-outcome.ts';
+
+const ORDER_PLACED = 'Order placed successfully!';
+const ORDER_FAILED = 'Failed to place order. Please try again.';
+const ORDER_QUEUED = 'Your order is saved and will be sent when you are back online.';
+const ORDER_SENDING = 'Your order is saved and is still being sent; it shows in My Orders meanwhile.';
+
+/** How long to wait for the server before treating the order as queued (it is sent later, once). */
+const CONFIRM_WAIT_MS = 10_000;
+
+/**
+ * Places an order through the outbox with a client-made id, so a retry over a flaky network never makes a
+ * second order. Goes to My Orders once the server confirms, or at once when the order has to wait for
+ * the network; stays put with an error when the server refuses it.
+ */
+export function usePlaceOrder() {
+  const navigate = useNavigate();
+  const toast = useToast();
+  const [placing, setPlacing] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const mounted = useRef(true);
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+    };
+  }, []);
+
+  const place = useCallback(
+    async (userId: string, productId: string) => {
+      setPlacing(true);
+      setError(null);
+      try {
+        const handle = placeOrder(userId, { id: crypto.randomUUID(), productId });
+        await handle.saved;
+        const outcome = await serverOutcome(handle.done, CONFIRM_WAIT_MS);
+        if (outcome === 'confirmed') toast.success(ORDER_PLACED, 2000);
+        else toast.info(outcome === 'offline' ? ORDER_QUEUED : ORDER_SENDING, 5000);
+        navigate('/my-orders');
+      } catch {
+        if (mounted.current) setError(ORDER_FAILED);
+        toast.error(ORDER_FAILED);
+      } finally {
+        if (mounted.current) setPlacing(false);
+      }
+    },
+    [navigate, toast],
+  );
+
+  return { place, placing, error };
+}

@@ -1,0 +1,35 @@
+import { useLiveQuery } from 'dexie-react-hooks';
+import type { Service } from '../../../../edge-api/src/contract.ts';
+import { getPublicDb } from '../../db/local-db.ts';
+import { useSyncStatus } from '../../db/sync-engine.ts';
+
+export type Loaded<T> = { state: 'loading' } | { state: 'error' } | { state: 'ready'; value: T };
+
+/**
+ * What a screen shows for data read from the local database: a thing found locally is shown at once;
+ * nothing found is "loading" until the first sync has finished, and an error when that sync failed (or
+ * cannot run offline) with nothing stored to fall back on.
+ */
+function useSettled<T>(found: T | undefined | null, isEmpty: boolean): Loaded<T | null> {
+  const sync = useSyncStatus();
+  if (found === undefined) return { state: 'loading' };
+  if (!isEmpty) return { state: 'ready', value: found };
+  if (sync.syncing) return { state: 'loading' };
+  if (!sync.lastSyncedAt && (sync.lastError || !sync.online)) return { state: 'error' };
+  if (!sync.lastSyncedAt) return { state: 'loading' };
+  return { state: 'ready', value: found };
+}
+
+const newestFirst = (a: Service, b: Service) => b.createdAt.localeCompare(a.createdAt);
+
+/** Every service stored on this device, newest first. */
+export function usePublicServices(): Loaded<Service[]> {
+  const services = useLiveQuery(async () => (await getPublicDb().services.toArray()).sort(newestFirst), []);
+  return useSettled(services, services?.length === 0) as Loaded<Service[]>;
+}
+
+/** One service by id; `null` once it is known not to exist. */
+export function usePublicService(id: string): Loaded<Service | null> {
+  const service = useLiveQuery(async () => (await getPublicDb().services.get(id)) ?? null, [id]);
+  return useSettled(service, service === null);
+}

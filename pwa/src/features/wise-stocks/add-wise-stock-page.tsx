@@ -1,0 +1,233 @@
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { Link } from 'react-router-dom';
+import { useStaffRole } from '../../app/staff-guard.tsx';
+import { PasswordInput } from '../../components/password-input.tsx';
+import { useToast } from '../../components/toast.tsx';
+import { keepOnDevice } from '../../db/device-copy.ts';
+import { useCurrentUser, useUserDb } from '../../db/hooks.ts';
+import { requestSync } from '../../db/sync-engine.ts';
+import { api, ApiRequestError, unwrap } from '../../lib/api-client.ts';
+import type { UploadedImage, UploadProblem } from '../../lib/image-upload.ts';
+import { useGoBack } from '../../lib/use-go-back.ts';
+import { ADD_FAILED, ADDED_MESSAGE, emptyDraft, MISSING_FIELDS, missingFields, toCreateBody, type DraftField, type StockDraft } from './add-stock-form.ts';
+import { ImageDropZone, POPUP_MS } from './image-drop-zone.tsx';
+import { stockImageSlots, type StockImageField } from './stock-images.ts';
+import { STOCKS_PATH } from './stock-paths.ts';
+
+
+interface Notice extends UploadProblem {
+  detail?: string;
+}
+
+/** Add Wise Stock (/dashboard/add-wise-stocks): admins only, as the server insists too. */
+export function AddWiseStockPage() {
+  const role = useStaffRole();
+  if (role !== 'admin') {
+    return (
+      <div className="mx-auto max-w-xl space-y-4 p-4 text-center">
+        <h1 className="text-2xl font-bold">Add New Wise Stock</h1>
+        <p>Only admins can add Wise stocks.</p>
+        <Link to={STOCKS_PATH} className="btn btn-primary">
+          Back to Stocks
+        </Link>
+      </div>
+    );
+  }
+  return <AddWiseStockForm />;
+}
+
+function AddWiseStockForm() {
+  const toast = useToast();
+  const goBack = useGoBack(STOCKS_PATH);
+  const db = useUserDb();
+  const me = useCurrentUser();
+  const [draft, setDraft] = useState<StockDraft>(() => emptyDraft());
+  // The adder's name starts as the signed-in person's; once typed in, it is theirs.
+  const [nameTouched, setNameTouched] = useState(false);
+  // One id per stock being added: a retry after a lost answer returns the stock made the first time.
+  const [clientId, setClientId] = useState(() => crypto.randomUUID());
+  const [uploading, setUploading] = useState<Record<StockImageField, boolean>>({ authImage: false, docImg1: false, docImg2: false });
+  const [submitting, setSubmitting] = useState(false);
+  const [added, setAdded] = useState(false);
+  const [showMissing, setShowMissing] = useState(false);
+  const [notice, setNotice] = useState<Notice | null>(null);
+  const resetTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const ids = { wiseName: useId(), wiseEmail: useId(), wisePassword: useId(), userName: useId(), notice: useId() };
+
+  useEffect(() => () => clearTimeout(resetTimer.current), []);
+
+  const current: StockDraft = nameTouched ? draft : { ...draft, userName: me?.displayName ?? '' };
+  const missing = new Set<DraftField>(showMissing ? missingFields(current) : []);
+  const busyUploading = Object.values(uploading).some(Boolean);
+  const busy = submitting || added;
+
+  const change = <K extends DraftField>(field: K, value: StockDraft[K]) => {
+    setDraft((previous) => ({ ...previous, [field]: value }));
+    if (notice?.title === MISSING_FIELDS.title) setNotice(null);
+  };
+
+  const reset = () => {
+    setDraft(emptyDraft());
+    setNameTouched(false);
+    setClientId(crypto.randomUUID());
+    setShowMissing(false);
+    setNotice(null);
+    setAdded(false);
+  };
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (busy || busyUploading) return;
+    const absent = missingFields(current);
+    if (absent.length > 0) {
+      setShowMissing(true);
+      setNotice(MISSING_FIELDS);
+      const first = absent.find((field) => field in ids) as keyof typeof ids | undefined;
+      if (first) document.getElementById(ids[first])?.focus();
+      return;
+    }
+    setSubmitting(true);
+    setNotice(null);
+    try {
+      const stock = await unwrap(api['wise-stocks'].$post({ json: toCreateBody(current, clientId) }));
+      if (db) await keepOnDevice(db, { stocks: [stock] });
+      requestSync().catch(() => {});
+      toast.success(ADDED_MESSAGE, POPUP_MS);
+      setAdded(true);
+      resetTimer.current = setTimeout(reset, POPUP_MS);
+    } catch (error) {
+      console.error('Adding a Wise stock failed', error);
+      const detail = error instanceof ApiRequestError && error.status < 500 ? error.message : undefined;
+      setNotice({ ...ADD_FAILED, detail });
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  const inputClass = (field: DraftField) => `input w-full ${missing.has(field) ? 'input-error' : ''}`;
+
+  return (
+    <div className="mx-auto max-w-3xl space-y-6">
+      <header className="flex flex-wrap items-center justify-between gap-4">
+        <div>
+          <h1 className="text-2xl font-bold">Add New Wise Stock</h1>
+          <p className="text-base-content/70">Add a ready-made Wise account to the inventory.</p>
+        </div>
+        <button type="button" className="btn btn-ghost" onClick={goBack}>
+          <span aria-hidden="true">←</span> Back
+        </button>
+      </header>
+
+      <form noValidate onSubmit={submit} className="card bg-base-100 shadow-sm" aria-describedby={notice ? ids.notice : undefined}>
+        <div className="card-body gap-6">
+          {notice && (
+            <div id={ids.notice} role="alert" className="alert alert-error">
+              <div>
+                <p>
+                  <strong>{notice.title}</strong> {notice.text}
+                </p>
+                {notice.detail && <p className="text-sm">{notice.detail}</p>}
+              </div>
+            </div>
+          )}
+
+          <fieldset className="space-y-4">
+            <legend className="mb-2 text-lg font-semibold">Account Details</legend>
+            <div>
+              <label htmlFor={ids.wiseName} className="label mb-1 block text-sm font-medium text-base-content">
+                Account Holder Name <span aria-hidden="true" className="text-error">*</span>
+              </label>
+              <input
+                id={ids.wiseName}
+                className={inputClass('wiseName')}
+                value={draft.wiseName}
+                onChange={(event) => change('wiseName', event.target.value)}
+                required
+                aria-invalid={missing.has('wiseName') || undefined}
+                autoComplete="off"
+                disabled={busy}
+              />
+            </div>
+            <div>
+              <label htmlFor={ids.wiseEmail} className="label mb-1 block text-sm font-medium text-base-content">
+                Email Address <span aria-hidden="true" className="text-error">*</span>
+              </label>
+              <input
+                id={ids.wiseEmail}
+                type="email"
+                className={inputClass('wiseEmail')}
+                value={draft.wiseEmail}
+                onChange={(event) => change('wiseEmail', event.target.value)}
+                required
+                aria-invalid={missing.has('wiseEmail') || undefined}
+                autoComplete="off"
+                disabled={busy}
+              />
+            </div>
+            <PasswordInput
+              id={ids.wisePassword}
+              className={missing.has('wisePassword') ? '[&_input]:border-error' : undefined}
+              label="Password"
+              value={draft.wisePassword}
+              onChange={(event) => change('wisePassword', event.target.value)}
+              required
+              aria-invalid={missing.has('wisePassword') || undefined}
+              autoComplete="off"
+              disabled={busy}
+            />
+          </fieldset>
+
+          <fieldset className="space-y-4">
+            <legend className="mb-2 text-lg font-semibold">Account Images</legend>
+            <div className="grid gap-4 md:grid-cols-3">
+              {stockImageSlots.map((slot) => (
+                <ImageDropZone
+                  key={`${slot.field}-${clientId}`}
+                  label={slot.label}
+                  required={slot.field === 'authImage'}
+                  value={draft[slot.field]}
+                  onChange={(image: UploadedImage | null) => change(slot.field, image)}
+                  onBusyChange={(value) => setUploading((previous) => ({ ...previous, [slot.field]: value }))}
+                  invalid={missing.has(slot.field)}
+                  disabled={busy}
+                />
+              ))}
+            </div>
+          </fieldset>
+
+          <fieldset className="space-y-4">
+            <legend className="mb-2 text-lg font-semibold">Added By</legend>
+            <div>
+              <label htmlFor={ids.userName} className="label mb-1 block text-sm font-medium text-base-content">
+                Your Name <span aria-hidden="true" className="text-error">*</span>
+              </label>
+              <input
+                id={ids.userName}
+                className={inputClass('userName')}
+                value={current.userName}
+                onChange={(event) => {
+                  setNameTouched(true);
+                  change('userName', event.target.value);
+                }}
+                required
+                aria-invalid={missing.has('userName') || undefined}
+                autoComplete="name"
+                disabled={busy}
+              />
+            </div>
+          </fieldset>
+
+          <div className="flex flex-wrap justify-end gap-2">
+            <button type="button" className="btn" onClick={goBack} disabled={submitting}>
+              Cancel
+            </button>
+            <button type="submit" className="btn btn-primary" disabled={busy || busyUploading} aria-busy={submitting || undefined}>
+              {submitting && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
+              {submitting ? 'Adding...' : 'Add Wise Stock'}
+            </button>
+          </div>
+        </div>
+      </form>
+    </div>
+  );
+}

@@ -1,0 +1,3 @@
+export const STOCKS_PATH = '/dashboard/all-wise-stocks';
+export const ADD_STOCK_PATH = '/dashboard/add-wise-stocks';
+export const stockDetailsPath = (id: string) => `/dashboard/wise-stocks/${id}`;

@@ -1,0 +1,147 @@
+import { useId, useState, type FormEvent } from 'react';
+import type { User, WiseStock } from '../../../../edge-api/src/contract.ts';
+import { ModalDialog } from '../../components/modal-dialog.tsx';
+import { useToast } from '../../components/toast.tsx';
+import { keepOnDevice } from '../../db/device-copy.ts';
+import { useUserDb } from '../../db/hooks.ts';
+import { dismissFailed, setStockStatus } from '../../db/mutations.ts';
+import { serverOutcome } from '../../db/server-outcome.ts';
+import { ApiRequestError } from '../../lib/api-client.ts';
+import { isStockStatus, statusLabel, stockStatuses } from './stock-status.ts';
+import { STATUS_FAILED_MESSAGE, STATUS_UPDATED_MESSAGE, statusFormProblem, toStatusChange, type StatusForm } from './status-change.ts';
+
+export interface UpdateStatusModalProps {
+  stock: WiseStock;
+  /** Buyers to choose from; undefined while loading. */
+  users: User[] | undefined;
+  /** The signed-in admin (whose outbox the change goes to). */
+  userId: string;
+  onClose: () => void;
+}
+
+/** The buyer as the picker lists them: name, email and role (spec: users with their userRole). */
+export const buyerOptionLabel = (user: User): string =>
+  user.displayName.trim() ? `${user.displayName.trim()} — ${user.email} (${user.userRole})` : `${user.email} (${user.userRole})`;
+
+/**
+ * Update Stock Status: queued through the outbox (setStockStatus), so it works offline and syncs later;
+ * online it waits for the server's word before closing.
+ */
+export function UpdateStatusModal({ stock, users, userId, onClose }: UpdateStatusModalProps) {
+  const toast = useToast();
+  const db = useUserDb();
+  const [form, setForm] = useState<StatusForm>({
+    status: isStockStatus(stock.status) ? stock.status : '',
+    soldTo: stock.status === 'sold' ? (stock.soldTo ?? '') : '',
+    notes: stock.notes ?? '',
+  });
+  const [problem, setProblem] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const ids = { status: useId(), soldTo: useId(), notes: useId(), problem: useId() };
+
+  const edit = (patch: Partial<StatusForm>) => {
+    setForm((previous) => ({ ...previous, ...patch }));
+    setProblem(null);
+  };
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (saving) return;
+    const invalid = statusFormProblem(form);
+    if (invalid) {
+      setProblem(invalid);
+      return;
+    }
+    setSaving(true);
+    let entryId: string | null = null;
+    try {
+      if (db) await keepOnDevice(db, { stocks: [stock] });
+      const handle = setStockStatus(userId, toStatusChange(stock, form));
+      entryId = handle.id;
+      await handle.saved;
+      const outcome = await serverOutcome(handle.done);
+      toast.success(outcome === 'confirmed' ? STATUS_UPDATED_MESSAGE : `${STATUS_UPDATED_MESSAGE}. It will sync when you are back online.`);
+      onClose();
+    } catch (error) {
+      console.error('Stock status update failed', error);
+      toast.error(STATUS_FAILED_MESSAGE);
+      setProblem(error instanceof ApiRequestError ? `${STATUS_FAILED_MESSAGE}: ${error.message}` : STATUS_FAILED_MESSAGE);
+      // Refused by the server: said here, so it need not wait in the failed-changes list as well.
+      if (entryId && error instanceof ApiRequestError) void dismissFailed(userId, entryId);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const selling = form.status === 'sold';
+
+  return (
+    <ModalDialog title="Update Stock Status" onClose={onClose}>
+      <form noValidate onSubmit={submit} className="space-y-4">
+        <div>
+          <label htmlFor={ids.status} className="label mb-1 block text-sm font-medium text-base-content">
+            Status
+          </label>
+          <select
+            id={ids.status}
+            className="select w-full"
+            value={form.status}
+            onChange={(event) => edit({ status: event.target.value })}
+            aria-invalid={problem !== null && !isStockStatus(form.status) ? true : undefined}
+            aria-describedby={problem ? ids.problem : undefined}
+          >
+            <option value="">Select a status</option>
+            {stockStatuses.map((status) => (
+              <option key={status} value={status}>
+                {statusLabel(status)}
+              </option>
+            ))}
+          </select>
+        </div>
+        {selling && (
+          <div>
+            <label htmlFor={ids.soldTo} className="label mb-1 block text-sm font-medium text-base-content">
+              Sold To User
+            </label>
+            <select
+              id={ids.soldTo}
+              className="select w-full"
+              value={form.soldTo}
+              onChange={(event) => edit({ soldTo: event.target.value })}
+              aria-invalid={problem !== null && !form.soldTo ? true : undefined}
+              aria-describedby={problem ? ids.problem : undefined}
+              disabled={users === undefined}
+            >
+              <option value="">{users === undefined ? 'Loading users...' : 'Select a user'}</option>
+              {(users ?? []).map((user) => (
+                <option key={user.uid} value={user.uid}>
+                  {buyerOptionLabel(user)}
+                </option>
+              ))}
+            </select>
+          </div>
+        )}
+        <div>
+          <label htmlFor={ids.notes} className="label mb-1 block text-sm font-medium text-base-content">
+            Notes (optional)
+          </label>
+          <textarea id={ids.notes} className="textarea w-full" rows={3} value={form.notes} onChange={(event) => edit({ notes: event.target.value })} />
+        </div>
+        {problem && (
+          <p id={ids.problem} role="alert" className="alert alert-error text-sm">
+            {problem}
+          </p>
+        )}
+        <div className="modal-action">
+          <button type="button" className="btn" onClick={onClose} disabled={saving}>
+            Cancel
+          </button>
+          <button type="submit" className="btn btn-primary" disabled={saving} aria-busy={saving || undefined}>
+            {saving && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
+            Update Status
+          </button>
+        </div>
+      </form>
+    </ModalDialog>
+  );
+}

@@ -1,0 +1,172 @@
+import { isAuthApiError, type Session, type User as AuthUser } from '@supabase/supabase-js';
+import { createContext, use, useEffect, useState, type ReactNode } from 'react';
+import { wipeUserData } from '../db/sync-engine.ts';
+import { api, ApiRequestError, unwrap } from './api-client.ts';
+import { getSupabase } from './supabase.ts';
+
+export interface SignedInUser {
+  id: string;
+  email: string;
+}
+
+export type AuthState =
+  | { status: 'loading' }
+  | { status: 'signedOut' }
+  | { status: 'signedIn'; user: SignedInUser; session: Session };
+
+/** Exported for tests that need a given auth state; the app uses AuthProvider. */
+export const AuthContext = createContext<AuthState>({ status: 'loading' });
+
+/** Tracks the supabase-js session; the first state is known before anything renders (spec: layout). */
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const [state, setState] = useState<AuthState>({ status: 'loading' });
+
+  useEffect(() => {
+    let unsubscribe: (() => void) | undefined;
+    let cancelled = false;
+    const apply = (session: Session | null) => {
+      if (cancelled) return;
+      setState(session?.user ? { status: 'signedIn', user: { id: session.user.id, email: session.user.email ?? '' }, session } : { status: 'signedOut' });
+    };
+    getSupabase()
+      .then(async (supabase) => {
+        const { data } = await supabase.auth.getSession();
+        apply(data.session);
+        unsubscribe = supabase.auth.onAuthStateChange((_event, session) => apply(session)).data.subscription.unsubscribe;
+      })
+      .catch(() => apply(null));
+    return () => {
+      cancelled = true;
+      unsubscribe?.();
+    };
+  }, []);
+
+  return <AuthContext value={state}>{children}</AuthContext>;
+}
+
+export const useAuth = () => use(AuthContext);
+
+/*
+ * Returning after sign-in. Whoever sends a visitor to /login or /register puts where they were in the
+ * router's location state, and the sign-in screens go back there afterwards (else to /):
+ *
+ *   navigate('/register', { state: { from: location } })
+ *   <Navigate to="/login" replace state={{ from: location }} />
+ *
+ * `from` may be a router Location or a path string.
+ */
+export interface ReturnState {
+  from?: { pathname: string; search?: string; hash?: string } | string;
+}
+
+/** Where to go after signing in: the `from` of the location state, never a sign-in screen, else '/'. */
+export function returnPath(state: unknown): string {
+  const from = (state as ReturnState | null)?.from;
+  const path = typeof from === 'string' ? from : from?.pathname ? `${from.pathname}${from.search ?? ''}${from.hash ?? ''}` : '';
+  if (!path.startsWith('/') || path.startsWith('//')) return '/';
+  if (/^\/(login|register)(?:[/?#]|$)/i.test(path)) return '/';
+  return path;
+}
+
+/** A registration whose user record could not be saved; the auth account is gone again. */
+export class RegistrationError extends Error {}
+
+export interface SignUpInput {
+  displayName: string;
+  email: string;
+  mobile: string;
+  password: string;
+}
+
+/**
+ * Registration (DESIGN section 3): the auth account with display name and mobile in its metadata, then
+ * the user record. When saving the record fails the API has already deleted the auth account, so this
+ * device signs out too and a RegistrationError carries the server's message.
+ * Resolves `needsConfirmation: true` when the auth server wants the email confirmed before a session exists;
+ * the user record is then created at the first sign-in.
+ */
+export async function signUp(input: SignUpInput): Promise<{ needsConfirmation: boolean }> {
+  const supabase = await getSupabase();
+  const { data, error } = await supabase.auth.signUp({
+    email: input.email,
+    password: input.password,
+    options: { data: { displayName: input.displayName, mobile: input.mobile } },
+  });
+  if (error) throw error;
+  if (!data.session || !data.user) return { needsConfirmation: true };
+  try {
+    await saveUserRecord(data.user, input);
+  } catch (cause) {
+    await signOut(data.user.id);
+    // A network failure never reached the server; the record is then made at the next sign-in.
+    const message = cause instanceof ApiRequestError && cause.message ? cause.message : 'Failed to save user to database';
+    throw new RegistrationError(message, { cause });
+  }
+  return { needsConfirmation: false };
+}
+
+function saveUserRecord(user: AuthUser, fields: { displayName: string; email: string; mobile: string }) {
+  return unwrap(
+    api.users.$post({
+      json: {
+        uid: user.id,
+        email: fields.email,
+        displayName: fields.displayName,
+        mobile: fields.mobile,
+        userRole: 'user',
+        createdAt: new Date().toISOString(),
+      },
+    }),
+  );
+}
+
+/** Signs in with email and password; rejects with the auth server's error (see signInErrorMessage). */
+export async function signIn(email: string, password: string): Promise<void> {
+  const supabase = await getSupabase();
+  const { data, error } = await supabase.auth.signInWithPassword({ email, password });
+  if (error) throw error;
+  await ensureUserRecord(data.user);
+}
+
+/**
+ * An account whose record was never saved (confirmation pending at sign-up, or the network dropped the
+ * save) gets it now from its metadata. Best effort: sign-in succeeds either way.
+ */
+async function ensureUserRecord(user: AuthUser): Promise<void> {
+  try {
+    await unwrap(api.users[':uid'].$get({ param: { uid: user.id } }));
+  } catch (error) {
+    if (!(error instanceof ApiRequestError) || error.status !== 404) return;
+    const meta = (user.user_metadata ?? {}) as { displayName?: unknown; mobile?: unknown };
+    const displayName = typeof meta.displayName === 'string' ? meta.displayName.trim() : '';
+    const mobile = typeof meta.mobile === 'string' ? meta.mobile.trim() : '';
+    // The API deletes the auth account when a first save is refused: only send what it will accept.
+    if (!displayName || !mobile || !user.email) return;
+    await saveUserRecord(user, { email: user.email, displayName, mobile }).catch((cause: unknown) =>
+      console.warn('Could not create the missing user record', cause),
+    );
+  }
+}
+
+/** What the sign-in screen says about a failed attempt. */
+export function signInErrorMessage(error: unknown): string {
+  if (isAuthApiError(error)) {
+    if (error.code === 'invalid_credentials' || error.status === 400) return "Oops! That email or password doesn't look right.";
+    if (error.status === 429) return 'Too many attempts. Please wait a minute and try again.';
+  }
+  if (typeof navigator !== 'undefined' && !navigator.onLine) return 'You are offline. Connect to the internet to sign in.';
+  return "We couldn't sign you in right now. Please try again.";
+}
+
+/**
+ * Logout (DESIGN section 6): this device's session ends even offline, then syncing stops and the user's
+ * database and the private image cache go (wipeUserData). A failed revoke request is only logged (spec
+ * section 8). The sync engine asks for persistent storage once a user is signed in.
+ */
+export async function signOut(userId?: string): Promise<void> {
+  const supabase = await getSupabase();
+  const uid = userId ?? (await supabase.auth.getSession()).data.session?.user.id;
+  const { error } = await supabase.auth.signOut({ scope: 'local' });
+  if (error) console.warn('Sign-out request failed:', error.message);
+  if (uid) await wipeUserData(uid).catch((cause: unknown) => console.warn('Could not delete the data of this user on this device', cause));
+}

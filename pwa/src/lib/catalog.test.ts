@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { categoryName, deliveryTimeIds, deliveryTimeLabel, paymentMethodIds, paymentMethodName, serviceCategoryIds } from './catalog.ts';
+
+describe('the shop catalog', () => {
+  it('lists the categories, payment methods and delivery times of the spec', () => {
+    expect(serviceCategoryIds).toEqual(['documents', 'editableFile', 'wise', 'vps']);
+    expect(paymentMethodIds).toEqual(['binance', 'bkash', 'nagad', 'upay', 'roket', 'wise', 'payoneer', 'remitly', 'ach', 'xoom']);
+    expect(deliveryTimeIds).toEqual(['instant', '1hour', '3hours', '6hours', '12hours', '24hours', '48hours']);
+  });
+
+  it('names every listed id', () => {
+    expect(serviceCategoryIds.map(categoryName)).toEqual(['Documents', 'Editable File', 'Wise', 'VPS']);
+    expect(paymentMethodIds.map(paymentMethodName)).toEqual(['Binance', 'bKash', 'Nagad', 'Upay', 'Rocket', 'Wise', 'Payoneer', 'Remitly', 'ACH Transfer', 'Xoom']);
+    expect(paymentMethodName('PayPal')).toBe('PayPal');
+    expect(paymentMethodName('BANK')).toBe('Bank Transfer');
+  });
+
+  it('maps the delivery ids and shows anything else raw', () => {
+    expect(deliveryTimeLabel('instant')).toBe('Instant Delivery');
+    expect(deliveryTimeLabel('1hour')).toBe('1 Hour');
+    expect(deliveryTimeLabel('3hours')).toBe('3 Hours');
+    expect(deliveryTimeLabel('48hours')).toBe('48 Hours');
+    expect(deliveryTimeLabel('2-3 business days')).toBe('2-3 business days');
+    expect(deliveryTimeLabel(null)).toBe('');
+  });
+
+  it('shows an unknown id as it is, even one that looks like an object key', () => {
+    expect(categoryName('constructor')).toBe('constructor');
+    expect(paymentMethodName('ToString')).toBe('ToString');
+    expect(deliveryTimeLabel('__proto__')).toBe('__proto__');
+  });
+});

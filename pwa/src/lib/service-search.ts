@@ -1,0 +1,16 @@
+import type { Service } from '../../../edge-api/src/contract.ts';
+
+/** The category filter's value for "every category". */
+export const ALL_CATEGORIES = 'all';
+
+/** Spec (storefront listing and dashboard): search on title or description, case-insensitive. */
+export function matchesServiceSearch(service: Pick<Service, 'title' | 'description'>, query: string): boolean {
+  const needle = query.trim().toLowerCase();
+  if (!needle) return true;
+  return service.title.toLowerCase().includes(needle) || service.description.toLowerCase().includes(needle);
+}
+
+/** The services of one category (or ALL_CATEGORIES) that match the search. */
+export function filterServices<T extends Pick<Service, 'title' | 'description' | 'category'>>(services: readonly T[], query: string, category: string): T[] {
+  return services.filter((service) => (category === ALL_CATEGORIES || service.category === category) && matchesServiceSearch(service, query));
+}

@@ -1,0 +1,115 @@
+import tailwindcss from '@tailwindcss/vite';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
+
+const apiTarget = process.env.API_URL ?? 'http://127.0.0.1:8787';
+
+export default defineConfig({
+  root: 'pwa',
+  publicDir: '../public',
+  // The manifest lets the bench measure exactly what the first load of / fetches.
+  build: {
+    outDir: '../dist',
+    emptyOutDir: true,
+    sourcemap: true,
+    manifest: true,
+    // heic2any (1.35 MB) loads only when someone picks a HEIC photo; every other chunk is far smaller.
+    chunkSizeWarningLimit: 1500,
+  },
+  server: {
+    proxy: { '/api': apiTarget, '/auth': apiTarget, '/files': apiTarget },
+  },
+  plugins: [
+    react(),
+    tailwindcss(),
+    VitePWA({
+      // Never reload a tab over unsaved work: the app asks first (see update-prompt.tsx).
+      registerType: 'prompt',
+      injectRegister: false,
+      includeAssets: ['favicon.svg', 'apple-touch-icon.png', 'robots.txt'],
+      manifest: {
+        id: '/',
+        name: 'Digital Services Hub',
+        short_name: 'Services Hub',
+        description: 'Digital services: editable documents, Wise accounts, VPS and proxy access, with order tracking.',
+        lang: 'en',
+        start_url: '/',
+        scope: '/',
+        display: 'standalone',
+        orientation: 'any',
+        background_color: '#ffffff',
+        theme_color: '#1e3a8a',
+        categories: ['shopping', 'business'],
+        icons: [
+          { src: '/pwa-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+          { src: '/pwa-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+          { src: '/maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+        ],
+        screenshots: [
+          { src: '/screenshots/wide.png', sizes: '1280x720', type: 'image/png', form_factor: 'wide', label: 'Services on a computer' },
+          { src: '/screenshots/narrow.png', sizes: '720x1280', type: 'image/png', form_factor: 'narrow', label: 'Services on a phone' },
+        ],
+        shortcuts: [
+          {
+            name: 'Services',
+            short_name: 'Services',
+            description: 'Browse every service',
+            url: '/services',
+            icons: [{ src: '/pwa-192.png', sizes: '192x192', type: 'image/png' }],
+          },
+          {
+            name: 'My Orders',
+            short_name: 'My Orders',
+            description: 'Track your orders and read delivered credentials',
+            url: '/my-orders',
+            icons: [{ src: '/pwa-192.png', sizes: '192x192', type: 'image/png' }],
+          },
+        ],
+      },
+      workbox: {
+        globPatterns: ['**/*.{js,css,html,svg,png,webmanifest,woff2}'],
+        // Screenshots are for the install sheet only; HEIC conversion is part of uploading, never offline.
+        globIgnores: ['screenshots/**', '**/heic2any-*.js'],
+        // The first visit is already served offline next time; updates still wait for the prompt.
+        clientsClaim: true,
+        navigateFallback: '/index.html',
+        navigateFallbackDenylist: [/^\/api(\/|$)/, /^\/auth(\/|$)/, /^\/files\//, /\.(?:png|jpe?g|webp|gif|svg|ico)$/i],
+        cleanupOutdatedCaches: true,
+        // No API answer is ever cached by the worker: the app keeps its data in IndexedDB.
+        runtimeCaching: [
+          {
+            urlPattern: ({ url, sameOrigin }) => sameOrigin && url.pathname.startsWith('/files/service-images/'),
+            handler: 'CacheFirst',
+            options: {
+              cacheName: 'public-images',
+              expiration: { maxEntries: 300, maxAgeSeconds: 30 * 24 * 3600 },
+              cacheableResponse: { statuses: [200] },
+            },
+          },
+          {
+            // Delivered proofs and stock images (signed URLs): cache-first so they open offline; this cache
+            // is deleted at logout with the user's database (PRIVATE_IMAGE_CACHE in sync-engine.ts).
+            urlPattern: ({ url, sameOrigin }) =>
+              (sameOrigin && url.pathname.startsWith('/files/')) || (!sameOrigin && url.pathname.includes('/storage/v1/object/sign/')),
+            handler: 'CacheFirst',
+            options: {
+              cacheName: 'private-images',
+              expiration: { maxEntries: 300, maxAgeSeconds: 30 * 24 * 3600 },
+              cacheableResponse: { statuses: [200] },
+            },
+          },
+          {
+            urlPattern: ({ request, sameOrigin }) => !sameOrigin && request.destination === 'image',
+            handler: 'CacheFirst',
+            options: {
+              cacheName: 'remote-images',
+              expiration: { maxEntries: 200, maxAgeSeconds: 30 * 24 * 3600 },
+              cacheableResponse: { statuses: [0, 200] },
+            },
+          },
+        ],
+      },
+    }),
+  ],
+});
