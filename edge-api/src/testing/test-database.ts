@@ -3,9 +3,16 @@ import { openDatabase } from '../db/connect.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import type { Database } from '../db/schema.ts';
 
+/** Any fixed number: the advisory lock that test files on one Postgres take in turn. */
+const SCHEMA_CHANGE_LOCK = 7_214_093;
+
 /**
  * A fresh, migrated database for one test file: in-memory PGlite, or, when TEST_DATABASE_URL is set
  * (CI), a schema of its own on that real Postgres, dropped afterwards.
+ *
+ * On Postgres, creating the extension, migrating and dropping a schema happen one file at a time under
+ * an advisory lock: Kysely's migrator lists the tables of every schema, and a schema another file drops
+ * during that listing fails it with "schema … does not exist".
  */
 export async function openTestDatabase(): Promise<{ db: Kysely<Database>; close: () => Promise<void> }> {
   const url = process.env.TEST_DATABASE_URL;
@@ -15,20 +22,29 @@ export async function openTestDatabase(): Promise<{ db: Kysely<Database>; close:
     return { db, close: () => db.destroy() };
   }
   const schema = `test_${crypto.randomUUID().replaceAll('-', '')}`;
+  // One connection, so the session-level lock is taken and released on the same one.
   const admin = await openDatabase({ databaseUrl: url, maxConnections: 1 });
-  try {
-    await sql`create extension if not exists pg_trgm`.execute(admin);
-  } catch {
-    // Another test file created it at the same moment.
-  }
-  await sql`create schema ${sql.id(schema)}`.execute(admin);
+  const underLock = async (work: () => Promise<void>) => {
+    await sql`select pg_advisory_lock(${SCHEMA_CHANGE_LOCK})`.execute(admin);
+    try {
+      await work();
+    } finally {
+      await sql`select pg_advisory_unlock(${SCHEMA_CHANGE_LOCK})`.execute(admin);
+    }
+  };
   const db = await openDatabase({ databaseUrl: url, searchPath: `${schema},public`, maxConnections: 10 });
-  await migrateToLatest(db, { schema });
+  await underLock(async () => {
+    await sql`create extension if not exists pg_trgm schema public`.execute(admin);
+    await sql`create schema ${sql.id(schema)}`.execute(admin);
+    await migrateToLatest(db, { schema });
+  });
   return {
     db,
     close: async () => {
       await db.destroy();
-      await sql`drop schema ${sql.id(schema)} cascade`.execute(admin);
+      await underLock(async () => {
+        await sql`drop schema ${sql.id(schema)} cascade`.execute(admin);
+      });
       await admin.destroy();
     },
   };
