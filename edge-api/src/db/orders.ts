@@ -3,6 +3,7 @@ import { resolveImageUrl, type BlobStore } from '../blobs/blob-store.ts';
 import type { Order } from '../contract.ts';
 import type { Secrets } from '../lib/secrets.ts';
 import type { Database, OrderRow, OrdersTable, OrderStatus, PaymentStatus } from './schema.ts';
+import { writeTime } from './versions.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -260,7 +261,7 @@ export async function dailyTotals(db: Db, since: Date) {
 export function updateOrder(db: Db, id: string, changes: Updateable<OrdersTable>, version: number) {
   return db
     .updateTable('orders')
-    .set({ ...changes, version, updated_at: new Date() })
+    .set({ ...changes, version, updated_at: writeTime() })
     .where('id', '=', id)
     .where('deleted_at', 'is', null)
     .returningAll()
@@ -270,7 +271,7 @@ export function updateOrder(db: Db, id: string, changes: Updateable<OrdersTable>
 export function softDeleteOrder(db: Db, id: string, version: number) {
   return db
     .updateTable('orders')
-    .set({ deleted_at: new Date(), updated_at: new Date(), version })
+    .set({ deleted_at: writeTime(), updated_at: writeTime(), version })
     .where('id', '=', id)
     .where('deleted_at', 'is', null)
     .returning('id')
@@ -312,7 +313,7 @@ export function lockStockForDelivery(trx: Transaction<Database>, stockId: string
 export function markStockSold(db: Db, stockId: string, sale: { userId: string; orderId: string }, version: number) {
   return db
     .updateTable('wise_stocks')
-    .set({ status: 'sold', sold_to: sale.userId, order_id: sale.orderId, version, updated_at: new Date() })
+    .set({ status: 'sold', sold_to: sale.userId, order_id: sale.orderId, version, updated_at: writeTime() })
     .where('id', '=', stockId)
     .where('deleted_at', 'is', null)
     .executeTakeFirstOrThrow();

@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database, ServiceRow } from './schema.ts';
+import { writeTime } from './versions.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -70,7 +71,7 @@ export function insertService(db: Db, id: string, fields: ServiceFields, version
 export function updateService(db: Db, id: string, fields: ServiceFields, version: number) {
   return db
     .updateTable('services')
-    .set({ ...toServiceColumns(fields), version, updated_at: new Date() })
+    .set({ ...toServiceColumns(fields), version, updated_at: writeTime() })
     .where('id', '=', id)
     .where('deleted_at', 'is', null)
     .returningAll()
@@ -80,7 +81,7 @@ export function updateService(db: Db, id: string, fields: ServiceFields, version
 export function softDeleteService(db: Db, id: string, version: number) {
   return db
     .updateTable('services')
-    .set({ deleted_at: new Date(), updated_at: new Date(), version })
+    .set({ deleted_at: writeTime(), updated_at: writeTime(), version })
     .where('id', '=', id)
     .where('deleted_at', 'is', null)
     .returning('id')

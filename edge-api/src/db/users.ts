@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { User } from '../contract.ts';
 import type { Database, Role, UserRow } from './schema.ts';
+import { writeTime } from './versions.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -79,7 +80,7 @@ export async function lockAdminIds(trx: Transaction<Database>): Promise<string[]
 export function setUserRole(db: Db, id: string, role: Role, version: number) {
   return db
     .updateTable('users')
-    .set({ user_role: role, version, updated_at: new Date() })
+    .set({ user_role: role, version, updated_at: writeTime() })
     .where('id', '=', id)
     .where('deleted_at', 'is', null)
     .returningAll()
@@ -89,7 +90,7 @@ export function setUserRole(db: Db, id: string, role: Role, version: number) {
 export function softDeleteUser(db: Db, id: string, version: number) {
   return db
     .updateTable('users')
-    .set({ deleted_at: new Date(), updated_at: new Date(), version })
+    .set({ deleted_at: writeTime(), updated_at: writeTime(), version })
     .where('id', '=', id)
     .where('deleted_at', 'is', null)
     .returning('id')

@@ -20,3 +20,9 @@ export async function currentVersion(db: Kysely<Database> | Transaction<Database
   const row = await db.selectFrom('sync_counter').select('version').where('id', '=', 1).executeTakeFirstOrThrow();
   return Number(row.version);
 }
+
+/**
+ * The time a write is stamped with: the database's transaction time, the same clock as the
+ * `default now()` of every created_at, so one transaction's rows share one instant.
+ */
+export const writeTime = () => sql<Date>`now()`;

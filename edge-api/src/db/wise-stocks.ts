@@ -3,6 +3,7 @@ import { resolveImageUrl, type BlobStore } from '../blobs/blob-store.ts';
 import type { WiseStock } from '../contract.ts';
 import type { Secrets } from '../lib/secrets.ts';
 import type { Database, StockRow, StockStatus } from './schema.ts';
+import { writeTime } from './versions.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -102,7 +103,7 @@ export function findStockIncludingDeleted(db: Db, id: string) {
 export function setStockImage(db: Db, id: string, field: StockImageField, value: string, version: number) {
   return db
     .updateTable('wise_stocks')
-    .set({ [imageColumn[field]]: value, version, updated_at: new Date() })
+    .set({ [imageColumn[field]]: value, version, updated_at: writeTime() })
     .where('id', '=', id)
     .where('deleted_at', 'is', null)
     .returningAll()
@@ -126,7 +127,7 @@ export function setStockStatus(db: Db, id: string, change: StockStatusChange, ve
       order_id: change.orderId,
       ...(change.notes !== undefined ? { notes: change.notes } : {}),
       version,
-      updated_at: new Date(),
+      updated_at: writeTime(),
     })
     .where('id', '=', id)
     .where('deleted_at', 'is', null)
@@ -137,7 +138,7 @@ export function setStockStatus(db: Db, id: string, change: StockStatusChange, ve
 export function softDeleteStock(db: Db, id: string, version: number) {
   return db
     .updateTable('wise_stocks')
-    .set({ deleted_at: new Date(), updated_at: new Date(), version })
+    .set({ deleted_at: writeTime(), updated_at: writeTime(), version })
     .where('id', '=', id)
     .where('deleted_at', 'is', null)
     .returning('id')
