@@ -50,3 +50,38 @@ describe('listAdminOrders totals', () => {
     expect(rushed.total).toBeGreaterThan(20);
   });
 });
+
+describe('listAdminOrders search', () => {
+  const searchText = (n: number) => `cloud vps buyer${n}@example.test buyer ${n}`;
+  /** What the search must answer, worked out here: order numbers containing the term, newest (lowest n) first. */
+  const expected = (term: string) => Array.from({ length: 10_005 }, (_, i) => i + 1).filter((n) => searchText(n).includes(term.toLowerCase()));
+  const numbers = (rows: { user_name: string }[]) => rows.map((row) => Number(row.user_name.slice('Buyer '.length)));
+
+  // Common terms are found by walking the orders newest first, rare ones through the trigram index (the
+  // way is chosen from a random sample): whichever way is taken, the answer must be the same.
+  it.each([
+    ['a word in every order, first page', 'Cloud VPS', 1, 10],
+    ['a word in every order, deep page', 'cloud vps', 90, 100],
+    ['a term in one order in a hundred, second page', 'buyer 12', 2, 10],
+    ['a term in one order in a hundred, its last page', 'BUYER 12', 12, 10],
+    ['a whole email (its part up to the @ looked up, then the whole term checked)', 'buyer77@example.test', 1, 10],
+    ['a rare term', 'buyer 9999', 1, 25],
+  ])('finds %s', async (_case, term, page, limit) => {
+    const want = expected(term);
+    const result = await listAdminOrders(database.db, { search: term }, page, limit, patient);
+    expect(numbers(result.rows)).toEqual(want.slice((page - 1) * limit, page * limit));
+    if (want.length <= 10_000) expect(result).toMatchObject({ total: want.length, totalIsLowerBound: false });
+  });
+
+  it('keeps the total on a page past the last one', async () => {
+    const result = await listAdminOrders(database.db, { search: 'buyer77@' }, 3, 10, patient);
+    expect(result).toMatchObject({ rows: [], total: 1, totalIsLowerBound: false });
+  });
+
+  it('applies the status filter to every way of searching', async () => {
+    const delivered = await listAdminOrders(database.db, { search: 'cloud', status: 'delivered' }, 1, 10, patient);
+    expect(numbers(delivered.rows)).toEqual([1, 2, 3, 4, 5]);
+    const rare = await listAdminOrders(database.db, { search: 'buyer 9999', status: 'delivered' }, 1, 10, patient);
+    expect(rare).toMatchObject({ rows: [], total: 0 });
+  });
+});

@@ -268,6 +268,25 @@ describe('GET /api/admin/orders', () => {
     expect(underscore.body.total).toBe(0);
   });
 
+  it('finds by a whole email only the orders that contain all of it, not a namesake at another domain', async () => {
+    const namesake = { id: crypto.randomUUID(), email: `${emailMark}@other.test`, name: 'Another Person' };
+    const namesakeOrder = await seedOrder({ user: namesake, title: 'Proxy', createdAt: new Date(Date.UTC(2025, 4, 1)) });
+    const special = ids.filter((_, i) => i % 6 === 0);
+
+    const whole = await list(`search=${encodeURIComponent(`${emailMark}@mail.test`)}&limit=100`);
+    expect(whole.body.total).toBe(special.length);
+    expect(whole.body.orders.map((o) => o.id)).toEqual(special);
+
+    const other = await list(`search=${encodeURIComponent(`${emailMark.toUpperCase()}@OTHER.test`)}`);
+    expect(other.body.orders.map((o) => o.id)).toEqual([namesakeOrder]);
+
+    const localPart = await list(`search=${encodeURIComponent(`${emailMark}@`)}&limit=100`);
+    expect(localPart.body.orders.map((o) => o.id)).toEqual([...special, namesakeOrder]);
+
+    const wildcardDomain = await list(`search=${encodeURIComponent(`${emailMark}@%.test`)}`);
+    expect(wildcardDomain.body.total).toBe(0);
+  });
+
   it('answers 400 naming the parameter for a bad page, limit or status', async () => {
     for (const [query, field] of [
       ['page=0', 'page'],
