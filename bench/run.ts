@@ -177,12 +177,19 @@ async function deltaSync(schema: string) {
     insert into orders (id, product_id, title, price, user_id, user_email, user_name, version)
     select gen_random_uuid(), gen_random_uuid(), 'Cloud VPS 2 vCPU', '25', ${customer.id}::uuid, ${customer.email}, 'Bench Customer', 1
     from generate_series(1, 10000)`.execute(db);
-  const first = await harness.call<{ cursor: number; changes: { orders?: unknown[] } }>('GET', '/api/sync?scope=private&cursor=0', { user: customer });
-  const full = JSON.stringify(first.body).length;
+  // The full pull, every page of it, as the app takes it.
+  let cursor = 0;
+  let full = 0;
+  for (let more = true; more; ) {
+    const page = await harness.call<{ cursor: number; hasMore: boolean }>('GET', `/api/sync?scope=private&cursor=${cursor}`, { user: customer });
+    full += JSON.stringify(page.body).length;
+    cursor = page.body.cursor;
+    more = page.body.hasMore;
+  }
   const one = await db.selectFrom('orders').select(['id', 'version']).where('user_id', '=', customer.id).limit(1).executeTakeFirstOrThrow();
   const changed = await harness.call('PUT', `/api/admin/orders/${one.id}`, { user: admin, json: { orderStatus: 'processing' } });
   if (changed.status !== 200) throw new Error(`status change answered ${changed.status}`);
-  const delta = await harness.call('GET', `/api/sync?scope=private&cursor=${first.body.cursor}`, { user: customer });
+  const delta = await harness.call('GET', `/api/sync?scope=private&cursor=${cursor}`, { user: customer });
   const bytes = Buffer.byteLength(JSON.stringify(delta.body));
   note('delta sync after one change among 10,000 orders < 2 KB', `${bytes} bytes`, `full sync of the same orders ${(full / 1024).toFixed(0)} KB`, bytes < 2048);
   await harness.close();

@@ -122,6 +122,8 @@ export interface SyncResponse {
   cursor: number;
   /** The cursor was too old or from another database: wipe the local copy and take this one whole. */
   reset: boolean;
+  /** More changes wait past `cursor`: pull again from it at once. A pull carries about SYNC_PAGE_ROWS rows. */
+  hasMore: boolean;
   changes: {
     services?: Service[];
     settings?: SiteSettings[];

@@ -7,10 +7,49 @@ import { SITE_SETTINGS_ID } from './settings.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
-/** A half-open window of versions, (after, upTo]: what changed since a client's cursor, as of one snapshot. */
+/**
+ * A half-open window of versions, (after, upTo]: what changed since a client's cursor, as of one
+ * snapshot. With `limit`, each query answers at most that many rows, lowest versions first.
+ */
 export interface VersionWindow {
   after: number;
   upTo: number;
+  limit?: number;
+}
+
+/** Rows a pull carries: more only when one transaction wrote more rows than this (a cursor cannot split them). */
+export const SYNC_PAGE_ROWS = 1000;
+
+export interface VersionedRow {
+  version: number;
+}
+
+/**
+ * The next page of a pull, and where it ends: the lowest versions first, whole versions only. `read`
+ * answers each table's rows of a window; with a limit it is called once, twice only when a single
+ * version holds more rows than a page.
+ */
+export async function readPage<Tables extends Record<string, VersionedRow[]>>(
+  read: (window: VersionWindow) => Promise<Tables>,
+  after: number,
+  latest: number,
+  pageRows = SYNC_PAGE_ROWS,
+): Promise<{ tables: Tables; upTo: number }> {
+  const tables = await read({ after, upTo: latest, limit: pageRows + 1 });
+  const versions = Object.values(tables)
+    .flatMap((rows) => rows.map((row) => row.version))
+    .sort((a, b) => a - b);
+  if (versions.length <= pageRows) return { tables, upTo: latest };
+  // Every row below the first version left out was read: a table cut short by its limit stopped at or
+  // above it.
+  const firstLeftOut = versions[pageRows]!;
+  if (firstLeftOut > versions[0]!) {
+    const upTo = firstLeftOut - 1;
+    const kept = Object.fromEntries(Object.entries(tables).map(([name, rows]) => [name, rows.filter((row) => row.version <= upTo)]));
+    return { tables: kept as Tables, upTo };
+  }
+  // One transaction wrote more than a page: its rows go together.
+  return { tables: await read({ after, upTo: firstLeftOut }), upTo: firstLeftOut };
 }
 
 /** Staff keep orders that are still open, or closed within this many days, on their devices. */
@@ -27,6 +66,7 @@ export function changedServices(db: Db, window: VersionWindow) {
     .where('version', '<=', window.upTo)
     .$if(window.after === 0, (qb) => qb.where('deleted_at', 'is', null))
     .orderBy('version')
+    .$if(window.limit !== undefined, (qb) => qb.limit(window.limit!))
     .execute();
 }
 
@@ -46,6 +86,7 @@ export function changedUsers(db: Db, window: VersionWindow, onlyId?: string) {
   let query = db.selectFrom('users').selectAll().where('version', '>', window.after).where('version', '<=', window.upTo);
   if (onlyId !== undefined) query = query.where('id', '=', onlyId);
   if (window.after === 0) query = query.where('deleted_at', 'is', null);
+  if (window.limit !== undefined) query = query.limit(window.limit);
   return query.orderBy('version').execute();
 }
 
@@ -59,6 +100,7 @@ export function changedOwnOrders(db: Db, window: VersionWindow, userId: string) 
     .where('version', '<=', window.upTo)
     .$if(window.after === 0, (qb) => qb.where('deleted_at', 'is', null))
     .orderBy('version')
+    .$if(window.limit !== undefined, (qb) => qb.limit(window.limit!))
     .execute();
 }
 
@@ -82,6 +124,7 @@ export function changedWorkingSetOrders(db: Db, window: VersionWindow, now: Date
     )
     .$if(window.after === 0, (qb) => qb.where('deleted_at', 'is', null))
     .orderBy('version')
+    .$if(window.limit !== undefined, (qb) => qb.limit(window.limit!))
     .execute();
 }
 
@@ -93,6 +136,7 @@ export function changedStocks(db: Db, window: VersionWindow) {
     .where('version', '<=', window.upTo)
     .$if(window.after === 0, (qb) => qb.where('deleted_at', 'is', null))
     .orderBy('version')
+    .$if(window.limit !== undefined, (qb) => qb.limit(window.limit!))
     .execute();
 }
 

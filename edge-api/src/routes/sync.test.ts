@@ -26,6 +26,17 @@ const pull = async (scope: 'public' | 'private', cursor: number, user?: TestUser
   return response.body;
 };
 
+/** Every page of a pull from `cursor`, as the app takes them: the pages and the cursor it ends on. */
+const pullAll = async (scope: 'public' | 'private', cursor: number, user?: TestUser) => {
+  const pages: SyncResponse[] = [];
+  for (;;) {
+    const page = await pull(scope, cursor, user);
+    pages.push(page);
+    cursor = page.cursor;
+    if (!page.hasMore) return { pages, cursor };
+  }
+};
+
 const rowCount = (sync: SyncResponse) =>
   Object.values(sync.changes).reduce((sum, rows) => sum + (rows?.length ?? 0), 0) +
   Object.values(sync.deleted).reduce((sum, ids) => sum + (ids?.length ?? 0), 0);
@@ -220,8 +231,8 @@ describe('private sync', () => {
       });
     }
     for (let i = 0; i < values.length; i += 1000) await api.db.insertInto('orders').values(values.slice(i, i + 1000)).execute();
-    const before = await pull('private', 0, admin);
-    expect(before.changes.orders!.length).toBeGreaterThanOrEqual(10_000);
+    const before = await pullAll('private', 0, admin);
+    expect(before.pages.flatMap((page) => page.changes.orders ?? []).length).toBeGreaterThanOrEqual(10_000);
 
     const target = values[4242]!;
     await api.db.transaction().execute(async (trx) => {
@@ -255,5 +266,88 @@ describe('private sync', () => {
     const delta = await pull('public', start.cursor);
     expect(delta.changes.services?.map((s) => s.title).sort()).toEqual(['fast', 'slow']);
     expect(delta.cursor).toBe(committed[1]!.version);
+  });
+});
+
+describe('paging', () => {
+  /** `count` orders of `owner`, each written by a transaction of its own as the order routes would: versions in a row. */
+  async function insertOrdersOneByOne(owner: TestUser, count: number) {
+    return api.db.transaction().execute(async (trx) => {
+      const first = await nextVersion(trx);
+      const rows = Array.from({ length: count }, (_, i) => ({
+        id: crypto.randomUUID(),
+        product_id: crypto.randomUUID(),
+        title: `Proxy ${i}`,
+        price: '5',
+        user_id: owner.id,
+        user_email: owner.email,
+        version: first + i,
+      }));
+      for (let i = 0; i < rows.length; i += 1000) await trx.insertInto('orders').values(rows.slice(i, i + 1000)).execute();
+      await trx.updateTable('sync_counter').set({ version: first + count - 1 }).where('id', '=', 1).execute();
+      return rows.map((row) => row.id);
+    });
+  }
+
+  it('hands a large first pull over in pages of at most 1,000 rows that add up to everything, each change once', async () => {
+    const carol = await api.createUser('user');
+    const ids = await insertOrdersOneByOne(carol, 2_500);
+    const { pages, cursor } = await pullAll('private', 0, carol);
+
+    expect(pages.length).toBeGreaterThanOrEqual(3);
+    for (const page of pages) expect(rowCount(page)).toBeLessThanOrEqual(1_000);
+    expect(pages.slice(0, -1).every((page) => page.hasMore)).toBe(true);
+    const cursors = pages.map((page) => page.cursor);
+    expect(cursors).toEqual([...cursors].sort((a, b) => a - b));
+    expect(new Set(cursors).size).toBe(cursors.length);
+    const received = pages.flatMap((page) => page.changes.orders ?? []).map((order) => order.id);
+    expect(received.sort()).toEqual([...ids].sort());
+    expect(pages.flatMap((page) => page.changes.users ?? []).map((user) => user.uid)).toEqual([carol.id]);
+
+    const after = await pull('private', cursor, carol);
+    expect(after).toMatchObject({ hasMore: false, cursor });
+    expect(rowCount(after)).toBe(0);
+  });
+
+  it('never splits the rows of one transaction, even when they are more than a page', async () => {
+    const dave = await api.createUser('user');
+    const version = await api.db.transaction().execute((trx) => nextVersion(trx));
+    const rows = Array.from({ length: 1_500 }, (_, i) => ({
+      id: crypto.randomUUID(),
+      product_id: crypto.randomUUID(),
+      title: `Bulk ${i}`,
+      price: '5',
+      user_id: dave.id,
+      user_email: dave.email,
+      version,
+    }));
+    for (let i = 0; i < rows.length; i += 500) await api.db.insertInto('orders').values(rows.slice(i, i + 500)).execute();
+
+    const { pages } = await pullAll('private', 0, dave);
+    const withBulk = pages.filter((page) => page.changes.orders?.length);
+    expect(withBulk).toHaveLength(1);
+    expect(withBulk[0]!.changes.orders).toHaveLength(1_500);
+  });
+
+  it('pages the public scope the same way', async () => {
+    const start = (await pullAll('public', 0)).cursor;
+    const created = await api.db.transaction().execute(async (trx) => {
+      const first = await nextVersion(trx);
+      const rows = Array.from({ length: 1_200 }, (_, i) => ({
+        id: crypto.randomUUID(),
+        title: `Paged service ${i}`,
+        description: 'x',
+        category: 'vps',
+        price: '1',
+        delivery_time: 'instant',
+        version: first + i,
+      }));
+      await trx.insertInto('services').values(rows).execute();
+      await trx.updateTable('sync_counter').set({ version: first + rows.length - 1 }).where('id', '=', 1).execute();
+      return rows.map((row) => row.id);
+    });
+    const { pages } = await pullAll('public', start);
+    expect(pages).toHaveLength(2);
+    expect(pages.flatMap((page) => page.changes.services ?? []).map((service) => service.id).sort()).toEqual([...created].sort());
   });
 });

@@ -11,8 +11,8 @@ import {
   changedStocks,
   changedUsers,
   changedWorkingSetOrders,
+  readPage,
   toSyncedOrder,
-  type VersionWindow,
 } from '../db/sync.ts';
 import { toUser } from '../db/users.ts';
 import { currentVersion } from '../db/versions.ts';
@@ -54,34 +54,49 @@ export function syncRoutes(deps: Deps) {
         const latest = await currentVersion(trx);
         // A cursor ahead of the counter comes from another database: start again from nothing.
         const reset = cursor > latest;
-        const window: VersionWindow = { after: reset ? 0 : cursor, upTo: latest };
-        const response: SyncResponse = { cursor: latest, reset, changes: {}, deleted: {} };
-        if (window.after === window.upTo) return response;
+        const after = reset ? 0 : cursor;
+        const response: SyncResponse = { cursor: latest, reset, hasMore: false, changes: {}, deleted: {} };
+        if (after === latest) return response;
 
         if (scope === 'public') {
-          const services = await split(await changedServices(trx, window), toService);
-          const settings = await changedSiteSettings(trx, window);
-          response.changes = { services: services.changes, settings: settings ? [toSiteSettings(settings.value)] : [] };
+          const { tables, upTo } = await readPage(
+            async (window) => {
+              const [services, settings] = await Promise.all([changedServices(trx, window), changedSiteSettings(trx, window)]);
+              return { services, settings: settings ? [settings] : [] };
+            },
+            after,
+            latest,
+          );
+          const services = await split(tables.services, toService);
+          response.changes = { services: services.changes, settings: tables.settings.map((row) => toSiteSettings(row.value)) };
           response.deleted = { services: services.deleted };
-          return response;
+          return { ...response, cursor: upTo, hasMore: upTo < latest };
         }
 
         const me = viewer!;
         const staff = isStaff(me);
-        const [userRows, orderRows] = await Promise.all([
-          changedUsers(trx, window, staff ? undefined : me.id),
-          staff ? changedWorkingSetOrders(trx, window, deps.clock()) : changedOwnOrders(trx, window, me.id),
-        ]);
-        const users = await split(userRows, toUser);
-        const orders = await split(orderRows, (row) => toSyncedOrder(row, me, deps));
+        const { tables, upTo } = await readPage(
+          async (window) => {
+            const [users, orders, wiseStocks] = await Promise.all([
+              changedUsers(trx, window, staff ? undefined : me.id),
+              staff ? changedWorkingSetOrders(trx, window, deps.clock()) : changedOwnOrders(trx, window, me.id),
+              staff ? changedStocks(trx, window) : [],
+            ]);
+            return { users, orders, wiseStocks };
+          },
+          after,
+          latest,
+        );
+        const users = await split(tables.users, toUser);
+        const orders = await split(tables.orders, (row) => toSyncedOrder(row, me, deps));
         response.changes = { users: users.changes, orders: orders.changes };
         response.deleted = { users: users.deleted, orders: orders.deleted };
         if (staff) {
-          const stocks = await split(await changedStocks(trx, window), (row) => toWiseStock(row, deps.secrets, deps.blobs));
+          const stocks = await split(tables.wiseStocks, (row) => toWiseStock(row, deps.secrets, deps.blobs));
           response.changes.wiseStocks = stocks.changes;
           response.deleted.wiseStocks = stocks.deleted;
         }
-        return response;
+        return { ...response, cursor: upTo, hasMore: upTo < latest };
       });
 
     c.header('Cache-Control', 'no-store');

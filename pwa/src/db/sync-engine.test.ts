@@ -23,8 +23,9 @@ interface Exchange {
 type Fault = 'network' | 'server-error' | 'lost-answer';
 
 /**
- * A device talking to the real API app in-process. `faults` makes the next matching requests fail:
- * before reaching the server (network), with a 503, or after the server acted (the answer is lost).
+ * A device talking to the real API app in-process. `faults` makes the next matching requests (by method,
+ * and path with query) fail: before reaching the server (network), with a 503, or after the server acted
+ * (the answer is lost).
  */
 function device(user: TestUser | null, options: { token?: () => string; refresh?: () => Promise<boolean> } = {}) {
   const exchanges: Exchange[] = [];
@@ -32,7 +33,7 @@ function device(user: TestUser | null, options: { token?: () => string; refresh?
   const fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     const request = new Request(input, init);
     const url = new URL(request.url);
-    const index = faults.findIndex((f) => f.match(request.method, url.pathname));
+    const index = faults.findIndex((f) => f.match(request.method, url.pathname + url.search));
     const fault = index >= 0 ? faults.splice(index, 1)[0]!.fault : undefined;
     if (fault === 'network') throw new TypeError('Failed to fetch');
     if (fault === 'server-error') return Response.json({ error: { code: 'internal', message: 'Down for a moment' } }, { status: 503 });
@@ -168,6 +169,41 @@ describe('pull', () => {
     await engine.syncNow();
     expect(await db!.orders.get(othersOrder.id)).toBeDefined();
     expect((await db!.users.get(other.id))?.uid).toBe(other.id);
+  });
+  it('takes a large first pull page by page, and after a lost page goes on from the last one kept', async () => {
+    const customer = await api.createUser('user');
+    // 2,500 orders, each written by a transaction of its own, so the server pages them.
+    const ids = await api.db.transaction().execute(async (trx) => {
+      const counter = await trx.selectFrom('sync_counter').select('version').where('id', '=', 1).forUpdate().executeTakeFirstOrThrow();
+      const rows = Array.from({ length: 2_500 }, (_, i) => ({
+        id: crypto.randomUUID(),
+        product_id: crypto.randomUUID(),
+        title: `Proxy ${i}`,
+        price: '5',
+        user_id: customer.id,
+        user_email: customer.email,
+        version: Number(counter.version) + 1 + i,
+      }));
+      for (let i = 0; i < rows.length; i += 1000) await trx.insertInto('orders').values(rows.slice(i, i + 1000)).execute();
+      await trx.updateTable('sync_counter').set({ version: Number(counter.version) + rows.length }).where('id', '=', 1).execute();
+      return rows.map((row) => row.id);
+    });
+    const { engine, db, exchanges, failNext } = track(device(customer));
+
+    let privatePulls = 0;
+    // The first page comes through; the second is lost on the way.
+    failNext(1, 'network', (method, path) => method === 'GET' && path.startsWith('/api/sync?scope=private') && ++privatePulls === 2);
+    await expect(engine.syncNow()).rejects.toThrow();
+    const kept = await db!.orders.count();
+    expect(kept).toBeGreaterThan(0);
+    expect(kept).toBeLessThan(ids.length);
+
+    await engine.syncNow();
+    expect((await db!.orders.toCollection().primaryKeys()).sort()).toEqual([...ids].sort());
+    const pages = pulled(exchanges, 'private');
+    expect(pages.length).toBeGreaterThanOrEqual(3);
+    // No order came twice: the pull after the lost page started from the cursor the first page left.
+    expect(pages.flatMap((page) => page.changes.orders ?? []).length).toBe(ids.length);
   });
 });
 

@@ -298,25 +298,39 @@ export function createSyncEngine(options: SyncEngineOptions = {}) {
     return (await withSession(() => unwrap(transport.api.sync.$get({ query: { scope, cursor: String(cursor) } })))) as SyncResponse;
   }
 
+  /** The cursor of the next page, or null when this answer was the last one. */
+  function nextCursor(answer: SyncResponse, cursor: number): number | null {
+    if (!answer.hasMore) return null;
+    // A server that promises more without moving on would keep this loop going for ever.
+    if (!answer.reset && answer.cursor <= cursor) throw new Error(`Sync did not move past ${cursor}`);
+    return answer.cursor;
+  }
+
   async function pullPublic() {
     const db = getPublicDb();
-    const cursor = (await readMeta<number>(db, CURSOR)) ?? 0;
-    const answer = await fetchChanges('public', cursor);
-    await db.transaction('rw', [db.services, db.settings, db.meta], async () => {
-      if (answer.reset) await db.services.clear();
-      if (answer.changes.services?.length) await db.services.bulkPut(answer.changes.services);
-      if (answer.deleted.services?.length) await db.services.bulkDelete(answer.deleted.services);
-      const settings = answer.changes.settings?.[0];
-      if (settings) await db.settings.put({ ...settings, id: 'site' });
-      await db.meta.put({ key: CURSOR, value: answer.cursor });
-    });
+    let cursor: number | null = (await readMeta<number>(db, CURSOR)) ?? 0;
+    // Page by page, each in its own transaction: an interrupted first pull resumes where it stopped.
+    while (cursor !== null) {
+      const answer = await fetchChanges('public', cursor);
+      await db.transaction('rw', [db.services, db.settings, db.meta], async () => {
+        if (answer.reset) await db.services.clear();
+        if (answer.changes.services?.length) await db.services.bulkPut(answer.changes.services);
+        if (answer.deleted.services?.length) await db.services.bulkDelete(answer.deleted.services);
+        const settings = answer.changes.settings?.[0];
+        if (settings) await db.settings.put({ ...settings, id: 'site' });
+        await db.meta.put({ key: CURSOR, value: answer.cursor });
+      });
+      cursor = nextCursor(answer, cursor);
+    }
   }
 
   async function pullPrivate(userId: string, db: UserDb) {
-    let cursor = (await readMeta<number>(db, CURSOR)) ?? 0;
-    // At most twice: a role change between customer and staff changes what this user may hold, so the
-    // copy is replaced whole.
-    for (let round = 0; round < 2; round++) {
+    let cursor: number | null = (await readMeta<number>(db, CURSOR)) ?? 0;
+    // A role change between customer and staff changes what this user may hold, so the copy is then
+    // replaced whole, once.
+    let wipeNext = false;
+    let restarted = false;
+    while (cursor !== null) {
       // Another account signed in meanwhile: its rows must never land in this user's database.
       if ((await transport.sessionUserId()) !== userId) return;
       let answer: SyncResponse;
@@ -328,10 +342,16 @@ export function createSyncEngine(options: SyncEngineOptions = {}) {
         throw error;
       }
       if ((await transport.sessionUserId()) !== userId) return;
-      const wipe = answer.reset || round > 0;
-      const roleChanged = await applyPrivate(db, userId, answer, wipe);
-      if (!roleChanged) return;
-      cursor = 0;
+      const roleChanged = await applyPrivate(db, userId, answer, answer.reset || wipeNext);
+      wipeNext = false;
+      if (roleChanged) {
+        if (restarted) return;
+        restarted = true;
+        wipeNext = true;
+        cursor = 0;
+        continue;
+      }
+      cursor = nextCursor(answer, cursor);
     }
   }
 
