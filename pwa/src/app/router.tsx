@@ -1,8 +1,6 @@
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router-dom';
-import { DashboardLayout } from './dashboard-layout.tsx';
 import { ErrorPage } from './error-page.tsx';
 import { PublicLayout } from './public-layout.tsx';
-import { StaffGuard } from './staff-guard.tsx';
 
 // Each screen loads with its route, so the dashboard's code never weighs on the storefront's first load.
 const underConstruction = () =>
@@ -57,11 +55,7 @@ export const routes: RouteObject[] = [
   },
   {
     path: '/dashboard',
-    element: (
-      <StaffGuard>
-        <DashboardLayout />
-      </StaffGuard>
-    ),
+    lazy: () => import('./dashboard-frame.tsx').then((m) => ({ Component: m.DashboardFrame })),
     HydrateFallback: RouteLoading,
     ErrorBoundary: ErrorPage,
     children: [
