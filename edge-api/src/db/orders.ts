@@ -160,7 +160,7 @@ const MIN_SAMPLE_HITS = 5;
 /** A page expected within this many newest orders is found faster by walking them than through the trigram index. */
 const WALK_ROWS = 20_000;
 /** A walk that takes longer than this was a wrong guess: the trigram index takes over. */
-const WALK_TIMEOUT_MS = 50;
+const WALK_TIMEOUT_MS = 200;
 
 /**
  * How to find a searched page. Postgres cannot estimate how common a substring is (it guesses 0.2% for
