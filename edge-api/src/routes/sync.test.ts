@@ -270,28 +270,9 @@ describe('private sync', () => {
 });
 
 describe('paging', () => {
-  /** `count` orders of `owner`, each written by a transaction of its own as the order routes would: versions in a row. */
-  async function insertOrdersOneByOne(owner: TestUser, count: number) {
-    return api.db.transaction().execute(async (trx) => {
-      const first = await nextVersion(trx);
-      const rows = Array.from({ length: count }, (_, i) => ({
-        id: crypto.randomUUID(),
-        product_id: crypto.randomUUID(),
-        title: `Proxy ${i}`,
-        price: '5',
-        user_id: owner.id,
-        user_email: owner.email,
-        version: first + i,
-      }));
-      for (let i = 0; i < rows.length; i += 1000) await trx.insertInto('orders').values(rows.slice(i, i + 1000)).execute();
-      await trx.updateTable('sync_counter').set({ version: first + count - 1 }).where('id', '=', 1).execute();
-      return rows.map((row) => row.id);
-    });
-  }
-
   it('hands a large first pull over in pages of at most 1,000 rows that add up to everything, each change once', async () => {
     const carol = await api.createUser('user');
-    const ids = await insertOrdersOneByOne(carol, 2_500);
+    const ids = await api.insertOrders(carol, 2_500);
     const { pages, cursor } = await pullAll('private', 0, carol);
 
     expect(pages.length).toBeGreaterThanOrEqual(3);
@@ -311,17 +292,7 @@ describe('paging', () => {
 
   it('never splits the rows of one transaction, even when they are more than a page', async () => {
     const dave = await api.createUser('user');
-    const version = await api.db.transaction().execute((trx) => nextVersion(trx));
-    const rows = Array.from({ length: 1_500 }, (_, i) => ({
-      id: crypto.randomUUID(),
-      product_id: crypto.randomUUID(),
-      title: `Bulk ${i}`,
-      price: '5',
-      user_id: dave.id,
-      user_email: dave.email,
-      version,
-    }));
-    for (let i = 0; i < rows.length; i += 500) await api.db.insertInto('orders').values(rows.slice(i, i + 500)).execute();
+    await api.insertOrders(dave, 1_500, 'shared');
 
     const { pages } = await pullAll('private', 0, dave);
     const withBulk = pages.filter((page) => page.changes.orders?.length);

@@ -69,6 +69,27 @@ export async function createApiHarness(
     return { id, email, role, token: await tokenFor(id, email) };
   };
 
+  /**
+   * `count` plain orders of `owner`, straight into the database: each with a version of its own, as
+   * if each came in a transaction of its own, or with one version shared, as one transaction writes.
+   */
+  const insertOrders = async (owner: Pick<TestUser, 'id' | 'email'>, count: number, versions: 'one each' | 'shared' = 'one each') =>
+    db.transaction().execute(async (trx) => {
+      const first = await nextVersion(trx);
+      const rows = Array.from({ length: count }, (_, i) => ({
+        id: crypto.randomUUID(),
+        product_id: crypto.randomUUID(),
+        title: `Proxy ${i}`,
+        price: '5',
+        user_id: owner.id,
+        user_email: owner.email,
+        version: versions === 'shared' ? first : first + i,
+      }));
+      for (let i = 0; i < rows.length; i += 1000) await trx.insertInto('orders').values(rows.slice(i, i + 1000)).execute();
+      if (versions === 'one each') await trx.updateTable('sync_counter').set({ version: first + count - 1 }).where('id', '=', 1).execute();
+      return rows.map((row) => row.id);
+    });
+
   /** Calls the API as `user` (or anonymously) and returns the status and parsed body. */
   const call = async <T = unknown>(method: string, path: string, options: { user?: TestUser | string; json?: unknown; body?: BodyInit; headers?: Record<string, string> } = {}) => {
     const headers: Record<string, string> = { ...options.headers };
@@ -96,6 +117,7 @@ export async function createApiHarness(
     deps,
     tokenFor,
     createUser,
+    insertOrders,
     call,
     deletedAuthUsers,
     close: async () => {

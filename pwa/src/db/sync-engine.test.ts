@@ -173,21 +173,7 @@ describe('pull', () => {
   it('takes a large first pull page by page, and after a lost page goes on from the last one kept', async () => {
     const customer = await api.createUser('user');
     // 2,500 orders, each written by a transaction of its own, so the server pages them.
-    const ids = await api.db.transaction().execute(async (trx) => {
-      const counter = await trx.selectFrom('sync_counter').select('version').where('id', '=', 1).forUpdate().executeTakeFirstOrThrow();
-      const rows = Array.from({ length: 2_500 }, (_, i) => ({
-        id: crypto.randomUUID(),
-        product_id: crypto.randomUUID(),
-        title: `Proxy ${i}`,
-        price: '5',
-        user_id: customer.id,
-        user_email: customer.email,
-        version: Number(counter.version) + 1 + i,
-      }));
-      for (let i = 0; i < rows.length; i += 1000) await trx.insertInto('orders').values(rows.slice(i, i + 1000)).execute();
-      await trx.updateTable('sync_counter').set({ version: Number(counter.version) + rows.length }).where('id', '=', 1).execute();
-      return rows.map((row) => row.id);
-    });
+    const ids = await api.insertOrders(customer, 2_500);
     const { engine, db, exchanges, failNext } = track(device(customer));
 
     let privatePulls = 0;
