@@ -54,6 +54,9 @@ async function servicesFromApi(): Promise<Service[]> {
   return (await (await fetch(`${server.url}/api/services`)).json()) as Service[];
 }
 
+/** A 1x1 PNG, as an admin would upload a screenshot as proof. */
+const proofPng = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+
 /** The admin's access token, signed in through the auth server as supabase-js would. */
 async function adminToken(): Promise<string> {
   const config = (await (await fetch(`${server.url}/api/config`)).json()) as { supabaseAnonKey: string };
@@ -271,5 +274,45 @@ describe('storefront journey', () => {
       await fetch(`${server.url}/api/admin/orders?search=${encodeURIComponent(customer.email)}`, { headers: { authorization: `Bearer ${token}` } })
     ).json()) as AdminOrderPage;
     assert.deepEqual(list.orders.map((order) => order.title).sort(), [serviceTitle, service.title].sort());
+  });
+
+  it('shows with the network cut the proof of a delivery that arrived while My Orders was closed', async () => {
+    await page.goto('/');
+    const token = await adminToken();
+    const authorization = `Bearer ${token}`;
+    const list = (await (
+      await fetch(`${server.url}/api/admin/orders?search=${encodeURIComponent(customer.email)}`, { headers: { authorization } })
+    ).json()) as AdminOrderPage;
+    const order = list.orders.find((candidate) => candidate.title !== serviceTitle)!;
+    const form = new FormData();
+    form.set('kind', 'proof');
+    form.set('file', new Blob([proofPng], { type: 'image/png' }), 'proof.png');
+    const uploaded = await fetch(`${server.url}/api/uploads`, { method: 'POST', headers: { authorization }, body: form });
+    assert.equal(uploaded.status, 201);
+    const { path } = (await uploaded.json()) as { path: string };
+    const update = await fetch(`${server.url}/api/admin/orders/${order.id}`, {
+      method: 'PUT',
+      headers: { authorization, 'content-type': 'application/json' },
+      body: JSON.stringify({ paymentStatus: 'paid', orderStatus: 'delivered', wiseEmail: 'second.account@wise.test', wisePassword: 'Second#Pass7', wiseImage: path }),
+    });
+    assert.equal(update.status, 200);
+
+    // The app starts on the home page and syncs; My Orders is not opened while online.
+    await page.reload();
+    const proofKept = () => page.evaluate(async () => (await (await caches.open('private-images')).keys()).some((request) => request.url.includes('/files/order-proofs/')));
+    for (let waited = 0; !(await proofKept()); waited += 200) {
+      assert.ok(waited < 15_000, 'the proof image reached the private image cache');
+      await page.waitForTimeout(200);
+    }
+    await goOffline(context);
+    await page.goto('/my-orders');
+    const proof = page.getByAltText(`Proof of delivery for ${order.title}`);
+    await proof.waitFor({ timeout: 15_000 });
+    await page.waitForFunction((alt) => {
+      const image = [...document.images].find((candidate) => candidate.alt === alt);
+      return !!image && image.complete && image.naturalWidth > 0;
+    }, `Proof of delivery for ${order.title}`);
+    assert.equal(await page.getByText('Image failed to load. Contact support for proof.').count(), 0);
+    await goOnline(context);
   });
 });

@@ -50,8 +50,15 @@ function device(user: TestUser | null, options: { token?: () => string; refresh?
       return token ? { authorization: `Bearer ${token}` } : {};
     },
   }).api;
+  /** Images the engine asked for, for the service worker to keep (there is no worker here). */
+  const imagesAsked: string[] = [];
   const engine = createSyncEngine({
-    transport: { api: client, refreshSession: options.refresh ?? (async () => true), sessionUserId: async () => user?.id ?? null },
+    transport: {
+      api: client,
+      refreshSession: options.refresh ?? (async () => true),
+      sessionUserId: async () => user?.id ?? null,
+      fetchImage: async (url) => void imagesAsked.push(url),
+    },
     locks: null,
     autoSync: false,
   });
@@ -59,7 +66,7 @@ function device(user: TestUser | null, options: { token?: () => string; refresh?
   const failNext = (count: number, fault: Fault, match: (method: string, path: string) => boolean) => {
     for (let i = 0; i < count; i++) faults.push({ match, fault });
   };
-  return { engine, exchanges, failNext, db: user ? getUserDb(user.id) : null };
+  return { engine, exchanges, failNext, imagesAsked, db: user ? getUserDb(user.id) : null };
 }
 
 const pulled = (exchanges: Exchange[], scope: 'public' | 'private') =>
@@ -190,6 +197,39 @@ describe('pull', () => {
     expect(pages.length).toBeGreaterThanOrEqual(3);
     // No order came twice: the pull after the lost page started from the cursor the first page left.
     expect(pages.flatMap((page) => page.changes.orders ?? []).length).toBe(ids.length);
+  });
+});
+
+describe('offline images', () => {
+  it("asks once for the proof image of a customer's newly delivered order, and for no one else's", async () => {
+    const service = await createService('Wise with proof');
+    const [customer, other] = await Promise.all([api.createUser('user'), api.createUser('user')]);
+    const order = await orderOnServer(customer, service);
+    const othersOrder = await orderOnServer(other, service);
+    const customerDevice = track(device(customer));
+    await customerDevice.engine.syncNow();
+    expect(customerDevice.imagesAsked).toEqual([]);
+
+    for (const [id, image] of [[order.id, 'order-proofs/proof-7.png'], [othersOrder.id, 'order-proofs/proof-8.png']] as const) {
+      const delivered = await api.call('PUT', `/api/admin/orders/${id}`, {
+        user: admin,
+        json: { paymentStatus: 'paid', orderStatus: 'delivered', wiseEmail: 'proof@wise.test', wisePassword: `pw-${image}`, wiseImage: image },
+      });
+      expect(delivered.status).toBe(200);
+    }
+    await customerDevice.engine.syncNow();
+    expect(customerDevice.imagesAsked).toHaveLength(1);
+    expect(customerDevice.imagesAsked[0]).toMatch(/^\/files\/order-proofs\/proof-7\.png\?/);
+    expect((await customerDevice.db!.orders.get(order.id))?.wiseImage).toBe(customerDevice.imagesAsked[0]);
+
+    await customerDevice.engine.syncNow();
+    expect(customerDevice.imagesAsked).toHaveLength(1);
+
+    // Staff see the order too, but only a customer keeps proofs ahead of time.
+    const staffDevice = track(device(admin));
+    await staffDevice.engine.syncNow();
+    expect(await staffDevice.db!.orders.get(order.id)).toBeDefined();
+    expect(staffDevice.imagesAsked).toEqual([]);
   });
 });
 

@@ -14,6 +14,8 @@ export interface SyncTransport {
   refreshSession(): Promise<boolean>;
   /** Whose session the API client sends: a queue is only pushed under its own user's session. */
   sessionUserId(): Promise<string | null>;
+  /** Asks for an image so the service worker keeps it for offline use; absent, images wait until shown. */
+  fetchImage?(url: string): Promise<void>;
 }
 
 /** What each named mutation carries in its outbox entry. */
@@ -139,6 +141,11 @@ const defaultTransport: SyncTransport = {
     const { data } = await supabase.auth.getSession();
     return data.session?.user.id ?? null;
   },
+  async fetchImage(url) {
+    // Only our own files: the worker keeps those (a cross-origin answer would be opaque and not kept).
+    if (new URL(url, location.href).origin !== location.origin) return;
+    await fetch(url, { credentials: 'same-origin' });
+  },
 };
 
 const browserOnline = () => typeof navigator === 'undefined' || navigator.onLine !== false;
@@ -248,6 +255,8 @@ export function createSyncEngine(options: SyncEngineOptions = {}) {
   let failures = 0;
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
   let writeTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Proof images of this user's delivered orders seen by the pulls since they were last asked for. */
+  const imagesToKeep = new Set<string>();
   let detach: (() => void) | null = null;
 
   const setStatus = (patch: Partial<SyncStatus>) => {
@@ -343,6 +352,7 @@ export function createSyncEngine(options: SyncEngineOptions = {}) {
       }
       if ((await transport.sessionUserId()) !== userId) return;
       const roleChanged = await applyPrivate(db, userId, answer, answer.reset || wipeNext);
+      for (const order of answer.changes.orders ?? []) if (order.userId === userId && order.wiseImage) imagesToKeep.add(order.wiseImage);
       wipeNext = false;
       if (roleChanged) {
         if (restarted) return;
@@ -397,6 +407,20 @@ export function createSyncEngine(options: SyncEngineOptions = {}) {
     await store.bulkDelete((deleted ?? []).filter((id) => !isQueued(id)));
   }
 
+  /**
+   * The delivered credentials open offline, so their proof image must too, even if it was never shown
+   * online: each new one is asked for once, in the background, for the worker to keep.
+   */
+  function keepImagesOffline(userId: string | null) {
+    const urls = [...imagesToKeep];
+    imagesToKeep.clear();
+    // Signed out meanwhile: nothing of that user may land in the cache the logout emptied.
+    if (!userId || status.userId !== userId) return;
+    for (const url of urls) {
+      transport.fetchImage?.(url).catch((error: unknown) => console.warn('Could not keep an image for offline use', error));
+    }
+  }
+
   const withLock = (work: () => Promise<void>): Promise<void> =>
     locks ? (locks.request(SYNC_LOCK, work) as Promise<void>) : work();
 
@@ -423,6 +447,7 @@ export function createSyncEngine(options: SyncEngineOptions = {}) {
         if (pushError) throw pushError;
       });
       failures = 0;
+      keepImagesOffline(userId);
       const now = new Date().toISOString();
       await getPublicDb().meta.put({ key: LAST_SYNCED, value: now });
       setStatus({ syncing: false, lastSyncedAt: now, lastError: null });
@@ -507,6 +532,7 @@ export function createSyncEngine(options: SyncEngineOptions = {}) {
       activeEngine = engine;
       userDb = userId ? getUserDb(userId) : null;
       failures = 0;
+      imagesToKeep.clear();
       setStatus({ userId, lastError: null, online: browserOnline() });
       detach = autoSync ? attachTriggers() : () => {};
       void readMeta<string>(getPublicDb(), LAST_SYNCED).then((at) => {
