@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import type { AdminOrderPage, Service } from '../edge-api/src/contract.ts';
 import { checkA11y, demoLogins, goOffline, goOnline, launchBrowser, newContext, startServer, waitForServiceWorkerControl, type AppServer } from './harness.ts';
 
@@ -71,7 +72,18 @@ async function adminToken(): Promise<string> {
 
 describe('storefront journey', () => {
   it('home shows the banner, the five tiles with their targets and the four badges', async () => {
+    // A first visit never waits for the auth library: it loads when someone signs in.
+    const manifest = JSON.parse(readFileSync('dist/.vite/manifest.json', 'utf8')) as Record<string, { file: string }>;
+    const authEntry = Object.entries(manifest).find(([source]) => source.includes('@supabase/supabase-js'));
+    assert.ok(authEntry, 'supabase-js is a chunk of its own, loaded on demand');
+    const authChunk = authEntry[1].file;
+    const scripts: string[] = [];
+    const noteScript = (request: Request) => {
+      if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+    };
+    page.on('request', noteScript);
     await page.goto('/');
+    await page.getByRole('link', { name: 'Login' }).first().waitFor();
     await expectTexts([
       'Congratulations, Dear Buyer',
       "YES, You're In The Right Place!",
@@ -92,6 +104,9 @@ describe('storefront journey', () => {
     }
     await expectHeadingsInOrder();
     await checkA11y(page);
+    page.off('request', noteScript);
+    assert.ok(scripts.length > 0, 'the page loaded its scripts');
+    assert.ok(!scripts.includes(`/${authChunk}`), `a first visit loaded ${authChunk}`);
   });
 
   it('about shows the hero, the counters at their final values, the values and the mission', async () => {

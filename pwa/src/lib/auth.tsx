@@ -1,8 +1,8 @@
-import { isAuthApiError, type Session, type User as AuthUser } from '@supabase/supabase-js';
+import type { Session, User as AuthUser } from '@supabase/supabase-js';
 import { createContext, use, useEffect, useState, type ReactNode } from 'react';
 import { wipeUserData } from '../db/sync-engine.ts';
 import { api, ApiRequestError, unwrap } from './api-client.ts';
-import { getSupabase } from './supabase.ts';
+import { getSupabase, hasStoredSession, SESSION_STORAGE_KEY, supabaseLoaded } from './supabase.ts';
 
 export interface SignedInUser {
   id: string;
@@ -17,9 +17,13 @@ export type AuthState =
 /** Exported for tests that need a given auth state; the app uses AuthProvider. */
 export const AuthContext = createContext<AuthState>({ status: 'loading' });
 
-/** Tracks the supabase-js session; the first state is known before anything renders (spec: layout). */
+/**
+ * Tracks the supabase-js session; the first state is known before anything renders (spec: layout). With
+ * no session stored on this device that state is "signed out" at once, and supabase-js is followed from
+ * whenever a sign-in or registration loads it, or another tab signs in.
+ */
 export function AuthProvider({ children }: { children: ReactNode }) {
-  const [state, setState] = useState<AuthState>({ status: 'loading' });
+  const [state, setState] = useState<AuthState>(() => (hasStoredSession() ? { status: 'loading' } : { status: 'signedOut' }));
 
   useEffect(() => {
     let unsubscribe: (() => void) | undefined;
@@ -28,16 +32,21 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       if (cancelled) return;
       setState(session?.user ? { status: 'signedIn', user: { id: session.user.id, email: session.user.email ?? '' }, session } : { status: 'signedOut' });
     };
-    getSupabase()
-      .then(async (supabase) => {
-        const { data } = await supabase.auth.getSession();
-        apply(data.session);
-        unsubscribe = supabase.auth.onAuthStateChange((_event, session) => apply(session)).data.subscription.unsubscribe;
-      })
-      .catch(() => apply(null));
+    const follow = async (supabase: Awaited<typeof supabaseLoaded>) => {
+      const { data } = await supabase.auth.getSession();
+      apply(data.session);
+      if (!cancelled) unsubscribe = supabase.auth.onAuthStateChange((_event, session) => apply(session)).data.subscription.unsubscribe;
+    };
+    if (hasStoredSession()) getSupabase().catch(() => apply(null));
+    void supabaseLoaded.then(follow);
+    const onStorage = (event: StorageEvent) => {
+      if (event.key === SESSION_STORAGE_KEY && event.newValue) void getSupabase().catch(() => {});
+    };
+    window.addEventListener('storage', onStorage);
     return () => {
       cancelled = true;
       unsubscribe?.();
+      window.removeEventListener('storage', onStorage);
     };
   }, []);
 
@@ -146,6 +155,11 @@ async function ensureUserRecord(user: AuthUser): Promise<void> {
       console.warn('Could not create the missing user record', cause),
     );
   }
+}
+
+/** supabase-js's AuthApiError, told by its name so this module needs no supabase-js code of its own. */
+function isAuthApiError(error: unknown): error is { code?: string; status?: number } {
+  return typeof error === 'object' && error !== null && (error as { name?: unknown }).name === 'AuthApiError';
 }
 
 /** What the sign-in screen says about a failed attempt. */

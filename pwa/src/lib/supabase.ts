@@ -1,4 +1,4 @@
-import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import type { SupabaseClient } from '@supabase/supabase-js';
 
 interface RuntimeConfig {
   supabaseUrl: string;
@@ -6,7 +6,25 @@ interface RuntimeConfig {
 }
 
 const CONFIG_KEY = 'storefront:config';
+/** Where supabase-js keeps the session in localStorage; named, so it can be looked for without supabase-js. */
+export const SESSION_STORAGE_KEY = 'storefront:auth';
+
 let client: Promise<SupabaseClient> | undefined;
+let announceClient: (supabase: SupabaseClient) => void;
+/** Resolves with the client once anything has loaded it. */
+export const supabaseLoaded = new Promise<SupabaseClient>((resolve) => (announceClient = resolve));
+
+/**
+ * Whether this device may hold a session. supabase-js (about 50 KB gzip) loads only then, or when a
+ * visitor signs in or registers: a first visit never waits for it.
+ */
+export function hasStoredSession(): boolean {
+  try {
+    return localStorage.getItem(SESSION_STORAGE_KEY) !== null;
+  } catch {
+    return true; // storage not readable: let supabase-js decide
+  }
+}
 
 /**
  * Where auth lives comes from the server at run time (one build serves every mode). The answer is kept
@@ -27,12 +45,14 @@ async function loadConfig(): Promise<RuntimeConfig> {
 }
 
 export function getSupabase(): Promise<SupabaseClient> {
-  client ??= loadConfig().then((config) => {
+  client ??= Promise.all([loadConfig(), import('@supabase/supabase-js')]).then(([config, { createClient }]) => {
     // The embedded server answers a relative origin; supabase-js needs an absolute URL.
     const url = new URL(config.supabaseUrl, window.location.origin).toString().replace(/\/$/, '');
-    return createClient(url, config.supabaseAnonKey, {
-      auth: { persistSession: true, autoRefreshToken: true, detectSessionInUrl: false },
+    const supabase = createClient(url, config.supabaseAnonKey, {
+      auth: { persistSession: true, autoRefreshToken: true, detectSessionInUrl: false, storageKey: SESSION_STORAGE_KEY },
     });
+    announceClient(supabase);
+    return supabase;
   });
   client.catch(() => {
     client = undefined;
@@ -42,6 +62,7 @@ export function getSupabase(): Promise<SupabaseClient> {
 
 /** The current access token, refreshed by supabase-js when it is about to expire; null when signed out. */
 export async function getAccessToken(): Promise<string | null> {
+  if (!client && !hasStoredSession()) return null;
   const supabase = await getSupabase();
   const { data } = await supabase.auth.getSession();
   return data.session?.access_token ?? null;
