@@ -38,7 +38,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       if (!cancelled) unsubscribe = supabase.auth.onAuthStateChange((_event, session) => apply(session)).data.subscription.unsubscribe;
     };
     if (hasStoredSession()) getSupabase().catch(() => apply(null));
-    void supabaseLoaded.then(follow);
+    supabaseLoaded.then(follow).catch(() => apply(null));
     const onStorage = (event: StorageEvent) => {
       if (event.key === SESSION_STORAGE_KEY && event.newValue) void getSupabase().catch(() => {});
     };
