@@ -1,4 +1,4 @@
-import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool, type Transaction, type Updateable } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type RawBuilder, type SqlBool, type Transaction, type Updateable } from 'kysely';
 import { resolveImageUrl, type BlobStore } from '../blobs/blob-store.ts';
 import type { Order } from '../contract.ts';
 import type { Secrets } from '../lib/secrets.ts';
@@ -134,11 +134,18 @@ function indexedPart(term: string): string {
   return at >= 3 ? term.slice(0, at + 1) : term;
 }
 
+/** The filter's conditions other than the search, as SQL: one source for the query builder and the raw sample query. */
+function statusConditions(filter: AdminOrderFilter): RawBuilder<SqlBool>[] {
+  return [
+    sql<SqlBool>`deleted_at is null`,
+    ...(filter.status ? [sql<SqlBool>`order_status = ${filter.status}`] : []),
+    ...(filter.paymentStatus ? [sql<SqlBool>`payment_status = ${filter.paymentStatus}`] : []),
+  ];
+}
+
 /** Live orders matching the filter; a search matches orders whose id, title, customer email or name contain it. */
 function matches(eb: ExpressionBuilder<Database, 'orders'>, filter: AdminOrderFilter): Expression<SqlBool> {
-  const conditions: Expression<SqlBool>[] = [eb('deleted_at', 'is', null)];
-  if (filter.status) conditions.push(eb('order_status', '=', filter.status));
-  if (filter.paymentStatus) conditions.push(eb('payment_status', '=', filter.paymentStatus));
+  const conditions: Expression<SqlBool>[] = statusConditions(filter);
   const term = searchTerm(filter);
   if (term) {
     const indexed = indexedPart(term);
@@ -173,9 +180,7 @@ const WALK_TIMEOUT_MS = 200;
  */
 async function searchPlan(db: Db, filter: AdminOrderFilter, rowsWanted: number): Promise<{ way: 'walk' | 'trigram'; matchesAbout: number }> {
   const term = searchTerm(filter)!;
-  const filters = sql`deleted_at is null
-    ${filter.status ? sql`and order_status = ${filter.status}` : sql``}
-    ${filter.paymentStatus ? sql`and payment_status = ${filter.paymentStatus}` : sql``}`;
+  const filters = sql.join(statusConditions(filter), sql` and `);
   const hit = sql`count(*) filter (where strpos(search_text, ${term}) > 0)`;
   const blocks = sql`greatest(pg_relation_size('orders') / current_setting('block_size')::int, 1)`;
   const { rows } = await sql<{ newest: number; newest_hits: number; sampled: number; sampled_hits: number; blocks: number }>`
