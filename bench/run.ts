@@ -127,7 +127,7 @@ async function searchLatency(schema: string) {
   // every count would read the heap instead of the index alone.
   await sql`vacuum analyze orders`.execute(db);
 
-  // The newest of these orders (not the delta-sync benchmark's 10,000 orders of one customer, which are newer).
+  // The newest of this benchmark's own orders, whatever else the schema holds.
   const sample = await db
     .selectFrom('orders')
     .select(['id', 'user_email', 'user_name'])
