@@ -1,7 +1,62 @@
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
+import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+
+/**
+ * Layers point down (docs/decisions/027-import-rules-in-lint.md). Each zone names the files it governs
+ * (`target`, tests and test support excepted) and what they may not import (`from`, minus `except`).
+ */
+const source = (dir) => [`${dir}/**/!(*.test).ts`, `${dir}/**/!(*.test).tsx`];
+
+/** Everything under `dir` except the folders and files named (relative to `dir`). */
+const allBut = (dir, allowed, message) => ({ from: dir, except: allowed.map((name) => `./${name}`), message });
+
+const pwaFeatures = readdirSync('pwa/src/features', { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+
+const pwaZones = [
+  { target: source('pwa/src/lib'), ...allBut('pwa/src', ['lib'], 'lib/ is the bottom of the PWA: it imports nothing of db, components, features or app.') },
+  { target: source('pwa/src/db'), ...allBut('pwa/src', ['db', 'lib'], 'db/ imports only lib/.') },
+  { target: source('pwa/src/components'), ...allBut('pwa/src', ['components', 'db', 'lib'], 'Shared components import only db/ and lib/.') },
+  { target: source('pwa/src/features'), from: 'pwa/src/app', message: 'Features never import app/: app/ composes them.' },
+  ...pwaFeatures.map((feature) => ({
+    target: source(`pwa/src/features/${feature}`),
+    ...allBut('pwa/src/features', [feature], 'Features never import each other; share through components/, db/ or lib/.'),
+  })),
+  {
+    target: [...source('pwa/src/!(test)'), 'pwa/src/*.{ts,tsx}'],
+    ...allBut('edge-api/src', ['contract', 'app.ts'], 'The PWA imports only the contract and the AppType of the server.'),
+  },
+  {
+    target: ['pwa/**/*.test.{ts,tsx}', 'pwa/src/test/**'],
+    ...allBut('edge-api/src', ['contract', 'app.ts', 'testing'], 'PWA tests import the contract, the AppType and the test harness of the server.'),
+  },
+];
+
+const api = 'edge-api/src';
+const apiZones = [
+  { target: source(`${api}/contract`), ...allBut(api, ['contract'], 'The contract stands alone: the PWA imports it.') },
+  { target: source(`${api}/db`), ...allBut(api, ['db', 'contract', 'lib'], 'db/ holds queries and the database server: it imports only the contract and lib/.') },
+  { target: source(`${api}/lib`), ...allBut(api, ['lib', 'contract', 'errors.ts'], 'lib/ imports nothing above it.') },
+  {
+    target: source(`${api}/presenters`),
+    ...allBut(api, ['presenters', 'db', 'contract', 'blobs', 'lib', 'deps.ts'], 'presenters/ turn rows into answers: no routes, operations or middleware.'),
+  },
+  {
+    target: source(`${api}/operations`),
+    ...allBut(api, ['operations', 'presenters', 'db', 'contract', 'blobs', 'lib', 'errors.ts', 'deps.ts'], 'operations/ sit below the routes.'),
+  },
+  {
+    target: source(`${api}/middleware`),
+    ...allBut(api, ['middleware', 'auth', 'db', 'contract', 'lib', 'errors.ts', 'deps.ts'], 'Middleware sits below the routes.'),
+  },
+  { target: source(`${api}/routes`), from: `${api}/routes`, message: 'One file per resource: routes never import each other; createApp composes them.' },
+  { target: source(`${api}/routes`), from: [`${api}/app.ts`, `${api}/node.ts`, `${api}/node-server.ts`, `${api}/worker.ts`], message: 'Routes never import the app or its entries.' },
+];
 
 export default tseslint.config(
   { ignores: ['dist', 'node_modules', '.data', '.data-*', '.wrangler', 'coverage'] },
@@ -19,6 +74,29 @@ export default tseslint.config(
     rules: {
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'warn',
+    },
+  },
+  {
+    files: ['**/*.{ts,tsx}'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': ['.ts', '.tsx', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js'] })],
+    },
+    rules: {
+      // Type-only imports are erased and never form a cycle at run time; the rule skips them.
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'import-x/no-restricted-paths': ['error', { zones: [...pwaZones, ...apiZones] }],
+    },
+  },
+  {
+    files: ['pwa/**/*.{ts,tsx}'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/edge-api/src/app.ts'], allowTypeImports: true, message: 'The PWA takes only the type AppType from the server app.' }] },
+      ],
     },
   },
 );

@@ -2,6 +2,7 @@ import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { workersAssetsIgnoreFile, workersHeadersFile } from './edge-api/src/lib/http-headers.ts';
 
 const apiTarget = process.env.API_URL ?? 'http://127.0.0.1:8787';
 
@@ -12,7 +13,9 @@ export default defineConfig({
   build: {
     outDir: '../dist',
     emptyOutDir: true,
-    sourcemap: true,
+    // Maps stay in dist/ for reading a stack trace locally; no script points at them, and neither entry
+    // serves them (.assetsignore below, isUnpublished() on Node).
+    sourcemap: 'hidden',
     manifest: true,
     // heic2any (1.35 MB) loads only when someone picks a HEIC photo; every other chunk is far smaller.
     chunkSizeWarningLimit: 1500,
@@ -21,6 +24,14 @@ export default defineConfig({
     proxy: { '/api': apiTarget, '/auth': apiTarget, '/files': apiTarget },
   },
   plugins: [
+    {
+      // Workers serve dist/ without running the worker: these carry the entries' shared header rules there.
+      name: 'workers-asset-config',
+      generateBundle() {
+        this.emitFile({ type: 'asset', fileName: '_headers', source: workersHeadersFile() });
+        this.emitFile({ type: 'asset', fileName: '.assetsignore', source: workersAssetsIgnoreFile() });
+      },
+    },
     react(),
     tailwindcss(),
     VitePWA({
@@ -76,6 +87,8 @@ export default defineConfig({
         navigateFallback: '/index.html',
         navigateFallbackDenylist: [/^\/api(\/|$)/, /^\/auth(\/|$)/, /^\/files\//, /\.(?:png|jpe?g|webp|gif|svg|ico)$/i],
         cleanupOutdatedCaches: true,
+        // Its map would be public next to it; the app's own maps are not built to be served either.
+        sourcemap: false,
         // No API answer is ever cached by the worker: the app keeps its data in IndexedDB.
         runtimeCaching: [
           {

@@ -3,13 +3,16 @@ import react from '@vitejs/plugin-react';
 
 export default defineConfig({
   test: {
-    // Each API test file starts its own database; two cores do not gain from more workers than that.
+    // One embedded Postgres for the run (or TEST_DATABASE_URL's), a schema per test file.
+    globalSetup: ['edge-api/src/testing/global-setup.ts'],
+    // Two cores do not gain from more workers than that.
     maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects: [
       {
-        test: { name: 'api', environment: 'node', include: ['edge-api/**/*.test.ts', 'migrations/**/*.test.ts'] },
+        // *.workerd.test.ts need the Workers entry under workerd: `npm run test:workers` (vitest.workers.config.ts).
+        test: { name: 'api', environment: 'node', include: ['edge-api/**/*.test.ts', 'migrations/**/*.test.ts'], exclude: ['**/*.workerd.test.ts', '**/node_modules/**'] },
       },
       {
         plugins: [react()],

@@ -3,20 +3,26 @@ export interface LoadResult {
   seconds: number;
   rps: number;
   errors: number;
+  /** Milliseconds of each answered request. */
+  latencies: number[];
 }
 
 /** Keeps `connections` requests (Node's fetch keeps connections alive) in flight against `url` for `seconds`, then counts answers. */
-export async function load(url: string, { connections = 16, seconds = 5 } = {}): Promise<LoadResult> {
+export async function load(url: string | (() => string), { connections = 16, seconds = 5, headers = {} as Record<string, string> } = {}): Promise<LoadResult> {
   const deadline = performance.now() + seconds * 1000;
   let requests = 0;
   let errors = 0;
+  const latencies: number[] = [];
   const worker = async () => {
     while (performance.now() < deadline) {
       try {
-        const response = await fetch(url);
+        const started = performance.now();
+        const response = await fetch(typeof url === 'string' ? url : url(), { headers });
         await response.arrayBuffer();
-        if (response.status === 200) requests += 1;
-        else errors += 1;
+        if (response.status === 200) {
+          requests += 1;
+          latencies.push(performance.now() - started);
+        } else errors += 1;
       } catch {
         errors += 1;
       }
@@ -25,7 +31,7 @@ export async function load(url: string, { connections = 16, seconds = 5 } = {}):
   const started = performance.now();
   await Promise.all(Array.from({ length: connections }, worker));
   const elapsed = (performance.now() - started) / 1000;
-  return { requests, seconds: elapsed, rps: requests / elapsed, errors };
+  return { requests, seconds: elapsed, rps: requests / elapsed, errors, latencies };
 }
 
 export function percentile(values: number[], p: number): number {

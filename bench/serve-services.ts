@@ -3,20 +3,20 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve } from '@hono/node-server';
-import { createLocalJWKSet } from 'jose';
+import { createLocalJWKSet, type JWK } from 'jose';
 import pg from 'pg';
 import { createApp } from '../edge-api/src/app.ts';
-import { generateSigningKey } from '../edge-api/src/auth/signing-key.ts';
 import { createTokenVerifier } from '../edge-api/src/auth/verifier.ts';
 import { createDiskBlobStore } from '../edge-api/src/blobs/disk-store.ts';
 import { openDatabase } from '../edge-api/src/db/connect.ts';
 import type { ServiceRow } from '../edge-api/src/db/schema.ts';
-import { toService } from '../edge-api/src/db/services.ts';
 import { silentLogger } from '../edge-api/src/lib/logger.ts';
 import { createSecrets } from '../edge-api/src/lib/secrets.ts';
+import { toService } from '../edge-api/src/presenters/services.ts';
 
 // One server per process, so the load generator (the parent) never shares an event loop with it.
-// `node bench/serve-services.ts app|baseline` with BENCH_DATABASE_URL and BENCH_SCHEMA; prints its port.
+// `node bench/serve-services.ts app|baseline` with BENCH_DATABASE_URL and BENCH_SCHEMA (and, for the app,
+// BENCH_PUBLIC_JWK: the key its tokens are signed with, issuer 'bench'); prints its port.
 const [mode] = process.argv.slice(2);
 const url = process.env.BENCH_DATABASE_URL!;
 const schema = process.env.BENCH_SCHEMA!;
@@ -34,11 +34,10 @@ if (mode === 'baseline') {
     console.log(typeof address === 'object' && address ? address.port : 0);
   });
 } else {
-  const db = await openDatabase({ databaseUrl: url, searchPath: `${schema},public`, maxConnections: POOL_SIZE });
-  const key = await generateSigningKey();
+  const db = openDatabase({ databaseUrl: url, searchPath: `${schema},public`, maxConnections: POOL_SIZE });
   const app = createApp({
     db,
-    verifyToken: createTokenVerifier({ issuer: 'bench', keys: createLocalJWKSet({ keys: [key.publicJwk] }) }),
+    verifyToken: createTokenVerifier({ issuer: 'bench', keys: createLocalJWKSet({ keys: [JSON.parse(process.env.BENCH_PUBLIC_JWK!) as JWK] }) }),
     deleteAuthUser: async () => {},
     blobs: await createDiskBlobStore(mkdtempSync(join(tmpdir(), 'bench-files-')), crypto.getRandomValues(new Uint8Array(32))),
     secrets: await createSecrets(crypto.getRandomValues(new Uint8Array(32)), crypto.getRandomValues(new Uint8Array(32))),

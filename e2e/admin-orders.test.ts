@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import type { AdminOrderPage, Order } from '../edge-api/src/contract.ts';
+import type { AdminOrderPage, Order } from '../edge-api/src/contract/orders.ts';
+import { SESSION_STORAGE_KEY } from '../pwa/src/lib/supabase.ts';
 import {
   checkA11y,
   demoLogins,
@@ -14,7 +15,6 @@ import {
   waitForServiceWorkerControl,
   type AppServer,
 } from './harness.ts';
-import { SESSION_STORAGE_KEY } from '../pwa/src/lib/supabase.ts';
 
 let server: AppServer;
 let browser: Browser;
@@ -237,10 +237,18 @@ describe('admin order management', () => {
     assert.doesNotMatch(lines[0]!, /password/i);
     assert.ok(lines.slice(1).every((line) => line.includes(',refunded,')));
 
+    // A status change says it is done.
+    await page.getByLabel(`Order status of order #${shortId(victim.id)}`).selectOption('processing');
+    await page.locator('.toast').getByText(`Order #${shortId(victim.id)} is now Processing.`).waitFor();
+    assert.equal((await apiGet<Order>(`/admin/orders/${victim.id}`, admin.token)).orderStatus, 'processing');
+
     const remove = page.getByRole('button', { name: `Delete order #${shortId(victim.id)}` });
     await remove.click();
     const question = page.getByRole('dialog', { name: 'Delete order?' });
     await question.getByText('Are you sure you want to delete this order?').waitFor();
+    // The question names the order, so nobody deletes the wrong one.
+    await question.getByText(`Order #${shortId(victim.id)}: ${victim.title}`).waitFor();
+    await question.getByText(`${victim.userName} (${victim.userEmail})`, { exact: false }).waitFor();
     await question.getByRole('button', { name: 'Cancel', exact: true }).first().click();
     assert.equal((await fetch(`${server.url}/api/admin/orders/${victim.id}`, { headers: { authorization: `Bearer ${admin.token}` } })).status, 200);
 
@@ -248,18 +256,28 @@ describe('admin order management', () => {
     await question.getByRole('button', { name: 'Delete', exact: true }).click();
     await page.getByText(`Showing 1–${refunded.total - 1} of ${refunded.total - 1} orders`).waitFor();
     assert.equal((await fetch(`${server.url}/api/admin/orders/${victim.id}`, { headers: { authorization: `Bearer ${admin.token}` } })).status, 404);
+
+    // So does a payment change.
+    const next = refunded.orders[1]!;
+    await page.getByLabel(`Payment status of order #${shortId(next.id)}`).selectOption('failed');
+    await page.locator('.toast').getByText(`Payment of order #${shortId(next.id)} is now Failed.`).waitFor();
+    assert.equal((await apiGet<Order>(`/admin/orders/${next.id}`, admin.token)).paymentStatus, 'failed');
     await context.close();
   });
 
-  it('sends someone who is not staff to /login, signed out', async () => {
+  it('tells a signed-in customer who opens a dashboard address that it is not for them, and keeps them signed in', async () => {
     const context = await newContext(browser, server.url);
     const page = await context.newPage();
     await signIn(page, demoLogins.customer);
     const storedSession = () => page.evaluate((key) => localStorage.getItem(key), SESSION_STORAGE_KEY);
     assert.notEqual(await storedSession(), null, 'signed in, the session is kept on this device');
     await page.goto('/dashboard');
-    await page.waitForURL((url) => url.pathname === '/login');
-    assert.equal(await storedSession(), null, 'the session is gone from this device');
+    await page.getByRole('heading', { name: 'No access to the dashboard' }).waitFor();
+    await page.getByText(`You are signed in as ${demoLogins.customer.email}.`, { exact: false }).waitFor();
+    assert.equal(new URL(page.url()).pathname, '/dashboard');
+    assert.notEqual(await storedSession(), null, 'still signed in');
+    await page.getByRole('link', { name: 'My Orders' }).click();
+    await page.getByRole('heading', { name: 'My Orders' }).waitFor();
     await context.close();
   });
 });

@@ -132,7 +132,7 @@ describe('the shell', () => {
       assert.equal(await services.getAttribute('aria-expanded'), 'false');
       assert.equal(await services.evaluate((button) => button === document.activeElement), true);
 
-      await page.goto('/fees');
+      await page.goto('/under-construction');
       await page.getByRole('heading', { name: 'Under Construction' }).waitFor();
       const progress = page.getByRole('progressbar');
       assert.equal(await progress.getAttribute('value'), '75');
@@ -160,7 +160,7 @@ describe('the shell', () => {
     });
   });
 
-  it('gives the dashboard a sidebar drawer whose Attendance and Fees links open the Under Construction page', async () => {
+  it('gives the dashboard a titled sidebar drawer whose Attendance and Fees links open the Under Construction page in the dashboard', async () => {
     await e2e.withPage(async (page) => {
       await signIn(page, demoLogins.admin);
       await page.setViewportSize({ width: 390, height: 800 });
@@ -171,14 +171,23 @@ describe('the shell', () => {
       await page.getByRole('button', { name: 'Menu' }).click();
       await sidebar.getByRole('link', { name: 'Student Attn Reports' }).waitFor();
       assert.match((await sidebar.getByRole('link', { name: 'Student Attn Reports' }).textContent()) ?? '', /5/);
+      await page.getByRole('heading', { name: 'Dashboard', level: 2 }).waitFor();
       // The screens inside belong to other tests; this one checks the frame.
       await checkA11y(page, { exclude: ['main'] });
+      await page.getByRole('button', { name: 'Close menu' }).click();
+      await sidebar.waitFor({ state: 'hidden' });
+      await page.getByRole('button', { name: 'Menu' }).click();
+      await sidebar.getByRole('link', { name: 'All Wise Stocks' }).waitFor();
       await page.keyboard.press('Escape');
       await sidebar.waitFor({ state: 'hidden' });
       await page.getByRole('button', { name: 'Menu' }).click();
       await sidebar.getByRole('link', { name: 'Fees' }).click();
       await page.getByRole('heading', { name: 'Under Construction' }).waitFor();
       assert.equal(new URL(page.url()).pathname, '/fees');
+      // Still in the dashboard's frame, with its way back to the shop.
+      await page.getByRole('button', { name: 'Notifications' }).waitFor();
+      await page.getByRole('banner').getByRole('link', { name: /Shop/ }).click();
+      await page.waitForURL((url) => url.pathname === '/');
     });
   });
 });

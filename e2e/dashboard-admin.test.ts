@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { Service, User } from '../edge-api/src/contract.ts';
+import type { Service } from '../edge-api/src/contract/services.ts';
+import type { User } from '../edge-api/src/contract/users.ts';
 import { checkA11y, demoLogins, launchBrowser, newContext, signIn, startServer, type AppServer } from './harness.ts';
 
 let server: AppServer;

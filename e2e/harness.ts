@@ -2,11 +2,11 @@ import { AxeBuilder } from '@axe-core/playwright';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { freePort } from '../edge-api/src/testing/free-port.ts';
 
 /**
  * Browser tests against the built app as `npm start` runs it: one Node process on a free port with a fresh
@@ -26,17 +26,6 @@ export function ensureBuilt(): void {
   if (existsSync(join(ROOT, 'dist', 'index.html'))) return;
   const result = spawnSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' });
   if (result.status !== 0) throw new Error('vite build failed');
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 export interface AppServer {
@@ -179,6 +168,7 @@ export async function signIn(page: Page, login: { email: string; password: strin
 
 /** Fails on serious or critical accessibility violations (axe-core), naming each with its elements. */
 export async function checkA11y(page: Page, options: { exclude?: string[] } = {}): Promise<void> {
+  await settleTransitions(page);
   let builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']);
   for (const selector of options.exclude ?? []) builder = builder.exclude(selector);
   const { violations } = await builder.analyze();
@@ -189,6 +179,22 @@ export async function checkA11y(page: Page, options: { exclude?: string[] } = {}
       .join('\n');
     throw new Error(`Accessibility violations on ${page.url()}:\n${report}`);
   }
+}
+
+/**
+ * Waits for the page's finite CSS transitions and animations to end, so axe measures the colours a person
+ * sees once the page is still, not a button caught halfway between its hover and resting colours.
+ * Endless animations (spinners) are left running.
+ */
+async function settleTransitions(page: Page): Promise<void> {
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => animation.effect?.getComputedTiming().endTime !== Infinity)
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  );
 }
 
 /** Names of the IndexedDB databases this page's origin holds. */

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
-import type { AdminOrderPage, Service } from '../edge-api/src/contract.ts';
+import type { AdminOrderPage } from '../edge-api/src/contract/orders.ts';
+import type { Service } from '../edge-api/src/contract/services.ts';
 import { checkA11y, demoLogins, goOffline, goOnline, launchBrowser, newContext, startServer, waitForServiceWorkerControl, type AppServer } from './harness.ts';
 
 let server: AppServer;
@@ -175,11 +176,17 @@ describe('storefront journey', () => {
     await expectTexts(['Explore Premium Services']);
     await page.getByRole('link', { name: /^View Details/ }).first().waitFor();
     assert.equal(await page.getByRole('link', { name: /^View Details/ }).count(), services.length);
-    assert.equal(await page.getByText('PREMIUM', { exact: true }).count(), services.length);
+    const popular = services.filter((service) => service.popular);
+    assert.ok(popular.length > 0 && popular.length < services.length, 'the demo data has popular services and others');
+    assert.equal(await page.getByText('PREMIUM', { exact: true }).count(), popular.length, 'PREMIUM marks the popular services only');
+    // Categories by their names, never as code identifiers.
+    await page.getByRole('button', { name: /^Editable Files \d+$/ }).waitFor();
+    await page.getByRole('button', { name: /^VPS \d+$/ }).waitFor();
 
     const wise = services.filter((service) => service.category === 'wise');
     await page.getByRole('button', { name: /^Wise \d+$/ }).click();
     assert.equal(await page.getByRole('link', { name: /^View Details/ }).count(), wise.length);
+    assert.equal(new URL(page.url()).search, '?category=wise');
     await page.getByRole('button', { name: /^All Services \d+$/ }).click();
 
     await page.getByRole('button', { name: 'Search' }).focus();
@@ -201,6 +208,8 @@ describe('storefront journey', () => {
     assert.ok(service, `the demo data has "${serviceTitle}"`);
     await page.getByRole('link', { name: `View Details: ${service.title}` }).click();
     await page.waitForURL('**/register');
+    // Told why an account is asked for.
+    await page.getByRole('status').getByText('Create a free account, or sign in, to see the full details of this service and order it.', { exact: false }).waitFor();
     await page.getByLabel('Full Name').fill(customer.name);
     await page.getByLabel('Email Address').fill(customer.email);
     await page.getByLabel('Mobile Number').fill(customer.mobile);

@@ -44,7 +44,7 @@ describe('Wise stocks', () => {
       await checkA11y(page);
       await page.getByLabel('Account Holder Name').fill('Farhana Kabir');
       await page.getByLabel('Email Address').fill('farhana.wise@e2e.test');
-      await page.getByLabel('Password', { exact: true }).fill('Wise#Farhana-2026');
+      await page.getByLabel(/^Password( \*)?$/).fill('Wise#Farhana-2026');
       const image = join(workDir, 'auth.png');
       await writeFile(image, PNG);
       await page.getByLabel('Authentication Image').setInputFiles(image);
@@ -64,6 +64,9 @@ describe('Wise stocks', () => {
       const row = page.getByRole('row').filter({ hasText: 'Farhana Kabir' });
       await row.waitFor();
       assert.equal(await page.getByRole('row').count(), 2, 'the header and the one matching stock');
+      // Masked on the list until tapped.
+      assert.equal(await row.getByText('Wise#Farhana-2026').count(), 0);
+      await row.getByRole('button', { name: 'Show password of Farhana Kabir' }).click();
       await row.getByText('Wise#Farhana-2026').waitFor();
       await row.getByText('Available').waitFor();
       await checkA11y(page);
@@ -85,6 +88,7 @@ describe('Wise stocks', () => {
       await page.getByRole('button', { name: 'Update Status' }).click();
       const dialog = page.getByRole('dialog', { name: 'Update Stock Status' });
       await dialog.waitFor();
+      assert.equal(await dialog.getByLabel('Status', { exact: true }).inputValue(), 'available', 'the modal opens on the current status');
       await dialog.getByLabel('Status', { exact: true }).selectOption('sold');
       const buyer = dialog.getByLabel('Sold To User');
       await buyer.locator('option', { hasText: 'customer@demo.test' }).waitFor({ state: 'attached' });

@@ -3,7 +3,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 // `npm start` builds the PWA when dist/ is missing or older than its sources; `--force` always builds.
-const sources = ['pwa', 'public', 'vite.config.ts', 'edge-api/src/contract.ts'];
+const sources = ['pwa', 'public', 'vite.config.ts', 'edge-api/src/contract', 'edge-api/src/lib/http-headers.ts'];
 
 function newest(path: string): number {
   const stat = statSync(path, { throwIfNoEntry: false });

@@ -1,8 +1,10 @@
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { cors } from 'hono/cors';
 import type { Deps } from './deps.ts';
 import { errorHandler } from './errors.ts';
 import { session, type AppEnv } from './middleware/session.ts';
+import { adminAuditRoutes } from './routes/admin-audit.ts';
+import { adminCredentialRoutes } from './routes/admin-credentials.ts';
 import { adminOrderRoutes } from './routes/admin-orders.ts';
 import { configRoutes } from './routes/config.ts';
 import { orderRoutes } from './routes/orders.ts';
@@ -13,11 +15,17 @@ import { uploadRoutes } from './routes/uploads.ts';
 import { userRoutes } from './routes/users.ts';
 import { wiseStockRoutes } from './routes/wise-stocks.ts';
 
+/**
+ * An /api path no route answers, in the API's error shape. Entries mount it after the app too: mounted
+ * with route(), the app's own notFound is not consulted, and the app shell would answer instead.
+ */
+export const apiNotFound = (c: Context) => c.json({ error: { code: 'not_found', message: `No route for ${c.req.method} ${c.req.path}` } }, 404);
+
 /** The API, mounted under /api. Reads as a table of contents: one sub-app per resource. */
 export function createApp(deps: Deps) {
   const app = new Hono<AppEnv>().basePath('/api');
   app.onError(errorHandler(deps.logger));
-  app.notFound((c) => c.json({ error: { code: 'not_found', message: `No route for ${c.req.method} ${c.req.path}` } }, 404));
+  app.notFound(apiNotFound);
   if (deps.config.allowedOrigins.length > 0) {
     app.use('*', cors({ origin: deps.config.allowedOrigins, credentials: false, exposeHeaders: ['Content-Disposition'] }));
   }
@@ -27,7 +35,9 @@ export function createApp(deps: Deps) {
     .route('/services', serviceRoutes(deps))
     .route('/users', userRoutes(deps))
     .route('/orders', orderRoutes(deps))
-    .route('/admin', adminOrderRoutes(deps))
+    .route('/admin/orders', adminOrderRoutes(deps))
+    .route('/admin/credentials', adminCredentialRoutes(deps))
+    .route('/admin/audit', adminAuditRoutes(deps))
     .route('/wise-stocks', wiseStockRoutes(deps))
     .route('/settings', settingsRoutes(deps))
     .route('/uploads', uploadRoutes(deps))

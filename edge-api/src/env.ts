@@ -1,10 +1,12 @@
 import { z } from 'zod';
 
-const list = z
+export const list = z
   .string()
   .optional()
   .transform((value) => (value ?? '').split(',').map((item) => item.trim()).filter(Boolean));
-const base64Key = z.string().regex(/^[A-Za-z0-9+/]{43}=$/, 'must be 32 bytes, base64-encoded').optional();
+/** A data key: `openssl rand -base64 32`. */
+export const dataKey = z.string().regex(/^[A-Za-z0-9+/]{43}=$/, 'must be 32 bytes, base64-encoded (openssl rand -base64 32)');
+const base64Key = dataKey.optional();
 
 /** The environment, parsed once per entry; a bad one stops the start with a readable list. */
 const envSchema = z
@@ -17,6 +19,13 @@ const envSchema = z
     SUPABASE_URL: z.url().optional(),
     SUPABASE_ANON_KEY: z.string().min(1).optional(),
     SUPABASE_SERVICE_ROLE_KEY: z.string().min(1).optional(),
+    /** The legacy JWT secret of a Supabase project whose tokens are still HS256 (Project Settings, JWT Keys). */
+    SUPABASE_JWT_SECRET: z.string().min(32, 'must be the project\'s JWT secret (at least 32 characters)').optional(),
+    /**
+     * 1: embedded mode also answers as Supabase Storage at /storage/v1 and lifts its auth rate limits, so
+     * the Workers entry (wrangler dev) can use this server as its Supabase. Local runs and CI only.
+     */
+    SUPABASE_STAND_IN: z.enum(['0', '1']).default('0'),
     CREDENTIALS_KEY: base64Key,
     BLIND_INDEX_KEY: base64Key,
     ALLOWED_ORIGINS: list,

@@ -1,17 +1,32 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseEnv } from './env.ts';
 import { silentLogger } from './lib/logger.ts';
+import { generateKey } from './lib/secrets.ts';
 import { demoLogins, startNodeServer, type RunningServer } from './node-server.ts';
+import { expectEntryHeaders } from './testing/entry-headers.ts';
 
-// The embedded mode as `npm start` runs it: PGlite on disk, the auth server, demo data, one port.
+// The embedded mode as `npm start` runs it, in-process: the embedded Postgres server, the auth server, demo data, one port.
 let dataDir: string;
+let staticRoot: string;
 let server: RunningServer;
 
-const start = () => startNodeServer(parseEnv({ PORT: '0', DATA_DIR: dataDir }), { logger: silentLogger });
+const start = (env: Record<string, string> = {}) => startNodeServer(parseEnv({ PORT: '0', DATA_DIR: dataDir, ...env }), { logger: silentLogger, staticRoot });
+
+/** A build as vite leaves it in dist/: the shell, the service worker, the manifest, a hashed chunk and its map. */
+async function fakeBuild(root: string) {
+  await mkdir(join(root, 'assets'), { recursive: true });
+  await mkdir(join(root, '.vite'), { recursive: true });
+  await writeFile(join(root, 'index.html'), '<!doctype html><title>Shop</title>');
+  await writeFile(join(root, 'sw.js'), 'self.addEventListener("fetch", () => {});');
+  await writeFile(join(root, 'manifest.webmanifest'), '{"name":"Shop"}');
+  await writeFile(join(root, 'assets', 'app-B4xk9a.js'), 'console.log("app");');
+  await writeFile(join(root, 'assets', 'app-B4xk9a.js.map'), '{"version":3,"sources":["app.tsx"]}');
+  await writeFile(join(root, '.vite', 'manifest.json'), '{}');
+}
 
 async function signIn(role: 'admin' | 'moderator' | 'user') {
   const login = demoLogins.find((l) => l.role === role)!;
@@ -29,11 +44,14 @@ const get = (path: string, token?: string) =>
 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'storefront-node-'));
+  staticRoot = await mkdtemp(join(tmpdir(), 'storefront-dist-'));
+  await fakeBuild(staticRoot);
   server = await start();
 });
 afterAll(async () => {
   await server?.close();
   await rm(dataDir, { recursive: true, force: true });
+  await rm(staticRoot, { recursive: true, force: true });
 });
 
 describe('the embedded server', () => {
@@ -66,5 +84,18 @@ describe('the embedded server', () => {
     const after = (await (await get('/api/admin/orders?limit=100', again.token)).json()) as { total: number };
     expect(after.total).toBe(before.total);
     expect(((await (await get('/api/services')).json()) as unknown[]).length).toBe(services);
+  });
+
+  it('answers with the shared security and caching headers, and serves no source map or build file', async () => {
+    await expectEntryHeaders(server.url, { hashedAsset: '/assets/app-B4xk9a.js', sourceMap: '/assets/app-B4xk9a.js.map' });
+    expect((await get('/.vite/manifest.json')).status).toBe(404);
+  });
+
+  it('refuses to start with a data key that is not the one its data was sealed with, naming it', async () => {
+    await server.close();
+    await expect(start({ CREDENTIALS_KEY: generateKey() })).rejects.toThrow(/^CREDENTIALS_KEY is not the key this database's data was made with/);
+    await expect(start({ BLIND_INDEX_KEY: generateKey() })).rejects.toThrow(/^BLIND_INDEX_KEY is not the key/);
+    server = await start();
+    expect((await get('/api/services')).status).toBe(200);
   });
 });

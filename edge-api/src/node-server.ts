@@ -1,27 +1,37 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rename } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { serve, type ServerType } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { serveStatic } from '@hono/node-server/serve-static';
-import { Hono } from 'hono';
-import { secureHeaders } from 'hono/secure-headers';
+import { Hono, type Context } from 'hono';
 import { createLocalJWKSet } from 'jose';
-import { createApp } from './app.ts';
+import { apiNotFound, createApp } from './app.ts';
 import { createEmbeddedAuth } from './auth/embedded/embedded-auth.ts';
 import { importSigningKey } from './auth/signing-key.ts';
 import { supabaseUserDeleter } from './auth/supabase-admin.ts';
 import { createTokenVerifier, remoteKeys } from './auth/verifier.ts';
+import type { BlobStore } from './blobs/blob-store.ts';
 import { createDiskBlobStore } from './blobs/disk-store.ts';
+import { deriveUrlSigningKey } from './blobs/signed-urls.ts';
+import { storageStandIn } from './blobs/storage-stand-in.ts';
 import { createSupabaseBlobStore } from './blobs/supabase-store.ts';
+import { importPglite, isPgliteDir } from './backup/pglite-import.ts';
+import { RestoreError } from './backup/restore.ts';
 import { openDatabase } from './db/connect.ts';
+import { verifyDataKeys } from './db/data-keys.ts';
+import { startEmbeddedPostgres } from './db/embedded-postgres.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import type { Deps } from './deps.ts';
 import type { Env } from './env.ts';
-import { loadOrCreateLocalKeys } from './local-keys.ts';
+import { loadOrCreateLocalKeys, type LocalKeys } from './local-keys.ts';
+import { applyApiHeaders, isUnpublished, staticHeaders } from './lib/http-headers.ts';
 import { consoleLogger, type Logger } from './lib/logger.ts';
 import { createSecrets, decodeKey } from './lib/secrets.ts';
 import { fileRoutes } from './routes/files.ts';
 import { seedDemoData, demoLogins } from './seed/demo-data.ts';
+
+/** What this process answers itself, rather than serving a file of the build. */
+const serverPaths = ['/api/', '/auth/', '/files/', '/storage/'];
 
 /** The anon key of the embedded auth server: public by nature, like Supabase's publishable key. */
 const EMBEDDED_ANON_KEY = 'sb_publishable_embedded';
@@ -37,32 +47,82 @@ export interface RunningServer {
  * at /auth/v1 (embedded mode) and image files at /files. With DATABASE_URL and SUPABASE_URL the same
  * process uses real Postgres, Supabase Auth and Storage instead.
  */
-export async function startNodeServer(env: Env, options: { logger?: Logger; staticRoot?: string } = {}): Promise<RunningServer> {
+export async function startNodeServer(
+  env: Env,
+  options: { logger?: Logger; staticRoot?: string; onDatabaseLost?: (error: Error) => void } = {},
+): Promise<RunningServer> {
   const logger = options.logger ?? consoleLogger();
   const dataDir = resolve(env.DATA_DIR);
-  await mkdir(dataDir, { recursive: true });
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
   const keys = await loadOrCreateLocalKeys(dataDir);
-  const db = await openDatabase(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : { dataDir: join(dataDir, 'pglite') });
-  await migrateToLatest(db);
+  const database = env.DATABASE_URL
+    ? { databaseUrl: env.DATABASE_URL, stop: async () => {} }
+    : await startEmbeddedPostgres(dataDir, {
+        logger,
+        onUnexpectedExit: (error) => {
+          logger.error(error.message);
+          options.onDatabaseLost?.(error);
+        },
+      });
+  const db = openDatabase({ databaseUrl: database.databaseUrl });
+  const closeDatabase = async () => {
+    await db.destroy();
+    await database.stop();
+  };
+  try {
+    if (!env.DATABASE_URL) await moveFromPglite(dataDir, db, logger);
+    await migrateToLatest(db);
+    const { server, seeded } = await serveApp(env, { db, keys, dataDir, logger, staticRoot: options.staticRoot ?? 'dist' });
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : env.PORT;
+    return {
+      url: `http://localhost:${port}`,
+      demoLoginsSeeded: seeded,
+      close: async () => {
+        const closed = new Promise<void>((done) => server.close(() => done()));
+        // Requests still running get 10 s to finish; idle keep-alive connections close at once.
+        const cut = setTimeout(() => server.closeAllConnections(), 10_000);
+        server.closeIdleConnections();
+        await closed;
+        clearTimeout(cut);
+        await closeDatabase();
+      },
+    };
+  } catch (error) {
+    await closeDatabase();
+    throw error;
+  }
+}
 
-  const secrets = await createSecrets(
-    decodeKey(env.CREDENTIALS_KEY ?? keys.credentialsKey, 'CREDENTIALS_KEY'),
-    decodeKey(env.BLIND_INDEX_KEY ?? keys.blindIndexKey, 'BLIND_INDEX_KEY'),
-  );
+async function serveApp(
+  env: Env,
+  { db, keys, dataDir, logger, staticRoot }: { db: Deps['db']; keys: LocalKeys; dataDir: string; logger: Logger; staticRoot: string },
+): Promise<{ server: ServerType & { closeAllConnections(): void; closeIdleConnections(): void }; seeded: boolean }> {
+  const credentialsKey = decodeKey(env.CREDENTIALS_KEY ?? keys.credentialsKey, 'CREDENTIALS_KEY');
+  const secrets = await createSecrets(credentialsKey, decodeKey(env.BLIND_INDEX_KEY ?? keys.blindIndexKey, 'BLIND_INDEX_KEY'), { logger });
+  // A key that does not match the stored data stops the start, naming the key.
+  await verifyDataKeys(db, secrets);
   const root = new Hono();
-  // nosniff, frame and referrer policies on everything this process serves.
-  root.use('*', secureHeaders({ strictTransportSecurity: false }));
+  // The shared header rules (lib/http-headers.ts): what the server answers itself gets them here, static
+  // files where they are served below.
+  root.use('*', async (c, next) => {
+    await next();
+    if (serverPaths.some((prefix) => c.req.path.startsWith(prefix))) applyApiHeaders(c.res.headers);
+  });
   let deps: Deps;
+  let blobs: BlobStore;
   let seeded = false;
 
+  const standIn = env.SUPABASE_STAND_IN === '1';
   if (env.SUPABASE_URL && env.SUPABASE_ANON_KEY && env.SUPABASE_SERVICE_ROLE_KEY) {
     const authUrl = `${env.SUPABASE_URL.replace(/\/$/, '')}/auth/v1`;
     const serviceRoleKey = env.SUPABASE_SERVICE_ROLE_KEY;
+    blobs = await createSupabaseBlobStore({ url: env.SUPABASE_URL, serviceRoleKey, urlSigningKey: await deriveUrlSigningKey(credentialsKey) });
     deps = {
       db,
-      verifyToken: createTokenVerifier({ issuer: authUrl, keys: remoteKeys(authUrl) }),
+      verifyToken: createTokenVerifier({ issuer: authUrl, keys: remoteKeys(authUrl), hs256Secret: env.SUPABASE_JWT_SECRET, logger }),
       deleteAuthUser: supabaseUserDeleter(authUrl, serviceRoleKey),
-      blobs: createSupabaseBlobStore({ url: env.SUPABASE_URL, serviceRoleKey }),
+      blobs,
       secrets,
       clock: () => new Date(),
       config: { adminEmails: env.ADMIN_EMAILS, supabaseUrl: env.SUPABASE_URL, supabaseAnonKey: env.SUPABASE_ANON_KEY, allowedOrigins: env.ALLOWED_ORIGINS },
@@ -79,11 +139,13 @@ export async function startNodeServer(env: Env, options: { logger?: Logger; stat
       serviceRoleKey: keys.serviceRoleKey,
       clientIp: (c) => getConnInfo(c).remote.address ?? 'unknown',
       logger,
+      // A stand-in serves a whole test suite's sign-ups from one address.
+      ...(standIn && { rateLimits: { tokenPer5Min: 1_000_000, signupPer5Min: 1_000_000 } }),
     });
-    const blobs = await createDiskBlobStore(join(dataDir, 'files'), decodeKey(keys.fileSigningKey, 'file signing key'));
+    blobs = await createDiskBlobStore(join(dataDir, 'files'), decodeKey(keys.fileSigningKey, 'file signing key'));
     deps = {
       db,
-      verifyToken: createTokenVerifier({ issuer, keys: createLocalJWKSet(auth.jwks()) }),
+      verifyToken: createTokenVerifier({ issuer, keys: createLocalJWKSet(auth.jwks()), logger }),
       deleteAuthUser: auth.deleteUser,
       blobs,
       secrets,
@@ -93,33 +155,56 @@ export async function startNodeServer(env: Env, options: { logger?: Logger; stat
       logger,
     };
     root.route('/auth/v1', auth.app);
-    root.route('/files', fileRoutes(blobs));
+    if (standIn) root.route('/storage/v1', storageStandIn(blobs, keys.serviceRoleKey));
     if (env.DEMO_DATA === '1') seeded = await seedDemoData(deps);
   }
 
   root.route('/', createApp(deps));
-  const staticRoot = options.staticRoot ?? 'dist';
-  root.use(
-    '/assets/*',
-    serveStatic({ root: staticRoot, onFound: (_path, c) => c.header('Cache-Control', 'public, max-age=31536000, immutable') }),
-  );
-  root.use('*', serveStatic({ root: staticRoot, onFound: (_path, c) => c.header('Cache-Control', 'no-cache') }));
-  // Client routes: every other GET is the app shell.
-  root.get('*', serveStatic({ root: staticRoot, path: 'index.html', onFound: (_path, c) => c.header('Cache-Control', 'no-cache') }));
-
-  const server: ServerType = await new Promise((done) => {
-    const started = serve({ fetch: root.fetch, port: env.PORT, hostname: '0.0.0.0' }, () => done(started));
-  });
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : env.PORT;
-  return {
-    url: `http://localhost:${port}`,
-    demoLoginsSeeded: seeded,
-    close: async () => {
-      await new Promise<void>((done) => server.close(() => done()));
-      await db.destroy();
-    },
+  root.all('/api/*', apiNotFound);
+  root.route('/files', fileRoutes(blobs));
+  const withStaticHeaders = (_path: string, c: Context) => {
+    for (const [name, value] of Object.entries(staticHeaders(c.req.path))) c.header(name, value);
   };
+  const notFound = (c: Context) => c.text('Not found', 404, { ...staticHeaders(c.req.path), 'Cache-Control': 'no-store' });
+  root.get('*', async (c, next) => (isUnpublished(c.req.path) ? notFound(c) : next()));
+  root.use('*', serveStatic({ root: staticRoot, onFound: withStaticHeaders }));
+  // A hashed asset that is not there is a 404, never the app shell.
+  root.get('/assets/*', notFound);
+  // Client routes: every other GET is the app shell.
+  root.get('*', serveStatic({ root: staticRoot, path: 'index.html', onFound: withStaticHeaders }));
+
+  const server = await new Promise<ServerType>((done, fail) => {
+    const started = serve({ fetch: root.fetch, port: env.PORT, hostname: '0.0.0.0' }, () => done(started));
+    started.once('error', (error: NodeJS.ErrnoException) =>
+      fail(error.code === 'EADDRINUSE' ? new Error(`Port ${env.PORT} is already in use by another program: set PORT to a free one.`) : error),
+    );
+  });
+  return { server: server as ServerType & { closeAllConnections(): void; closeIdleConnections(): void }, seeded };
+}
+
+/**
+ * A DATA_DIR from before the embedded server keeps its database in DATA_DIR/pglite: on the first start
+ * its rows move into the server (all or nothing), and the old files are kept aside, renamed.
+ */
+async function moveFromPglite(dataDir: string, db: Parameters<typeof importPglite>[1], logger: Logger): Promise<void> {
+  const pgliteDir = join(dataDir, 'pglite');
+  if (!isPgliteDir(pgliteDir)) return;
+  const command = `DATA_DIR=<an empty directory> npm run restore -- ${pgliteDir}`;
+  try {
+    const { rows } = await importPglite(pgliteDir, db);
+    const kept = join(dataDir, `pglite-moved-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+    await rename(pgliteDir, kept);
+    const total = Object.values(rows).reduce((sum, n) => sum + n, 0);
+    logger.info('Moved the database from PGlite into the embedded Postgres server', { rows: total, oldFilesKeptIn: kept });
+  } catch (error) {
+    const why = error instanceof RestoreError ? error.message : String(error);
+    throw new Error(
+      `${pgliteDir} holds this shop's database from an earlier version (PGlite), and it could not be moved into the embedded Postgres server: ${why}\n` +
+        `Nothing was changed in ${pgliteDir}. To move it into a fresh data directory (keys and images included), run:\n  ${command}\n` +
+        `then start with that DATA_DIR. If its data was already moved, rename ${pgliteDir} out of the way.`,
+      { cause: error },
+    );
+  }
 }
 
 export { demoLogins };

@@ -1,18 +1,34 @@
 import { parseEnv } from './env.ts';
 import { demoLogins, startNodeServer } from './node-server.ts';
 
+// Ctrl-C and SIGTERM stop the HTTP server, then the database (the embedded Postgres last). However this
+// process ends otherwise (an exception, kill -9), the embedded server's watcher stops it.
 try {
   const env = parseEnv(process.env);
   const started = Date.now();
-  const server = await startNodeServer(env);
+  // Without its database the shop cannot answer: exit, so a supervisor (systemd, pm2) starts it again.
+  const server = await startNodeServer(env, { onDatabaseLost: () => process.exit(1) });
   const logins = env.DEMO_DATA === '1' && !env.SUPABASE_URL ? ` — demo logins: ${demoLogins.map((l) => `${l.email} / ${l.password} (${l.role})`).join(', ')}` : '';
   console.log(`Storefront running at ${server.url} (ready in ${Date.now() - started} ms)${logins}`);
-  const stop = async () => {
-    await server.close();
-    process.exit(0);
+  let stopping = false;
+  const stop = async (signal: NodeJS.Signals) => {
+    if (stopping) {
+      console.log(`${signal} again: exiting now; the database server stops on its own.`);
+      process.exit(1);
+    }
+    stopping = true;
+    console.log(`${signal}: stopping…`);
+    try {
+      await server.close();
+      console.log('Stopped.');
+      process.exit(0);
+    } catch (error) {
+      console.error(error instanceof Error ? error.message : error);
+      process.exit(1);
+    }
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);

@@ -1,65 +1,187 @@
-import { Kysely, PostgresDialect } from 'kysely';
-import pg from 'pg';
-import { createApp } from './app.ts';
+import { Hono } from 'hono';
+import { apiNotFound, createApp } from './app.ts';
 import { supabaseUserDeleter } from './auth/supabase-admin.ts';
 import { createTokenVerifier, remoteKeys } from './auth/verifier.ts';
+import { deriveUrlSigningKey } from './blobs/signed-urls.ts';
 import { createSupabaseBlobStore } from './blobs/supabase-store.ts';
-import type { Database } from './db/schema.ts';
+import { DataKeyMismatch, verifyDataKeys } from './db/data-keys.ts';
+import { createPool } from './db/connect.ts';
+import { requestScopedDatabase } from './db/request-scope.ts';
 import type { Deps } from './deps.ts';
-import { consoleLogger } from './lib/logger.ts';
+import { applyApiHeaders } from './lib/http-headers.ts';
+import { consoleLogger, type Logger } from './lib/logger.ts';
 import { createSecrets, decodeKey } from './lib/secrets.ts';
+import { fileRoutes } from './routes/files.ts';
+import { parseWorkerEnv, type AssetsBinding, type EnvProblem, type WorkerEnv } from './worker-env.ts';
 
-/** The bindings wrangler.toml declares; secrets are set with `wrangler secret put`. */
-interface WorkerEnv {
-  HYPERDRIVE: { connectionString: string };
-  SUPABASE_URL: string;
-  SUPABASE_ANON_KEY: string;
-  SUPABASE_SERVICE_ROLE_KEY: string;
-  CREDENTIALS_KEY: string;
-  BLIND_INDEX_KEY: string;
-  ADMIN_EMAILS?: string;
-  ALLOWED_ORIGINS?: string;
-  ASSETS: { fetch(request: Request): Promise<Response> };
+interface ExecutionContext {
+  waitUntil(promise: Promise<unknown>): void;
+  passThroughOnException(): void;
+  props: unknown;
 }
 
-const list = (value: string | undefined) => (value ?? '').split(',').map((item) => item.trim()).filter(Boolean);
-// The JWKS fetcher caches keys between requests of one isolate; it holds no connection.
-const keySets = new Map<string, ReturnType<typeof remoteKeys>>();
+/** What one isolate builds once: the app, its request-scoped database, and whether the data keys passed. */
+type Isolate =
+  | { kind: 'misconfigured'; problems: EnvProblem[] }
+  | {
+      kind: 'ready';
+      env: WorkerEnv;
+      app: Hono;
+      deps: Deps;
+      runWithPool: ReturnType<typeof requestScopedDatabase>['run'];
+      /** Until a request has checked them; a mismatch is kept, a database that could not be reached is not. */
+      dataKeys: 'unchecked' | 'verified' | DataKeyMismatch;
+    };
 
 /**
- * The same Hono app on Cloudflare Workers: Postgres through Hyperdrive (which pools, so each request opens
- * its own client), Supabase Auth and Storage. Static assets are served by the platform before this runs.
+ * Each request gets a pool of its own (Workers forbid one request's sockets in another; Hyperdrive does
+ * the pooling), while the app and everything else are built once per isolate.
+ */
+const CONNECTIONS_PER_REQUEST = 2;
+
+/** The isolate's build, and the environment it was built for (the platform may hand each request its own env object). */
+let built: { environment: string; isolate: Promise<Isolate> } | undefined;
+
+function misconfiguredAnswer(message: string, details: unknown): Response {
+  const response = Response.json({ error: { code: 'misconfigured', message, details } }, { status: 503 });
+  applyApiHeaders(response.headers);
+  return response;
+}
+
+async function buildIsolate(source: Record<string, unknown>, logger: Logger): Promise<Isolate> {
+  const parsed = parseWorkerEnv(source);
+  if (!parsed.ok) {
+    // Once per isolate, not once per request.
+    logger.error('worker: the environment is not valid; every API call answers 503 until it is fixed', { problems: parsed.problems });
+    return { kind: 'misconfigured', problems: parsed.problems };
+  }
+  const env = parsed.env;
+  const supabaseUrl = env.SUPABASE_URL.replace(/\/+$/, '');
+  const authUrl = `${supabaseUrl}/auth/v1`;
+  const credentialsKey = decodeKey(env.CREDENTIALS_KEY, 'CREDENTIALS_KEY');
+  const { db, run } = requestScopedDatabase();
+  const blobs = await createSupabaseBlobStore({
+    url: supabaseUrl,
+    serviceRoleKey: env.SUPABASE_SERVICE_ROLE_KEY,
+    urlSigningKey: await deriveUrlSigningKey(credentialsKey),
+  });
+  const deps: Deps = {
+    db,
+    verifyToken: createTokenVerifier({ issuer: authUrl, keys: remoteKeys(authUrl), hs256Secret: env.SUPABASE_JWT_SECRET, logger }),
+    deleteAuthUser: supabaseUserDeleter(authUrl, env.SUPABASE_SERVICE_ROLE_KEY),
+    blobs,
+    secrets: await createSecrets(credentialsKey, decodeKey(env.BLIND_INDEX_KEY, 'BLIND_INDEX_KEY'), { logger }),
+    clock: () => new Date(),
+    config: {
+      adminEmails: env.ADMIN_EMAILS,
+      supabaseUrl,
+      supabaseAnonKey: env.SUPABASE_ANON_KEY,
+      allowedOrigins: env.ALLOWED_ORIGINS,
+    },
+    logger,
+  };
+  const app = new Hono();
+  app.use('*', async (c, next) => {
+    await next();
+    applyApiHeaders(c.res.headers);
+  });
+  app.route('/', createApp(deps));
+  app.all('/api/*', apiNotFound);
+  app.route('/files', fileRoutes(blobs));
+  // Once per isolate: the app is built here, not per request.
+  logger.info('worker: isolate ready');
+  return { kind: 'ready', env, app, deps, runWithPool: run, dataKeys: 'unchecked' };
+}
+
+/** The variables (secrets included, kept in memory only) and Hyperdrive's string: what the isolate was built from. */
+function environmentOf(source: Record<string, unknown>): string {
+  const values = Object.entries(source).filter(([, value]) => typeof value === 'string');
+  return JSON.stringify([values, (source.HYPERDRIVE as { connectionString?: unknown } | undefined)?.connectionString]);
+}
+
+function isolateFor(source: Record<string, unknown>): Promise<Isolate> {
+  const environment = environmentOf(source);
+  if (built?.environment !== environment) built = { environment, isolate: buildIsolate(source, consoleLogger()) };
+  return built.isolate;
+}
+
+/** Ends the request's pool once the answer's body has been sent: a streamed body (the CSV export) still reads from it. */
+function endPoolAfterBody(response: Response, pool: { end(): Promise<void> }, ctx: ExecutionContext): Response {
+  const end = () => pool.end().catch(() => {});
+  if (!response.body) {
+    ctx.waitUntil(end());
+    return response;
+  }
+  const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
+  ctx.waitUntil(
+    response.body
+      .pipeTo(writable)
+      .catch(() => {})
+      .finally(end),
+  );
+  return new Response(readable, response);
+}
+
+/**
+ * A hashed asset is served by the platform, but a name that is not there must not become the app shell
+ * with a year of caching (the SPA fallback would): 404 instead.
+ */
+async function hashedAsset(request: Request, assets: AssetsBinding): Promise<Response> {
+  const response = await assets.fetch(request);
+  if (response.status !== 200 || !response.headers.get('content-type')?.startsWith('text/html')) return response;
+  const missing = new Response('Not found', { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+  applyApiHeaders(missing.headers);
+  return missing;
+}
+
+/**
+ * The same Hono app on Cloudflare Workers: Postgres through Hyperdrive, Supabase Auth and Storage. The
+ * platform serves the static assets (with dist/_headers) before this runs, except the paths of
+ * run_worker_first: /api, /files and the hashed assets.
  */
 export default {
-  async fetch(request: Request, env: WorkerEnv, ctx: { waitUntil(promise: Promise<unknown>): void }): Promise<Response> {
-    const url = new URL(request.url);
-    if (!url.pathname.startsWith('/api/')) return env.ASSETS.fetch(request);
-    const authUrl = `${env.SUPABASE_URL.replace(/\/$/, '')}/auth/v1`;
-    let keys = keySets.get(authUrl);
-    if (!keys) {
-      keys = remoteKeys(authUrl);
-      keySets.set(authUrl, keys);
+  async fetch(request: Request, source: Record<string, unknown>, ctx: ExecutionContext): Promise<Response> {
+    const { pathname } = new URL(request.url);
+    // The static app needs nothing of the isolate: a broken environment still serves it.
+    if (!pathname.startsWith('/api/') && !pathname.startsWith('/files/')) {
+      const assets = source.ASSETS as AssetsBinding | undefined;
+      if (assets && typeof assets.fetch === 'function') return pathname.startsWith('/assets/') ? hashedAsset(request, assets) : assets.fetch(request);
     }
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: env.HYPERDRIVE.connectionString, max: 1 }) }) });
-    const deps: Deps = {
-      db,
-      verifyToken: createTokenVerifier({ issuer: authUrl, keys }),
-      deleteAuthUser: supabaseUserDeleter(authUrl, env.SUPABASE_SERVICE_ROLE_KEY),
-      blobs: createSupabaseBlobStore({ url: env.SUPABASE_URL, serviceRoleKey: env.SUPABASE_SERVICE_ROLE_KEY }),
-      secrets: await createSecrets(decodeKey(env.CREDENTIALS_KEY, 'CREDENTIALS_KEY'), decodeKey(env.BLIND_INDEX_KEY, 'BLIND_INDEX_KEY')),
-      clock: () => new Date(),
-      config: {
-        adminEmails: list(env.ADMIN_EMAILS),
-        supabaseUrl: env.SUPABASE_URL,
-        supabaseAnonKey: env.SUPABASE_ANON_KEY,
-        allowedOrigins: list(env.ALLOWED_ORIGINS),
-      },
-      logger: consoleLogger(),
-    };
-    try {
-      return await createApp(deps).fetch(request);
-    } finally {
-      ctx.waitUntil(db.destroy());
+    const isolate = await isolateFor(source);
+    if (isolate.kind === 'misconfigured') {
+      const named = isolate.problems.map((problem) => `${problem.path} ${problem.message}`).join('; ');
+      return misconfiguredAnswer(`The server is not configured correctly: ${named}`, isolate.problems);
     }
+    if (isolate.dataKeys instanceof DataKeyMismatch) return misconfiguredAnswer(isolate.dataKeys.message, { keys: isolate.dataKeys.keys });
+
+    const pool = createPool({ databaseUrl: isolate.env.HYPERDRIVE.connectionString, maxConnections: CONNECTIONS_PER_REQUEST });
+    return isolate.runWithPool(pool, async () => {
+      let response: Response;
+      try {
+        if (isolate.dataKeys === 'unchecked') {
+          try {
+            await verifyDataKeys(isolate.deps.db, isolate.deps.secrets);
+            isolate.dataKeys = 'verified';
+          } catch (error) {
+            if (!(error instanceof DataKeyMismatch)) {
+              isolate.deps.logger.error('worker: the data key check could not read the database', { error: String(error) });
+              await pool.end().catch(() => {});
+              const unavailable = Response.json({ error: { code: 'internal', message: 'The database cannot be reached right now' } }, { status: 503 });
+              applyApiHeaders(unavailable.headers);
+              return unavailable;
+            }
+            isolate.dataKeys = error;
+            isolate.deps.logger.error('worker: the data keys do not match this database; every API call answers 503', { keys: error.keys, reason: error.message });
+            await pool.end();
+            return misconfiguredAnswer(error.message, { keys: error.keys });
+          }
+        }
+        response = await isolate.app.fetch(request, source, ctx);
+      } catch (error) {
+        await pool.end().catch(() => {});
+        throw error;
+      }
+      return endPoolAfterBody(response, pool, ctx);
+    });
   },
 };

@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { BucketMissing } from './blob-store.ts';
 import { createSupabaseBlobStore } from './supabase-store.ts';
 
 /**
@@ -20,7 +21,10 @@ let server: ServerType;
 let baseUrl: string;
 let seen: Seen[] = [];
 let objects: Map<string, Uint8Array>;
-let signCount = 0;
+let bucketsThatExist: Set<string>;
+const linkKey = crypto.getRandomValues(new Uint8Array(32));
+const storeFor = (serviceRoleKey = SERVICE_KEY, clock?: () => Date) =>
+  createSupabaseBlobStore({ url: `${baseUrl}/`, serviceRoleKey, urlSigningKey: linkKey, clock });
 
 function fakeStorage() {
   const app = new Hono();
@@ -36,21 +40,22 @@ function fakeStorage() {
     }
     return next();
   });
-  app.post('/storage/v1/object/sign/:bucket/:path{.+}', async (c) => {
-    const { bucket, path } = c.req.param();
-    const { expiresIn } = await c.req.json<{ expiresIn: number }>();
-    if (!objects.has(`${bucket}/${path}`)) return c.json({ statusCode: '404', error: 'not_found', message: 'Object not found' }, 400);
-    signCount += 1;
-    return c.json({ signedURL: `/object/sign/${bucket}/${path}?token=tok${signCount}-${expiresIn}` });
-  });
+  const noBucket = { statusCode: '404', error: 'Bucket not found', message: 'Bucket not found' };
   app.post('/storage/v1/object/:bucket/:path{.+}', async (c) => {
     const { bucket, path } = c.req.param();
+    if (!bucketsThatExist.has(bucket)) return c.json(noBucket, 400);
     const key = `${bucket}/${path}`;
     if (objects.has(key) && c.req.header('x-upsert') !== 'true') {
       return c.json({ statusCode: '409', error: 'Duplicate', message: 'The resource already exists' }, 400);
     }
     objects.set(key, new Uint8Array(await c.req.arrayBuffer()));
     return c.json({ Id: crypto.randomUUID(), Key: key });
+  });
+  app.get('/storage/v1/object/:bucket/:path{.+}', (c) => {
+    const { bucket, path } = c.req.param();
+    const bytes = objects.get(`${bucket}/${path}`);
+    if (!bytes) return c.json({ statusCode: '404', error: 'not_found', message: 'Object not found' }, 400);
+    return c.body(bytes as Uint8Array<ArrayBuffer>, 200, { 'content-type': 'image/png' });
   });
   app.delete('/storage/v1/object/:bucket', async (c) => {
     const { prefixes } = await c.req.json<{ prefixes: string[] }>();
@@ -71,13 +76,14 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 beforeEach(() => {
   seen = [];
   objects = new Map();
+  bucketsThatExist = new Set(['service-images', 'order-proofs', 'stock-images']);
 });
 
 const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 9, 8, 7]);
 
 describe('the Supabase Storage blob store', () => {
   it('uploads the raw bytes with the content type, never overwriting, as the service role', async () => {
-    const store = createSupabaseBlobStore({ url: `${baseUrl}/`, serviceRoleKey: SERVICE_KEY });
+    const store = await storeFor();
     await store.put('stock-images', 'a1.png', png, 'image/png');
     expect(seen).toHaveLength(1);
     const [upload] = seen;
@@ -94,37 +100,54 @@ describe('the Supabase Storage blob store', () => {
     await expect(store.put('stock-images', 'a1.png', png, 'image/png')).rejects.toThrow(/upload failed \(400\): The resource already exists/);
   });
 
+  it('says which bucket is missing when an upload finds none', async () => {
+    bucketsThatExist.delete('order-proofs');
+    const store = await storeFor();
+    const failure = store.put('order-proofs', 'p.png', png, 'image/png');
+    await expect(failure).rejects.toBeInstanceOf(BucketMissing);
+    await expect(failure).rejects.toMatchObject({ bucket: 'order-proofs' });
+  });
+
   it('answers the public URL of a public bucket without asking the server', async () => {
-    const store = createSupabaseBlobStore({ url: baseUrl, serviceRoleKey: SERVICE_KEY });
+    const store = await storeFor();
     expect(await store.url('service-images', 'b2.jpg')).toBe(`${baseUrl}/storage/v1/object/public/service-images/b2.jpg`);
     expect(seen).toEqual([]);
   });
 
-  it('signs private files, reusing a signed URL while it has an hour left', async () => {
-    let now = Date.parse('2026-11-22T10:00:00Z');
-    const store = createSupabaseBlobStore({ url: baseUrl, serviceRoleKey: SERVICE_KEY, now: () => now });
+  it('links a list of private images without one call to Storage, with links that stay the same in another isolate for the day', async () => {
+    let now = new Date('2026-11-22T09:00:00Z');
+    const names = Array.from({ length: 37 }, (_, i) => `stock-${i}.png`);
+    const first = await storeFor(SERVICE_KEY, () => now);
+    const links = await Promise.all(names.map((name) => first.url('stock-images', name)));
+    expect(seen).toEqual([]);
+    for (const [i, link] of links.entries()) expect(link).toMatch(new RegExp(`^/files/stock-images/stock-${i}\\.png\\?expires=\\d+&sig=[\\w-]+$`));
+
+    // Another isolate (a new store with the same key), later the same day: the same links.
+    now = new Date('2026-11-22T20:30:00Z');
+    const second = await storeFor(SERVICE_KEY, () => now);
+    expect(await Promise.all(names.map((name) => second.url('stock-images', name)))).toEqual(links);
+    expect(seen).toEqual([]);
+
+    const { expires, sig } = Object.fromEntries(new URL(links[0]!, 'http://shop.test').searchParams) as { expires: string; sig: string };
+    expect(await second.verify('stock-images', 'stock-0.png', expires, sig)).toBe(true);
+    expect(await second.verify('stock-images', 'stock-1.png', expires, sig)).toBe(false);
+    expect(await second.verify('order-proofs', 'stock-0.png', expires, sig)).toBe(false);
+    now = new Date(Number(expires) * 1000 + 1000);
+    expect(await second.verify('stock-images', 'stock-0.png', expires, sig)).toBe(false);
+  });
+
+  it('reads a stored file as the service role when its link is opened, and null for a missing one', async () => {
+    const store = await storeFor();
     await store.put('order-proofs', 'p.png', png, 'image/png');
     seen = [];
-
-    const first = await store.url('order-proofs', 'p.png');
-    expect(first).toMatch(new RegExp(`^${baseUrl}/storage/v1/object/sign/order-proofs/p\\.png\\?token=tok\\d+-7200$`));
-    expect(seen).toHaveLength(1);
-    expect(seen[0]).toMatchObject({ method: 'POST', path: '/storage/v1/object/sign/order-proofs/p.png' });
-    expect(seen[0]!.headers['content-type']).toBe('application/json');
-    expect(JSON.parse(new TextDecoder().decode(seen[0]!.body))).toEqual({ expiresIn: 7200 });
-
-    now += 30 * 60 * 1000;
-    expect(await store.url('order-proofs', 'p.png')).toBe(first);
-    expect(seen).toHaveLength(1);
-
-    now += 40 * 60 * 1000;
-    const second = await store.url('order-proofs', 'p.png');
-    expect(second).not.toBe(first);
-    expect(seen).toHaveLength(2);
+    expect(await store.read('order-proofs', 'p.png')).toEqual(png);
+    expect(seen[0]).toMatchObject({ method: 'GET', path: '/storage/v1/object/order-proofs/p.png' });
+    expect(seen[0]!.headers).toMatchObject({ authorization: `Bearer ${SERVICE_KEY}`, apikey: SERVICE_KEY });
+    expect(await store.read('order-proofs', 'missing.png')).toBeNull();
   });
 
   it('removes a file through the bucket with its path as a prefix', async () => {
-    const store = createSupabaseBlobStore({ url: baseUrl, serviceRoleKey: SERVICE_KEY });
+    const store = await storeFor();
     await store.put('stock-images', 'gone.png', png, 'image/png');
     await store.remove('stock-images', 'gone.png');
     const removal = seen.at(-1)!;
@@ -134,11 +157,10 @@ describe('the Supabase Storage blob store', () => {
   });
 
   it('reports the server error when a call fails, without the key', async () => {
-    const store = createSupabaseBlobStore({ url: baseUrl, serviceRoleKey: 'wrong-key' });
+    const store = await storeFor('wrong-key');
     const failure = store.put('stock-images', 'x.png', png, 'image/png');
     await expect(failure).rejects.toThrow(/upload failed \(400\): Invalid Compact JWS/);
     await expect(failure).rejects.not.toThrow(/wrong-key/);
-    const signing = createSupabaseBlobStore({ url: baseUrl, serviceRoleKey: SERVICE_KEY });
-    await expect(signing.url('stock-images', 'missing.png')).rejects.toThrow(/signing failed \(400\): Object not found/);
+    await expect(store.read('stock-images', 'x.png')).rejects.toThrow(/download failed \(400\): Invalid Compact JWS/);
   });
 });

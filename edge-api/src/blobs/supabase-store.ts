@@ -1,85 +1,82 @@
-import { publicBuckets, type BlobStore, type Bucket } from './blob-store.ts';
+import type { Bucket } from '../contract/uploads.ts';
+import { BucketMissing, publicBuckets, type BlobStore } from './blob-store.ts';
+import { createUrlSigner } from './signed-urls.ts';
 
 export interface SupabaseBlobStoreOptions {
   /** The project URL, e.g. https://abcd.supabase.co */
   url: string;
   serviceRoleKey: string;
+  /** The key of our own /files links (deriveUrlSigningKey of CREDENTIALS_KEY). */
+  urlSigningKey: Uint8Array;
   fetch?: typeof fetch;
-  now?: () => number;
+  clock?: () => Date;
 }
-
-const SIGNED_URL_SECONDS = 2 * 3600;
-/** A cached signed URL is handed out while it has at least this long to live. */
-const MIN_REMAINING_MS = 3600 * 1000;
-
-const MAX_CACHED = 10_000;
 
 const encodePath = (path: string) => path.split('/').map(encodeURIComponent).join('/');
 
+/** Storage's error body: `{statusCode, error, message}`, the real status often in statusCode with HTTP 400. */
+interface StorageError {
+  statusCode?: string;
+  error?: string;
+  message?: string;
+}
+
 /**
  * Images in Supabase Storage through its HTTP API, with the service-role key (server side only).
- * Signed URLs are cached until they near expiry: a list of stocks does not sign every image on every
- * load, and the same URL lets the service worker's image cache answer it offline.
+ * Public images are linked straight to Storage's public URLs. Private ones get our own signed /files
+ * links, made in memory: a list of stocks costs no Storage call, and the same link for a day lets the
+ * service worker's image cache answer it offline. The entry serving /files reads the file from Storage
+ * when a browser opens the link.
  */
-export function createSupabaseBlobStore(options: SupabaseBlobStoreOptions): BlobStore {
+export async function createSupabaseBlobStore(options: SupabaseBlobStoreOptions): Promise<BlobStore> {
   const base = `${options.url.replace(/\/+$/, '')}/storage/v1`;
   // Called through a wrapper: Workers reject a fetch detached from the global scope.
   const doFetch: typeof fetch = options.fetch ?? ((input, init) => fetch(input, init));
-  const now = options.now ?? Date.now;
   const auth = { authorization: `Bearer ${options.serviceRoleKey}`, apikey: options.serviceRoleKey };
-  const signed = new Map<string, { url: string; expiresAt: number }>();
+  const signer = await createUrlSigner(options.urlSigningKey, options.clock);
 
-  const request = async (what: string, url: string, init: RequestInit) => {
-    const response = await doFetch(url, { ...init, headers: { ...auth, ...init.headers } });
-    if (!response.ok) {
-      let message = response.statusText;
-      try {
-        const body = (await response.json()) as { message?: string; error?: string };
-        message = body.message ?? body.error ?? message;
-      } catch {
-        // Not JSON: the status text will do.
-      }
-      throw new Error(`Supabase Storage ${what} failed (${response.status}): ${message}`);
+  const failure = async (response: Response): Promise<StorageError> => {
+    try {
+      return (await response.json()) as StorageError;
+    } catch {
+      return { message: response.statusText };
     }
-    return response;
+  };
+  const request = async (what: string, bucket: Bucket, url: string, init: RequestInit) => {
+    const response = await doFetch(url, { ...init, headers: { ...auth, ...init.headers } });
+    if (response.ok) return response;
+    const body = await failure(response);
+    if (/bucket not found/i.test(`${body.error ?? ''} ${body.message ?? ''}`)) throw new BucketMissing(bucket);
+    throw new Error(`Supabase Storage ${what} failed (${response.status}): ${body.message ?? body.error ?? response.statusText}`);
   };
 
   return {
     async put(bucket, path, bytes, contentType) {
-      await request('upload', `${base}/object/${bucket}/${encodePath(path)}`, {
+      await request('upload', bucket, `${base}/object/${bucket}/${encodePath(path)}`, {
         method: 'POST',
         headers: { 'content-type': contentType, 'x-upsert': 'false', 'cache-control': 'max-age=31536000' },
         body: bytes as Uint8Array<ArrayBuffer>,
       });
     },
-    async url(bucket: Bucket, path: string) {
-      if (publicBuckets.has(bucket)) return `${base}/object/public/${bucket}/${encodePath(path)}`;
-      const key = `${bucket}/${path}`;
-      const cached = signed.get(key);
-      if (cached && cached.expiresAt - now() >= MIN_REMAINING_MS) return cached.url;
-      const issuedAt = now();
-      const response = await request('signing', `${base}/object/sign/${bucket}/${encodePath(path)}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ expiresIn: SIGNED_URL_SECONDS }),
-      });
-      const { signedURL } = (await response.json()) as { signedURL?: string };
-      if (!signedURL) throw new Error('Supabase Storage signing answered no signedURL');
-      const url = `${base}${signedURL}`;
-      if (signed.size >= MAX_CACHED) {
-        for (const [cachedKey, entry] of signed) if (entry.expiresAt - issuedAt < MIN_REMAINING_MS) signed.delete(cachedKey);
-        if (signed.size >= MAX_CACHED) signed.clear();
-      }
-      signed.set(key, { url, expiresAt: issuedAt + SIGNED_URL_SECONDS * 1000 });
-      return url;
+    async url(bucket, path) {
+      return publicBuckets.has(bucket) ? `${base}/object/public/${bucket}/${encodePath(path)}` : signer.sign(bucket, path);
     },
     async remove(bucket, path) {
-      signed.delete(`${bucket}/${path}`);
-      await request('removal', `${base}/object/${bucket}`, {
+      await request('removal', bucket, `${base}/object/${bucket}`, {
         method: 'DELETE',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ prefixes: [path] }),
       });
+    },
+    async read(bucket, path) {
+      const response = await doFetch(`${base}/object/${bucket}/${encodePath(path)}`, { headers: auth });
+      if (response.ok) return new Uint8Array(await response.arrayBuffer());
+      const body = await failure(response);
+      if (response.status === 404 || body.statusCode === '404') return null;
+      throw new Error(`Supabase Storage download failed (${response.status}): ${body.message ?? body.error ?? response.statusText}`);
+    },
+    async verify(bucket, path, expires, sig) {
+      return publicBuckets.has(bucket) || signer.verify(bucket, path, expires, sig);
     },
   };
 }

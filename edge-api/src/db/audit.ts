@@ -1,9 +1,10 @@
 import type { Kysely, Transaction } from 'kysely';
+import type { AuditEntity } from '../contract/audit.ts';
 import type { Database, UserRow } from './schema.ts';
 
 export interface AuditEntry {
   action: string;
-  entity: 'order' | 'service' | 'user' | 'wise_stock' | 'settings';
+  entity: AuditEntity;
   entityId: string;
   /** What changed. Never a password or any other secret. */
   details?: Record<string, unknown>;
@@ -25,5 +26,18 @@ export async function recordAudit(
       entity_id: entry.entityId,
       details: JSON.stringify(entry.details ?? {}),
     })
+    .execute();
+}
+
+/** The newest 200 entries about one entity (or one kind of entity), newest first. */
+export function auditTrail(db: Kysely<Database> | Transaction<Database>, entity: AuditEntity, entityId: string | undefined) {
+  return db
+    .selectFrom('audit_log')
+    .selectAll()
+    .where('entity', '=', entity)
+    .$if(entityId !== undefined, (qb) => qb.where('entity_id', '=', entityId!))
+    .orderBy('created_at', 'desc')
+    .orderBy('id')
+    .limit(200)
     .execute();
 }

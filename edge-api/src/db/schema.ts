@@ -1,4 +1,7 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
+import type { OrderStatus, PaymentStatus } from '../contract/orders.ts';
+import type { Role } from '../contract/users.ts';
+import type { StockStatus } from '../contract/wise-stocks.ts';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type Json<T> = ColumnType<T, string, string>;
@@ -14,10 +17,6 @@ interface Synced {
   deleted_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
-export type Role = 'user' | 'moderator' | 'admin';
-export type OrderStatus = 'pending' | 'processing' | 'completed' | 'delivered' | 'cancelled';
-export type PaymentStatus = 'pending' | 'paid' | 'failed' | 'refunded';
-export type StockStatus = 'available' | 'sold' | 'active' | 'suspended' | 'disabled' | 'used';
 
 export interface UsersTable extends Synced {
   id: string;
@@ -137,6 +136,12 @@ export interface AuthRefreshTokensTable {
   revoked_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
+export interface DataKeysTable {
+  name: 'CREDENTIALS_KEY' | 'BLIND_INDEX_KEY';
+  key_id: string;
+  created_at: Generated<Date>;
+}
+
 export interface Database {
   users: UsersTable;
   services: ServicesTable;
@@ -149,9 +154,11 @@ export interface Database {
   auth_users: AuthUsersTable;
   auth_sessions: AuthSessionsTable;
   auth_refresh_tokens: AuthRefreshTokensTable;
+  data_keys: DataKeysTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
 export type ServiceRow = Selectable<ServicesTable>;
 export type OrderRow = Selectable<OrdersTable>;
 export type StockRow = Selectable<WiseStocksTable>;
+export type AuditRow = Selectable<AuditLogTable>;

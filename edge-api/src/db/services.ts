@@ -1,43 +1,9 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { Database, ServiceRow } from './schema.ts';
+import type { ServiceFields } from '../contract/services.ts';
+import type { Database } from './schema.ts';
 import { writeTime } from './versions.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
-
-export interface ServiceFields {
-  title: string;
-  description: string;
-  category: string;
-  features: string[];
-  popular: boolean;
-  image: string;
-  price: string;
-  deliveryTime: string;
-  paymentMethods: string[];
-}
-
-export interface Service extends ServiceFields {
-  id: string;
-  createdAt: string;
-  updatedAt: string;
-  version: number;
-}
-
-export const toService = (row: ServiceRow): Service => ({
-  id: row.id,
-  title: row.title,
-  description: row.description,
-  category: row.category,
-  features: row.features,
-  popular: row.popular,
-  image: row.image,
-  price: row.price,
-  deliveryTime: row.delivery_time,
-  paymentMethods: row.payment_methods,
-  createdAt: new Date(row.created_at).toISOString(),
-  updatedAt: new Date(row.updated_at).toISOString(),
-  version: Number(row.version),
-});
 
 /** The columns a service's fields are stored in (the lists as JSON text). */
 export const toServiceColumns = (fields: ServiceFields) => ({

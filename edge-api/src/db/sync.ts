@@ -1,8 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { Order } from '../contract.ts';
-import type { Deps } from '../deps.ts';
-import { presentOrder } from './orders.ts';
-import type { Database, OrderRow, UserRow } from './schema.ts';
+import type { Database } from './schema.ts';
 import { SITE_SETTINGS_ID } from './settings.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -138,9 +135,4 @@ export function changedStocks(db: Db, window: VersionWindow) {
     .orderBy('version')
     .$if(window.limit !== undefined, (qb) => qb.limit(window.limit!))
     .execute();
-}
-
-/** An order as `viewer` may see it: the owner gets the delivered credentials, staff never another's password. */
-export function toSyncedOrder(row: OrderRow, viewer: UserRow, deps: Pick<Deps, 'secrets' | 'blobs'>): Promise<Order> {
-  return presentOrder(row, row.user_id === viewer.id ? 'owner' : 'staff', deps.secrets, deps.blobs);
 }

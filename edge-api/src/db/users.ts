@@ -1,22 +1,9 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { User } from '../contract.ts';
-import type { Database, Role, UserRow } from './schema.ts';
+import type { Role } from '../contract/users.ts';
+import type { Database } from './schema.ts';
 import { writeTime } from './versions.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
-
-export const roles: readonly Role[] = ['user', 'moderator', 'admin'];
-
-export const toUser = (row: UserRow): User => ({
-  uid: row.id,
-  email: row.email,
-  displayName: row.display_name,
-  mobile: row.mobile,
-  userRole: row.user_role,
-  createdAt: new Date(row.created_at).toISOString(),
-  updatedAt: new Date(row.updated_at).toISOString(),
-  version: Number(row.version),
-});
 
 export interface NewUserFields {
   id: string;

@@ -1,46 +1,12 @@
 import type { Kysely, Transaction } from 'kysely';
-import { resolveImageUrl, type BlobStore } from '../blobs/blob-store.ts';
-import type { WiseStock } from '../contract.ts';
-import type { Secrets } from '../lib/secrets.ts';
-import type { Database, StockRow, StockStatus } from './schema.ts';
+import type { StockImageField, StockStatus } from '../contract/wise-stocks.ts';
+import type { Database } from './schema.ts';
 import { writeTime } from './versions.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
-export const stockStatuses: readonly StockStatus[] = ['available', 'sold', 'active', 'suspended', 'disabled', 'used'];
-export type StockImageField = 'authImage' | 'docImg1' | 'docImg2';
-export const stockImageFields: readonly StockImageField[] = ['authImage', 'docImg1', 'docImg2'];
 
 const imageColumn = { authImage: 'auth_image', docImg1: 'doc_img1', docImg2: 'doc_img2' } as const;
-
-/** What an answer needs beyond the row: the password is decrypted, blob references become URLs. */
-export async function toWiseStock(row: StockRow, secrets: Secrets, blobs: BlobStore): Promise<WiseStock> {
-  const [wisePassword, authImage, docImg1, docImg2] = await Promise.all([
-    secrets.decrypt(row.wise_password_enc),
-    resolveImageUrl(blobs, row.auth_image),
-    resolveImageUrl(blobs, row.doc_img1),
-    resolveImageUrl(blobs, row.doc_img2),
-  ]);
-  return {
-    id: row.id,
-    wiseName: row.wise_name,
-    wiseEmail: row.wise_email,
-    wisePassword,
-    authImage,
-    docImg1,
-    docImg2,
-    userName: row.user_name,
-    userEmail: row.user_email,
-    serviceName: row.service_name,
-    status: row.status,
-    soldTo: row.sold_to,
-    orderId: row.order_id,
-    notes: row.notes,
-    createdAt: new Date(row.created_at).toISOString(),
-    updatedAt: new Date(row.updated_at).toISOString(),
-    version: Number(row.version),
-  };
-}
 
 export function listStocks(db: Db) {
   return db.selectFrom('wise_stocks').selectAll().where('deleted_at', 'is', null).orderBy('created_at', 'desc').orderBy('id').execute();
@@ -143,4 +109,18 @@ export function softDeleteStock(db: Db, id: string, version: number) {
     .where('deleted_at', 'is', null)
     .returning('id')
     .executeTakeFirst();
+}
+
+/** The stock row, locked until the transaction ends, whatever its status (the caller decides). */
+export function lockStockForDelivery(trx: Transaction<Database>, stockId: string) {
+  return trx.selectFrom('wise_stocks').selectAll().where('id', '=', stockId).where('deleted_at', 'is', null).forUpdate().executeTakeFirst();
+}
+
+export function markStockSold(db: Db, stockId: string, sale: { userId: string; orderId: string }, version: number) {
+  return db
+    .updateTable('wise_stocks')
+    .set({ status: 'sold', sold_to: sale.userId, order_id: sale.orderId, version, updated_at: writeTime() })
+    .where('id', '=', stockId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirstOrThrow();
 }

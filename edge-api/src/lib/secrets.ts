@@ -1,3 +1,5 @@
+import type { Logger } from './logger.ts';
+
 /**
  * Delivered and stocked passwords are encrypted at rest (AES-256-GCM) and compared through an HMAC blind
  * index, so a database dump shows no password. WebCrypto only: the same code runs on Node and Workers.
@@ -5,7 +7,14 @@
 export interface Secrets {
   encrypt(plain: string): Promise<string>;
   decrypt(sealed: string): Promise<string>;
+  /**
+   * The plain text, or null when this key cannot open it (another key sealed it, or the row is
+   * damaged): one unreadable row is reported on that row instead of failing a whole list. Logged.
+   */
+  open(sealed: string, row: { entity: string; id: string }): Promise<string | null>;
   blindIndex(value: string): Promise<string>;
+  /** Fingerprints of the two keys (not secret): what the stored key check compares and messages name. */
+  keyIds: { credentials: string; blindIndex: string };
 }
 
 const encoder = new TextEncoder();
@@ -24,10 +33,19 @@ export function generateKey(): string {
   return toBase64(crypto.getRandomValues(new Uint8Array(32)));
 }
 
-export async function createSecrets(credentialsKey: Uint8Array, blindIndexKey: Uint8Array): Promise<Secrets> {
+/** A key's fingerprint: the start of an HMAC of a fixed text under it. Names the key, reveals nothing of it. */
+async function keyId(key: Uint8Array): Promise<string> {
+  const hmac = await crypto.subtle.importKey('raw', key as BufferSource, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  const mac = new Uint8Array(await crypto.subtle.sign('HMAC', hmac, encoder.encode('storefront key id v1')));
+  return Array.from(mac.slice(0, 6), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+export async function createSecrets(credentialsKey: Uint8Array, blindIndexKey: Uint8Array, options: { logger?: Logger } = {}): Promise<Secrets> {
   const aes = await crypto.subtle.importKey('raw', credentialsKey as BufferSource, 'AES-GCM', false, ['encrypt', 'decrypt']);
   const hmac = await crypto.subtle.importKey('raw', blindIndexKey as BufferSource, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-  return {
+  const keyIds = { credentials: await keyId(credentialsKey), blindIndex: await keyId(blindIndexKey) };
+  const secrets: Secrets = {
+    keyIds,
     async encrypt(plain) {
       const iv = crypto.getRandomValues(new Uint8Array(12));
       const sealed = new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-GCM', iv }, aes, encoder.encode(plain)));
@@ -39,9 +57,18 @@ export async function createSecrets(credentialsKey: Uint8Array, blindIndexKey: U
       const plain = await crypto.subtle.decrypt({ name: 'AES-GCM', iv: fromBase64(iv) }, aes, fromBase64(data));
       return decoder.decode(plain);
     },
+    async open(sealed, row) {
+      try {
+        return await secrets.decrypt(sealed);
+      } catch {
+        options.logger?.warn('a sealed password cannot be read with CREDENTIALS_KEY', { ...row, credentialsKeyId: keyIds.credentials });
+        return null;
+      }
+    },
     async blindIndex(value) {
       const mac = new Uint8Array(await crypto.subtle.sign('HMAC', hmac, encoder.encode(value)));
       return Array.from(mac, (b) => b.toString(16).padStart(2, '0')).join('');
     },
   };
+  return secrets;
 }

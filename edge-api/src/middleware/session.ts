@@ -1,6 +1,7 @@
 import { createMiddleware } from 'hono/factory';
 import type { TokenClaims } from '../auth/verifier.ts';
-import type { Role, UserRow } from '../db/schema.ts';
+import { isStaffRole, type Role } from '../contract/users.ts';
+import type { UserRow } from '../db/schema.ts';
 import type { Deps } from '../deps.ts';
 import { forbidden, unauthorized } from '../errors.ts';
 
@@ -13,8 +14,7 @@ export interface AppEnv {
   };
 }
 
-const staffRoles: readonly Role[] = ['moderator', 'admin'];
-export const isStaff = (user: UserRow | null) => !!user && staffRoles.includes(user.user_role);
+export const isStaff = (user: UserRow | null) => isStaffRole(user?.user_role);
 
 export function session(deps: Deps) {
   return createMiddleware<AppEnv>(async (c, next) => {

@@ -1,18 +1,18 @@
 import { Hono } from 'hono';
-import { isBucket, publicBuckets } from '../blobs/blob-store.ts';
-import type { DiskBlobStore } from '../blobs/disk-store.ts';
+import { publicBuckets, type BlobStore } from '../blobs/blob-store.ts';
+import { isBucket, parseBlobRef } from '../contract/uploads.ts';
 import { detectImageType } from '../lib/image-types.ts';
 
 const missing = { error: { code: 'not_found', message: 'File not found' } };
 
 /**
- * Serves the disk store's files at /files/{bucket}/{path} (the Node entry mounts it at /files): public
- * buckets to anyone, private ones only through an unexpired signed URL from the store.
+ * Serves stored files at /files/{bucket}/{path} (both entries mount it at /files), from disk or from
+ * Supabase Storage: public buckets to anyone, private ones only through an unexpired signed link.
  */
-export function fileRoutes(store: DiskBlobStore) {
+export function fileRoutes(store: BlobStore) {
   return new Hono().get('/:bucket/:path{.+}', async (c) => {
     const { bucket, path } = c.req.param();
-    if (!isBucket(bucket)) return c.json(missing, 404);
+    if (!isBucket(bucket) || !parseBlobRef(`${bucket}/${path}`)) return c.json(missing, 404);
     const isPublic = publicBuckets.has(bucket);
     if (!isPublic && !(await store.verify(bucket, path, c.req.query('expires'), c.req.query('sig')))) {
       return c.json({ error: { code: 'forbidden', message: 'This link is invalid or has expired' } }, 403);

@@ -1,23 +1,15 @@
 import { Hono } from 'hono';
-import { z } from 'zod';
+import { placeOrderBody, userIdParam } from '../contract/order-requests.ts';
 import { recordAudit } from '../db/audit.ts';
-import { findOrderIncludingDeleted, insertOrder, listUserOrders, presentOrder } from '../db/orders.ts';
+import { findOrderIncludingDeleted, insertOrder, listUserOrders } from '../db/orders.ts';
 import type { OrderRow } from '../db/schema.ts';
 import { findService } from '../db/services.ts';
 import { nextVersion } from '../db/versions.ts';
 import type { Deps } from '../deps.ts';
 import { conflict, forbidden, notFound } from '../errors.ts';
-import { uuid } from '../lib/schemas.ts';
 import { validate } from '../lib/validate.ts';
 import { isStaff, requireRole, type AppEnv } from '../middleware/session.ts';
-
-/** Only the id and the service are read: the copies, the customer and the statuses are the server's. */
-const placeOrderBody = z.object({
-  id: uuid.optional(),
-  productId: uuid,
-});
-
-const userIdParam = z.object({ userId: uuid });
+import { presentOrder } from '../presenters/orders.ts';
 
 export function orderRoutes(deps: Deps) {
   return new Hono<AppEnv>()

@@ -55,6 +55,17 @@ describe('services', () => {
     expect(after.body).toHaveLength(before.body.length);
   });
 
+  it('takes a picture address or no picture, and refuses anything else as the image', async () => {
+    for (const image of ['', 'https://img.example/vps.png', '/files/service-images/1b9d.png', 'data:image/png;base64,iVBORw0KGgo=']) {
+      expect((await api.call('POST', '/api/services', { user: admin, json: { ...vps, image } })).status, image).toBe(201);
+    }
+    for (const image of ['just a picture', 'javascript:alert(1)', '//evil.test/x.png']) {
+      const bad = await api.call<{ error: { details: { path: string }[] } }>('POST', '/api/services', { user: admin, json: { ...vps, image } });
+      expect(bad.status, image).toBe(400);
+      expect(bad.body.error.details.map((d) => d.path)).toEqual(['image']);
+    }
+  });
+
   it('updates with a version check and answers 409 on a stale version', async () => {
     const created = await api.call<{ id: string; version: number }>('POST', '/api/services', { user: admin, json: vps });
     const updated = await api.call<{ title: string; version: number }>('PUT', `/api/services/${created.body.id}`, {

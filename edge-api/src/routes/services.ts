@@ -1,28 +1,15 @@
 import { Hono } from 'hono';
-import { z } from 'zod';
+import { idParam } from '../contract/fields.ts';
+import { serviceBody } from '../contract/service-requests.ts';
 import { recordAudit } from '../db/audit.ts';
-import { findService, insertService, listServices, softDeleteService, toService, updateService } from '../db/services.ts';
+import { findService, insertService, listServices, softDeleteService, updateService } from '../db/services.ts';
 import { nextVersion } from '../db/versions.ts';
 import type { Deps } from '../deps.ts';
 import { notFound } from '../errors.ts';
-import { expectedVersion, idParam, requiredText, textList, uuid } from '../lib/schemas.ts';
 import { validate } from '../lib/validate.ts';
 import { assertVersion } from '../lib/versioning.ts';
 import { requireAdmin, type AppEnv } from '../middleware/session.ts';
-
-const serviceBody = z.object({
-  id: uuid.optional(),
-  title: requiredText(200),
-  description: requiredText(5000),
-  category: requiredText(60),
-  features: textList(50, 300).default([]),
-  popular: z.boolean().default(false),
-  image: z.string().trim().max(2000).default(''),
-  price: requiredText(60),
-  deliveryTime: requiredText(60),
-  paymentMethods: textList(20, 40).default([]),
-  version: expectedVersion,
-});
+import { toService } from '../presenters/services.ts';
 
 export function serviceRoutes(deps: Deps) {
   return new Hono<AppEnv>()

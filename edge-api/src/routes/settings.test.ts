@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SiteSettings } from '../contract.ts';
-import { defaultSettings } from '../db/settings.ts';
+import { defaultSettings, type SiteSettings } from '../contract/settings.ts';
 import { createApiHarness, type ApiHarness, type TestUser } from '../testing/api-harness.ts';
 
 let api: ApiHarness;
@@ -36,6 +35,8 @@ afterAll(() => api.close());
 
 describe('site settings', () => {
   it('answers the demo defaults to anyone while nothing is saved', async () => {
+    // Nothing saved: a shared database (a running entry's) may hold another test's settings.
+    await api.db.deleteFrom('settings').where('id', '=', 'site').execute();
     const read = await api.call<SiteSettings>('GET', '/api/settings');
     expect(read.status).toBe(200);
     expect(read.body).toEqual(defaultSettings);

@@ -1,9 +1,7 @@
 import { Hono } from 'hono';
-import { z } from 'zod';
-import type { SyncResponse } from '../contract.ts';
+import { syncQuery } from '../contract/sync-requests.ts';
+import type { SyncResponse } from '../contract/sync.ts';
 import type { UserRow } from '../db/schema.ts';
-import { toService } from '../db/services.ts';
-import { toSiteSettings } from '../db/settings.ts';
 import {
   changedOwnOrders,
   changedServices,
@@ -12,20 +10,17 @@ import {
   changedUsers,
   changedWorkingSetOrders,
   readPage,
-  toSyncedOrder,
 } from '../db/sync.ts';
-import { toUser } from '../db/users.ts';
 import { currentVersion } from '../db/versions.ts';
-import { toWiseStock } from '../db/wise-stocks.ts';
 import type { Deps } from '../deps.ts';
 import { forbidden, unauthorized } from '../errors.ts';
 import { validate } from '../lib/validate.ts';
 import { isStaff, type AppEnv } from '../middleware/session.ts';
-
-const syncQuery = z.object({
-  scope: z.enum(['public', 'private'], { error: 'must be public or private' }).default('public'),
-  cursor: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').nonnegative('must not be negative').default(0),
-});
+import { toSyncedOrder } from '../presenters/orders.ts';
+import { toService } from '../presenters/services.ts';
+import { toSiteSettings } from '../presenters/settings.ts';
+import { toUser } from '../presenters/users.ts';
+import { toWiseStock } from '../presenters/wise-stocks.ts';
 
 /** Splits rows of one window into live ones (serialised) and ids of soft-deleted ones. */
 async function split<Row extends { id: string; deleted_at: Date | null }, Out>(rows: Row[], serialise: (row: Row) => Out | Promise<Out>) {

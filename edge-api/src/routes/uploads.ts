@@ -1,21 +1,20 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { createMiddleware } from 'hono/factory';
-import type { Bucket } from '../blobs/blob-store.ts';
-import type { Role } from '../db/schema.ts';
+import { BucketMissing } from '../blobs/blob-store.ts';
+import { uploadLimitMegabytes, type Bucket, type UploadKind } from '../contract/uploads.ts';
+import type { Role } from '../contract/users.ts';
 import type { Deps } from '../deps.ts';
-import { ApiError, badRequest, forbidden } from '../errors.ts';
+import { ApiError, badRequest, forbidden, misconfigured } from '../errors.ts';
 import { detectImageType } from '../lib/image-types.ts';
 import { requireStaff, type AppEnv } from '../middleware/session.ts';
-
-export type UploadKind = 'service' | 'proof' | 'stock';
 
 const MB = 1024 * 1024;
 
 const uploadKinds: Record<UploadKind, { bucket: Bucket; maxMegabytes: number; roles: readonly Role[] }> = {
-  service: { bucket: 'service-images', maxMegabytes: 32, roles: ['admin'] },
-  proof: { bucket: 'order-proofs', maxMegabytes: 10, roles: ['moderator', 'admin'] },
-  stock: { bucket: 'stock-images', maxMegabytes: 10, roles: ['admin'] },
+  service: { bucket: 'service-images', maxMegabytes: uploadLimitMegabytes.service, roles: ['admin'] },
+  proof: { bucket: 'order-proofs', maxMegabytes: uploadLimitMegabytes.proof, roles: ['moderator', 'admin'] },
+  stock: { bucket: 'stock-images', maxMegabytes: uploadLimitMegabytes.stock, roles: ['admin'] },
 };
 
 const isUploadKind = (value: unknown): value is UploadKind => typeof value === 'string' && Object.hasOwn(uploadKinds, value);
@@ -24,7 +23,7 @@ const isUploadKind = (value: unknown): value is UploadKind => typeof value === '
 const ENVELOPE_BYTES = 64 * 1024;
 
 const tooLarge = (megabytes: number) =>
-  new ApiError(413, 'payload_too_large', `File too large! Please select an image smaller than ${megabytes}MB`);
+  new ApiError('payload_too_large', `File too large! Please select an image smaller than ${megabytes}MB`);
 
 /**
  * Refuses a body larger than the biggest file this caller's role may upload, before reading it when
@@ -63,10 +62,19 @@ export function uploadRoutes(deps: Deps) {
     const bytes = new Uint8Array(await file.arrayBuffer());
     const type = detectImageType(bytes);
     if (!type) {
-      throw new ApiError(415, 'unsupported_media_type', 'Invalid file type! Please select a JPG, PNG, WEBP or GIF image (HEIC is converted to JPEG before upload)');
+      throw new ApiError('unsupported_media_type', 'Invalid file type! Please select a JPG, PNG, WEBP or GIF image (HEIC is converted to JPEG before upload)');
     }
     const name = `${crypto.randomUUID()}.${type.extension}`;
-    await deps.blobs.put(rules.bucket, name, bytes, type.mime);
+    try {
+      await deps.blobs.put(rules.bucket, name, bytes, type.mime);
+    } catch (error) {
+      if (!(error instanceof BucketMissing)) throw error;
+      deps.logger.error('upload refused: a Storage bucket is missing', { bucket: error.bucket });
+      throw misconfigured(
+        `Image uploads are not set up yet: the Storage bucket "${error.bucket}" does not exist. Create the buckets service-images (public), order-proofs and stock-images (private).`,
+        { bucket: error.bucket },
+      );
+    }
     return c.json({ path: `${rules.bucket}/${name}`, url: await deps.blobs.url(rules.bucket, name) }, 201);
   });
 }

@@ -1,44 +1,27 @@
 import { Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
-import { z } from 'zod';
+import { registerBody, roleBody, uidParam } from '../contract/user-requests.ts';
+import type { Role } from '../contract/users.ts';
 import { recordAudit } from '../db/audit.ts';
-import type { Role, UserRow } from '../db/schema.ts';
-import {
-  findUser,
-  findUserIncludingDeleted,
-  insertUser,
-  listUsers,
-  lockAdminIds,
-  lockUser,
-  roles,
-  setUserRole,
-  softDeleteUser,
-  toUser,
-} from '../db/users.ts';
+import type { UserRow } from '../db/schema.ts';
+import { findUser, findUserIncludingDeleted, insertUser, listUsers, lockAdminIds, lockUser, setUserRole, softDeleteUser } from '../db/users.ts';
 import { nextVersion } from '../db/versions.ts';
 import type { Deps } from '../deps.ts';
 import { ApiError, badRequest, conflict, forbidden, notFound } from '../errors.ts';
-import { expectedVersion, requiredText, uuid } from '../lib/schemas.ts';
 import { validate } from '../lib/validate.ts';
 import { assertVersion } from '../lib/versioning.ts';
 import { isStaff, requireAdmin, requireAuth, requireRole, requireStaff, type AppEnv } from '../middleware/session.ts';
+import { toUser } from '../presenters/users.ts';
 
-const uidParam = z.object({ uid: uuid });
-
-const registerBody = z.object({
-  uid: uuid,
-  email: z.string().trim().max(320, 'must be at most 320 characters').pipe(z.email('must be an email address')),
-  displayName: requiredText(120),
-  mobile: requiredText(15),
-  // userRole and createdAt are read by nobody: the server decides both.
-  userRole: z.unknown().optional(),
-  createdAt: z.unknown().optional(),
-});
-
-const roleBody = z.object({
-  userRole: z.enum(roles as [Role, ...Role[]], { error: `must be one of ${roles.join(', ')}` }),
-  version: expectedVersion,
-});
+/**
+ * The shop keeps at least one admin (checked under lockAdminIds, so two admins acting at once take turns).
+ * Only the last admin can be the target here, as only an admin calls: `before` says what to do first.
+ */
+function assertNotLastAdmin(targetRole: Role, admins: string[], before: string): void {
+  if (targetRole === 'admin' && admins.length <= 1) {
+    throw new ApiError('last_admin', `You are the last admin: make another user an admin before ${before}`);
+  }
+}
 
 const isUniqueViolation = (error: unknown) => (error as { code?: unknown } | null)?.code === '23505';
 
@@ -53,7 +36,7 @@ export function userRoutes(deps: Deps) {
     const hadRecord = c.get('user') !== null;
     await next();
     const error = c.error;
-    if (!error || hadRecord || (error instanceof ApiError && error.status === 403)) return;
+    if (!error || hadRecord || (error instanceof ApiError && error.code === 'forbidden')) return;
     try {
       await deps.deleteAuthUser(sub);
     } catch (cause) {
@@ -116,9 +99,8 @@ export function userRoutes(deps: Deps) {
         if (!target) throw notFound('User');
         assertVersion(target.version, version, 'user');
         if (target.user_role === userRole) return target;
-        if (target.user_role === 'admin' && admins.length === 1) {
-          throw conflict('You are the last admin: make another user an admin before changing your own role');
-        }
+        assertNotLastAdmin(target.user_role, admins, 'changing your own role');
+        if (uid === me.id) throw new ApiError('own_account', 'You cannot change your own role: another admin must do it');
         const updated = await setUserRole(trx, uid, userRole, await nextVersion(trx));
         await recordAudit(trx, me, { action: 'user.role', entity: 'user', entityId: uid, details: { from: target.user_role, to: userRole } });
         return updated;
@@ -128,7 +110,6 @@ export function userRoutes(deps: Deps) {
     .delete('/:uid', requireAdmin, validate('param', uidParam), async (c) => {
       const { uid } = c.req.valid('param');
       const me = c.get('user')!;
-      if (uid === me.id) throw conflict('You cannot delete your own account');
       await deps.db.transaction().execute(async (trx) => {
         const admins = await lockAdminIds(trx);
         if (!admins.includes(me.id)) throw forbidden();
@@ -136,6 +117,8 @@ export function userRoutes(deps: Deps) {
         if (!target) throw notFound('User');
         // Already deleted: a retry after the auth server failed; only the auth account is left to go.
         if (target.deleted_at) return;
+        assertNotLastAdmin(target.user_role, admins, 'deleting your account');
+        if (uid === me.id) throw new ApiError('own_account', 'You cannot delete your own account: another admin must do it');
         await softDeleteUser(trx, uid, await nextVersion(trx));
         await recordAudit(trx, me, { action: 'user.delete', entity: 'user', entityId: uid, details: { email: target.email, role: target.user_role } });
       });

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { WiseStock } from '../contract.ts';
+import type { WiseStock } from '../contract/wise-stocks.ts';
+import { createSecrets } from '../lib/secrets.ts';
 import { createApiHarness, type ApiHarness, type TestUser } from '../testing/api-harness.ts';
 
 let api: ApiHarness;
@@ -133,6 +134,42 @@ describe('creating a Wise stock', () => {
     expect(audit).not.toContain(password);
     const row = await api.db.selectFrom('wise_stocks').selectAll().where('id', '=', stock.id).executeTakeFirstOrThrow();
     expect(row.wise_password_index).toBe(await api.deps.secrets.blindIndex(password));
+  });
+});
+
+describe('listing stocks', () => {
+  it('links every private image with a URL that stays the same from one load to the next, and that opens the image', async () => {
+    const images = await Promise.all([uploadStockImage(), uploadStockImage(), uploadStockImage()]);
+    const ids: string[] = [];
+    for (const authImage of images) ids.push((await api.call<WiseStock>('POST', '/api/wise-stocks', { user: admin, json: newStock({ authImage }) })).body.id);
+    const load = async () => {
+      const listed = await api.call<WiseStock[]>('GET', '/api/wise-stocks', { user: moderator });
+      expect(listed.status).toBe(200);
+      return ids.map((id) => listed.body.find((stock) => stock.id === id)!.authImage);
+    };
+    const first = await load();
+    expect(await load()).toEqual(first);
+    for (const [i, url] of first.entries()) {
+      expect(url).toMatch(new RegExp(`^/files/${images[i]}\\?expires=\\d+&sig=`));
+      const opened = await api.app.request(url);
+      expect(opened.status).toBe(200);
+      expect(opened.headers.get('content-type')).toBe('image/png');
+    }
+  });
+
+  it('lists every stock when one password cannot be read, marking that one', async () => {
+    const readable = (await api.call<WiseStock>('POST', '/api/wise-stocks', { user: admin, json: newStock({ authImage: await uploadStockImage() }) })).body;
+    const damaged = (await api.call<WiseStock>('POST', '/api/wise-stocks', { user: admin, json: newStock({ authImage: await uploadStockImage() }) })).body;
+    const stranger = await createSecrets(crypto.getRandomValues(new Uint8Array(32)), crypto.getRandomValues(new Uint8Array(32)));
+    await api.db.updateTable('wise_stocks').set({ wise_password_enc: await stranger.encrypt('Lost#1') }).where('id', '=', damaged.id).execute();
+
+    const listed = await api.call<WiseStock[]>('GET', '/api/wise-stocks', { user: admin });
+    expect(listed.status).toBe(200);
+    expect(listed.body.find((stock) => stock.id === readable.id)).toMatchObject({ wisePassword: 'S3cret-Wise!pass' });
+    expect(listed.body.find((stock) => stock.id === damaged.id)).toMatchObject({ wisePassword: '', wisePasswordUnreadable: true });
+    const one = await api.call<WiseStock>('GET', `/api/wise-stocks/${damaged.id}`, { user: admin });
+    expect(one.status).toBe(200);
+    expect(one.body.wisePasswordUnreadable).toBe(true);
   });
 });
 

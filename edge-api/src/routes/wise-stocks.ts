@@ -1,68 +1,16 @@
 import { Hono } from 'hono';
-import { z } from 'zod';
-import { isHttpUrl, parseBlobRef } from '../blobs/blob-store.ts';
+import { idParam } from '../contract/fields.ts';
+import { newStockBody, stockChangeBody } from '../contract/wise-stock-requests.ts';
+import { statusChangeProblem, stockImageFields } from '../contract/wise-stocks.ts';
 import { recordAudit } from '../db/audit.ts';
 import { nextVersion } from '../db/versions.ts';
-import {
-  findStock,
-  findStockIncludingDeleted,
-  insertStock,
-  listStocks,
-  lockStock,
-  setStockImage,
-  setStockStatus,
-  softDeleteStock,
-  stockImageFields,
-  stockStatuses,
-  toWiseStock,
-} from '../db/wise-stocks.ts';
+import { findStock, findStockIncludingDeleted, insertStock, listStocks, lockStock, setStockImage, setStockStatus, softDeleteStock } from '../db/wise-stocks.ts';
 import type { Deps } from '../deps.ts';
 import { badRequest, conflict, notFound } from '../errors.ts';
-import { expectedVersion, idParam, uuid } from '../lib/schemas.ts';
 import { validate } from '../lib/validate.ts';
 import { assertVersion } from '../lib/versioning.ts';
 import { requireAdmin, requireStaff, type AppEnv } from '../middleware/session.ts';
-
-const requiredMessage = { error: (issue: { input: unknown }) => (issue.input === undefined || issue.input === null ? 'is required' : 'must be text') };
-
-const requiredText = (max: number) => z.string(requiredMessage).trim().min(1, 'is required').max(max, `must be at most ${max} characters`);
-
-/** An image uploaded through POST /api/uploads (kind stock), or an external http(s) URL; '' is no image. */
-const stockImage = z
-  .string(requiredMessage)
-  .trim()
-  .max(2000, 'must be at most 2000 characters')
-  .refine((value) => value === '' || parseBlobRef(value)?.bucket === 'stock-images' || isHttpUrl(value), {
-    message: 'must be an uploaded stock image (stock-images/...) or an http(s) URL',
-  });
-
-const createBody = z.object({
-  id: uuid.optional(),
-  wiseName: requiredText(200),
-  wiseEmail: requiredText(320).pipe(z.email('must be an email address')),
-  // Passwords are kept exactly as typed.
-  wisePassword: z
-    .string(requiredMessage)
-    .max(500, 'must be at most 500 characters')
-    .refine((value) => value.trim().length > 0, { message: 'is required' }),
-  authImage: stockImage.refine((value) => value !== '', { message: 'is required' }),
-  docImg1: stockImage.nullish().transform((value) => value ?? ''),
-  docImg2: stockImage.nullish().transform((value) => value ?? ''),
-  userName: requiredText(200),
-  // serviceName and status are not read: a new stock is always a 'WiseStock' and 'available'.
-});
-
-const updateBody = z.object({
-  authImage: stockImage.optional(),
-  docImg1: stockImage.optional(),
-  docImg2: stockImage.optional(),
-  status: z.enum([...stockStatuses, ''], { error: `must be one of ${stockStatuses.join(', ')}` }).optional(),
-  soldTo: z.union([uuid, z.literal(''), z.null()]).optional(),
-  notes: z.string().max(2000, 'must be at most 2000 characters').nullish(),
-  // The client's clock is not trusted; updatedAt is set by the server.
-  updatedAt: z.unknown().optional(),
-  version: expectedVersion,
-});
+import { toWiseStock } from '../presenters/wise-stocks.ts';
 
 const field = (path: string, message: string) => [{ path, message }];
 
@@ -76,7 +24,7 @@ export function wiseStockRoutes(deps: Deps) {
       if (!row) throw notFound('Wise stock');
       return c.json(await answer(row));
     })
-    .post('/', requireAdmin, validate('json', createBody), async (c) => {
+    .post('/', requireAdmin, validate('json', newStockBody), async (c) => {
       const { id = crypto.randomUUID(), wisePassword, ...fields } = c.req.valid('json');
       const user = c.get('user')!;
       const [wisePasswordEnc, wisePasswordIndex] = await Promise.all([deps.secrets.encrypt(wisePassword), deps.secrets.blindIndex(wisePassword)]);
@@ -98,7 +46,7 @@ export function wiseStockRoutes(deps: Deps) {
       });
       return c.json(await answer(result.row), result.replay ? 200 : 201);
     })
-    .put('/:id', requireAdmin, validate('param', idParam), validate('json', updateBody), async (c) => {
+    .put('/:id', requireAdmin, validate('param', idParam), validate('json', stockChangeBody), async (c) => {
       const { id } = c.req.valid('param');
       const body = c.req.valid('json');
       const user = c.get('user')!;
@@ -127,28 +75,29 @@ export function wiseStockRoutes(deps: Deps) {
         return c.json({ stock: await answer(row) });
       }
 
-      if (!status) throw badRequest('Please select a status', field('status', 'is required'));
-      if (status === 'sold' && !soldTo) throw badRequest('Please select a user when marking as sold', field('soldTo', 'is required when the status is sold'));
+      const problem = statusChangeProblem({ status, soldTo });
+      if (problem) throw badRequest(problem.message, field(problem.field, problem.fieldMessage));
+      const newStatus = status!; // statusChangeProblem found one
       const row = await deps.db.transaction().execute(async (trx) => {
         const current = await lockStock(trx, id);
         if (!current) throw notFound('Wise stock');
         assertVersion(current.version, body.version, 'Wise stock');
-        if (status === 'sold') {
+        if (newStatus === 'sold') {
           const buyer = await trx.selectFrom('users').select('id').where('id', '=', soldTo!).where('deleted_at', 'is', null).executeTakeFirst();
           if (!buyer) throw badRequest('The selected user does not exist', field('soldTo', 'no such user'));
         }
-        const stillSameSale = status === 'sold' && current.status === 'sold' && current.sold_to === soldTo;
+        const stillSameSale = newStatus === 'sold' && current.status === 'sold' && current.sold_to === soldTo;
         const updated = await setStockStatus(
           trx,
           id,
-          { status, soldTo: status === 'sold' ? soldTo! : null, orderId: stillSameSale ? current.order_id : null, notes },
+          { status: newStatus, soldTo: newStatus === 'sold' ? soldTo! : null, orderId: stillSameSale ? current.order_id : null, notes },
           await nextVersion(trx),
         );
         await recordAudit(trx, user, {
           action: 'wise_stock.status',
           entity: 'wise_stock',
           entityId: id,
-          details: { from: current.status, to: status, soldTo: updated.sold_to, notesChanged: notes !== undefined },
+          details: { from: current.status, to: newStatus, soldTo: updated.sold_to, notesChanged: notes !== undefined },
         });
         return updated;
       });

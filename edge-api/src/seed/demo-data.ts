@@ -1,7 +1,9 @@
 import { createAuthUser } from '../auth/embedded/auth-store.ts';
-import { toServiceColumns, type ServiceFields } from '../db/services.ts';
-import { defaultSettings } from '../db/settings.ts';
-import type { OrderStatus, PaymentStatus, StockStatus } from '../db/schema.ts';
+import type { OrderStatus, PaymentStatus } from '../contract/orders.ts';
+import type { ServiceFields } from '../contract/services.ts';
+import { defaultSettings } from '../contract/settings.ts';
+import type { StockStatus } from '../contract/wise-stocks.ts';
+import { toServiceColumns } from '../db/services.ts';
 import { nextVersion } from '../db/versions.ts';
 import type { Deps } from '../deps.ts';
 

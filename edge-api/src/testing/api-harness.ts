@@ -1,17 +1,21 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Hono } from 'hono';
 import { createLocalJWKSet } from 'jose';
-import { createApp } from '../app.ts';
+import type { Kysely } from 'kysely';
+import { apiNotFound, createApp } from '../app.ts';
 import { generateSigningKey, importSigningKey, signAccessToken } from '../auth/signing-key.ts';
 import { createTokenVerifier } from '../auth/verifier.ts';
 import { createDiskBlobStore } from '../blobs/disk-store.ts';
-import type { Kysely } from 'kysely';
-import type { Database, Role } from '../db/schema.ts';
+import type { Role } from '../contract/users.ts';
+import { openDatabase } from '../db/connect.ts';
+import type { Database } from '../db/schema.ts';
 import { nextVersion } from '../db/versions.ts';
 import type { Deps } from '../deps.ts';
 import { silentLogger } from '../lib/logger.ts';
-import { createSecrets } from '../lib/secrets.ts';
+import { createSecrets, decodeKey, type Secrets } from '../lib/secrets.ts';
+import { fileRoutes } from '../routes/files.ts';
 import { openTestDatabase } from './test-database.ts';
 
 const TEST_ISSUER = 'http://auth.test/auth/v1';
@@ -24,49 +28,181 @@ export interface TestUser {
   role: Role;
 }
 
+/** An account on the auth server, signed in, with no user record yet. */
+export interface TestAccount {
+  id: string;
+  email: string;
+  token: string;
+}
+
 /**
- * The real API app on a real database with real ES256 tokens, called in-process. Nothing of our own
- * is mocked: only the auth server is replaced by signing tokens with a key the verifier trusts.
+ * Where the API under test runs. By default in this process (`createApp` on a test database). With
+ * TEST_API_URL set, over HTTP against a running entry (the Workers entry under workerd in
+ * `scripts/workers-suite.ts`): the same test files then check the same contract there, with accounts
+ * made on the real auth server (TEST_AUTH_URL) and the entry's database (TEST_API_DATABASE_URL) for the
+ * checks that read it directly.
+ */
+export const remoteApi = process.env.TEST_API_URL
+  ? {
+      url: process.env.TEST_API_URL.replace(/\/+$/, ''),
+      /** The Supabase the entry uses (SUPABASE_URL). */
+      supabaseUrl: required('TEST_AUTH_URL').replace(/\/+$/, ''),
+      authUrl: `${required('TEST_AUTH_URL').replace(/\/+$/, '')}/auth/v1`,
+      anonKey: required('TEST_AUTH_ANON_KEY'),
+      serviceRoleKey: required('TEST_AUTH_SERVICE_ROLE_KEY'),
+      databaseUrl: required('TEST_API_DATABASE_URL'),
+      credentialsKey: required('TEST_CREDENTIALS_KEY'),
+      blindIndexKey: required('TEST_BLIND_INDEX_KEY'),
+      /** An email in the entry's ADMIN_EMAILS. */
+      adminEmail: required('TEST_ADMIN_EMAIL'),
+    }
+  : undefined;
+
+function required(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`TEST_API_URL is set, so ${name} must be too`);
+  return value;
+}
+
+/** What a test may know of the app's dependencies, in either mode. */
+export interface HarnessDeps {
+  secrets: Secrets;
+  /** In-process only: a test that changes the configuration or a dependency cannot run against a remote entry. */
+  config: Deps['config'];
+  deleteAuthUser: Deps['deleteAuthUser'];
+}
+
+/**
+ * The real API app on a real database with real ES256 tokens: called in-process, or over HTTP when
+ * TEST_API_URL names a running entry. Nothing of our own is mocked: in-process, only the auth server is
+ * replaced by signing tokens with a key the verifier trusts.
  */
 export async function createApiHarness(
   overrides: Partial<Deps['config']> = {},
   database?: { db: Kysely<Database>; close: () => Promise<void> },
 ) {
+  return remoteApi && !database ? remoteHarness(remoteApi) : inProcessHarness(overrides, database);
+}
+
+/** Always in this process, with the app's whole Deps: for tests that need them (a seed, a backup), never run against a remote entry. */
+export async function inProcessHarness(overrides: Partial<Deps['config']> = {}, database?: { db: Kysely<Database>; close: () => Promise<void> }) {
   const { db, close: closeDb } = database ?? (await openTestDatabase());
   const key = await importSigningKey(await generateSigningKey());
   const blobDir = await mkdtemp(join(tmpdir(), 'storefront-blobs-'));
   const deletedAuthUsers: string[] = [];
+  const blobs = await createDiskBlobStore(blobDir, crypto.getRandomValues(new Uint8Array(32)));
   const deps: Deps = {
     db,
     verifyToken: createTokenVerifier({ issuer: TEST_ISSUER, keys: createLocalJWKSet({ keys: [key.publicJwk] }) }),
     deleteAuthUser: async (id) => {
       deletedAuthUsers.push(id);
     },
-    blobs: await createDiskBlobStore(blobDir, crypto.getRandomValues(new Uint8Array(32))),
+    blobs,
     secrets: await createSecrets(crypto.getRandomValues(new Uint8Array(32)), crypto.getRandomValues(new Uint8Array(32))),
     clock: () => new Date(),
     config: { adminEmails: [], supabaseUrl: 'http://auth.test', supabaseAnonKey: TEST_ANON_KEY, allowedOrigins: [], ...overrides },
     logger: silentLogger,
   };
-  const app = createApp(deps);
+  // As both entries mount them: the API and the stored files.
+  const app = new Hono();
+  app.route('/', createApp(deps));
+  app.all('/api/*', apiNotFound);
+  app.route('/files', fileRoutes(blobs));
 
   /** A token for an account that exists on the auth server (with or without a user record). */
   const tokenFor = (id: string, email: string) => {
     const issuedAt = Math.floor(Date.now() / 1000);
     return signAccessToken(key, TEST_ISSUER, { sub: id, email, sessionId: crypto.randomUUID(), issuedAt, expiresIn: 3600 });
   };
-
-  /** A signed-in user with a user record of the given role. */
-  const createUser = async (role: Role = 'user', name = role): Promise<TestUser> => {
+  const createAccount = async (email?: string): Promise<TestAccount> => {
     const id = crypto.randomUUID();
-    const email = `${name}-${id.slice(0, 8)}@example.test`;
+    const address = email ?? `account-${id.slice(0, 8)}@example.test`;
+    return { id, email: address, token: await tokenFor(id, address) };
+  };
+  const request = async (input: RequestInfo | URL, init?: RequestInit) => app.request(input instanceof URL ? input.href : input, init);
+
+  return {
+    mode: 'in-process' as const,
+    ...common(db, request, createAccount),
+    app,
+    deps: deps as HarnessDeps & Deps,
+    tokenFor,
+    /** Whether the API asked the auth server to delete this account. */
+    authAccountDeleted: async (id: string) => deletedAuthUsers.includes(id),
+    close: async () => {
+      await closeDb();
+      await rm(blobDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function remoteHarness(target: NonNullable<typeof remoteApi>) {
+  const db = openDatabase({ databaseUrl: target.databaseUrl, maxConnections: 4 });
+  const secrets = await createSecrets(decodeKey(target.credentialsKey, 'TEST_CREDENTIALS_KEY'), decodeKey(target.blindIndexKey, 'TEST_BLIND_INDEX_KEY'));
+  const authCall = (path: string, init: RequestInit & { headers?: Record<string, string> }) =>
+    fetch(`${target.authUrl}${path}`, { ...init, headers: { apikey: target.anonKey, 'content-type': 'application/json', ...init.headers } });
+
+  /** Signs up on the auth server the entry trusts, as supabase-js does. */
+  const createAccount = async (email?: string): Promise<TestAccount> => {
+    const address = email ?? `account-${crypto.randomUUID().slice(0, 8)}@example.test`;
+    const response = await authCall('/signup', { method: 'POST', body: JSON.stringify({ email: address, password: `pw-${crypto.randomUUID()}` }) });
+    if (!response.ok) throw new Error(`sign-up of ${address} failed: ${response.status} ${await response.text()}`);
+    const session = (await response.json()) as { access_token: string; user: { id: string } };
+    return { id: session.user.id, email: address, token: session.access_token };
+  };
+  // A path is the entry's; an absolute URL (an image in Storage) is fetched where it points, as a browser would.
+  const request = (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = input instanceof Request ? input.url : String(input);
+    return fetch(/^https?:/.test(url) ? url : `${target.url}${url}`, input instanceof Request ? input : init);
+  };
+  const deps: HarnessDeps = {
+    secrets,
+    get config(): Deps['config'] {
+      throw new Error('The configuration of a remote entry cannot be read or changed from a test');
+    },
+    deleteAuthUser: async () => {
+      throw new Error('The dependencies of a remote entry cannot be replaced from a test');
+    },
+  };
+
+  return {
+    mode: 'http' as const,
+    ...common(db, request, createAccount),
+    app: { request },
+    deps,
+    authAccountDeleted: async (id: string) => {
+      const response = await fetch(`${target.authUrl}/admin/users/${id}`, {
+        headers: { apikey: target.serviceRoleKey, authorization: `Bearer ${target.serviceRoleKey}` },
+      });
+      return response.status === 404;
+    },
+    close: () => db.destroy(),
+  };
+}
+
+/** The parts that read and write the same way whichever way the API is called. */
+function common(
+  db: Kysely<Database>,
+  request: (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>,
+  createAccount: (email?: string) => Promise<TestAccount>,
+) {
+  /** A signed-in user with a user record of the given role. */
+  const createUser = async (role: Role = 'user', name: string = role): Promise<TestUser> => {
+    const account = await createAccount(`${name}-${crypto.randomUUID().slice(0, 8)}@example.test`);
     await db.transaction().execute(async (trx) => {
       await trx
         .insertInto('users')
-        .values({ id, email, display_name: `${name} ${id.slice(0, 4)}`, mobile: '01700000000', user_role: role, version: await nextVersion(trx) })
+        .values({
+          id: account.id,
+          email: account.email,
+          display_name: `${name} ${account.id.slice(0, 4)}`,
+          mobile: '01700000000',
+          user_role: role,
+          version: await nextVersion(trx),
+        })
         .execute();
     });
-    return { id, email, role, token: await tokenFor(id, email) };
+    return { ...account, role };
   };
 
   /**
@@ -91,7 +227,7 @@ export async function createApiHarness(
     });
 
   /** Calls the API as `user` (or anonymously) and returns the status and parsed body. */
-  const call = async <T = unknown>(method: string, path: string, options: { user?: TestUser | string; json?: unknown; body?: BodyInit; headers?: Record<string, string> } = {}) => {
+  const call = async <T = unknown>(method: string, path: string, options: { user?: TestUser | TestAccount | string; json?: unknown; body?: BodyInit; headers?: Record<string, string> } = {}) => {
     const headers: Record<string, string> = { ...options.headers };
     const token = typeof options.user === 'string' ? options.user : options.user?.token;
     if (token) headers.authorization = `Bearer ${token}`;
@@ -100,7 +236,7 @@ export async function createApiHarness(
       headers['content-type'] = 'application/json';
       body = JSON.stringify(options.json);
     }
-    const response = await app.request(path, { method, headers, body });
+    const response = await request(path, { method, headers, body });
     const text = await response.text();
     let data: unknown = text;
     try {
@@ -111,20 +247,7 @@ export async function createApiHarness(
     return { status: response.status, body: data as T, headers: response.headers };
   };
 
-  return {
-    app,
-    db,
-    deps,
-    tokenFor,
-    createUser,
-    insertOrders,
-    call,
-    deletedAuthUsers,
-    close: async () => {
-      await closeDb();
-      await rm(blobDir, { recursive: true, force: true });
-    },
-  };
+  return { db, createUser, createAccount, insertOrders, call };
 }
 
 export type ApiHarness = Awaited<ReturnType<typeof createApiHarness>>;

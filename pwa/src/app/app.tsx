@@ -3,11 +3,14 @@ import { RouterProvider } from 'react-router-dom';
 import { ConfirmProvider } from '../components/confirm-dialog.tsx';
 import { ToastProvider } from '../components/toast.tsx';
 import { UpdatePrompt } from '../components/update-prompt.tsx';
-import { startSync } from '../db/sync-engine.ts';
-import { AuthProvider, useAuth } from '../lib/auth.tsx';
+import { startSync, wipeUserData } from '../db/sync-engine.ts';
+import { AuthProvider, setSignOutCleanup, useAuth } from '../lib/auth.tsx';
 import { createRouter } from './router.tsx';
 
 const router = createRouter();
+
+// Signing out deletes the user's data on this device (DESIGN section 6).
+setSignOutCleanup(wipeUserData);
 
 function AuthGate() {
   // The spec: the page is not rendered until the initial auth state is known.

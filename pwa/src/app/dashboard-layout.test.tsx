@@ -1,11 +1,24 @@
+import type { Session } from '@supabase/supabase-js';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { Order } from '../../../edge-api/src/contract/orders.ts';
+import type { StaffRole } from '../../../edge-api/src/contract/users.ts';
+import { ConfirmProvider } from '../components/confirm-dialog.tsx';
+import { deleteUserDb, getUserDb } from '../db/local-db.ts';
+import { AuthContext, type AuthState } from '../lib/auth.tsx';
+import { StaffRoleProvider } from '../lib/authorization.tsx';
 import { DashboardLayout } from './dashboard-layout.tsx';
 
-afterEach(cleanup);
+const uid = '6a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
+const signedIn: AuthState = { status: 'signedIn', user: { id: uid, email: 'staff@example.com' }, session: {} as Session };
 
-function renderDashboard() {
+afterEach(async () => {
+  cleanup();
+  await deleteUserDb(uid);
+});
+
+function renderDashboard(role: StaffRole = 'admin') {
   const router = createMemoryRouter(
     [
       {
@@ -13,25 +26,57 @@ function renderDashboard() {
         element: <DashboardLayout />,
         children: [
           { index: true, element: <h1>Orders screen</h1> },
-          { path: 'settings', element: <h1>Settings screen</h1> },
+          { path: 'all-wise-stocks', element: <h1>Stocks screen</h1> },
         ],
       },
-      { path: '/fees', element: <h1>Under Construction</h1> },
+      { path: '/', element: <h1>Shop</h1> },
     ],
     { initialEntries: ['/dashboard'] },
   );
-  render(<RouterProvider router={router} />);
+  render(
+    <AuthContext value={signedIn}>
+      <ConfirmProvider>
+        <StaffRoleProvider role={role}>
+          <RouterProvider router={router} />
+        </StaffRoleProvider>
+      </ConfirmProvider>
+    </AuthContext>,
+  );
   return router;
 }
 
+const sidebar = () => screen.getByRole('navigation', { name: 'Dashboard' });
+const linksOf = (container: HTMLElement) => Object.fromEntries(within(container).getAllByRole('link').map((link) => [link.textContent, link.getAttribute('href')]));
+
+function order(id: string, orderStatus: Order['orderStatus'], paymentStatus: Order['paymentStatus']): Order {
+  const now = new Date().toISOString();
+  return {
+    id,
+    productId: id,
+    title: 'Wise Account',
+    description: '',
+    category: 'wise',
+    image: '',
+    price: '120',
+    deliveryTime: 'instant',
+    userId: uid,
+    userEmail: 'buyer@example.com',
+    userName: 'Buyer',
+    paymentStatus,
+    orderStatus,
+    orderDate: now,
+    createdAt: now,
+    updatedAt: now,
+    version: 1,
+  } as Order;
+}
+
 describe('DashboardLayout', () => {
-  it('lists every sidebar category with the links of DESIGN section 7', async () => {
-    renderDashboard();
+  it("lists every screen to an admin, with the spec's categories and the Attendance and Fees addresses", async () => {
+    renderDashboard('admin');
     await screen.findByRole('heading', { name: 'Orders screen' });
-    const sidebar = screen.getByRole('navigation', { name: 'Dashboard' });
-    for (const title of ['General', 'Users', 'WISE', 'Attendance', 'Fees']) expect(within(sidebar).getByRole('heading', { name: title })).toBeTruthy();
-    const hrefs = Object.fromEntries(within(sidebar).getAllByRole('link').map((link) => [link.textContent, link.getAttribute('href')]));
-    expect(hrefs).toEqual({
+    for (const title of ['General', 'Users', 'WISE', 'Attendance', 'Fees']) expect(within(sidebar()).getByRole('heading', { name: title })).toBeTruthy();
+    expect(linksOf(sidebar())).toEqual({
       'Admin Orders': '/dashboard',
       Services: '/dashboard/admin-services',
       'Add Service': '/dashboard/add-services',
@@ -46,32 +91,65 @@ describe('DashboardLayout', () => {
       'Attendance Devices': '/attendance-devices',
       Fees: '/fees',
     });
-    expect(within(sidebar).getByRole('link', { name: 'Admin Orders' }).getAttribute('aria-current')).toBe('page');
+    expect(within(sidebar()).getByRole('link', { name: 'Admin Orders' }).getAttribute('aria-current')).toBe('page');
   });
 
-  it('has a brand link home and a named bell button', async () => {
+  it('never shows a moderator a link to a screen only admins can use', async () => {
+    renderDashboard('moderator');
+    await screen.findByRole('heading', { name: 'Orders screen' });
+    const links = linksOf(sidebar());
+    for (const adminOnly of ['Services', 'Add Service', 'Settings', 'User Management', 'Add Wise Stock']) expect(links[adminOnly]).toBeUndefined();
+    expect(links['Admin Orders']).toBe('/dashboard');
+    expect(links['All Wise Stocks']).toBe('/dashboard/all-wise-stocks');
+    expect(within(sidebar()).queryByRole('heading', { name: 'Users' })).toBeNull();
+  });
+
+  it('has a brand link and a way back to the shop, a Logout button and a bell that opens what needs attention', async () => {
+    await getUserDb(uid).orders.bulkPut([order('o1', 'pending', 'pending'), order('o2', 'pending', 'pending'), order('o3', 'cancelled', 'pending'), order('o4', 'processing', 'paid')]);
     renderDashboard();
     await screen.findByRole('heading', { name: 'Orders screen' });
     const banner = screen.getByRole('banner');
-    expect(within(banner).getByRole('button', { name: 'Notifications' })).toBeTruthy();
     expect(within(banner).getAllByRole('link')[0]!.getAttribute('href')).toBe('/');
+    expect(within(banner).getByRole('link', { name: /Shop/ }).getAttribute('href')).toBe('/');
+    expect(within(banner).getByRole('button', { name: 'Logout' })).toBeTruthy();
+
+    const bell = within(banner).getByRole('button', { name: 'Notifications' });
+    expect(bell.getAttribute('aria-expanded')).toBe('false');
+    await within(banner).findByText('3 things need your attention');
+    fireEvent.click(bell);
+    expect(bell.getAttribute('aria-expanded')).toBe('true');
+    const panel = document.getElementById(bell.getAttribute('aria-controls')!)!;
+    expect(panel.hidden).toBe(false);
+    const payments = within(panel).getByRole('link', { name: /Orders waiting for a payment check/ });
+    expect(payments.getAttribute('href')).toBe('/dashboard?paymentStatus=pending');
+    expect(payments.textContent).toContain('2');
+    expect(within(panel).getByRole('link', { name: /Paid orders waiting for delivery/ }).textContent).toContain('1');
+    fireEvent.keyDown(document, { key: 'Escape' });
+    expect(panel.hidden).toBe(true);
   });
 
-  it('opens the drawer from the menu button and closes it on Escape and on navigation', async () => {
+  it('opens a titled drawer from the menu button and closes it with its close button, Escape and on navigation', async () => {
     renderDashboard();
     await screen.findByRole('heading', { name: 'Orders screen' });
     const toggle = screen.getByRole('button', { name: 'Menu' });
     const drawer = document.getElementById('dashboard-drawer') as HTMLInputElement;
+    const aside = document.getElementById('dashboard-sidebar')!;
+    expect(within(aside).getByRole('heading', { name: 'Dashboard', level: 2 })).toBeTruthy();
+
     fireEvent.click(toggle);
     expect(drawer.checked).toBe(true);
     expect(toggle.getAttribute('aria-expanded')).toBe('true');
-    fireEvent.keyDown(document, { key: 'Escape' });
+    fireEvent.click(within(aside).getByRole('button', { name: 'Close menu' }));
     expect(drawer.checked).toBe(false);
     expect(document.activeElement).toBe(toggle);
 
     fireEvent.click(toggle);
-    fireEvent.click(within(screen.getByRole('navigation', { name: 'Dashboard' })).getByRole('link', { name: 'Settings' }));
-    await screen.findByRole('heading', { name: 'Settings screen' });
+    fireEvent.keyDown(document, { key: 'Escape' });
+    expect(drawer.checked).toBe(false);
+
+    fireEvent.click(toggle);
+    fireEvent.click(within(sidebar()).getByRole('link', { name: 'All Wise Stocks' }));
+    await screen.findByRole('heading', { name: 'Stocks screen' });
     expect(drawer.checked).toBe(false);
   });
 });

@@ -1,60 +1,47 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, NavLink, Outlet, useLocation } from 'react-router-dom';
-import { BellIcon, BrandMark } from '../components/icons.tsx';
+import { BrandMark, CloseIcon } from '../components/icons.tsx';
 import { MenuToggle } from '../components/menu-toggle.tsx';
+import { NotificationBell } from '../components/notification-bell.tsx';
 import { OfflineBanner } from '../components/offline-banner.tsx';
+import { useSignOut } from '../components/use-sign-out.ts';
 import { WIDE_SCREEN_QUERY } from '../components/use-dismiss.ts';
 import { useSettings } from '../db/hooks.ts';
-
-interface SidebarLink {
-  to: string;
-  label: string;
-  badge?: string;
-}
-
-/** DESIGN section 7: the Attendance and Fees links open the Under Construction page. */
-const sidebar: { title: string; links: SidebarLink[] }[] = [
-  {
-    title: 'General',
-    links: [
-      { to: '/dashboard', label: 'Admin Orders' },
-      { to: '/dashboard/admin-services', label: 'Services' },
-      { to: '/dashboard/add-services', label: 'Add Service' },
-      { to: '/dashboard/settings', label: 'Settings' },
-    ],
-  },
-  { title: 'Users', links: [{ to: '/dashboard/admin-users', label: 'User Management' }] },
-  {
-    title: 'WISE',
-    links: [
-      { to: '/dashboard/all-wise-stocks', label: 'All Wise Stocks' },
-      { to: '/dashboard/add-wise-stocks', label: 'Add Wise Stock' },
-    ],
-  },
-  {
-    title: 'Attendance',
-    links: [
-      { to: '/student-attendance', label: 'Student Attendance' },
-      { to: '/student-attn-reports', label: 'Student Attn Reports', badge: '5' },
-      { to: '/employee-attendance', label: 'Employee Attendance' },
-      { to: '/employee-attn-reports', label: 'Employee Attn Reports' },
-      { to: '/attendance-devices', label: 'Attendance Devices' },
-    ],
-  },
-  { title: 'Fees', links: [{ to: '/fees', label: 'Fees' }] },
-];
+import { useAuthorization } from '../lib/authorization.tsx';
+import { useAttentionItems } from './dashboard-attention.ts';
+import { sidebarFor } from './dashboard-nav.ts';
 
 const DRAWER_ID = 'dashboard-drawer';
 
-/** The dashboard frame: sticky top bar, sidebar (a drawer below 1024px), offline banner, the screen. */
+function StorefrontIcon() {
+  return (
+    <svg aria-hidden="true" viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+      <path d="M3 9l1.5-5h15L21 9M3 9h18M3 9a3 3 0 0 0 6 0 3 3 0 0 0 6 0 3 3 0 0 0 6 0M5 12v8h14v-8M10 20v-5h4v5" />
+    </svg>
+  );
+}
+
+/**
+ * The dashboard frame: a sticky top bar (menu, brand, the bell, back to the shop, sign out), the sidebar
+ * (a titled drawer with a close button below 1024px) listing only the screens the role may use, the
+ * offline banner and the screen.
+ */
 export function DashboardLayout() {
   const settings = useSettings();
+  const { can } = useAuthorization();
+  const attention = useAttentionItems();
+  const { signOut, signingOut } = useSignOut();
   const [open, setOpen] = useState(false);
   const toggleRef = useRef<HTMLButtonElement>(null);
   const sidebarRef = useRef<HTMLElement>(null);
   const { pathname } = useLocation();
 
   useEffect(() => setOpen(false), [pathname]);
+
+  const close = () => {
+    setOpen(false);
+    toggleRef.current?.focus();
+  };
 
   useEffect(() => {
     if (!open) return;
@@ -90,15 +77,21 @@ export function DashboardLayout() {
       />
       <div className="drawer-content flex min-w-0 flex-col">
         <header className="sticky top-0 z-30">
-          <div className="navbar gap-2 border-b border-base-300 bg-base-100 px-4 shadow-sm">
+          <div className="navbar gap-1 border-b border-base-300 bg-base-100 px-2 shadow-sm sm:gap-2 sm:px-4">
             <MenuToggle ref={toggleRef} open={open} onToggle={() => setOpen((value) => !value)} controls="dashboard-sidebar" />
             <Link to="/" className="btn btn-ghost gap-2 px-2 text-lg font-bold text-primary">
               <BrandMark />
-              {settings.brandName}
+              <span className="max-sm:sr-only">{settings.brandName}</span>
             </Link>
             <div className="flex-1" />
-            <button type="button" className="btn btn-ghost btn-circle" aria-label="Notifications">
-              <BellIcon />
+            <NotificationBell items={attention} />
+            <Link to="/" className="btn btn-ghost btn-sm gap-1 px-2 sm:px-3">
+              <StorefrontIcon />
+              <span>Shop</span>
+              <span className="sr-only"> (back to the storefront)</span>
+            </Link>
+            <button type="button" className="btn btn-outline btn-primary btn-sm" onClick={() => void signOut()} disabled={signingOut}>
+              {signingOut ? 'Logging Out...' : 'Logout'}
             </button>
           </div>
           <OfflineBanner />
@@ -108,14 +101,22 @@ export function DashboardLayout() {
         </main>
       </div>
       <div className="drawer-side z-40">
-        {/* Pointer users close the drawer by tapping beside it; keyboard users with Escape or the Menu button. */}
+        {/* Pointer users close the drawer by tapping beside it; keyboard users with Escape or the close button. */}
         <label htmlFor={DRAWER_ID} aria-hidden="true" className="drawer-overlay" />
-        <aside id="dashboard-sidebar" ref={sidebarRef} className="min-h-full w-72 border-r border-base-300 bg-base-100">
+        <aside id="dashboard-sidebar" ref={sidebarRef} aria-labelledby="dashboard-sidebar-title" className="min-h-full w-72 border-r border-base-300 bg-base-100">
+          <div className="flex items-center justify-between gap-2 border-b border-base-300 px-4 py-3">
+            <h2 id="dashboard-sidebar-title" className="text-lg font-bold">
+              Dashboard
+            </h2>
+            <button type="button" className="btn btn-ghost btn-sm btn-circle lg:hidden" aria-label="Close menu" onClick={close}>
+              <CloseIcon />
+            </button>
+          </div>
           <nav aria-label="Dashboard">
             <ul className="menu w-full gap-1 p-4">
-              {sidebar.map((group) => (
+              {sidebarFor(can).map((group) => (
                 <li key={group.title}>
-                  <h2 className="menu-title text-base-content/80">{group.title}</h2>
+                  <h3 className="menu-title text-base-content/80">{group.title}</h3>
                   <ul>
                     {group.links.map((link) => (
                       <li key={link.to}>

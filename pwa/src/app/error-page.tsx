@@ -1,4 +1,5 @@
 import { isRouteErrorResponse, Link, useNavigate, useRouteError } from 'react-router-dom';
+import { usePageTitle } from '../components/page-title.ts';
 
 /** A friendly page for unknown addresses and for screens that failed to load or crashed. */
 export function ErrorPage() {
@@ -10,6 +11,7 @@ export function ErrorPage() {
   if (error && !notFound) console.error(error);
   // As the '*' route it renders inside a layout's <main>; as an error boundary it replaces the layout.
   const Root = error ? 'main' : 'div';
+  usePageTitle(notFound ? 'Page not found' : 'Something went wrong');
 
   return (
     <Root className="flex min-h-[70vh] flex-col items-center justify-center gap-5 p-8 text-center">

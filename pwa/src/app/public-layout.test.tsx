@@ -2,8 +2,8 @@ import type { Session } from '@supabase/supabase-js';
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Role } from '../../../edge-api/src/contract.ts';
-import { defaultSettings } from '../../../edge-api/src/db/settings.ts';
+import { defaultSettings } from '../../../edge-api/src/contract/settings.ts';
+import type { Role } from '../../../edge-api/src/contract/users.ts';
 import { ConfirmProvider } from '../components/confirm-dialog.tsx';
 import { deleteUserDb, getUserDb } from '../db/local-db.ts';
 import { AuthContext, type AuthState } from '../lib/auth.tsx';
@@ -78,7 +78,7 @@ describe('PublicLayout', () => {
     fireEvent.click(services);
     expect(services.getAttribute('aria-expanded')).toBe('true');
     const submenu = document.getElementById(services.getAttribute('aria-controls')!)!;
-    expect(within(submenu).getByRole('link', { name: 'Wise' }).getAttribute('href')).toBe('/services');
+    expect(within(submenu).getByRole('link', { name: 'Wise' }).getAttribute('href')).toBe('/services?category=wise');
     expect(within(submenu).getByRole('link', { name: 'Proxy IP' }).getAttribute('href')).toBe('/Proxy');
 
     fireEvent.keyDown(document, { key: 'Escape' });

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
-import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router-dom';
-import { useConfirm } from '../components/confirm-dialog.tsx';
+import { Link, NavLink, Outlet, useLocation } from 'react-router-dom';
+import { isStaffRole } from '../../../edge-api/src/contract/users.ts';
 import { BrandMark, ChatIcon } from '../components/icons.tsx';
 import { InstallButton } from '../components/install-button.tsx';
 import { MenuToggle } from '../components/menu-toggle.tsx';
@@ -8,9 +8,9 @@ import { NavDropdown } from '../components/nav-dropdown.tsx';
 import { OfflineBanner } from '../components/offline-banner.tsx';
 import { SocialLinks } from '../components/social-icons.tsx';
 import { useDismiss } from '../components/use-dismiss.ts';
+import { useSignOut } from '../components/use-sign-out.ts';
 import { useCurrentUser, useSettings } from '../db/hooks.ts';
-import { useSyncStatus } from '../db/sync-engine.ts';
-import { signOut, useAuth } from '../lib/auth.tsx';
+import { useAuth } from '../lib/auth.tsx';
 
 interface MenuLink {
   to: string;
@@ -18,7 +18,8 @@ interface MenuLink {
 }
 
 const servicesMenu: MenuLink[] = [
-  { to: '/services', label: 'Wise' },
+  // The Wise tab of the listing.
+  { to: '/services?category=wise', label: 'Wise' },
   { to: '/Proxy', label: 'Proxy IP' },
 ];
 
@@ -78,17 +79,12 @@ export function PublicLayout() {
 function SiteNav({ brandName }: { brandName: string }) {
   const auth = useAuth();
   const signedIn = auth.status === 'signedIn';
-  const userId = signedIn ? auth.user.id : null;
   const currentUser = useCurrentUser();
   // Spec: the role comes from the user record; unknown or failed reads count as no role.
-  const role = currentUser?.userRole ?? 'none';
-  const isStaff = role === 'admin' || role === 'moderator';
-  const { pendingCount, failed } = useSyncStatus();
-  const confirm = useConfirm();
-  const navigate = useNavigate();
+  const isStaff = isStaffRole(currentUser?.userRole);
   const location = useLocation();
   const [mobileOpen, setMobileOpen] = useState(false);
-  const [signingOut, setSigningOut] = useState(false);
+  const { signOut: onLogout, signingOut } = useSignOut();
   const navRef = useRef<HTMLElement>(null);
   const mobileButtonRef = useRef<HTMLButtonElement>(null);
 
@@ -103,29 +99,8 @@ function SiteNav({ brandName }: { brandName: string }) {
     ...(isStaff ? [{ to: '/dashboard', label: 'Admin Dashboard' }] : []),
   ];
 
-  const onLogout = async () => {
-    if (pendingCount + failed.length > 0) {
-      const proceed = await confirm({
-        title: 'Sign out with unsynced changes?',
-        text: 'Some of your changes have not reached the server yet. Signing out deletes them from this device and they will be lost.',
-        confirmLabel: 'Sign Out Anyway',
-        danger: true,
-      });
-      if (!proceed) return;
-    }
-    setSigningOut(true);
-    try {
-      await signOut(userId ?? undefined);
-    } catch (error) {
-      console.warn('Logout failed', error);
-    } finally {
-      setSigningOut(false);
-    }
-    navigate('/', { replace: true });
-  };
-
   const authButton = signedIn ? (
-    <button type="button" className="btn btn-outline btn-primary" onClick={onLogout} disabled={signingOut}>
+    <button type="button" className="btn btn-outline btn-primary" onClick={() => void onLogout()} disabled={signingOut}>
       {signingOut ? 'Logging Out...' : 'Logout'}
     </button>
   ) : (

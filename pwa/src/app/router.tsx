@@ -1,20 +1,12 @@
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router-dom';
 import { ErrorPage } from './error-page.tsx';
 import { PublicLayout } from './public-layout.tsx';
+import { unbuiltDashboardPaths } from './unbuilt-paths.ts';
 
 // Each screen loads with its route, so the dashboard's code never weighs on the storefront's first load.
+const dashboardFrame = () => import('./dashboard-frame.tsx').then((m) => ({ Component: m.DashboardFrame }));
 const underConstruction = () =>
   import('../features/under-construction/under-construction-page.tsx').then((m) => ({ Component: m.UnderConstructionPage }));
-
-/** Sidebar links whose screens the spec does not show: they open the Under Construction page. */
-export const unbuiltDashboardPaths = [
-  '/student-attendance',
-  '/student-attn-reports',
-  '/employee-attendance',
-  '/employee-attn-reports',
-  '/attendance-devices',
-  '/fees',
-];
 
 /** Shown while the first screen's code loads. */
 function RouteLoading() {
@@ -49,46 +41,53 @@ export const routes: RouteObject[] = [
       { path: 'my-orders', lazy: () => import('../features/orders/my-orders-page.tsx').then((m) => ({ Component: m.MyOrdersPage })) },
       { path: 'admin-users', element: <Navigate to="/dashboard/admin-users" replace /> },
       { path: 'under-construction', lazy: underConstruction },
-      ...unbuiltDashboardPaths.map((path) => ({ path: path.slice(1), lazy: underConstruction })),
       { path: '*', Component: ErrorPage },
     ],
   },
   {
-    path: '/dashboard',
-    lazy: () => import('./dashboard-frame.tsx').then((m) => ({ Component: m.DashboardFrame })),
+    // One frame (and one access check) for every staff screen, so moving between them keeps it.
+    id: 'dashboard',
+    lazy: dashboardFrame,
     HydrateFallback: RouteLoading,
     ErrorBoundary: ErrorPage,
     children: [
       {
-        index: true,
-        lazy: () => import('../features/admin-orders/admin-orders-page.tsx').then((m) => ({ Component: m.AdminOrdersPage })),
+        path: '/dashboard',
+        children: [
+          {
+            index: true,
+            lazy: () => import('../features/admin-orders/admin-orders-page.tsx').then((m) => ({ Component: m.AdminOrdersPage })),
+          },
+          {
+            path: 'admin-users',
+            lazy: () => import('../features/admin-users/admin-users-page.tsx').then((m) => ({ Component: m.AdminUsersPage })),
+          },
+          {
+            path: 'add-services',
+            lazy: () => import('../features/admin-services/add-service-page.tsx').then((m) => ({ Component: m.AddServicePage })),
+          },
+          {
+            path: 'admin-services',
+            lazy: () => import('../features/admin-services/admin-services-page.tsx').then((m) => ({ Component: m.AdminServicesPage })),
+          },
+          {
+            path: 'all-wise-stocks',
+            lazy: () => import('../features/wise-stocks/wise-stocks-page.tsx').then((m) => ({ Component: m.WiseStocksPage })),
+          },
+          {
+            path: 'wise-stocks/:id',
+            lazy: () => import('../features/wise-stocks/wise-stock-details-page.tsx').then((m) => ({ Component: m.WiseStockDetailsPage })),
+          },
+          {
+            path: 'add-wise-stocks',
+            lazy: () => import('../features/wise-stocks/add-wise-stock-page.tsx').then((m) => ({ Component: m.AddWiseStockPage })),
+          },
+          { path: 'settings', lazy: () => import('../features/settings/settings-page.tsx').then((m) => ({ Component: m.SettingsPage })) },
+          { path: '*', Component: ErrorPage },
+        ],
       },
-      {
-        path: 'admin-users',
-        lazy: () => import('../features/admin-users/admin-users-page.tsx').then((m) => ({ Component: m.AdminUsersPage })),
-      },
-      {
-        path: 'add-services',
-        lazy: () => import('../features/admin-services/add-service-page.tsx').then((m) => ({ Component: m.AddServicePage })),
-      },
-      {
-        path: 'admin-services',
-        lazy: () => import('../features/admin-services/admin-services-page.tsx').then((m) => ({ Component: m.AdminServicesPage })),
-      },
-      {
-        path: 'all-wise-stocks',
-        lazy: () => import('../features/wise-stocks/wise-stocks-page.tsx').then((m) => ({ Component: m.WiseStocksPage })),
-      },
-      {
-        path: 'wise-stocks/:id',
-        lazy: () => import('../features/wise-stocks/wise-stock-details-page.tsx').then((m) => ({ Component: m.WiseStockDetailsPage })),
-      },
-      {
-        path: 'add-wise-stocks',
-        lazy: () => import('../features/wise-stocks/add-wise-stock-page.tsx').then((m) => ({ Component: m.AddWiseStockPage })),
-      },
-      { path: 'settings', lazy: () => import('../features/settings/settings-page.tsx').then((m) => ({ Component: m.SettingsPage })) },
-      { path: '*', Component: ErrorPage },
+      // The sidebar's Attendance and Fees links keep the spec's addresses and open inside the dashboard frame.
+      ...unbuiltDashboardPaths.map((path) => ({ path, lazy: underConstruction })),
     ],
   },
 ];

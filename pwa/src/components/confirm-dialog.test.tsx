@@ -40,6 +40,31 @@ describe('useConfirm', () => {
     expect((dialog as HTMLDialogElement).open).toBe(false);
   });
 
+  it('names what the action is about, and reads it with the question', async () => {
+    function NamedAsker() {
+      const confirm = useConfirm();
+      return (
+        <button
+          type="button"
+          onClick={() => void confirm({ title: 'Are you sure?', subject: ['Sara Khan', 'sara@demo.test'], text: 'This action cannot be undone!', danger: true })}
+        >
+          Delete
+        </button>
+      );
+    }
+    render(
+      <ConfirmProvider>
+        <NamedAsker />
+      </ConfirmProvider>,
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Delete' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Are you sure?' });
+    const name = within(dialog).getByText('Sara Khan');
+    expect(within(dialog).getByText('sara@demo.test')).toBeTruthy();
+    const describedBy = dialog.getAttribute('aria-describedby')?.split(' ') ?? [];
+    expect(describedBy).toEqual([name.parentElement!.id, within(dialog).getByText('This action cannot be undone!').id]);
+  });
+
   it('resolves false on Cancel', async () => {
     renderAsker();
     fireEvent.click(screen.getByRole('button', { name: 'Delete' }));

@@ -3,6 +3,11 @@ import { ModalBackdrop } from './modal-dialog.tsx';
 
 export interface ConfirmOptions {
   title: string;
+  /**
+   * What the action is about, named so nobody deletes the wrong thing: one line each, the first in bold
+   * (an order's short id and title, then its customer; a user's name, then their email).
+   */
+  subject?: readonly string[];
   text?: string;
   confirmLabel?: string;
   cancelLabel?: string;
@@ -27,6 +32,7 @@ export function ConfirmProvider({ children }: { children: ReactNode }) {
   const dialogRef = useRef<HTMLDialogElement>(null);
   const current = useRef<OpenRequest | null>(null);
   const titleId = useId();
+  const subjectId = useId();
   const textId = useId();
 
   const settle = useCallback((confirmed: boolean) => {
@@ -66,7 +72,7 @@ export function ConfirmProvider({ children }: { children: ReactNode }) {
         ref={dialogRef}
         className="modal modal-bottom sm:modal-middle"
         aria-labelledby={titleId}
-        aria-describedby={request?.text ? textId : undefined}
+        aria-describedby={[request?.subject?.length ? subjectId : '', request?.text ? textId : ''].filter(Boolean).join(' ') || undefined}
         onClose={() => settle(false)}
       >
         {request && (
@@ -75,6 +81,15 @@ export function ConfirmProvider({ children }: { children: ReactNode }) {
               <h2 id={titleId} className="text-lg font-bold">
                 {request.title}
               </h2>
+              {request.subject && request.subject.length > 0 && (
+                <div id={subjectId} className="mt-4 rounded-box border border-base-300 bg-base-200 px-4 py-3 break-words">
+                  {request.subject.map((line, index) => (
+                    <p key={index} className={index === 0 ? 'font-semibold' : 'text-sm text-base-content/80'}>
+                      {line}
+                    </p>
+                  ))}
+                </div>
+              )}
               {request.text && (
                 <p id={textId} className="py-4">
                   {request.text}

@@ -1,6 +1,6 @@
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Order } from '../../../edge-api/src/contract.ts';
+import type { Order } from '../../../edge-api/src/contract/orders.ts';
 import { getUserDb, type OutboxEntry } from '../db/local-db.ts';
 import { createSyncEngine, type SyncEngine } from '../db/sync-engine.ts';
 import { OfflineBanner } from './offline-banner.tsx';

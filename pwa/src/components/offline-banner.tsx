@@ -1,7 +1,7 @@
 import type { OutboxEntry } from '../db/local-db.ts';
 import { dismissFailed, retryFailed } from '../db/mutations.ts';
-import { useSyncStatus } from '../db/sync-engine.ts';
 import { shortId } from '../lib/format.ts';
+import { useSyncStatus } from '../db/sync-status.ts';
 
 const changeLabels: Record<OutboxEntry['name'], string> = {
   placeOrder: 'New order',

@@ -5,10 +5,12 @@ export interface PasswordInputProps extends Omit<InputHTMLAttributes<HTMLInputEl
   /** Shown under the field and read with it, e.g. 'Minimum 6 characters'. */
   hint?: string;
   id?: string;
+  /** Marks the label with the red star of a form whose required fields carry one (read as required from the input). */
+  requiredMark?: boolean;
 }
 
 /** A labelled password field with a show/hide toggle; masked until the person reveals it. */
-export function PasswordInput({ label, hint, id, className, ...input }: PasswordInputProps) {
+export function PasswordInput({ label, hint, id, className, requiredMark = false, ...input }: PasswordInputProps) {
   const generatedId = useId();
   const inputId = id ?? generatedId;
   const hintId = `${inputId}-hint`;
@@ -18,6 +20,14 @@ export function PasswordInput({ label, hint, id, className, ...input }: Password
     <div className={className}>
       <label className="label mb-1 block text-sm font-medium text-base-content" htmlFor={inputId}>
         {label}
+        {requiredMark && (
+          <>
+            {' '}
+            <span aria-hidden="true" className="text-error">
+              *
+            </span>
+          </>
+        )}
       </label>
       <div className="join w-full">
         <input

@@ -1,4 +1,4 @@
-import type { SiteSettings } from '../../../edge-api/src/contract.ts';
+import type { SiteSettings } from '../../../edge-api/src/contract/settings.ts';
 
 export type SocialNetwork = keyof SiteSettings['socialLinks'];
 

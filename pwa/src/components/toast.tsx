@@ -62,8 +62,16 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   return (
     <ToastContext value={toast}>
       {children}
-      {/* Always in the DOM, so screen readers announce what is added to it. */}
-      <div className="toast toast-top toast-end z-[1000]" aria-live="polite" aria-atomic="false">
+      {/*
+        Always in the DOM, so screen readers announce what is added to it. On a phone at the bottom, above a
+        sticky bar if the page has one (--bottom-bar-height), never over the header's buttons; top right on
+        wider screens.
+      */}
+      <div
+        className="toast toast-bottom toast-center z-[1000] max-sm:bottom-[calc(1rem+var(--bottom-bar-height,0px))] max-sm:w-[calc(100vw-2rem)] sm:toast-top sm:toast-end"
+        aria-live="polite"
+        aria-atomic="false"
+      >
         {items.map((item) => (
           <div key={item.id} className={`alert ${ALERT_CLASS[item.kind]} shadow-lg`}>
             <span>{item.text}</span>

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Order, WiseStock } from '../../../edge-api/src/contract.ts';
+import type { Order } from '../../../edge-api/src/contract/orders.ts';
+import type { WiseStock } from '../../../edge-api/src/contract/wise-stocks.ts';
 import { keepOnDevice } from './device-copy.ts';
 import { getUserDb, type OutboxEntry } from './local-db.ts';
 
@@ -50,7 +51,7 @@ const stock = (version: number, patch: Partial<WiseStock> = {}): WiseStock => ({
 const queued = (target: OutboxEntry['target'], status: OutboxEntry['status'] = 'pending'): OutboxEntry => ({
   id: crypto.randomUUID(),
   name: target?.table === 'orders' ? 'setOrderStatus' : 'setStockStatus',
-  args: {},
+  args: target?.table === 'orders' ? { orderId: target.id, orderStatus: 'processing', version: 1 } : { stockId: target?.id, status: 'sold', version: 1 },
   createdAt: now,
   status,
   attempts: 0,

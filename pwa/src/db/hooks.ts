@@ -1,10 +1,10 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useMemo } from 'react';
-import type { SiteSettings, User } from '../../../edge-api/src/contract.ts';
-import { defaultSettings } from '../../../edge-api/src/db/settings.ts';
+import { withDefaultSettings, type SiteSettings } from '../../../edge-api/src/contract/settings.ts';
+import type { User } from '../../../edge-api/src/contract/users.ts';
 import { useAuth } from '../lib/auth.tsx';
 import { getPublicDb, getUserDb, type UserDb } from './local-db.ts';
-import { entryTargets } from './sync-engine.ts';
+import { entryTargets } from './outbox.ts';
 
 /** The signed-in user's database; null when signed out. */
 export function useUserDb(): UserDb | null {
@@ -35,9 +35,9 @@ export function useCurrentUser(): User | null | undefined {
 export function useSettings(): SiteSettings {
   const stored = useLiveQuery(() => getPublicDb().settings.get('site'), []);
   return useMemo(() => {
-    if (!stored) return defaultSettings;
+    if (!stored) return withDefaultSettings(null);
     const { id: _id, ...settings } = stored;
-    return { ...defaultSettings, ...settings, socialLinks: { ...defaultSettings.socialLinks, ...settings.socialLinks } };
+    return withDefaultSettings(settings);
   }, [stored]);
 }
 

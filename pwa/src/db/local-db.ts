@@ -1,5 +1,9 @@
 import { Dexie, type EntityTable } from 'dexie';
-import type { Order, Service, SiteSettings, User, WiseStock } from '../../../edge-api/src/contract.ts';
+import type { Order } from '../../../edge-api/src/contract/orders.ts';
+import type { Service } from '../../../edge-api/src/contract/services.ts';
+import type { SiteSettings } from '../../../edge-api/src/contract/settings.ts';
+import type { User } from '../../../edge-api/src/contract/users.ts';
+import type { WiseStock } from '../../../edge-api/src/contract/wise-stocks.ts';
 
 /** A change made on this device that the server has not confirmed yet. */
 export interface OutboxEntry {
@@ -13,7 +17,16 @@ export interface OutboxEntry {
   /** Why the server refused it, for the person who made it. */
   error?: string;
   /** The row the change is about, so screens can show it as pending. */
-  target?: { table: 'orders' | 'wiseStocks'; id: string };
+  target?: RowRef;
+}
+
+/** The user-database tables that outbox changes write to optimistically. */
+export type SyncedTable = 'orders' | 'wiseStocks';
+
+/** One row of those tables. */
+export interface RowRef {
+  table: SyncedTable;
+  id: string;
 }
 
 export type MutationName = 'placeOrder' | 'setOrderStatus' | 'setPaymentStatus' | 'deliverOrder' | 'setStockStatus';
@@ -21,6 +34,13 @@ export type MutationName = 'placeOrder' | 'setOrderStatus' | 'setPaymentStatus' 
 export interface MetaEntry {
   key: string;
   value: unknown;
+}
+
+/** Where the last pull of a database ended (meta key). */
+export const CURSOR_KEY = 'cursor';
+
+export async function readMeta<T>(db: PublicDb | UserDb, key: string): Promise<T | undefined> {
+  return (await db.meta.get(key))?.value as T | undefined;
 }
 
 /** Public data anyone may see: the only database a signed-out visitor has. */

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { Order, Service, WiseStock } from '../../../edge-api/src/contract.ts';
+import type { Order } from '../../../edge-api/src/contract/orders.ts';
+import type { Service } from '../../../edge-api/src/contract/services.ts';
+import type { WiseStock } from '../../../edge-api/src/contract/wise-stocks.ts';
 import { getPublicDb, getUserDb } from './local-db.ts';
-import { deliverOrder, LocalMutationError, placeOrder, setOrderStatus, setStockStatus } from './mutations.ts';
+import { deliverOrder, placeOrder, setOrderStatus, setStockStatus } from './mutations.ts';
 
 const now = new Date().toISOString();
 
@@ -61,8 +63,8 @@ describe('mutations', () => {
     const userId = crypto.randomUUID();
     const db = getUserDb(userId);
     const missing = setOrderStatus(userId, { orderId: crypto.randomUUID(), orderStatus: 'processing', version: 1 });
-    await expect(missing.saved).rejects.toBeInstanceOf(LocalMutationError);
-    await expect(missing.done).rejects.toBeInstanceOf(LocalMutationError);
+    await expect(missing.saved).rejects.toMatchObject({ code: 'not_on_device' });
+    await expect(missing.done).rejects.toMatchObject({ code: 'not_on_device' });
     await expect(placeOrder(userId, { id: crypto.randomUUID(), productId: crypto.randomUUID() }).saved).rejects.toThrow('Service not found');
     expect(await db.outbox.count()).toBe(0);
   });
@@ -77,7 +79,8 @@ describe('mutations', () => {
       id: orderId, productId: service.id, title: 't', description: '', category: 'wise', image: '', price: '1', deliveryTime: '', userId: 'u',
       userEmail: '', userName: '', paymentStatus: 'pending', orderStatus: 'pending', orderDate: now, createdAt: now, updatedAt: now, version: 1,
     });
-    await expect(deliverOrder(userId, { orderId, version: 1, stockId: sold.id }).saved).rejects.toThrow('no longer available');
+    await expect(deliverOrder(userId, { orderId, version: 1, stockId: sold.id }).saved).rejects.toMatchObject({ code: 'stock_unavailable', message: expect.stringMatching(/no longer available/) });
+    await expect(deliverOrder(userId, { orderId, version: 1, stockId: crypto.randomUUID() }).saved).rejects.toMatchObject({ code: 'stock_unavailable' });
     expect((await db.orders.get(orderId))?.orderStatus).toBe('pending');
     expect(await db.outbox.count()).toBe(0);
   });

@@ -1,21 +1,23 @@
-import type { Order, Service, WiseStock } from '../../../edge-api/src/contract.ts';
-import { getPublicDb, getUserDb, type MutationName, type OutboxEntry, type UserDb } from './local-db.ts';
-import { entryTargets, keepServerCopy, notifyLocalWrite, waitForEntry, type MutationArgs, type RowRef } from './sync-engine.ts';
+/**
+ * Making changes on this device: each is applied optimistically and queued in the outbox in one
+ * transaction, then pushed soon (the registry in mutators.ts says what each one does).
+ */
+import { AppError } from '../lib/app-error.ts';
+import { keepOnDevice, type ServerRows } from './device-copy.ts';
+import { getUserDb, type MutationName, type OutboxEntry, type UserDb } from './local-db.ts';
+import { mutatorOf, type MutationArgs, type MutationContext, type RowChange } from './mutators.ts';
+import { entryTargets, keepServerCopy, waitForEntry } from './outbox.ts';
+import { notifyLocalWrite } from './sync-engine.ts';
 
 /**
  * A change made on this device. `saved` settles once it is written locally (the screen already shows it);
- * `done` resolves when the server confirmed it and rejects with ApiRequestError when the server refused it.
+ * `done` resolves when the server confirmed it and rejects with the server's AppError when the server refused it.
  * While offline `done` stays pending: the change is queued and syncs later, even after a reload.
  */
 export interface MutationHandle {
   id: string;
   saved: Promise<void>;
   done: Promise<void>;
-}
-
-/** Something the change cannot be made on, found on this device before anything was queued. */
-export class LocalMutationError extends Error {
-  override name = 'LocalMutationError';
 }
 
 let lastCreatedAt = 0;
@@ -25,91 +27,9 @@ function nextCreatedAt(): string {
   return new Date(lastCreatedAt).toISOString();
 }
 
-type Row = Order | WiseStock;
-type Change = { ref: RowRef; row: Row | null };
-/** What an effect needs from outside the user's database (one transaction cannot span two databases). */
-interface EffectContext {
-  userId: string;
-  service?: Service;
-}
+const changeTables = (db: UserDb) => [db.orders, db.wiseStocks, db.users, db.outbox, db.meta];
 
-/**
- * The optimistic effect of each mutation on the local rows, from the rows as they are now. Used when the
- * change is made and again when a failed one is retried.
- */
-const effects: { [N in MutationName]: (db: UserDb, args: MutationArgs[N], context: EffectContext) => Promise<Change[]> } = {
-  async placeOrder(db, args, { userId, service }) {
-    const existing = await db.orders.get(args.id);
-    if (existing) return [];
-    if (!service) throw new LocalMutationError('Service not found');
-    const me = await db.users.get(userId);
-    const now = new Date().toISOString();
-    const order: Order = {
-      id: args.id,
-      productId: service.id,
-      title: service.title,
-      description: service.description,
-      category: service.category,
-      image: service.image,
-      price: service.price,
-      deliveryTime: service.deliveryTime,
-      userId,
-      userEmail: me?.email ?? '',
-      userName: me?.displayName ?? '',
-      paymentStatus: 'pending',
-      orderStatus: 'pending',
-      orderDate: now,
-      createdAt: now,
-      updatedAt: now,
-      version: 0,
-    };
-    return [{ ref: { table: 'orders', id: args.id }, row: order }];
-  },
-  async setOrderStatus(db, args) {
-    const order = await findOrder(db, args.orderId);
-    return [{ ref: { table: 'orders', id: order.id }, row: { ...order, orderStatus: args.orderStatus, updatedAt: new Date().toISOString() } }];
-  },
-  async setPaymentStatus(db, args) {
-    const order = await findOrder(db, args.orderId);
-    return [{ ref: { table: 'orders', id: order.id }, row: { ...order, paymentStatus: args.paymentStatus, updatedAt: new Date().toISOString() } }];
-  },
-  async deliverOrder(db, args) {
-    const order = await findOrder(db, args.orderId);
-    const now = new Date().toISOString();
-    const delivered: Order = { ...order, paymentStatus: 'paid', orderStatus: 'delivered', updatedAt: now };
-    if ('stockId' in args) {
-      const stock = await db.wiseStocks.get(args.stockId);
-      if (!stock) throw new LocalMutationError('Wise stock not found');
-      if (stock.status !== 'available') throw new LocalMutationError('This Wise stock is no longer available');
-      return [
-        { ref: { table: 'orders', id: order.id }, row: { ...delivered, wiseEmail: stock.wiseEmail, wisePassword: stock.wisePassword, stockId: stock.id } },
-        { ref: { table: 'wiseStocks', id: stock.id }, row: { ...stock, status: 'sold', soldTo: order.userId, orderId: order.id, updatedAt: now } },
-      ];
-    }
-    // An uploaded proof is a storage path until the server answers with a URL the browser can load.
-    return [{ ref: { table: 'orders', id: order.id }, row: { ...delivered, wiseEmail: args.wiseEmail, wisePassword: args.wisePassword } }];
-  },
-  async setStockStatus(db, args) {
-    const stock = await db.wiseStocks.get(args.stockId);
-    if (!stock) throw new LocalMutationError('Wise stock not found');
-    const row: WiseStock = {
-      ...stock,
-      status: args.status,
-      soldTo: args.status === 'sold' ? (args.soldTo ?? null) : null,
-      notes: args.notes ?? stock.notes,
-      updatedAt: new Date().toISOString(),
-    };
-    return [{ ref: { table: 'wiseStocks', id: stock.id }, row }];
-  },
-};
-
-async function findOrder(db: UserDb, id: string): Promise<Order> {
-  const order = await db.orders.get(id);
-  if (!order) throw new LocalMutationError('Order not found');
-  return order;
-}
-
-async function applyChanges(db: UserDb, changes: Change[]) {
+async function applyChanges(db: UserDb, changes: RowChange[]) {
   for (const change of changes) {
     await keepServerCopy(db, change.ref);
     if (change.row) await db.table(change.ref.table).put(change.row);
@@ -117,13 +37,18 @@ async function applyChanges(db: UserDb, changes: Change[]) {
   }
 }
 
-async function effectContext(userId: string, name: MutationName, args: Record<string, unknown>): Promise<EffectContext> {
-  if (name !== 'placeOrder' || typeof args.productId !== 'string') return { userId };
-  return { userId, service: await getPublicDb().services.get(args.productId) };
+async function contextFor(userId: string, name: MutationName, args: unknown): Promise<MutationContext> {
+  return { userId, ...(await mutatorOf(name).prepare?.(args)) };
 }
 
-const runEffect = (db: UserDb, name: MutationName, args: unknown, context: EffectContext) =>
-  (effects[name] as (db: UserDb, args: unknown, context: EffectContext) => Promise<Change[]>)(db, args, context);
+/** How a change is made. */
+export interface ChangeOptions {
+  /**
+   * The rows as the screen showed them when the person made the change (an order from a search page,
+   * say): kept on the device first, as keepOnDevice keeps rows, in the change's own transaction.
+   */
+  shown?: ServerRows;
+}
 
 function handle(id: string, saved: Promise<void>, confirmed: Promise<void>): MutationHandle {
   const done = saved.then(() => confirmed);
@@ -134,16 +59,26 @@ function handle(id: string, saved: Promise<void>, confirmed: Promise<void>): Mut
 }
 
 /** The optimistic change and its outbox entry, in one transaction; then a push soon. */
-function enqueue<N extends MutationName>(userId: string, name: N, args: MutationArgs[N], target: RowRef, entryId: string = crypto.randomUUID()): MutationHandle {
+function enqueue<N extends MutationName>(userId: string, name: N, args: MutationArgs[N], options: ChangeOptions & { entryId?: string } = {}): MutationHandle {
+  const entryId = options.entryId ?? crypto.randomUUID();
   const db = getUserDb(userId);
+  const mutator = mutatorOf(name);
   const confirmed = waitForEntry(entryId);
   const saved = (async () => {
-    const context = await effectContext(userId, name, args as unknown as Record<string, unknown>);
-    await db.transaction('rw', [db.orders, db.wiseStocks, db.users, db.outbox, db.meta], async () => {
+    const context = await contextFor(userId, name, args);
+    await db.transaction('rw', changeTables(db), async () => {
       if (await db.outbox.get(entryId)) return; // the same order placed twice: one entry
-      const changes = await runEffect(db, name, args, context);
-      await applyChanges(db, changes);
-      const entry: OutboxEntry = { id: entryId, name, args: args as unknown as Record<string, unknown>, createdAt: nextCreatedAt(), status: 'pending', attempts: 0, target };
+      if (options.shown) await keepOnDevice(db, options.shown);
+      await applyChanges(db, await mutator.apply(db, args, context));
+      const entry: OutboxEntry = {
+        id: entryId,
+        name,
+        args: args as unknown as Record<string, unknown>,
+        createdAt: nextCreatedAt(),
+        status: 'pending',
+        attempts: 0,
+        target: mutator.rows(args)[0],
+      };
       await db.outbox.add(entry);
     });
     notifyLocalWrite();
@@ -153,24 +88,24 @@ function enqueue<N extends MutationName>(userId: string, name: N, args: Mutation
 
 /** Places an order for a local service; the order's id is also the idempotency key, so it is made once. */
 export function placeOrder(userId: string, input: { id: string; productId: string }): MutationHandle {
-  return enqueue(userId, 'placeOrder', { id: input.id, productId: input.productId }, { table: 'orders', id: input.id }, input.id);
+  return enqueue(userId, 'placeOrder', { id: input.id, productId: input.productId }, { entryId: input.id });
 }
 
-export function setOrderStatus(userId: string, input: MutationArgs['setOrderStatus']): MutationHandle {
-  return enqueue(userId, 'setOrderStatus', input, { table: 'orders', id: input.orderId });
+export function setOrderStatus(userId: string, input: MutationArgs['setOrderStatus'], options?: ChangeOptions): MutationHandle {
+  return enqueue(userId, 'setOrderStatus', input, options);
 }
 
-export function setPaymentStatus(userId: string, input: MutationArgs['setPaymentStatus']): MutationHandle {
-  return enqueue(userId, 'setPaymentStatus', input, { table: 'orders', id: input.orderId });
+export function setPaymentStatus(userId: string, input: MutationArgs['setPaymentStatus'], options?: ChangeOptions): MutationHandle {
+  return enqueue(userId, 'setPaymentStatus', input, options);
 }
 
 /** Marks the order paid and delivered with typed credentials, or with an inventory account (`stockId`). */
-export function deliverOrder(userId: string, input: MutationArgs['deliverOrder']): MutationHandle {
-  return enqueue(userId, 'deliverOrder', input, { table: 'orders', id: input.orderId });
+export function deliverOrder(userId: string, input: MutationArgs['deliverOrder'], options?: ChangeOptions): MutationHandle {
+  return enqueue(userId, 'deliverOrder', input, options);
 }
 
-export function setStockStatus(userId: string, input: MutationArgs['setStockStatus']): MutationHandle {
-  return enqueue(userId, 'setStockStatus', input, { table: 'wiseStocks', id: input.stockId });
+export function setStockStatus(userId: string, input: MutationArgs['setStockStatus'], options?: ChangeOptions): MutationHandle {
+  return enqueue(userId, 'setStockStatus', input, options);
 }
 
 /** Forgets a change the server refused (its row already shows the server's state again). */
@@ -191,16 +126,15 @@ export function retryFailed(userId: string, outboxId: string): MutationHandle {
   const confirmed = waitForEntry(outboxId);
   const saved = (async () => {
     const queued = await db.outbox.get(outboxId);
-    const context = queued ? await effectContext(userId, queued.name, queued.args) : { userId };
-    await db.transaction('rw', [db.orders, db.wiseStocks, db.users, db.outbox, db.meta], async () => {
+    const context = queued ? await contextFor(userId, queued.name, queued.args) : { userId };
+    await db.transaction('rw', changeTables(db), async () => {
       const entry = await db.outbox.get(outboxId);
-      if (!entry || entry.status !== 'failed') throw new LocalMutationError('This change is no longer waiting to be retried');
+      if (!entry || entry.status !== 'failed') throw new AppError('not_on_device', 'This change is no longer waiting to be retried');
       const args = { ...entry.args };
       const [target] = entryTargets(entry);
-      const current = target ? ((await db.table(target.table).get(target.id)) as Row | undefined) : undefined;
+      const current = target ? ((await db.table(target.table).get(target.id)) as { version: number } | undefined) : undefined;
       if (current && typeof args.version === 'number') args.version = current.version;
-      const changes = await runEffect(db, entry.name, args, context);
-      await applyChanges(db, changes);
+      await applyChanges(db, await mutatorOf(entry.name).apply(db, args, context));
       await db.outbox.put({ ...entry, args, status: 'pending', error: undefined, attempts: 0, createdAt: nextCreatedAt() });
     });
     notifyLocalWrite();

@@ -1,21 +1,8 @@
 import { hc } from 'hono/client';
 import type { AppType } from '../../../edge-api/src/app.ts';
-import type { ApiErrorBody } from '../../../edge-api/src/contract.ts';
+import { codeForStatus, errorStatus, type ApiErrorBody, type ErrorCode } from '../../../edge-api/src/contract/errors.ts';
+import { AppError } from './app-error.ts';
 import { getAccessToken } from './supabase.ts';
-
-/** An API answer that was not 2xx, with the server's code and message. */
-export class ApiRequestError extends Error {
-  readonly status: number;
-  readonly code: string;
-  readonly details?: unknown;
-
-  constructor(status: number, code: string, message: string, details?: unknown) {
-    super(message);
-    this.status = status;
-    this.code = code;
-    this.details = details;
-  }
-}
 
 /** The one typed client of the API, shared by everything that talks to the server. */
 export const api = hc<AppType>('/', {
@@ -25,15 +12,29 @@ export const api = hc<AppType>('/', {
   },
 }).api;
 
-/** Reads a typed answer, turning a non-2xx one into an ApiRequestError. */
+/** The typed client's shape: the sync engine takes one bound to the in-process app in tests. */
+export type ApiClient = typeof api;
+
+const isErrorCode = (value: unknown): value is ErrorCode => typeof value === 'string' && Object.hasOwn(errorStatus, value);
+
+/**
+ * Reads a typed answer. A non-2xx answer becomes an AppError with the server's code and message; no
+ * answer at all (fetch rejects) an AppError 'network'.
+ */
 export async function unwrap<T>(request: Promise<{ ok: boolean; status: number; json(): Promise<T> }>): Promise<T> {
-  const response = await request;
+  let response: Awaited<typeof request>;
+  try {
+    response = await request;
+  } catch (cause) {
+    throw new AppError('network', 'Could not reach the server', { cause });
+  }
   if (response.ok) return response.status === 204 ? (undefined as T) : response.json();
   let body: Partial<ApiErrorBody> = {};
   try {
     body = (await response.json()) as unknown as ApiErrorBody;
   } catch {
-    // A body that is not JSON: the status says enough.
+    // A body that is not JSON (a proxy's error page): the status says enough.
   }
-  throw new ApiRequestError(response.status, body.error?.code ?? 'http_error', body.error?.message ?? `Request failed (${response.status})`, body.error?.details);
+  const code = isErrorCode(body.error?.code) ? body.error.code : codeForStatus(response.status);
+  throw new AppError(code, body.error?.message ?? `Request failed (${response.status})`, { status: response.status, details: body.error?.details });
 }

@@ -1,7 +1,7 @@
 import type { Session, User as AuthUser } from '@supabase/supabase-js';
 import { createContext, use, useEffect, useState, type ReactNode } from 'react';
-import { wipeUserData } from '../db/sync-engine.ts';
-import { api, ApiRequestError, unwrap } from './api-client.ts';
+import { api, unwrap } from './api-client.ts';
+import { AppError, hasCode, isApiAnswer } from './app-error.ts';
 import { getSupabase, hasStoredSession, SESSION_STORAGE_KEY, supabaseLoaded } from './supabase.ts';
 
 export interface SignedInUser {
@@ -60,12 +60,20 @@ export const useAuth = () => use(AuthContext);
  * router's location state, and the sign-in screens go back there afterwards (else to /):
  *
  *   navigate('/register', { state: { from: location } })
- *   <Navigate to="/login" replace state={{ from: location }} />
+ *   <Navigate to="/login" replace state={{ from: location, reason: 'Sign in to see your profile.' }} />
  *
- * `from` may be a router Location or a path string.
+ * `from` may be a router Location or a path string. `reason`, when given, is shown on the sign-in
+ * screens, so a visitor sent there knows why.
  */
 export interface ReturnState {
   from?: { pathname: string; search?: string; hash?: string } | string;
+  reason?: string;
+}
+
+/** Why the visitor was sent to sign in, if whoever sent them said. */
+export function returnReason(state: unknown): string | null {
+  const reason = (state as ReturnState | null)?.reason;
+  return typeof reason === 'string' && reason.trim() ? reason : null;
 }
 
 /** Where to go after signing in: the `from` of the location state, never a sign-in screen, else '/'. */
@@ -77,9 +85,6 @@ export function returnPath(state: unknown): string {
   return path;
 }
 
-/** A registration whose user record could not be saved; the auth account is gone again. */
-export class RegistrationError extends Error {}
-
 export interface SignUpInput {
   displayName: string;
   email: string;
@@ -90,7 +95,7 @@ export interface SignUpInput {
 /**
  * Registration (DESIGN section 3): the auth account with display name and mobile in its metadata, then
  * the user record. When saving the record fails the API has already deleted the auth account, so this
- * device signs out too and a RegistrationError carries the server's message.
+ * device signs out too and the error carries the server's message.
  * Resolves `needsConfirmation: true` when the auth server wants the email confirmed before a session exists;
  * the user record is then created at the first sign-in.
  */
@@ -108,8 +113,8 @@ export async function signUp(input: SignUpInput): Promise<{ needsConfirmation: b
   } catch (cause) {
     await signOut(data.user.id);
     // A network failure never reached the server; the record is then made at the next sign-in.
-    const message = cause instanceof ApiRequestError && cause.message ? cause.message : 'Failed to save user to database';
-    throw new RegistrationError(message, { cause });
+    if (isApiAnswer(cause) && cause.message) throw cause;
+    throw new AppError(hasCode(cause, 'network') ? 'network' : 'internal', 'Failed to save user to database', { cause });
   }
   return { needsConfirmation: false };
 }
@@ -145,7 +150,7 @@ async function ensureUserRecord(user: AuthUser): Promise<void> {
   try {
     await unwrap(api.users[':uid'].$get({ param: { uid: user.id } }));
   } catch (error) {
-    if (!(error instanceof ApiRequestError) || error.status !== 404) return;
+    if (!hasCode(error, 'not_found')) return;
     const meta = (user.user_metadata ?? {}) as { displayName?: unknown; mobile?: unknown };
     const displayName = typeof meta.displayName === 'string' ? meta.displayName.trim() : '';
     const mobile = typeof meta.mobile === 'string' ? meta.mobile.trim() : '';
@@ -172,15 +177,28 @@ export function signInErrorMessage(error: unknown): string {
   return "We couldn't sign you in right now. Please try again.";
 }
 
+/** What signing out also does on this device, for the user who signed out. */
+export type SignOutCleanup = (userId: string) => Promise<void>;
+
+let signOutCleanup: SignOutCleanup = async () => {};
+
 /**
- * Logout (DESIGN section 6): this device's session ends even offline, then syncing stops and the user's
- * database and the private image cache go (wipeUserData). A failed revoke request is only logged (spec
- * section 8). The sync engine asks for persistent storage once a user is signed in.
+ * Hands sign-out the wipe of the user's data on this device. The app does it at start (the sync engine's
+ * wipeUserData), so auth itself needs nothing of the database layer.
+ */
+export function setSignOutCleanup(cleanup: SignOutCleanup): void {
+  signOutCleanup = cleanup;
+}
+
+/**
+ * Logout (DESIGN section 6): this device's session ends even offline, then the cleanup the app handed in
+ * runs: syncing stops and the user's database and the private image cache go. A failed revoke request is
+ * only logged (spec section 8).
  */
 export async function signOut(userId?: string): Promise<void> {
   const supabase = await getSupabase();
   const uid = userId ?? (await supabase.auth.getSession()).data.session?.user.id;
   const { error } = await supabase.auth.signOut({ scope: 'local' });
   if (error) console.warn('Sign-out request failed:', error.message);
-  if (uid) await wipeUserData(uid).catch((cause: unknown) => console.warn('Could not delete the data of this user on this device', cause));
+  if (uid) await signOutCleanup(uid).catch((cause: unknown) => console.warn('Could not delete the data of this user on this device', cause));
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { categoryName, deliveryTimeIds, deliveryTimeLabel, paymentMethodIds, paymentMethodName, serviceCategoryIds } from './catalog.ts';
+import { categoryKey, categoryLabel, deliveryTimeIds, deliveryTimeLabel, paymentMethodIds, paymentMethodName, serviceCategoryIds } from './catalog.ts';
 
 describe('the shop catalog', () => {
   it('lists the categories, payment methods and delivery times of the spec', () => {
@@ -9,10 +9,22 @@ describe('the shop catalog', () => {
   });
 
   it('names every listed id', () => {
-    expect(serviceCategoryIds.map(categoryName)).toEqual(['Documents', 'Editable File', 'Wise', 'VPS']);
+    expect(serviceCategoryIds.map(categoryLabel)).toEqual(['Documents', 'Editable Files', 'Wise', 'VPS']);
     expect(paymentMethodIds.map(paymentMethodName)).toEqual(['Binance', 'bKash', 'Nagad', 'Upay', 'Rocket', 'Wise', 'Payoneer', 'Remitly', 'ACH Transfer', 'Xoom']);
     expect(paymentMethodName('PayPal')).toBe('PayPal');
     expect(paymentMethodName('BANK')).toBe('Bank Transfer');
+  });
+
+  it('names a category one way whatever its spelling, and makes words of an unknown one', () => {
+    for (const spelling of ['editableFile', 'EditableFile', 'editable_file', ' Editable File ', 'EDITABLEFILE']) {
+      expect(categoryKey(spelling)).toBe('editableFile');
+      expect(categoryLabel(spelling)).toBe('Editable Files');
+    }
+    expect(categoryLabel('Vps')).toBe('VPS');
+    expect(categoryLabel('WISE')).toBe('Wise');
+    expect(categoryKey('giftCard')).toBe('giftCard');
+    expect(categoryLabel('giftCard')).toBe('Gift Card');
+    expect(categoryLabel('social_media-accounts')).toBe('Social Media Accounts');
   });
 
   it('maps the delivery ids and shows anything else raw', () => {
@@ -25,7 +37,7 @@ describe('the shop catalog', () => {
   });
 
   it('shows an unknown id as it is, even one that looks like an object key', () => {
-    expect(categoryName('constructor')).toBe('constructor');
+    expect(categoryLabel('constructor')).toBe('Constructor');
     expect(paymentMethodName('ToString')).toBe('ToString');
     expect(deliveryTimeLabel('__proto__')).toBe('__proto__');
   });

@@ -7,10 +7,33 @@ const nameIn = (names: Readonly<Record<string, string>>, id: string): string => 
 
 export const serviceCategoryIds = ['documents', 'editableFile', 'wise', 'vps'] as const;
 
-const categoryNames: Readonly<Record<string, string>> = { documents: 'Documents', editableFile: 'Editable File', wise: 'Wise', vps: 'VPS' };
+/** One name per category, used by every screen (decision 035): human words, capitalised as the spec's tabs are. */
+const categoryLabels: Readonly<Record<string, string>> = { documents: 'Documents', editableFile: 'Editable Files', wise: 'Wise', vps: 'VPS' };
 
-/** A category as the dashboard names it (the storefront's tabs capitalise the id instead, as the spec says). */
-export const categoryName = (id: string): string => nameIn(categoryNames, id);
+/** Letters and digits only, lower case: 'EditableFile', 'editable_file' and 'editable file' read alike. */
+const squashed = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
+const knownBySquashed = new Map(serviceCategoryIds.map((id) => [squashed(id), id]));
+
+/**
+ * The id a category is known by: a listed one whatever its spelling in older data ('EditableFile', 'Vps',
+ * 'editable-file'), anything else as typed, trimmed. The listing's tabs and the filters group by it.
+ */
+export function categoryKey(category: string): string {
+  const trimmed = category.trim();
+  return knownBySquashed.get(squashed(trimmed)) ?? trimmed;
+}
+
+/** A category as people read it: the listed ones by name; any other split into capitalised words ('giftCard' → 'Gift Card'). */
+export function categoryLabel(category: string): string {
+  const key = categoryKey(category);
+  if (Object.hasOwn(categoryLabels, key)) return categoryLabels[key]!;
+  return key
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .split(/[\s_-]+/)
+    .filter(Boolean)
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join(' ');
+}
 
 /** The payment methods a service may accept. */
 export const paymentMethodIds = ['binance', 'bkash', 'nagad', 'upay', 'roket', 'wise', 'payoneer', 'remitly', 'ach', 'xoom'] as const;

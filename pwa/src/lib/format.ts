@@ -56,7 +56,7 @@ export function formatDateTime(value: string | number | Date | null | undefined)
     : 'Unknown';
 }
 
-/** The first letter upper case, the rest as it is (statuses in the order table, the storefront's category tabs). */
+/** The first letter upper case, the rest as it is (the statuses in the order list and its filters). */
 export const capitalize = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
 
 /** The first letter of a name for an avatar, '?' when there is none. */

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiHarness, type ApiHarness, type TestUser } from '../../../edge-api/src/testing/api-harness.ts';
+import { AppError } from './app-error.ts';
 import {
   checkImageFile,
   HEIC_FAILED,
-  ImageUploadError,
   INVALID_TYPE,
   isHeicFile,
   isImageFile,
@@ -11,6 +11,7 @@ import {
   tooLargeProblem,
   UPLOAD_FAILED,
   uploadImage,
+  uploadProblem,
   type UploadStage,
 } from './image-upload.ts';
 
@@ -96,8 +97,8 @@ describe('uploadImage against the real API', () => {
       () => null,
       (cause: unknown) => cause,
     );
-    expect(error).toBeInstanceOf(ImageUploadError);
-    return (error as ImageUploadError).problem;
+    expect(error).toBeInstanceOf(AppError);
+    return uploadProblem(error, 'stock');
   }
 
   it('uploads a stock image and answers its stored path and a URL to show it', async () => {

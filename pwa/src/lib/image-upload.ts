@@ -1,13 +1,7 @@
-import { ApiRequestError, unwrap } from './api-client.ts';
+import { uploadLimitMegabytes, type UploadedImage, type UploadKind } from '../../../edge-api/src/contract/uploads.ts';
+import { unwrap } from './api-client.ts';
+import { AppError } from './app-error.ts';
 import { getAccessToken } from './supabase.ts';
-
-/** What POST /api/uploads answers: the path a record keeps, and a URL the browser can show now. */
-export interface UploadedImage {
-  path: string;
-  url: string;
-}
-
-export type UploadKind = 'service' | 'proof' | 'stock';
 
 /** A message for the person, as a title and a sentence (the spec's popups have both). */
 export interface UploadProblem {
@@ -16,9 +10,6 @@ export interface UploadProblem {
 }
 
 export type UploadStage = 'converting' | 'uploading';
-
-/** The largest file each kind of upload takes, in MB (the server enforces the same limits). */
-export const uploadLimitMegabytes: Record<UploadKind, number> = { service: 32, proof: 10, stock: 10 };
 
 const MB = 1024 * 1024;
 
@@ -71,17 +62,6 @@ export async function isHeicFile(file: File): Promise<boolean> {
   }
 }
 
-/** An upload refused or failed, with the message to show. */
-export class ImageUploadError extends Error {
-  override name = 'ImageUploadError';
-  readonly problem: UploadProblem;
-
-  constructor(problem: UploadProblem, options?: { cause?: unknown }) {
-    super(`${problem.title} ${problem.text}`, options);
-    this.problem = problem;
-  }
-}
-
 /** HEIC/HEIF becomes JPEG at quality 0.8 in the browser; the converter (large) loads only when needed. */
 export async function convertHeicToJpeg(file: File): Promise<File> {
   try {
@@ -92,21 +72,25 @@ export async function convertHeicToJpeg(file: File): Promise<File> {
     const name = heicName.test(file.name) ? file.name.replace(heicName, '.jpg') : `${file.name || 'image'}.jpg`;
     return new File([blob], name, { type: 'image/jpeg' });
   } catch (cause) {
-    throw new ImageUploadError(HEIC_FAILED, { cause });
+    throw new AppError('conversion_failed', HEIC_FAILED.text, { cause });
   }
 }
 
-/** The message for a failed POST /api/uploads. */
-export function describeUploadFailure(error: unknown, kind: UploadKind = 'stock'): UploadProblem {
-  if (error instanceof ImageUploadError) return error.problem;
-  if (error instanceof ApiRequestError) {
-    if (error.status === 413) return tooLargeProblem(uploadLimitMegabytes[kind]);
-    if (error.status === 415) return INVALID_TYPE;
-    return UPLOAD_FAILED;
+/** What to say about a failed upload, by its code (the same whether this device or the server refused). */
+export function uploadProblem(error: unknown, kind: UploadKind = 'stock'): UploadProblem {
+  if (!(error instanceof AppError)) return typeof navigator !== 'undefined' && navigator.onLine === false ? NETWORK_FAILED : UPLOAD_FAILED;
+  switch (error.code) {
+    case 'payload_too_large':
+      return tooLargeProblem(uploadLimitMegabytes[kind]);
+    case 'unsupported_media_type':
+      return INVALID_TYPE;
+    case 'conversion_failed':
+      return HEIC_FAILED;
+    case 'network':
+      return NETWORK_FAILED;
+    default:
+      return UPLOAD_FAILED;
   }
-  // fetch rejects (a TypeError) only when no answer came back at all.
-  if (error instanceof TypeError || (typeof navigator !== 'undefined' && navigator.onLine === false)) return NETWORK_FAILED;
-  return UPLOAD_FAILED;
 }
 
 export interface UploadImageOptions {
@@ -121,11 +105,12 @@ export interface UploadImageOptions {
 
 /**
  * Validates, converts HEIC to JPEG, and uploads one image (POST /api/uploads, multipart `file` + `kind`).
- * Throws ImageUploadError carrying the message to show.
+ * Throws an AppError: the server's refusal, 'network', or this device's own check of the file
+ * (payload_too_large, unsupported_media_type, conversion_failed); uploadProblem words it.
  */
 export async function uploadImage(file: File, kind: UploadKind, options: UploadImageOptions = {}): Promise<UploadedImage> {
   const problem = checkImageFile(file, uploadLimitMegabytes[kind]);
-  if (problem) throw new ImageUploadError(problem);
+  if (problem) throw new AppError(problem === INVALID_TYPE ? 'unsupported_media_type' : 'payload_too_large', problem.text);
   let image = file;
   if (await isHeicFile(file)) {
     options.onStage?.('converting');
@@ -133,15 +118,9 @@ export async function uploadImage(file: File, kind: UploadKind, options: UploadI
   }
   options.onStage?.('uploading');
   const send = options.fetch ?? globalThis.fetch.bind(globalThis);
-  try {
-    const token = await (options.getToken ?? getAccessToken)();
-    const form = new FormData();
-    form.set('kind', kind);
-    form.set('file', image);
-    return await unwrap<UploadedImage>(
-      send(`${options.baseUrl ?? ''}/api/uploads`, { method: 'POST', body: form, headers: token ? { authorization: `Bearer ${token}` } : {} }),
-    );
-  } catch (error) {
-    throw new ImageUploadError(describeUploadFailure(error, kind), { cause: error });
-  }
+  const token = await (options.getToken ?? getAccessToken)();
+  const form = new FormData();
+  form.set('kind', kind);
+  form.set('file', image);
+  return unwrap<UploadedImage>(send(`${options.baseUrl ?? ''}/api/uploads`, { method: 'POST', body: form, headers: token ? { authorization: `Bearer ${token}` } : {} }));
 }

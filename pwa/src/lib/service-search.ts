@@ -1,4 +1,5 @@
-import type { Service } from '../../../edge-api/src/contract.ts';
+import type { Service } from '../../../edge-api/src/contract/services.ts';
+import { categoryKey } from './catalog.ts';
 
 /** The category filter's value for "every category". */
 export const ALL_CATEGORIES = 'all';
@@ -10,7 +11,7 @@ export function matchesServiceSearch(service: Pick<Service, 'title' | 'descripti
   return service.title.toLowerCase().includes(needle) || service.description.toLowerCase().includes(needle);
 }
 
-/** The services of one category (or ALL_CATEGORIES) that match the search. */
+/** The services of one category (its key, or ALL_CATEGORIES) that match the search; a category's spellings are one. */
 export function filterServices<T extends Pick<Service, 'title' | 'description' | 'category'>>(services: readonly T[], query: string, category: string): T[] {
-  return services.filter((service) => (category === ALL_CATEGORIES || service.category === category) && matchesServiceSearch(service, query));
+  return services.filter((service) => (category === ALL_CATEGORIES || categoryKey(service.category) === category) && matchesServiceSearch(service, query));
 }

@@ -1,78 +1,11 @@
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
-import { getConnInfo } from '@hono/node-server/conninfo';
-import { AuthWeakPasswordError, createClient, type Session, type SupabaseClient, type User } from '@supabase/supabase-js';
-import { Hono } from 'hono';
+import { AuthWeakPasswordError, type Session, type User } from '@supabase/supabase-js';
 import { createLocalJWKSet, decodeJwt, decodeProtectedHeader } from 'jose';
 import type { Kysely } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/schema.ts';
-import { silentLogger } from '../../lib/logger.ts';
+import { ANON_KEY, freshEmail, SERVICE_ROLE_KEY, startAuthServer, supabaseClient, type AuthServer } from '../../testing/auth-server.ts';
 import { openTestDatabase } from '../../testing/test-database.ts';
-import { generateSigningKey, importSigningKey } from '../signing-key.ts';
 import { createTokenVerifier } from '../verifier.ts';
-import { createEmbeddedAuth, type EmbeddedAuth } from './embedded-auth.ts';
-
-const ANON_KEY = 'sb_publishable_test_anon_key';
-const SERVICE_ROLE_KEY = 'sb_secret_test_service_role_key';
-
-interface AuthServer {
-  url: string;
-  issuer: string;
-  auth: EmbeddedAuth;
-  close: () => Promise<void>;
-}
-
-/**
- * The embedded auth mounted at /auth/v1 on a real port, as the Node entry serves it. The caller's IP is the
- * socket address unless a test names one in `x-test-client-ip`, so tests keep their rate-limit counts apart.
- */
-async function startAuthServer(
-  db: Kysely<Database>,
-  options: { clock?: () => Date; rateLimits?: { tokenPer5Min?: number; signupPer5Min?: number } } = {},
-): Promise<AuthServer> {
-  let handle: (request: Request, env: unknown) => Response | Promise<Response> = () => new Response(null, { status: 503 });
-  const server = await new Promise<Server>((resolve) => {
-    const started = serve({ fetch: (request, env) => handle(request, env), port: 0, hostname: '127.0.0.1' }, () => resolve(started as Server));
-  });
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const issuer = `${url}/auth/v1`;
-  const auth = createEmbeddedAuth({
-    db,
-    key: await importSigningKey(await generateSigningKey()),
-    issuer,
-    anonKey: ANON_KEY,
-    serviceRoleKey: SERVICE_ROLE_KEY,
-    clientIp: (c) => c.req.header('x-test-client-ip') ?? getConnInfo(c).remote.address ?? 'unknown',
-    clock: options.clock,
-    logger: silentLogger,
-    rateLimits: options.rateLimits,
-  });
-  const root = new Hono().route('/auth/v1', auth.app);
-  handle = (request, env) => root.fetch(request, env);
-  return {
-    url,
-    issuer,
-    auth,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
-        server.closeAllConnections();
-      }),
-  };
-}
-
-let ipCounter = 0;
-const freshIp = () => `10.0.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}`;
-const freshEmail = (name = 'user') => `${name}-${crypto.randomUUID().slice(0, 8)}@Example.test`;
-
-function supabaseClient(url: string, key = ANON_KEY, ip = freshIp()): SupabaseClient {
-  return createClient(url, key, {
-    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-    global: { headers: { 'x-test-client-ip': ip } },
-  });
-}
 
 let db: Kysely<Database>;
 let closeDb: () => Promise<void>;

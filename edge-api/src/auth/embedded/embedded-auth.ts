@@ -1,9 +1,7 @@
-import { timingSafeEqual } from 'node:crypto';
 import bcrypt from 'bcryptjs';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
-import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { createLocalJWKSet, jwtVerify, type JWK } from 'jose';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
@@ -26,6 +24,19 @@ import {
   updateAuthUser,
   type AuthUserRow,
 } from './auth-store.ts';
+import {
+  AuthFailure,
+  bearerToken,
+  checkNewPassword,
+  invalidCredentials,
+  mergeMetadata,
+  metadataObject,
+  normalizeEmail,
+  readJsonObject,
+  sameSecret,
+  validationFailed,
+} from './auth-requests.ts';
+import { toAuthUser } from './auth-user.ts';
 import { createFixedWindowLimiter, type RateLimiter } from './rate-limit.ts';
 
 export interface EmbeddedAuthOptions {
@@ -54,160 +65,11 @@ export interface EmbeddedAuth {
   jwks(): { keys: JWK[] };
 }
 
-/** The user object Supabase Auth answers with. */
-export interface AuthUser {
-  id: string;
-  aud: 'authenticated';
-  role: 'authenticated';
-  email: string;
-  email_confirmed_at: string;
-  phone: string;
-  confirmed_at: string;
-  last_sign_in_at?: string;
-  app_metadata: { provider: 'email'; providers: ['email'] };
-  user_metadata: Record<string, unknown>;
-  identities: AuthIdentity[];
-  created_at: string;
-  updated_at: string;
-  is_anonymous: false;
-}
-
-interface AuthIdentity {
-  identity_id: string;
-  id: string;
-  user_id: string;
-  identity_data: { email: string; email_verified: boolean; phone_verified: boolean; sub: string };
-  provider: 'email';
-  last_sign_in_at?: string;
-  created_at: string;
-  updated_at: string;
-  email: string;
-}
-
 const API_VERSION = '2024-01-01';
 const API_VERSION_HEADER = 'X-Supabase-Api-Version';
-const MIN_PASSWORD_CHARS = 6;
-const MAX_PASSWORD_BYTES = 72; // bcrypt ignores anything longer
 const REFRESH_REUSE_GRACE_MS = 10_000;
 const RATE_WINDOW_MS = 5 * 60_000;
 const MAX_BODY_BYTES = 64 * 1024;
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-/** An error in Supabase Auth's 2024-01-01 format: `{code, message}` plus any extra fields. */
-class AuthFailure extends Error {
-  readonly status: ContentfulStatusCode;
-  readonly code: string;
-  readonly extra: Record<string, unknown>;
-
-  constructor(status: ContentfulStatusCode, code: string, message: string, extra: Record<string, unknown> = {}) {
-    super(message);
-    this.status = status;
-    this.code = code;
-    this.extra = extra;
-  }
-}
-
-const validationFailed = (message: string) => new AuthFailure(400, 'validation_failed', message);
-const invalidCredentials = () => new AuthFailure(400, 'invalid_credentials', 'Invalid login credentials');
-const weakPassword = (message: string) => new AuthFailure(422, 'weak_password', message, { weak_password: { reasons: ['length'] } });
-
-function iso(value: Date | null): string | undefined {
-  return value ? value.toISOString() : undefined;
-}
-
-function toAuthUser(row: AuthUserRow): AuthUser {
-  const createdAt = row.created_at.toISOString();
-  const updatedAt = row.updated_at.toISOString();
-  const lastSignInAt = iso(row.last_sign_in_at);
-  return {
-    id: row.id,
-    aud: 'authenticated',
-    role: 'authenticated',
-    email: row.email,
-    // Sign-ups are confirmed at once: there is no mail server in embedded mode.
-    email_confirmed_at: createdAt,
-    phone: '',
-    confirmed_at: createdAt,
-    last_sign_in_at: lastSignInAt,
-    app_metadata: { provider: 'email', providers: ['email'] },
-    user_metadata: row.user_metadata,
-    identities: [
-      {
-        identity_id: row.id,
-        id: row.id,
-        user_id: row.id,
-        identity_data: { email: row.email, email_verified: true, phone_verified: false, sub: row.id },
-        provider: 'email',
-        last_sign_in_at: lastSignInAt,
-        created_at: createdAt,
-        updated_at: updatedAt,
-        email: row.email,
-      },
-    ],
-    created_at: createdAt,
-    updated_at: updatedAt,
-    is_anonymous: false,
-  };
-}
-
-function sameSecret(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
-function bearerToken(c: Context): string | undefined {
-  const header = c.req.header('authorization');
-  const match = header?.match(/^Bearer\s+(\S+)\s*$/i);
-  return match?.[1];
-}
-
-async function readJsonObject(c: Context): Promise<Record<string, unknown>> {
-  const text = await c.req.text();
-  if (text.trim() === '') return {};
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    throw new AuthFailure(400, 'bad_json', 'Could not parse request body as JSON');
-  }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new AuthFailure(400, 'bad_json', 'Request body must be a JSON object');
-  }
-  return body as Record<string, unknown>;
-}
-
-function normalizeEmail(value: unknown): string {
-  if (typeof value !== 'string' || value.trim() === '') throw validationFailed('An email address is required');
-  const email = value.trim().toLowerCase();
-  if (email.length > 255 || !EMAIL.test(email)) throw validationFailed('Unable to validate email address: invalid format');
-  return email;
-}
-
-function checkNewPassword(value: unknown, missingMessage: string): string {
-  if (typeof value !== 'string' || value === '') throw validationFailed(missingMessage);
-  if ([...value].length < MIN_PASSWORD_CHARS) throw weakPassword(`Password should be at least ${MIN_PASSWORD_CHARS} characters.`);
-  if (new TextEncoder().encode(value).length > MAX_PASSWORD_BYTES) {
-    throw weakPassword(`Password cannot be longer than ${MAX_PASSWORD_BYTES} characters.`);
-  }
-  return value;
-}
-
-function metadataObject(value: unknown): Record<string, unknown> {
-  if (value === undefined || value === null) return {};
-  if (typeof value !== 'object' || Array.isArray(value)) throw validationFailed('data must be a JSON object');
-  return value as Record<string, unknown>;
-}
-
-/** Shallow merge, as Supabase does: a key set to null is removed. */
-function mergeMetadata(current: Record<string, unknown>, changes: Record<string, unknown>): Record<string, unknown> {
-  const merged = { ...current };
-  for (const [key, value] of Object.entries(changes)) {
-    if (value === null) delete merged[key];
-    else merged[key] = value;
-  }
-  return merged;
-}
 
 /**
  * The subset of Supabase Auth the PWA needs, speaking its wire protocol so that supabase-js works against

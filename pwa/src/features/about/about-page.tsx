@@ -1,5 +1,6 @@
 import { Link } from 'react-router-dom';
 import { CheckIcon } from '../../components/line-icon.tsx';
+import { usePageTitle } from '../../components/page-title.ts';
 import { useCountUp } from './use-count-up.ts';
 
 const counters = [
@@ -47,6 +48,7 @@ function Counter({ target, suffix, label }: (typeof counters)[number]) {
 }
 
 export function AboutPage() {
+  usePageTitle('About Us');
   return (
     <div>
       <section className="bg-neutral text-neutral-content">

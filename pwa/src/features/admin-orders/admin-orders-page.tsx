@@ -1,30 +1,46 @@
 import { useCallback, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import type { Order, OrderStatus, PaymentStatus } from '../../../../edge-api/src/contract.ts';
-import { useStaffRole } from '../../app/staff-guard.tsx';
+import type { Order, OrderStatus, PaymentStatus } from '../../../../edge-api/src/contract/orders.ts';
 import { useConfirm } from '../../components/confirm-dialog.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../../components/page-state.tsx';
+import { usePageTitle } from '../../components/page-title.ts';
 import { useToast } from '../../components/toast.tsx';
-import { keepOnDevice } from '../../db/device-copy.ts';
+import { forgetOnDevice } from '../../db/device-copy.ts';
 import { usePendingIds, useUserDb } from '../../db/hooks.ts';
 import { dismissFailed, retryFailed, setOrderStatus, setPaymentStatus } from '../../db/mutations.ts';
-import { serverOutcome } from '../../db/server-outcome.ts';
-import { useSyncStatus } from '../../db/sync-engine.ts';
+import { serverOutcome, type ServerOutcome } from '../../db/server-outcome.ts';
+import { useSyncStatus } from '../../db/sync-status.ts';
 import { api, unwrap } from '../../lib/api-client.ts';
 import { useAuth } from '../../lib/auth.tsx';
+import { useAuthorization } from '../../lib/authorization.tsx';
+import { capitalize } from '../../lib/format.ts';
+import { shortOrderId } from '../../lib/order-rules.ts';
 import { saveBlobAs } from '../../lib/save-file.ts';
 import { getAccessToken } from '../../lib/supabase.ts';
 import { AuditModal } from './audit-modal.tsx';
 import { CredentialsModal } from './credentials-modal.tsx';
-import { changeFilters, describeTotal, exportCsvUrl, filtersFromSearchParams, filtersToSearchParams, hasNextPage, lastPage, type OrderFilters } from './order-filters.ts';
 import { OrderFiltersBar } from './order-filters-bar.tsx';
+import {
+  changeFilters,
+  describeTotal,
+  exportCsvUrl,
+  filtersFromSearchParams,
+  filtersToSearchParams,
+  hasNextPage,
+  lastPage,
+  type OrderFilters,
+} from './order-filters.ts';
 import { OrdersChart } from './orders-chart.tsx';
-import { OrdersTable } from './orders-table.tsx';
+import { OrderList } from './order-list.tsx';
 import { describeChange, isOrderChange } from './outbox-change.ts';
 import { StatsCards } from './stats-cards.tsx';
-import { useLocalOrders, useOrderStats, useOrdersPage } from './use-admin-orders.ts';
+import { useLocalOrders, useOrdersPage, useOrderStats } from './use-admin-orders.ts';
 
 export const LOAD_FAILED_MESSAGE = 'Failed to load orders. Please try again.';
+
+/** A change's toast: done, or kept on this device until it syncs. */
+const changedMessage = (done: string, outcome: ServerOutcome) =>
+  outcome === 'confirmed' ? `${done}.` : `${done} on this device; it syncs when the connection returns.`;
 
 function filenameFrom(disposition: string | null): string {
   const match = disposition?.match(/filename="?([^";]+)"?/i);
@@ -33,10 +49,10 @@ function filenameFrom(disposition: string | null): string {
 
 /** Admin Order Management (/dashboard): stats, chart, filters, the order table and its modals. */
 export function AdminOrdersPage() {
+  usePageTitle('Admin Orders');
   const auth = useAuth();
   const userId = auth.status === 'signedIn' ? auth.user.id : '';
-  const role = useStaffRole();
-  const isAdmin = role === 'admin';
+  const { can } = useAuthorization();
   const toast = useToast();
   const confirm = useConfirm();
   const db = useUserDb();
@@ -61,9 +77,9 @@ export function AdminOrdersPage() {
   const changeOrderStatus = async (order: Order, orderStatus: OrderStatus) => {
     if (orderStatus === order.orderStatus) return;
     try {
-      if (db) await keepOnDevice(db, { orders: [order] });
-      const handle = setOrderStatus(userId, { orderId: order.id, orderStatus, version: order.version });
-      await serverOutcome(handle.done);
+      const handle = setOrderStatus(userId, { orderId: order.id, orderStatus, version: order.version }, { shown: { orders: [order] } });
+      const outcome = await serverOutcome(handle.done);
+      toast.success(changedMessage(`Order #${shortOrderId(order.id)} is now ${capitalize(orderStatus)}`, outcome));
     } catch (error) {
       console.error('Order status update failed', error);
       toast.error('Failed to update order status.');
@@ -78,9 +94,9 @@ export function AdminOrdersPage() {
       return;
     }
     try {
-      if (db) await keepOnDevice(db, { orders: [order] });
-      const handle = setPaymentStatus(userId, { orderId: order.id, paymentStatus, version: order.version });
-      await serverOutcome(handle.done);
+      const handle = setPaymentStatus(userId, { orderId: order.id, paymentStatus, version: order.version }, { shown: { orders: [order] } });
+      const outcome = await serverOutcome(handle.done);
+      toast.success(changedMessage(`Payment of order #${shortOrderId(order.id)} is now ${capitalize(paymentStatus)}`, outcome));
     } catch (error) {
       console.error('Payment status update failed', error);
       toast.error('Failed to update payment status.');
@@ -90,6 +106,7 @@ export function AdminOrdersPage() {
   const deleteOrder = async (order: Order) => {
     const confirmed = await confirm({
       title: 'Delete order?',
+      subject: [`Order #${shortOrderId(order.id)}: ${order.title}`, `${order.userName || 'Unknown User'} (${order.userEmail}), $${order.price}`],
       text: 'Are you sure you want to delete this order?',
       confirmLabel: 'Delete',
       danger: true,
@@ -97,8 +114,8 @@ export function AdminOrdersPage() {
     if (!confirmed) return;
     try {
       await unwrap(api.admin.orders[':id'].$delete({ param: { id: order.id } }));
-      await db?.orders.delete(order.id);
-      toast.success('Order deleted.');
+      if (db) await forgetOnDevice(db, { orders: [order.id] });
+      toast.success(`Order #${shortOrderId(order.id)} deleted.`);
       reload();
     } catch (error) {
       console.error('Order delete failed', error);
@@ -127,7 +144,7 @@ export function AdminOrdersPage() {
   const lastShown = Math.min(total, filters.page * filters.limit);
 
   return (
-    <div className="space-y-6 p-4 md:p-6">
+    <div className="space-y-6">
       <header className="flex flex-wrap items-start justify-between gap-4">
         <div>
           <h1 className="text-2xl font-bold">Admin Order Management</h1>
@@ -202,10 +219,11 @@ export function AdminOrdersPage() {
             {page.orders.length === 0 ? (
               <EmptyState title="No orders found" text="Try adjusting your filters or search terms." />
             ) : (
-              <OrdersTable
+              <OrderList
                 orders={page.orders}
                 pendingIds={pendingIds}
-                isAdmin={isAdmin}
+                canDelete={can('orders:delete')}
+                canSeeHistory={can('audit:read')}
                 online={online}
                 onOrderStatus={(order, status) => void changeOrderStatus(order, status)}
                 onPaymentStatus={(order, status) => void changePaymentStatus(order, status)}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AuditEntry } from '../../../../edge-api/src/contract.ts';
+import type { AuditEntry } from '../../../../edge-api/src/contract/audit.ts';
 import { describeAuditEntry } from './audit-log.ts';
 
 const entry = (action: string, details: Record<string, unknown> = {}): AuditEntry => ({

@@ -1,4 +1,4 @@
-import type { AuditEntry } from '../../../../edge-api/src/contract.ts';
+import type { AuditEntry } from '../../../../edge-api/src/contract/audit.ts';
 
 interface StatusPair {
   paymentStatus?: unknown;

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import type { AuditEntry, Order } from '../../../../edge-api/src/contract.ts';
+import type { AuditEntry } from '../../../../edge-api/src/contract/audit.ts';
+import type { Order } from '../../../../edge-api/src/contract/orders.ts';
 import { ModalDialog } from '../../components/modal-dialog.tsx';
 import { api, unwrap } from '../../lib/api-client.ts';
 import { formatDateTime } from '../../lib/format.ts';

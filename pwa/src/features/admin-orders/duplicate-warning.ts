@@ -1,4 +1,4 @@
-import type { CredentialsCheck } from '../../../../edge-api/src/contract.ts';
+import type { CredentialsCheck } from '../../../../edge-api/src/contract/orders.ts';
 
 /** What the credentials modal shows for a duplicate check's answer (spec section 5, texts exact). */
 export interface DuplicateWarning {

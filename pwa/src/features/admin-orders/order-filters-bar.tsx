@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
+import { orderPageSizes, orderStatuses, paymentStatuses } from '../../../../edge-api/src/contract/orders.ts';
 import { capitalize } from '../../lib/format.ts';
-import { orderStatuses, pageSizes, paymentStatuses, type OrderFilters } from './order-filters.ts';
+import type { OrderFilters } from './order-filters.ts';
 
 const SEARCH_DELAY_MS = 300;
 
@@ -59,14 +60,14 @@ export function OrderFiltersBar({ filters, onChange }: { filters: OrderFilters; 
     <form
       role="search"
       aria-label="Filter orders"
-      className="grid gap-3 rounded-box bg-base-100 p-4 shadow-sm md:grid-cols-[2fr_1fr_1fr_auto]"
+      className="grid grid-cols-2 gap-3 rounded-box bg-base-100 p-4 shadow-sm md:grid-cols-[2fr_1fr_1fr_auto]"
       onSubmit={(event) => {
         event.preventDefault();
         sent.current = search;
         onChange({ search });
       }}
     >
-      <div>
+      <div className="col-span-2 md:col-span-1">
         <label htmlFor={`${id}-search`} className="mb-1 block text-sm font-medium">
           Search
         </label>
@@ -95,12 +96,12 @@ export function OrderFiltersBar({ filters, onChange }: { filters: OrderFilters; 
         value={filters.paymentStatus}
         onChange={(paymentStatus) => onChange({ paymentStatus })}
       />
-      <div>
+      <div className="col-span-2 md:col-span-1">
         <label htmlFor={`${id}-limit`} className="mb-1 block text-sm font-medium">
           Per page
         </label>
         <select id={`${id}-limit`} className="select w-full" value={filters.limit} onChange={(event) => onChange({ limit: Number(event.target.value) })}>
-          {pageSizes.map((size) => (
+          {orderPageSizes.map((size) => (
             <option key={size} value={size}>
               {size}
             </option>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Order } from '../../../../edge-api/src/contract.ts';
+import type { Order } from '../../../../edge-api/src/contract/orders.ts';
 import {
   changeFilters,
   describeTotal,

@@ -2,11 +2,15 @@
  * The admin order list's filters (spec: status, paymentStatus, search, page, limit) and the rules the
  * server applies to them, repeated here so the offline list reads exactly like the online one.
  */
-import type { AdminOrderPage, Order, OrderStatus, PaymentStatus } from '../../../../edge-api/src/contract.ts';
-
-export const orderStatuses: readonly OrderStatus[] = ['pending', 'processing', 'completed', 'delivered', 'cancelled'];
-export const paymentStatuses: readonly PaymentStatus[] = ['pending', 'paid', 'failed', 'refunded'];
-export const pageSizes = [10, 25, 50, 100] as const;
+import {
+  isOrderStatus,
+  isPaymentStatus,
+  orderPageSizes,
+  type AdminOrderPage,
+  type Order,
+  type OrderStatus,
+  type PaymentStatus,
+} from '../../../../edge-api/src/contract/orders.ts';
 
 export interface OrderFilters {
   status: OrderStatus | '';
@@ -17,9 +21,6 @@ export interface OrderFilters {
 }
 
 export const defaultFilters: OrderFilters = { status: '', paymentStatus: '', search: '', page: 1, limit: 10 };
-
-const isOrderStatus = (value: string): value is OrderStatus => (orderStatuses as readonly string[]).includes(value);
-const isPaymentStatus = (value: string): value is PaymentStatus => (paymentStatuses as readonly string[]).includes(value);
 
 /** The spec: changing any filter other than the page returns to page 1. */
 export function changeFilters(current: OrderFilters, change: Partial<OrderFilters>): OrderFilters {
@@ -40,7 +41,7 @@ export function filtersFromSearchParams(params: URLSearchParams): OrderFilters {
     paymentStatus: isPaymentStatus(paymentStatus) ? paymentStatus : '',
     search: params.get('search') ?? '',
     page: Number.isInteger(page) && page >= 1 ? page : 1,
-    limit: (pageSizes as readonly number[]).includes(limit) ? limit : defaultFilters.limit,
+    limit: (orderPageSizes as readonly number[]).includes(limit) ? limit : defaultFilters.limit,
   };
 }
 

@@ -1,4 +1,4 @@
-import type { Order, OrderStats } from '../../../../edge-api/src/contract.ts';
+import type { Order, OrderStats } from '../../../../edge-api/src/contract/orders.ts';
 
 const DAY_MS = 86_400_000;
 export const CHART_DAYS = 30;

@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import type { OrderStats } from '../../../../edge-api/src/contract.ts';
+import type { OrderStats } from '../../../../edge-api/src/contract/orders.ts';
 import { formatRevenue } from './order-stats.ts';
 
 type Day = OrderStats['daily'][number];

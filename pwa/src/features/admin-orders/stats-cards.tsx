@@ -1,4 +1,4 @@
-import type { OrderStats } from '../../../../edge-api/src/contract.ts';
+import type { OrderStats } from '../../../../edge-api/src/contract/orders.ts';
 import { formatRevenue } from './order-stats.ts';
 
 /** Total orders, revenue, active customers, pending payments and delivered orders. */
@@ -16,11 +16,11 @@ export function StatsCards({ stats, local }: { stats: OrderStats | undefined; lo
         Order statistics
       </h2>
       {local && <p className="mb-2 text-sm text-base-content/70">Offline: figures from the orders saved on this device.</p>}
-      <dl className="grid grid-cols-2 gap-3 md:grid-cols-3 xl:grid-cols-5">
+      <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3 xl:grid-cols-5">
         {cards.map((card) => (
-          <div key={card.label} className="rounded-box bg-base-100 p-4 shadow-sm">
+          <div key={card.label} className="rounded-box bg-base-100 p-3 shadow-sm sm:p-4">
             <dt className="text-sm text-base-content/70">{card.label}</dt>
-            <dd className="mt-1 text-2xl font-bold">{card.value ?? (
+            <dd className="mt-1 text-xl font-bold sm:text-2xl">{card.value ?? (
                 <>
                   <span className="loading loading-dots loading-sm" aria-hidden="true" />
                   <span className="sr-only">Loading</span>

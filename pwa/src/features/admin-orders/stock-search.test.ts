@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { WiseStock } from '../../../../edge-api/src/contract.ts';
+import type { WiseStock } from '../../../../edge-api/src/contract/wise-stocks.ts';
 import { matchingStocks } from './stock-search.ts';
 
 const stock = (wiseName: string, wiseEmail: string): WiseStock => ({

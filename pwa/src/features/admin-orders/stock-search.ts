@@ -1,4 +1,4 @@
-import type { WiseStock } from '../../../../edge-api/src/contract.ts';
+import type { WiseStock } from '../../../../edge-api/src/contract/wise-stocks.ts';
 
 /** Available inventory accounts whose name or email contains the search, case-insensitively. */
 export function matchingStocks(stocks: readonly WiseStock[], search: string): WiseStock[] {

@@ -1,12 +1,13 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import type { AdminOrderPage, Order, OrderStats } from '../../../../edge-api/src/contract.ts';
+import type { AdminOrderPage, Order, OrderStats } from '../../../../edge-api/src/contract/orders.ts';
 import { keepOnDevice } from '../../db/device-copy.ts';
 import { usePendingIds, useUserDb } from '../../db/hooks.ts';
-import { useSyncStatus } from '../../db/sync-engine.ts';
-import { api, ApiRequestError, unwrap } from '../../lib/api-client.ts';
+import { api, unwrap } from '../../lib/api-client.ts';
+import { isApiAnswer } from '../../lib/app-error.ts';
 import { ordersQuery, pageOfOrders, type OrderFilters } from './order-filters.ts';
 import { statsFromOrders } from './order-stats.ts';
+import { useSyncStatus } from '../../db/sync-status.ts';
 
 export type OrdersSource = 'server' | 'local';
 
@@ -26,9 +27,13 @@ export function useLocalOrders(): Order[] | undefined {
   return useLiveQuery(async () => (db ? db.orders.toArray() : undefined), [db]);
 }
 
+/** What the server said of one page: which orders, in which order, and how many match. The rows are kept on the device. */
+type ServerPage = Omit<AdminOrderPage, 'orders'> & { ids: string[] };
+
 /**
- * The order list: online, the server's page (search covers the whole history) with this device's queued
- * changes laid over it; offline or unreachable, the locally synced orders read with the same rules.
+ * The order list. Online, the server finds the page (its search covers the whole history); the orders it
+ * answers are kept on the device and read from there, so this device's queued changes and anything synced
+ * since show on them. Offline or unreachable, the locally synced orders are read with the same rules.
  */
 export function useOrdersPage(filters: OrderFilters, localOrders: Order[] | undefined): OrdersPageState {
   const db = useUserDb();
@@ -36,7 +41,7 @@ export function useOrdersPage(filters: OrderFilters, localOrders: Order[] | unde
   const pendingIds = usePendingIds();
   const pendingKey = [...pendingIds].sort().join(',');
   const [reloads, setReloads] = useState(0);
-  const [server, setServer] = useState<{ key: string; page?: AdminOrderPage; error?: 'failed' | 'unreachable' }>();
+  const [server, setServer] = useState<{ key: string; page?: ServerPage; error?: 'failed' | 'unreachable' }>();
   const query = ordersQuery(filters);
   const key = JSON.stringify(query);
 
@@ -44,23 +49,26 @@ export function useOrdersPage(filters: OrderFilters, localOrders: Order[] | unde
     if (!online) return;
     let cancelled = false;
     const request: Record<string, string> = JSON.parse(key);
-    unwrap(api.admin.orders.$get({ query: request })).then(
-      (page) => {
+    unwrap(api.admin.orders.$get({ query: request }))
+      .then(async ({ orders, ...counts }) => {
+        if (db) await keepOnDevice(db, { orders });
+        if (!cancelled) setServer({ key, page: { ...counts, ids: orders.map((order) => order.id) } });
+      })
+      .catch((error: unknown) => {
         if (cancelled) return;
-        setServer({ key, page });
-        if (db) keepOnDevice(db, { orders: page.orders }).catch((error: unknown) => console.warn('Could not keep the orders page on this device', error));
-      },
-      (error: unknown) => {
-        if (cancelled) return;
-        if (error instanceof ApiRequestError) console.error('Failed to load orders', error);
-        setServer((previous) => ({ key, page: previous?.key === key ? previous.page : undefined, error: error instanceof ApiRequestError ? 'failed' : 'unreachable' }));
-      },
-    );
+        if (isApiAnswer(error)) console.error('Failed to load orders', error);
+        setServer((previous) => ({ key, page: previous?.key === key ? previous.page : undefined, error: isApiAnswer(error) ? 'failed' : 'unreachable' }));
+      });
     return () => {
       cancelled = true;
     };
     // Refetched when a queued change settles or a sync lands, so the page shows what the server has.
   }, [online, key, reloads, lastSyncedAt, pendingKey, db]);
+
+  const current = server?.key === key ? server : undefined;
+  const idsKey = current?.page?.ids.join(',');
+  // The page's orders as the device has them, in the server's order.
+  const rows = useLiveQuery(async () => (db && current?.page ? (await db.orders.bulkGet(current.page.ids)).filter((order) => order !== undefined) : undefined), [db, idsKey]);
 
   const reload = useCallback(() => setReloads((n) => n + 1), []);
 
@@ -69,21 +77,11 @@ export function useOrdersPage(filters: OrderFilters, localOrders: Order[] | unde
     if (useLocal) {
       return { page: localOrders ? pageOfOrders(localOrders, filters) : undefined, source: 'local', loading: localOrders === undefined, failed: false, reload };
     }
-    const current = server?.key === key ? server : undefined;
-    let page = current?.page;
-    if (page && localOrders) {
-      // Queued changes show over the page, and so does anything synced since the page was fetched.
-      const localById = new Map(localOrders.map((order) => [order.id, order]));
-      page = {
-        ...page,
-        orders: page.orders.map((order) => {
-          const local = localById.get(order.id);
-          return local && (pendingIds.has(order.id) || local.version > order.version) ? local : order;
-        }),
-      };
-    }
+    const found = current?.page;
+    const page: AdminOrderPage | undefined =
+      found && rows ? { orders: rows, total: found.total, totalIsLowerBound: found.totalIsLowerBound, page: found.page, limit: found.limit } : undefined;
     return { page, source: 'server', loading: !current || (!current.page && !current.error), failed: current?.error === 'failed', reload };
-  }, [online, server, key, localOrders, filters, pendingIds, reload]);
+  }, [online, server, current, rows, localOrders, filters, reload]);
 }
 
 /** The stats cards and chart: the server's figures online; offline, those of the orders on this device. */
@@ -103,7 +101,7 @@ export function useOrderStats(localOrders: Order[] | undefined): { stats: OrderS
       (error: unknown) => {
         // Spec section 8: a stats failure is only logged.
         console.error('Failed to load order stats', error);
-        if (!cancelled) setServer((previous) => ({ ...previous, unreachable: !(error instanceof ApiRequestError) }));
+        if (!cancelled) setServer((previous) => ({ ...previous, unreachable: !isApiAnswer(error) }));
       },
     );
     return () => {

@@ -1,11 +1,12 @@
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Service } from '../../../../edge-api/src/contract.ts';
+import type { Service } from '../../../../edge-api/src/contract/services.ts';
 import { createApiHarness, type ApiHarness, type TestUser } from '../../../../edge-api/src/testing/api-harness.ts';
 import { ToastProvider } from '../../components/toast.tsx';
 import { getPublicDb } from '../../db/local-db.ts';
 import { getSyncEngine } from '../../db/sync-engine.ts';
+import { fetchFromApp } from '../../test/in-process-api.ts';
 import { AddServiceForm } from './add-service-page.tsx';
 
 // The form talks to the real API app in-process; only the session (whose token is sent) is stood in for.
@@ -27,11 +28,7 @@ const png = () => new File([Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAA
 beforeAll(async () => {
   api = await createApiHarness();
   admin = await api.createUser('admin');
-  vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = new URL(input instanceof Request ? input.url : String(input), 'http://localhost/');
-    if (uploadsFail && url.pathname === '/api/uploads') throw new TypeError('Failed to fetch');
-    return api.app.request(new Request(url, init));
-  });
+  fetchFromApp(() => api, (url) => uploadsFail && url.pathname === '/api/uploads');
 });
 
 afterAll(async () => {
@@ -110,6 +107,18 @@ describe('Add New Service form', () => {
     expect((await serverService('Statement Without Image'))?.image).toBe('');
     expect(logged).toHaveBeenCalledWith(expect.stringMatching(/upload failed/), expect.anything());
     expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('previews the chosen image, and removes it on request', async () => {
+    renderForm();
+    expect(screen.queryByRole('img', { name: 'Preview of the service image' })).toBeNull();
+    fireEvent.change(field('Service Image (optional)'), { target: { files: [png()] } });
+    const preview = (await screen.findByRole('img', { name: 'Preview of the service image' })) as HTMLImageElement;
+    expect(preview.src).toMatch(/^blob:/);
+    expect(screen.getByText('shot.png')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Remove image' }));
+    expect(screen.queryByRole('img', { name: 'Preview of the service image' })).toBeNull();
+    expect(field('Service Image (optional)').files?.length ?? 0).toBe(0);
   });
 
   it("shows 'Error: {message}' when the server refuses the save, keeping what was typed", async () => {

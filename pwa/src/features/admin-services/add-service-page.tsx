@@ -1,9 +1,11 @@
-import { useState, type FormEvent } from 'react';
-import { useStaffRole } from '../../app/staff-guard.tsx';
-import { ErrorState } from '../../components/page-state.tsx';
+import { useEffect, useState, type FormEvent } from 'react';
+import { uploadLimitMegabytes } from '../../../../edge-api/src/contract/uploads.ts';
+import { NoAccess } from '../../components/no-access.tsx';
+import { usePageTitle } from '../../components/page-title.ts';
 import { useToast } from '../../components/toast.tsx';
-import { categoryName, deliveryTimeIds, deliveryTimeLabel, paymentMethodIds, paymentMethodName, serviceCategoryIds } from '../../lib/catalog.ts';
-import { isImageFile, uploadImage, uploadLimitMegabytes } from '../../lib/image-upload.ts';
+import { useAuthorization } from '../../lib/authorization.tsx';
+import { categoryLabel, deliveryTimeIds, deliveryTimeLabel, paymentMethodIds, paymentMethodName, serviceCategoryIds } from '../../lib/catalog.ts';
+import { isImageFile, uploadImage } from '../../lib/image-upload.ts';
 import { useGoBack } from '../../lib/use-go-back.ts';
 import { ListField } from './list-field.tsx';
 import { createService } from './service-api.ts';
@@ -23,9 +25,36 @@ const fieldOrder: ServiceField[] = ['title', 'description', 'category', 'price',
 
 /** Add New Service (/dashboard/add-services): admins only. */
 export function AddServicePage() {
-  const role = useStaffRole();
-  if (role !== 'admin') return <ErrorState title="Access Denied!" message="You do not have permission to access this data." />;
+  const { can } = useAuthorization();
+  if (!can('services:manage')) return <NoAccess screen="Add New Service" message="You do not have permission to access this data. Services are added by admins." />;
   return <AddServiceForm />;
+}
+
+/** The chosen picture before it is uploaded, with a way to drop it. */
+function ImagePreview({ file, onRemove }: { file: File; onRemove: () => void }) {
+  const url = useObjectUrl(file);
+  return (
+    <figure className="mt-3 flex items-start gap-3">
+      {url && <img src={url} alt="Preview of the service image" className="h-28 w-44 rounded-box border border-base-300 bg-base-200 object-cover" />}
+      <figcaption className="flex min-w-0 flex-col gap-2 text-sm">
+        <span className="break-all">{file.name}</span>
+        <button type="button" className="btn btn-outline btn-error btn-xs self-start" onClick={onRemove}>
+          Remove image
+        </button>
+      </figcaption>
+    </figure>
+  );
+}
+
+/** An object URL for a file while it is shown, revoked afterwards. */
+function useObjectUrl(file: File): string | null {
+  const [url, setUrl] = useState<string | null>(null);
+  useEffect(() => {
+    const made = URL.createObjectURL(file);
+    setUrl(made);
+    return () => URL.revokeObjectURL(made);
+  }, [file]);
+  return url;
 }
 
 function Required() {
@@ -37,6 +66,7 @@ function Required() {
 }
 
 export function AddServiceForm() {
+  usePageTitle('Add New Service');
   const toast = useToast();
   const goBack = useGoBack('/dashboard/admin-services');
   const { formRef, values, set, showProblems, reset: resetValues, fieldId, bind, field } = useServiceForm(emptyAddFormValues, fieldOrder);
@@ -66,6 +96,13 @@ export function AddServiceForm() {
     const problem = imageProblem(file);
     setImageError(problem);
     setImage(problem ? null : file);
+  };
+
+  const removeImage = () => {
+    setImage(null);
+    setImageError(null);
+    // A fresh file input: the same file can be chosen again.
+    setFileInputKey((key) => key + 1);
   };
 
   const togglePaymentMethod = (method: string, on: boolean) =>
@@ -151,6 +188,7 @@ export function AddServiceForm() {
                   {imageError}
                 </p>
               )}
+              {image && <ImagePreview file={image} onRemove={() => removeImage()} />}
             </div>
             {field(
               'category',
@@ -158,7 +196,7 @@ export function AddServiceForm() {
               <select className="select w-full" required {...bind('category')}>
                 {serviceCategoryIds.map((category) => (
                   <option key={category} value={category}>
-                    {categoryName(category)}
+                    {categoryLabel(category)}
                   </option>
                 ))}
               </select>,

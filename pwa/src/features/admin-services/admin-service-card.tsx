@@ -1,5 +1,5 @@
-import type { Service } from '../../../../edge-api/src/contract.ts';
-import { categoryName, deliveryTimeLabel } from '../../lib/catalog.ts';
+import type { Service } from '../../../../edge-api/src/contract/services.ts';
+import { categoryLabel, deliveryTimeLabel } from '../../lib/catalog.ts';
 
 export interface AdminServiceCardProps {
   service: Service;
@@ -31,7 +31,7 @@ export function AdminServiceCard({ service, busy, canEdit, onEdit, onDelete }: A
           <h2 className="card-title text-lg">{service.title}</h2>
           {service.popular && <span className="badge badge-warning shrink-0">Popular</span>}
         </div>
-        <p className="text-xs font-semibold tracking-wide text-primary uppercase">{categoryName(service.category)}</p>
+        <p className="text-xs font-semibold tracking-wide text-primary uppercase">{categoryLabel(service.category)}</p>
         <p className="line-clamp-2 text-sm text-base-content/80">{service.description}</p>
         <dl className="flex flex-wrap gap-x-4 gap-y-1 text-sm">
           <div className="flex gap-1">

@@ -1,14 +1,17 @@
 import { useMemo, useState } from 'react';
-import type { Service } from '../../../../edge-api/src/contract.ts';
-import { useStaffRole } from '../../app/staff-guard.tsx';
+import type { Service } from '../../../../edge-api/src/contract/services.ts';
 import { useConfirm } from '../../components/confirm-dialog.tsx';
 import { CountCard } from '../../components/count-card.tsx';
+import { NoAccess } from '../../components/no-access.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../../components/page-state.tsx';
+import { usePageTitle } from '../../components/page-title.ts';
 import { SearchInput } from '../../components/search-input.tsx';
 import { useToast } from '../../components/toast.tsx';
-import { requestSync, useSyncStatus } from '../../db/sync-engine.ts';
-import { ApiRequestError } from '../../lib/api-client.ts';
-import { categoryName } from '../../lib/catalog.ts';
+import { requestSync } from '../../db/sync-engine.ts';
+import { useSyncStatus } from '../../db/sync-status.ts';
+import { isRefusal } from '../../lib/app-error.ts';
+import { useAuthorization } from '../../lib/authorization.tsx';
+import { categoryLabel } from '../../lib/catalog.ts';
 import { ALL_CATEGORIES, filterServices } from '../../lib/service-search.ts';
 import { AdminServiceCard } from './admin-service-card.tsx';
 import { createService, deleteService, isVersionConflict, updateService } from './service-api.ts';
@@ -21,16 +24,17 @@ type ModalState = { mode: 'create'; id: string } | { mode: 'edit'; service: Serv
 export const CONFLICT_MESSAGE = 'This service was changed by someone else meanwhile. Close this form and open the service again to edit its latest version.';
 
 /** The modal shows the server's reason when it gave one, else the spec's words. */
-const reasonOf = (error: unknown, fallback: string) => (error instanceof ApiRequestError && error.status < 500 ? `${fallback}: ${error.message}` : fallback);
+const reasonOf = (error: unknown, fallback: string) => (isRefusal(error) ? `${fallback}: ${error.message}` : fallback);
 
 /** All Services (/dashboard/admin-services): admins only. */
 export function AdminServicesPage() {
-  const role = useStaffRole();
-  if (role !== 'admin') return <ErrorState title="Access Denied!" message="You do not have permission to access this data." />;
+  const { can } = useAuthorization();
+  if (!can('services:manage')) return <NoAccess screen="All Services" message="You do not have permission to access this data. Services are managed by admins." />;
   return <ServiceManagement />;
 }
 
 function ServiceManagement() {
+  usePageTitle('All Services');
   const toast = useToast();
   const confirm = useConfirm();
   const { online } = useSyncStatus();
@@ -87,7 +91,13 @@ function ServiceManagement() {
   };
 
   const remove = async (service: Service) => {
-    const confirmed = await confirm({ title: 'Are you sure?', text: "You won't be able to revert this!", confirmLabel: 'Yes, delete it!', danger: true });
+    const confirmed = await confirm({
+      title: 'Are you sure?',
+      subject: [service.title, `${categoryLabel(service.category)} · $${service.price}`],
+      text: "You won't be able to revert this!",
+      confirmLabel: 'Yes, delete it!',
+      danger: true,
+    });
     if (!confirmed) return;
     setDeleting(service.id);
     try {
@@ -135,8 +145,8 @@ function ServiceManagement() {
       {!online && <p className="text-sm text-base-content/80">Offline: showing the services saved on this device. Changes need a connection.</p>}
 
       <section aria-label="Service counts" className="grid grid-cols-2 gap-4 md:max-w-xl">
-        <CountCard label="Total Services" value={services.length} />
-        <CountCard label="Popular Services" value={popularCount} />
+        <CountCard label="Total Services" value={loaded.state === 'ready' ? services.length : undefined} />
+        <CountCard label="Popular Services" value={loaded.state === 'ready' ? popularCount : undefined} />
       </section>
 
       <div className="flex flex-col gap-3 sm:flex-row" role="search">
@@ -147,7 +157,7 @@ function ServiceManagement() {
             <option value={ALL_CATEGORIES}>All Categories</option>
             {categories.map((id) => (
               <option key={id} value={id}>
-                {categoryName(id)}
+                {categoryLabel(id)}
               </option>
             ))}
           </select>

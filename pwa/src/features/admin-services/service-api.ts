@@ -1,12 +1,13 @@
-import type { Service } from '../../../../edge-api/src/contract.ts';
-import { getPublicDb } from '../../db/local-db.ts';
+import type { Service } from '../../../../edge-api/src/contract/services.ts';
+import { forgetPublicOnDevice, keepPublicOnDevice } from '../../db/device-copy.ts';
 import { requestSync } from '../../db/sync-engine.ts';
-import { api, ApiRequestError, unwrap } from '../../lib/api-client.ts';
+import { api, unwrap } from '../../lib/api-client.ts';
+import { hasCode } from '../../lib/app-error.ts';
 import type { ServiceBody } from './service-form.ts';
 
 /** The answer goes on the device at once, and a sync brings in whatever else changed. */
 async function keepLocally(service: Service) {
-  await getPublicDb().services.put(service);
+  await keepPublicOnDevice({ services: [service] });
   requestSync().catch((error: unknown) => console.warn('Sync after a service change failed', error));
 }
 
@@ -26,8 +27,8 @@ export async function updateService(id: string, version: number, body: ServiceBo
 
 export async function deleteService(id: string): Promise<void> {
   await unwrap(api.services[':id'].$delete({ param: { id } }));
-  await getPublicDb().services.delete(id);
+  await forgetPublicOnDevice({ services: [id] });
   requestSync().catch((error: unknown) => console.warn('Sync after a service delete failed', error));
 }
 
-export const isVersionConflict = (error: unknown) => error instanceof ApiRequestError && error.status === 409;
+export const isVersionConflict = (error: unknown) => hasCode(error, 'conflict');

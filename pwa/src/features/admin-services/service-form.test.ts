@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { Service } from '../../../../edge-api/src/contract.ts';
+import { isImageAddress, type Service } from '../../../../edge-api/src/contract/services.ts';
 import {
   distinctCategories,
   emptyAddFormValues,
   emptyModalValues,
-  isImageUrl,
   removeRow,
   toServiceBody,
   validateAddForm,
@@ -37,10 +36,10 @@ describe('service modal validation', () => {
     expect(validateModal({ ...filled, image: 'just a picture' }).image).toMatch(/valid URL/);
     expect(validateModal({ ...filled, image: 'javascript:alert(1)' }).image).toMatch(/valid URL/);
     expect(validateModal({ ...filled, image: '//evil.test/x.png' }).image).toMatch(/valid URL/);
-    expect(isImageUrl('http://img.example/a.jpg')).toBe(true);
+    expect(isImageAddress('http://img.example/a.jpg')).toBe(true);
     // Uploaded images on the embedded server, and the inline demo pictures.
-    expect(isImageUrl('/files/service-images/1b9d.png')).toBe(true);
-    expect(isImageUrl('data:image/svg+xml;charset=utf-8,%3Csvg%3E')).toBe(true);
+    expect(isImageAddress('/files/service-images/1b9d.png')).toBe(true);
+    expect(isImageAddress('data:image/svg+xml;charset=utf-8,%3Csvg%3E')).toBe(true);
   });
 
   it('does not require features or payment methods', () => {

@@ -1,4 +1,8 @@
-import type { Service } from '../../../../edge-api/src/contract.ts';
+import type { ZodType } from 'zod';
+import { serviceBody, serviceImage } from '../../../../edge-api/src/contract/service-requests.ts';
+import type { Service } from '../../../../edge-api/src/contract/services.ts';
+import { categoryKey } from '../../lib/catalog.ts';
+import { checkWith } from '../../lib/form-problems.ts';
 
 /** The choices of a select: the known ids, plus the current value when it is something else (older data). */
 export function choicesWith(ids: readonly string[], current: string): string[] {
@@ -23,7 +27,8 @@ export function emptyModalValues(): ServiceFormValues {
 export function valuesFromService(service: Service): ServiceFormValues {
   return {
     title: service.title,
-    category: service.category,
+    // An older spelling ('Vps') becomes the listed id, so the select shows it once and a save tidies it.
+    category: categoryKey(service.category),
     description: service.description,
     price: service.price,
     deliveryTime: service.deliveryTime,
@@ -39,21 +44,6 @@ export function emptyAddFormValues(): ServiceFormValues {
   return { title: '', category: 'documents', description: '', price: '', deliveryTime: '', image: '', features: ['', '', ''], paymentMethods: [], popular: false };
 }
 
-/**
- * An image address the modal accepts: an absolute http(s) URL, an inline data:image URL, or a path on this
- * site (what the embedded server answers for uploaded images, e.g. /files/service-images/x.png).
- */
-export function isImageUrl(value: string): boolean {
-  const text = value.trim();
-  if (/^\/(?!\/)\S*$/.test(text)) return true;
-  try {
-    const url = new URL(text);
-    return url.protocol === 'https:' || url.protocol === 'http:' || (url.protocol === 'data:' && /^data:image\//i.test(text));
-  } catch {
-    return false;
-  }
-}
-
 const fieldLabels: Record<ServiceField, string> = {
   title: 'Title',
   category: 'Category',
@@ -63,24 +53,25 @@ const fieldLabels: Record<ServiceField, string> = {
   image: 'Image URL',
 };
 
-function requireFields(values: ServiceFormValues, fields: readonly ServiceField[], labels: Partial<Record<ServiceField, string>>): ServiceFormErrors {
+/** The modal also requires a picture (spec section 5); the API takes a service without one. */
+const modalRules = serviceBody.extend({ image: serviceImage.refine((value) => value !== '', { message: 'is required' }) });
+
+/** The problems the contract's rules find in the form's fields, each as "{label} {problem}". */
+function problemsOf(schema: ZodType, values: ServiceFormValues, fields: readonly ServiceField[], labels: Partial<Record<ServiceField, string>>): ServiceFormErrors {
+  const found = checkWith(schema, toServiceBody(values));
   const errors: ServiceFormErrors = {};
-  for (const field of fields) {
-    if (!values[field].trim()) errors[field] = `${labels[field] ?? fieldLabels[field]} is required`;
-  }
+  for (const field of fields) if (found[field]) errors[field] = `${labels[field] ?? fieldLabels[field]} ${found[field]}`;
   return errors;
 }
 
 /** Spec section 5 (service modal): title, category, description, price, deliveryTime and image required; image a URL. */
 export function validateModal(values: ServiceFormValues): ServiceFormErrors {
-  const errors = requireFields(values, ['title', 'category', 'description', 'price', 'deliveryTime', 'image'], {});
-  if (!errors.image && !isImageUrl(values.image)) errors.image = 'Image URL must be a valid URL (https://...)';
-  return errors;
+  return problemsOf(modalRules, values, ['title', 'category', 'description', 'price', 'deliveryTime', 'image'], {});
 }
 
 /** Spec section 5 (storefront form): title, description, category, price and delivery time required. */
 export function validateAddForm(values: ServiceFormValues): ServiceFormErrors {
-  return requireFields(values, ['title', 'description', 'category', 'price', 'deliveryTime'], { title: 'Service Title' });
+  return problemsOf(serviceBody, values, ['title', 'description', 'category', 'price', 'deliveryTime'], { title: 'Service Title' });
 }
 
 const withoutBlanks = (items: readonly string[]) => items.map((item) => item.trim()).filter((item) => item.length > 0);
@@ -101,8 +92,9 @@ export function toServiceBody(values: ServiceFormValues): ServiceBody {
 }
 
 /** The category filter's choices: the distinct categories of the services, alphabetically. */
+/** The category filter's choices: each category once (by its key), whatever its spellings. */
 export const distinctCategories = (services: readonly Pick<Service, 'category'>[]) =>
-  [...new Set(services.map((service) => service.category))].filter(Boolean).sort((a, b) => a.localeCompare(b));
+  [...new Set(services.map((service) => categoryKey(service.category)))].filter(Boolean).sort((a, b) => a.localeCompare(b));
 
 /** Removes a list row, but never the last one. */
 export function removeRow(items: readonly string[], index: number): string[] {

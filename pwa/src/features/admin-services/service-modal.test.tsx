@@ -1,6 +1,6 @@
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Service } from '../../../../edge-api/src/contract.ts';
+import type { Service } from '../../../../edge-api/src/contract/services.ts';
 import type { ServiceBody } from './service-form.ts';
 import { ServiceModal } from './service-modal.tsx';
 

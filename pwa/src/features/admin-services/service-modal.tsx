@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
-import type { Service } from '../../../../edge-api/src/contract.ts';
+import type { Service } from '../../../../edge-api/src/contract/services.ts';
 import { ModalDialog } from '../../components/modal-dialog.tsx';
-import { categoryName, deliveryTimeIds, deliveryTimeLabel, paymentMethodIds, paymentMethodName, serviceCategoryIds } from '../../lib/catalog.ts';
+import { categoryLabel, deliveryTimeIds, deliveryTimeLabel, paymentMethodIds, paymentMethodName, serviceCategoryIds } from '../../lib/catalog.ts';
 import { ListField } from './list-field.tsx';
 import { choicesWith, emptyModalValues, toServiceBody, validateModal, valuesFromService, type ServiceBody, type ServiceField } from './service-form.ts';
 import { useServiceForm } from './use-service-form.tsx';
@@ -59,7 +59,7 @@ export function ServiceModal({ service, save, onClose }: ServiceModalProps) {
             <option value="">Select a category</option>
             {choicesWith(serviceCategoryIds, values.category).map((category) => (
               <option key={category} value={category}>
-                {categoryName(category)}
+                {categoryLabel(category)}
               </option>
             ))}
           </select>,

@@ -1,10 +1,11 @@
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { User } from '../../../../edge-api/src/contract.ts';
+import type { User } from '../../../../edge-api/src/contract/users.ts';
 import { createApiHarness, type ApiHarness, type TestUser } from '../../../../edge-api/src/testing/api-harness.ts';
 import { ConfirmProvider } from '../../components/confirm-dialog.tsx';
 import { ToastProvider } from '../../components/toast.tsx';
 import { deleteUserDb, getUserDb } from '../../db/local-db.ts';
+import { fetchFromApp } from '../../test/in-process-api.ts';
 import { UserManagement } from './admin-users-page.tsx';
 
 // The screen talks to the real API app in-process; only the session (whose token is sent) is stood in for.
@@ -23,11 +24,7 @@ let network: 'up' | 'down' = 'up';
 
 beforeAll(async () => {
   api = await createApiHarness();
-  vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
-    if (network === 'down') throw new TypeError('Failed to fetch');
-    const url = input instanceof Request ? input.url : String(input);
-    return api.app.request(new Request(new URL(url, 'http://localhost/'), init));
-  });
+  fetchFromApp(() => api, () => network === 'down');
 });
 
 afterAll(async () => {
@@ -106,25 +103,41 @@ describe('User Management', () => {
     expect(await serverRole(customer)).toBe('user');
   });
 
-  it("deletes a user after 'Are you sure?', and shows the server's reason when it refuses", async () => {
-    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+  it("deletes a user after an 'Are you sure?' that names them", async () => {
     renderScreen();
     await screen.findByText('Showing 2 of 2 users');
-
-    fireEvent.click(screen.getByRole('button', { name: new RegExp(`^Delete User .*\\(${admin.email.replace('.', '\\.')}\\)$`) }));
-    let dialog = await screen.findByRole('dialog', { name: 'Are you sure?' });
-    expect(within(dialog).getByText('This action cannot be undone!')).toBeTruthy();
-    await act(async () => fireEvent.click(within(dialog).getByRole('button', { name: 'Yes, delete it!' })));
-    expect(await screen.findByText('Error! You cannot delete your own account')).toBeTruthy();
-
     const deleteButton = screen.getByRole('button', { name: new RegExp(`^Delete User .*\\(${customer.email.replace('.', '\\.')}\\)$`) });
     expect(deleteButton.getAttribute('title')).toBe('Delete User');
     fireEvent.click(deleteButton);
-    dialog = await screen.findByRole('dialog', { name: 'Are you sure?' });
+    const dialog = await screen.findByRole('dialog', { name: 'Are you sure?' });
+    expect(within(dialog).getByText('This action cannot be undone!')).toBeTruthy();
+    expect(within(dialog).getByText(customer.email)).toBeTruthy();
     await act(async () => fireEvent.click(within(dialog).getByRole('button', { name: 'Yes, delete it!' })));
     expect(await screen.findByText('User has been deleted successfully.')).toBeTruthy();
     expect(await screen.findByText('Showing 1 of 1 users')).toBeTruthy();
     expect((await api.call('GET', `/api/users/${customer.id}`, { user: admin })).status).toBe(404);
+  });
+
+  it("offers no role change or deletion on the admin's own row, and says why", async () => {
+    renderScreen();
+    await screen.findByText('Showing 2 of 2 users');
+    expect(screen.queryByRole('button', { name: new RegExp(`^Delete User .*\\(${admin.email.replace('.', '\\.')}\\)$`) })).toBeNull();
+    expect(roleSelect(admin).disabled).toBe(true);
+    expect(roleSelect(admin).getAttribute('aria-describedby')).toBeTruthy();
+    expect(document.getElementById(roleSelect(admin).getAttribute('aria-describedby')!)?.textContent).toBe(
+      'Your own role and account are changed by another admin.',
+    );
+    expect(roleSelect(customer).disabled).toBe(false);
+  });
+
+  it('shows the counts as loading, not as zero, until the list is known', async () => {
+    renderScreen();
+    const counts = screen.getByRole('region', { name: 'User counts' });
+    expect(counts.getAttribute('aria-busy')).toBe('true');
+    expect(within(counts).queryByText('0')).toBeNull();
+    expect(screen.getByText('Loading users data...')).toBeTruthy();
+    await screen.findByText('Showing 2 of 2 users');
+    expect(counts.getAttribute('aria-busy')).toBe('false');
   });
 
   it('tells a caller the server refuses that access is denied', async () => {

@@ -1,25 +1,29 @@
 import { useMemo, useState } from 'react';
-import type { Role, User } from '../../../../edge-api/src/contract.ts';
-import { useStaffRole } from '../../app/staff-guard.tsx';
+import type { Role, User } from '../../../../edge-api/src/contract/users.ts';
 import { useConfirm } from '../../components/confirm-dialog.tsx';
 import { CountCard } from '../../components/count-card.tsx';
+import { NoAccess } from '../../components/no-access.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../../components/page-state.tsx';
+import { usePageTitle } from '../../components/page-title.ts';
 import { SearchInput } from '../../components/search-input.tsx';
 import { useToast } from '../../components/toast.tsx';
-import { useSyncStatus } from '../../db/sync-engine.ts';
-import { api, ApiRequestError, unwrap } from '../../lib/api-client.ts';
+import { forgetOnDevice, keepOnDevice } from '../../db/device-copy.ts';
+import { useSyncStatus } from '../../db/sync-status.ts';
+import { api, unwrap } from '../../lib/api-client.ts';
+import { hasCode } from '../../lib/app-error.ts';
 import { useAuth } from '../../lib/auth.tsx';
+import { useAuthorization } from '../../lib/authorization.tsx';
 import { useAdminUsers } from './use-admin-users.ts';
 import { accessDenied, deleteFailure, failureText, listFailure, roleUpdateFailure } from './user-errors.ts';
 import { countUsers, filterUsers, isRoleFilter, roleFilterOptions, type RoleFilter } from './user-filters.ts';
-import { UsersTable } from './users-table.tsx';
+import { nameOf, UsersTable } from './users-table.tsx';
 
 /** User Management (/dashboard/admin-users): admins only; a moderator is told so. */
 export function AdminUsersPage() {
-  const role = useStaffRole();
+  const { can } = useAuthorization();
   const auth = useAuth();
   if (auth.status !== 'signedIn') return null;
-  if (role !== 'admin') return <ErrorState title={accessDenied.title} message={accessDenied.text} />;
+  if (!can('users:manage')) return <NoAccess screen="User Management" title={accessDenied.title} message={`${accessDenied.text} Users are managed by admins.`} />;
   return <UserManagement viewerId={auth.user.id} />;
 }
 
@@ -30,6 +34,7 @@ const without = (set: ReadonlySet<string>, value: string) => {
 };
 
 export function UserManagement({ viewerId }: { viewerId: string }) {
+  usePageTitle('User Management');
   const toast = useToast();
   const confirm = useConfirm();
   const { online } = useSyncStatus();
@@ -61,24 +66,30 @@ export function UserManagement({ viewerId }: { viewerId: string }) {
     await runForRow(user.uid, async () => {
       try {
         const updated = await unwrap(api.users[':uid'].role.$put({ param: { uid: user.uid }, json: { userRole, version: user.version } }));
-        await db.users.put(updated);
+        await keepOnDevice(db, { users: [updated] });
         toast.success(`User role updated to ${updated.userRole}`);
       } catch (error) {
         console.error('Failed to update user role', error);
         toast.error(failureText(roleUpdateFailure(error)));
         // A stale copy (changed elsewhere meanwhile): show the current one.
-        if (error instanceof ApiRequestError && error.status === 409) void refresh();
+        if (hasCode(error, 'conflict')) void refresh();
       }
     });
   };
 
   const deleteUser = async (user: User) => {
-    const confirmed = await confirm({ title: 'Are you sure?', text: 'This action cannot be undone!', confirmLabel: 'Yes, delete it!', danger: true });
+    const confirmed = await confirm({
+      title: 'Are you sure?',
+      subject: [nameOf(user), user.email],
+      text: 'This action cannot be undone!',
+      confirmLabel: 'Yes, delete it!',
+      danger: true,
+    });
     if (!confirmed) return;
     await runForRow(user.uid, async () => {
       try {
         await unwrap(api.users[':uid'].$delete({ param: { uid: user.uid } }));
-        await db.users.delete(user.uid);
+        await forgetOnDevice(db, { users: [user.uid] });
         toast.success('User has been deleted successfully.');
       } catch (error) {
         console.error('Failed to delete user', error);
@@ -89,6 +100,8 @@ export function UserManagement({ viewerId }: { viewerId: string }) {
 
   const failure = status.kind === 'failed' ? listFailure(status.error) : null;
   const loading = status.kind === 'loading' || status.kind === 'idle';
+  // Nothing on the device yet and the list on its way: the counts are not known, not zero.
+  const countsKnown = users !== undefined && !(users.length === 0 && loading);
 
   let body;
   if (failure?.title === accessDenied.title) {
@@ -120,6 +133,7 @@ export function UserManagement({ viewerId }: { viewerId: string }) {
         ) : (
           <UsersTable
             users={shown}
+            viewerId={viewerId}
             busy={busy}
             canEdit={online}
             onRoleChange={(user, role) => void changeRole(user, role)}
@@ -146,11 +160,11 @@ export function UserManagement({ viewerId }: { viewerId: string }) {
         </button>
       </header>
 
-      <section aria-label="User counts" className="grid grid-cols-2 gap-4 lg:grid-cols-4">
-        <CountCard label="Total Users" value={counts.total} />
-        <CountCard label="Admins" value={counts.admins} />
-        <CountCard label="Moderators" value={counts.moderators} />
-        <CountCard label="Regular Users" value={counts.users} />
+      <section aria-label="User counts" aria-busy={!countsKnown} className="grid grid-cols-2 gap-4 lg:grid-cols-4">
+        <CountCard label="Total Users" value={countsKnown ? counts.total : undefined} />
+        <CountCard label="Admins" value={countsKnown ? counts.admins : undefined} />
+        <CountCard label="Moderators" value={countsKnown ? counts.moderators : undefined} />
+        <CountCard label="Regular Users" value={countsKnown ? counts.users : undefined} />
       </section>
 
       <div className="flex flex-col gap-3 sm:flex-row" role="search">

@@ -1,4 +1,4 @@
-import { ApiRequestError } from '../../lib/api-client.ts';
+import { hasCode } from '../../lib/app-error.ts';
 
 /** A failure as the spec words it: a title and a sentence. */
 export interface Failure {
@@ -6,9 +6,9 @@ export interface Failure {
   text: string;
 }
 
-const isPermissionError = (error: unknown) => error instanceof ApiRequestError && (error.status === 401 || error.status === 403);
-// The server's own words for a refusal it explains (the last admin, deleting oneself, a stale version).
-const serverConflict = (error: unknown) => (error instanceof ApiRequestError && error.status === 409 ? error.message : null);
+const isPermissionError = (error: unknown) => hasCode(error, 'unauthorized', 'forbidden');
+// The server's own words for a refusal it explains (the last admin, one's own account, a stale version).
+const serverConflict = (error: unknown) => (hasCode(error, 'conflict', 'last_admin', 'own_account') ? error.message : null);
 
 export const accessDenied: Failure = { title: 'Access Denied!', text: 'You do not have permission to access this data.' };
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { User } from '../../../../edge-api/src/contract.ts';
-import { ApiRequestError } from '../../lib/api-client.ts';
+import { codeForStatus } from '../../../../edge-api/src/contract/errors.ts';
+import type { User } from '../../../../edge-api/src/contract/users.ts';
+import { AppError } from '../../lib/app-error.ts';
 import { deleteFailure, failureText, listFailure, roleUpdateFailure } from './user-errors.ts';
 import { countUsers, filterUsers } from './user-filters.ts';
 
@@ -47,7 +48,7 @@ describe('user counts', () => {
 });
 
 describe('user management errors', () => {
-  const refused = (status: number, message = 'refused') => new ApiRequestError(status, 'x', message);
+  const refused = (status: number, message = 'refused') => new AppError(codeForStatus(status), message, { status });
 
   it('treats 401 and 403 as permission failures, in the spec words', () => {
     for (const status of [401, 403]) {

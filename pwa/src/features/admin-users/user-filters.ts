@@ -1,9 +1,6 @@
-import type { Role, User } from '../../../../edge-api/src/contract.ts';
+import type { Role, User } from '../../../../edge-api/src/contract/users.ts';
 
 export type RoleFilter = Role | 'all';
-
-/** The row's role dropdown lists the roles as stored (spec: user, moderator, admin). */
-export const roles: readonly Role[] = ['user', 'moderator', 'admin'];
 
 export const roleFilterOptions: readonly { value: RoleFilter; label: string }[] = [
   { value: 'all', label: 'All Roles' },

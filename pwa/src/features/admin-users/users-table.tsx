@@ -1,9 +1,11 @@
-import type { Role, User } from '../../../../edge-api/src/contract.ts';
+import { roles, type Role, type User } from '../../../../edge-api/src/contract/users.ts';
+import { CellLabel, stacked } from '../../components/stacked-table.tsx';
 import { formatDateShort, initialOf } from '../../lib/format.ts';
-import { roles } from './user-filters.ts';
 
 export interface UsersTableProps {
   users: readonly User[];
+  /** The signed-in admin: their own role and account are another admin's to change (the server insists too). */
+  viewerId: string;
   /** Rows with a role change or deletion under way. */
   busy: ReadonlySet<string>;
   /** False offline: role changes and deletions need the server. */
@@ -12,7 +14,7 @@ export interface UsersTableProps {
   onDelete: (user: User) => void;
 }
 
-const nameOf = (user: Pick<User, 'displayName'>) => user.displayName?.trim() || 'Unknown User';
+export const nameOf = (user: Pick<User, 'displayName'>) => user.displayName?.trim() || 'Unknown User';
 
 function TrashIcon() {
   return (
@@ -22,44 +24,54 @@ function TrashIcon() {
   );
 }
 
-export function UsersTable({ users, busy, canEdit, onRoleChange, onDelete }: UsersTableProps) {
+const OWN_ACCOUNT_HINT = 'Your own role and account are changed by another admin.';
+
+/** The spec's columns on a wide screen; one card per user on a phone or tablet, the actions always in view. */
+export function UsersTable({ users, viewerId, busy, canEdit, onRoleChange, onDelete }: UsersTableProps) {
   return (
-    <div className="overflow-x-auto rounded-box border border-base-300 bg-base-100">
-      <table className="table">
-        <thead className="text-base-content">
-          <tr>
-            <th scope="col">User</th>
-            <th scope="col">Role</th>
-            <th scope="col">Joined</th>
-            <th scope="col">Status</th>
-            <th scope="col">Actions</th>
+    <div className={stacked.frame}>
+      <table className={`table ${stacked.table}`} role="table">
+        <thead className={stacked.head} role="rowgroup">
+          <tr role="row">
+            <th scope="col" role="columnheader">User</th>
+            <th scope="col" role="columnheader">Role</th>
+            <th scope="col" role="columnheader">Joined</th>
+            <th scope="col" role="columnheader">Status</th>
+            <th scope="col" role="columnheader">Actions</th>
           </tr>
         </thead>
-        <tbody>
+        <tbody className={stacked.body} role="rowgroup">
           {users.map((user) => {
             const name = nameOf(user);
             const updating = busy.has(user.uid);
+            const own = user.uid === viewerId;
+            const hintId = `own-account-${user.uid}`;
             return (
-              <tr key={user.uid} aria-busy={updating}>
-                <td>
+              <tr key={user.uid} aria-busy={updating} role="row" className={`${stacked.row} grid-cols-2 @md:grid-cols-4`}>
+                <td role="cell" className={`${stacked.cell} col-span-full`}>
                   <div className="flex items-center gap-3">
                     <div className="flex h-10 w-10 shrink-0 items-center justify-center rounded-full bg-primary font-bold text-primary-content" aria-hidden="true">
                       {initialOf(user.displayName || user.email)}
                     </div>
                     <div className="min-w-0">
-                      <p className="font-semibold">{name}</p>
-                      <p className="text-sm text-base-content/70">{user.email}</p>
+                      <p className="font-semibold">
+                        {name}
+                        {own && <span className="badge badge-sm badge-primary ml-2 align-middle">You</span>}
+                      </p>
+                      <p className="text-sm break-all text-base-content/70">{user.email}</p>
                       <p className="font-mono text-xs break-all text-base-content/70">{user.uid}</p>
                     </div>
                   </div>
                 </td>
-                <td>
+                <td role="cell" className={stacked.cell}>
+                  <CellLabel>Role</CellLabel>
                   <div className="flex items-center gap-2">
                     <select
                       className="select select-sm w-32"
                       aria-label={`Role of ${name} (${user.email})`}
+                      aria-describedby={own ? hintId : undefined}
                       value={user.userRole}
-                      disabled={updating || !canEdit}
+                      disabled={updating || !canEdit || own}
                       onChange={(event) => onRoleChange(user, event.target.value as Role)}
                     >
                       {roles.map((role) => (
@@ -70,22 +82,35 @@ export function UsersTable({ users, busy, canEdit, onRoleChange, onDelete }: Use
                     </select>
                     {updating && <span className="loading loading-spinner loading-xs" aria-label="Updating" />}
                   </div>
+                  {own && (
+                    <p id={hintId} className="mt-1 max-w-48 text-xs text-base-content/70">
+                      {OWN_ACCOUNT_HINT}
+                    </p>
+                  )}
                 </td>
-                <td>{formatDateShort(user.createdAt)}</td>
-                <td>
+                <td role="cell" className={stacked.cell}>
+                  <CellLabel>Joined</CellLabel>
+                  {formatDateShort(user.createdAt)}
+                </td>
+                <td role="cell" className={stacked.cell}>
+                  <CellLabel>Status</CellLabel>
                   <span className="badge badge-success">Active</span>
                 </td>
-                <td>
-                  <button
-                    type="button"
-                    className="btn btn-ghost btn-sm text-error"
-                    title="Delete User"
-                    aria-label={`Delete User ${name} (${user.email})`}
-                    disabled={updating || !canEdit}
-                    onClick={() => onDelete(user)}
-                  >
-                    <TrashIcon />
-                  </button>
+                <td role="cell" className={`${stacked.cell} self-end`}>
+                  {/* One's own account is deleted by another admin: no button that could only be refused. */}
+                  {!own && (
+                    <button
+                      type="button"
+                      className="btn btn-ghost btn-sm text-error"
+                      title="Delete User"
+                      aria-label={`Delete User ${name} (${user.email})`}
+                      disabled={updating || !canEdit}
+                      onClick={() => onDelete(user)}
+                    >
+                      <TrashIcon />
+                      <span className="@4xl:hidden">Delete</span>
+                    </button>
+                  )}
                 </td>
               </tr>
             );

@@ -1,7 +1,10 @@
 import type { InputHTMLAttributes, ReactNode } from 'react';
 
-/** The frame both sign-in screens share: a centred card with a heading and a short line under it. */
-export function AuthCard({ title, subtitle, children }: { title: string; subtitle: string; children: ReactNode }) {
+/**
+ * The frame both sign-in screens share: a centred card with a heading and a short line under it, and why
+ * the visitor was sent here when a screen that needs an account said so.
+ */
+export function AuthCard({ title, subtitle, reason, children }: { title: string; subtitle: string; reason?: string | null; children: ReactNode }) {
   return (
     <div className="flex min-h-[80vh] items-center justify-center bg-gradient-to-br from-primary/5 via-base-100 to-secondary/5 px-4 py-10">
       <div className="card w-full max-w-md border border-base-300 bg-base-100 shadow-xl">
@@ -10,6 +13,11 @@ export function AuthCard({ title, subtitle, children }: { title: string; subtitl
             <h1 className="text-3xl font-bold">{title}</h1>
             <p className="mt-1 text-base-content/80">{subtitle}</p>
           </header>
+          {reason && (
+            <p role="status" className="alert alert-info alert-soft">
+              {reason}
+            </p>
+          )}
           {children}
         </div>
       </div>

@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router-dom';
+import { usePageTitle } from '../../components/page-title.ts';
 import { PasswordInput } from '../../components/password-input.tsx';
-import { returnPath, signIn, signInErrorMessage, useAuth } from '../../lib/auth.tsx';
+import { returnPath, returnReason, signIn, signInErrorMessage, useAuth } from '../../lib/auth.tsx';
 import { AuthCard, FormError, TextField } from './auth-card.tsx';
 
 /** Spec section 5: both fields are required. */
@@ -10,6 +11,7 @@ function validateLogin(fields: { email: string; password: string }): string | nu
 }
 
 export function LoginPage() {
+  usePageTitle('Sign In');
   const auth = useAuth();
   const location = useLocation();
   const navigate = useNavigate();
@@ -36,7 +38,7 @@ export function LoginPage() {
   };
 
   return (
-    <AuthCard title="Welcome Back" subtitle="Sign in to see your orders and deliveries.">
+    <AuthCard title="Welcome Back" subtitle="Sign in to see your orders and deliveries." reason={returnReason(location.state)}>
       <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4" aria-busy={busy}>
         <FormError message={error} />
         <TextField

@@ -16,6 +16,21 @@ const fill = (label: string, value: string) => fireEvent.change(screen.getByLabe
 const submit = () => fireEvent.click(screen.getByRole('button', { name: 'Create Account' }));
 
 describe('RegisterPage', () => {
+  it('says why the visitor was sent here', () => {
+    const reason = 'Create a free account, or sign in, to see the full details of this service and order it.';
+    render(
+      <MemoryRouter initialEntries={[{ pathname: '/register', state: { from: '/service-details/x', reason } }]}>
+        <RegisterPage />
+      </MemoryRouter>,
+    );
+    expect(screen.getByRole('status').textContent).toBe(reason);
+  });
+
+  it('shows no reason to a visitor who came by themselves', () => {
+    renderPage();
+    expect(screen.queryByRole('status')).toBeNull();
+  });
+
   it('labels every field and limits the mobile number to 15 characters', () => {
     renderPage();
     expect(screen.getByLabelText('Full Name')).toBeTruthy();

@@ -1,21 +1,21 @@
 import { useState, type FormEvent } from 'react';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router-dom';
+import { PASSWORD_MIN_CHARS, userLimits } from '../../../../edge-api/src/contract/users.ts';
+import { usePageTitle } from '../../components/page-title.ts';
 import { PasswordInput } from '../../components/password-input.tsx';
 import { requestSync } from '../../db/sync-engine.ts';
-import { returnPath, signUp, useAuth } from '../../lib/auth.tsx';
+import { returnPath, returnReason, signUp, useAuth } from '../../lib/auth.tsx';
 import { AuthCard, FormError, TextField } from './auth-card.tsx';
-
-const MIN_PASSWORD_LENGTH = 6;
-const MAX_MOBILE_LENGTH = 15;
 
 /** Spec section 5: every field is required, and the password has at least 6 characters. */
 export function validateRegistration(fields: { displayName: string; email: string; mobile: string; password: string }): string | null {
   if (!fields.displayName.trim() || !fields.email.trim() || !fields.mobile.trim() || !fields.password) return 'Please fill in all fields';
-  if (fields.password.length < MIN_PASSWORD_LENGTH) return 'Password should be at least 6 characters';
+  if (fields.password.length < PASSWORD_MIN_CHARS) return `Password should be at least ${PASSWORD_MIN_CHARS} characters`;
   return null;
 }
 
 export function RegisterPage() {
+  usePageTitle('Create Account');
   const auth = useAuth();
   const location = useLocation();
   const navigate = useNavigate();
@@ -60,7 +60,7 @@ export function RegisterPage() {
   };
 
   return (
-    <AuthCard title="Create Account" subtitle="Join us to order services and track your deliveries.">
+    <AuthCard title="Create Account" subtitle="Join us to order services and track your deliveries." reason={returnReason(location.state)}>
       <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4" aria-busy={busy}>
         <FormError message={error} />
         {notice && (
@@ -87,7 +87,7 @@ export function RegisterPage() {
           type="tel"
           autoComplete="tel"
           inputMode="tel"
-          maxLength={MAX_MOBILE_LENGTH}
+          maxLength={userLimits.mobile}
           required
           value={fields.mobile}
           onChange={set('mobile')}

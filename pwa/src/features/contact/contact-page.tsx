@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { FeatureCard } from '../../components/feature-card.tsx';
 import { LineIcon } from '../../components/line-icon.tsx';
+import { usePageTitle } from '../../components/page-title.ts';
 import { SOCIAL_NAMES, SocialIcon, type SocialNetwork } from '../../components/social-icons.tsx';
 import { useSettings } from '../../db/hooks.ts';
 
@@ -10,6 +11,7 @@ const icon = (path: ReactNode) => <LineIcon className="h-7 w-7">{path}</LineIcon
 const socialNetworks: SocialNetwork[] = ['facebook', 'twitter', 'instagram', 'linkedin'];
 
 export function ContactPage() {
+  usePageTitle('Contact Us');
   const settings = useSettings();
   const cards = [
     {

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { CheckIcon, LineIcon } from '../../components/line-icon.tsx';
+import { usePageTitle } from '../../components/page-title.ts';
 
 interface Tile {
   title: string;
@@ -74,6 +75,7 @@ const tiles: Tile[] = [
 const badges = ['Instant Delivery', '24/7 Support', '100% Customizable', 'Secure & Private'];
 
 export function HomePage() {
+  usePageTitle(null);
   return (
     <div>
       <section className="bg-neutral text-neutral-content">

@@ -31,7 +31,20 @@ function CopyButton({ value, label }: { value: string; label: string }) {
 }
 
 /** Delivered account credentials, read from this device's database so they show offline too. */
-export function CredentialsPanel({ email, password, proofImage, title }: { email: string; password?: string; proofImage?: string; title: string }) {
+export function CredentialsPanel({
+  email,
+  password,
+  passwordUnreadable,
+  proofImage,
+  title,
+}: {
+  email: string;
+  password?: string;
+  /** The server holds a password it cannot read right now (its data key does not match). */
+  passwordUnreadable?: boolean;
+  proofImage?: string;
+  title: string;
+}) {
   const [revealed, setRevealed] = useState(false);
   const [imageFailed, setImageFailed] = useState(false);
 
@@ -64,6 +77,14 @@ export function CredentialsPanel({ email, password, proofImage, title }: { email
                 <span className="sr-only"> password</span>
               </button>
               <CopyButton value={password} label="Password" />
+            </dd>
+          </div>
+        )}
+        {passwordUnreadable && (
+          <div>
+            <dt className="text-sm font-semibold">Password</dt>
+            <dd className="mt-1 text-sm" data-testid="delivered-password-unreadable">
+              The password cannot be shown right now. Please contact support.
             </dd>
           </div>
         )}

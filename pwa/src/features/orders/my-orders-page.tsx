@@ -1,20 +1,25 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useMemo, useState } from 'react';
 import { Link, Navigate, useLocation } from 'react-router-dom';
-import type { Order } from '../../../../edge-api/src/contract.ts';
+import type { Order } from '../../../../edge-api/src/contract/orders.ts';
 import { EmptyState, LoadingState } from '../../components/page-state.tsx';
+import { usePageTitle } from '../../components/page-title.ts';
 import { usePendingIds, useSettings, useUserDb } from '../../db/hooks.ts';
-import { requestSync, useSyncStatus } from '../../db/sync-engine.ts';
+import { requestSync } from '../../db/sync-engine.ts';
 import { useAuth, type SignedInUser } from '../../lib/auth.tsx';
 import { useGoBack } from '../../lib/use-go-back.ts';
 import { OrderCard } from './order-card.tsx';
+import { useSyncStatus } from '../../db/sync-status.ts';
 
 const newestFirst = (a: Order, b: Order) => (b.createdAt || b.orderDate).localeCompare(a.createdAt || a.orderDate);
 
 export function MyOrdersPage() {
+  usePageTitle('My Orders');
   const auth = useAuth();
   const location = useLocation();
-  if (auth.status !== 'signedIn') return <Navigate to="/register" replace state={{ from: location }} />;
+  if (auth.status !== 'signedIn') {
+    return <Navigate to="/register" replace state={{ from: location, reason: 'Create an account, or sign in, to see your orders.' }} />;
+  }
   return <MyOrders user={auth.user} />;
 }
 

@@ -1,6 +1,6 @@
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Order } from '../../../../edge-api/src/contract.ts';
+import type { Order } from '../../../../edge-api/src/contract/orders.ts';
 import { ToastProvider } from '../../components/toast.tsx';
 import { OrderCard } from './order-card.tsx';
 
@@ -65,6 +65,20 @@ describe('order card', () => {
     renderCard({ orderStatus: 'lost' as Order['orderStatus'], orderDate: '', createdAt: '' });
     expect(screen.getByText('Awaiting Processing')).toBeTruthy();
     expect(screen.getByText('Not specified')).toBeTruthy();
+  });
+
+  it('promises no delivery date for a cancelled or refunded order, and asks no payment for them', () => {
+    renderCard({ orderStatus: 'cancelled' });
+    expect(screen.queryByText('Expected Delivery')).toBeNull();
+    expect(screen.getByText('None: the order was cancelled')).toBeTruthy();
+    expect(screen.queryByText('Payment Required')).toBeNull();
+    cleanup();
+    renderCard({ orderStatus: 'pending', paymentStatus: 'refunded' });
+    expect(screen.queryByText('Expected Delivery')).toBeNull();
+    expect(screen.getByText('None: the payment was refunded')).toBeTruthy();
+    cleanup();
+    renderCard({});
+    expect(screen.getByText('Expected Delivery')).toBeTruthy();
   });
 
   it('shows delivered credentials with the password masked until revealed', () => {

@@ -1,4 +1,4 @@
-import type { Order } from '../../../../edge-api/src/contract.ts';
+import type { Order } from '../../../../edge-api/src/contract/orders.ts';
 import { deliveryTimeLabel } from '../../lib/catalog.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import {
@@ -43,6 +43,8 @@ export function OrderCard({ order, providerChatUrl, waitingToSync, syncError }: 
   const paymentStatus = normalizePaymentStatus(order.paymentStatus);
   const delivery = deliveryTimeLabel(order.deliveryTime);
   const needsPayment = paymentStatus === 'pending' && orderStatus !== 'cancelled';
+  // A cancelled or refunded order will not be delivered: no date to expect.
+  const noDelivery = orderStatus === 'cancelled' ? 'None: the order was cancelled' : paymentStatus === 'refunded' ? 'None: the payment was refunded' : null;
 
   return (
     <article className="card border border-base-300 bg-base-100 shadow-sm">
@@ -86,10 +88,17 @@ export function OrderCard({ order, providerChatUrl, waitingToSync, syncError }: 
             <dt className="font-semibold">Delivery Time</dt>
             <dd>{delivery || 'Not specified'}</dd>
           </div>
-          <div>
-            <dt className="font-semibold">Expected Delivery</dt>
-            <dd>{formatExpectedDelivery(expectedDelivery(order.orderDate || order.createdAt, order.deliveryTime))}</dd>
-          </div>
+          {noDelivery ? (
+            <div>
+              <dt className="font-semibold">Delivery</dt>
+              <dd>{noDelivery}</dd>
+            </div>
+          ) : (
+            <div>
+              <dt className="font-semibold">Expected Delivery</dt>
+              <dd>{formatExpectedDelivery(expectedDelivery(order.orderDate || order.createdAt, order.deliveryTime))}</dd>
+            </div>
+          )}
         </dl>
 
         {needsPayment && (
@@ -110,7 +119,13 @@ export function OrderCard({ order, providerChatUrl, waitingToSync, syncError }: 
         )}
 
         {orderStatus === 'delivered' && order.wiseEmail && (
-          <CredentialsPanel email={order.wiseEmail} password={order.wisePassword} proofImage={order.wiseImage} title={order.title} />
+          <CredentialsPanel
+            email={order.wiseEmail}
+            password={order.wisePassword}
+            passwordUnreadable={order.wisePasswordUnreadable}
+            proofImage={order.wiseImage}
+            title={order.title}
+          />
         )}
       </div>
     </article>

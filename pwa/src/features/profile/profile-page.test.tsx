@@ -1,14 +1,36 @@
 import type { Session } from '@supabase/supabase-js';
-import { cleanup, render, screen, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { User } from '../../../../edge-api/src/contract/users.ts';
+import { createApiHarness, type ApiHarness, type TestUser } from '../../../../edge-api/src/testing/api-harness.ts';
 import { deleteUserDb, getUserDb } from '../../db/local-db.ts';
 import { AuthContext, type AuthState } from '../../lib/auth.tsx';
 import { greetingFor } from '../../lib/format.ts';
-import { ProfilePage } from './profile-page.tsx';
+import { fetchFromApp } from '../../test/in-process-api.ts';
+import { ProfilePage, STALE_NOTICE } from './profile-page.tsx';
+
+// The API client's session: only the token it sends is stood in for.
+const session = vi.hoisted(() => ({ token: null as string | null }));
+vi.mock('../../lib/supabase.ts', () => ({
+  getAccessToken: async () => session.token,
+  getSupabase: async () => {
+    throw new Error('No auth server in this test');
+  },
+}));
 
 const uid = '7a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
 const signedIn: AuthState = { status: 'signedIn', user: { id: uid, email: 'ada@example.com' }, session: {} as Session };
+const copy: User = {
+  uid,
+  email: 'ada@example.com',
+  displayName: 'Ada Lovelace',
+  mobile: '+8801712345678',
+  userRole: 'user',
+  createdAt: '2026-01-05T00:00:00.000Z',
+  updatedAt: '2026-01-05T00:00:00.000Z',
+  version: 3,
+};
 
 // Offline: the screen must work from the device's copy alone.
 beforeEach(() => vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false));
@@ -60,6 +82,8 @@ describe('ProfilePage', () => {
     const account = screen.getByRole('region', { name: 'Account Details' });
     expect(within(account).getByText(uid)).toBeTruthy();
     expect(within(account).getByText('January 5, 2026')).toBeTruthy();
+    // Offline, the copy is said to be one.
+    expect(screen.getByRole('status').textContent).toContain(STALE_NOTICE);
   });
 
   it("says 'Unable to Load Profile' when there is no local copy and the server cannot be asked", async () => {
@@ -67,5 +91,52 @@ describe('ProfilePage', () => {
     const alert = await screen.findByRole('alert');
     expect(within(alert).getByRole('heading', { name: 'Unable to Load Profile' })).toBeTruthy();
     expect(within(alert).getByText('Failed to fetch user profile.')).toBeTruthy();
+  });
+
+  describe('online', () => {
+    // The real API in-process, with the signed-in account's record; the network is up or down.
+    let api: ApiHarness;
+    let account: TestUser;
+    let network: 'up' | 'down' = 'up';
+    const signedInAccount = (): AuthState => ({ status: 'signedIn', user: { id: account.id, email: account.email }, session: {} as Session });
+    const deviceCopy = (): User => ({ ...copy, uid: account.id, email: account.email, displayName: 'Ada Lovelace (saved)', version: 0 });
+
+    beforeAll(async () => {
+      api = await createApiHarness();
+      account = await api.createUser('user');
+      fetchFromApp(() => api, () => network === 'down');
+    });
+    afterAll(async () => {
+      vi.unstubAllGlobals();
+      await api.close();
+    });
+    beforeEach(() => {
+      vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(true);
+      session.token = account.token;
+      network = 'up';
+    });
+    afterEach(() => deleteUserDb(account.id));
+
+    it('shows the copy saved on this device with a word that it may be out of date when the server cannot be reached', async () => {
+      network = 'down';
+      await getUserDb(account.id).users.put(deviceCopy());
+      renderProfile(signedInAccount());
+      expect(await screen.findByRole('heading', { level: 1, name: 'Ada Lovelace (saved)' })).toBeTruthy();
+      expect((await screen.findByRole('status')).textContent).toContain('may be out of date');
+
+      // Try Again once the network is back: the server's copy, and no more word of staleness.
+      network = 'up';
+      await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Try Again' })));
+      await waitFor(() => expect(screen.queryByRole('heading', { level: 1, name: 'Ada Lovelace (saved)' })).toBeNull());
+      expect(screen.queryByRole('status')).toBeNull();
+    });
+
+    it("says 'Unable to Load Profile' / 'Failed to fetch user profile.' with no copy when the server cannot be reached", async () => {
+      network = 'down';
+      renderProfile(signedInAccount());
+      const alert = await screen.findByRole('alert');
+      expect(within(alert).getByRole('heading', { name: 'Unable to Load Profile' })).toBeTruthy();
+      expect(within(alert).getByText('Failed to fetch user profile.')).toBeTruthy();
+    });
   });
 });

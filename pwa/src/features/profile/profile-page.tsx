@@ -1,89 +1,93 @@
 import { useLiveQuery } from 'dexie-react-hooks';
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
-import type { User } from '../../../../edge-api/src/contract.ts';
+import type { User } from '../../../../edge-api/src/contract/users.ts';
+import { usePageTitle } from '../../components/page-title.ts';
+import { keepOnDevice } from '../../db/device-copy.ts';
 import { ErrorState, LoadingState } from '../../components/page-state.tsx';
 import { useCurrentUser, useUserDb } from '../../db/hooks.ts';
-import { api, ApiRequestError, unwrap } from '../../lib/api-client.ts';
+import { api, unwrap } from '../../lib/api-client.ts';
+import { hasCode } from '../../lib/app-error.ts';
 import { useAuth } from '../../lib/auth.tsx';
 import { formatDateLong, greetingFor, initialOf, roleBadgeClass, roleLabel } from '../../lib/format.ts';
 
-type Refresh = { state: 'loading' } | { state: 'done'; user: User | null } | { state: 'failed' };
+export const STALE_NOTICE = 'Showing the copy saved on this device: the server could not be reached, so it may be out of date.';
+
+/** How the refresh from the server went: its answer is kept on the device, and the page reads it there. */
+type Refresh = 'loading' | 'done' | 'missing' | 'failed';
 
 /** Own profile: shown from the local copy at once, refreshed from the server when online. */
 export function ProfilePage() {
+  usePageTitle('Profile');
   const auth = useAuth();
   const location = useLocation();
-  if (auth.status !== 'signedIn') return <Navigate to="/login" replace state={{ from: location }} />;
+  if (auth.status !== 'signedIn') return <Navigate to="/login" replace state={{ from: location, reason: 'Sign in to see your profile.' }} />;
   return <Profile uid={auth.user.id} />;
 }
 
 function Profile({ uid }: { uid: string }) {
-  const local = useCurrentUser();
+  const user = useCurrentUser();
   const userDb = useUserDb();
   // Whether the device holds a copy at all (useCurrentUser stays undefined until a first sync).
   const localRead = useLiveQuery(async () => (userDb ? (await userDb.users.get(uid)) !== undefined : false), [userDb, uid]);
-  const [refresh, setRefresh] = useState<Refresh>({ state: 'loading' });
+  const [refresh, setRefresh] = useState<Refresh>('loading');
   const [attempt, setAttempt] = useState(0);
 
   useEffect(() => {
     let cancelled = false;
     if (!navigator.onLine) {
-      setRefresh({ state: 'failed' });
+      setRefresh('failed');
       return;
     }
-    setRefresh({ state: 'loading' });
+    setRefresh('loading');
     unwrap(api.users[':uid'].$get({ param: { uid } }))
-      .then((user) => {
-        if (!cancelled) setRefresh({ state: 'done', user });
+      // The fresher copy goes on the device, so the profile (and the menu's role) read right offline.
+      .then(async (fetched) => {
+        if (userDb) await keepOnDevice(userDb, { users: [fetched] });
+        if (!cancelled) setRefresh('done');
       })
       .catch((error: unknown) => {
-        if (cancelled) return;
-        if (error instanceof ApiRequestError && error.status === 404) setRefresh({ state: 'done', user: null });
-        else setRefresh({ state: 'failed' });
+        if (!cancelled) setRefresh(hasCode(error, 'not_found') ? 'missing' : 'failed');
       });
     return () => {
       cancelled = true;
     };
-  }, [uid, attempt]);
+  }, [uid, attempt, userDb]);
 
-  // Keep the fresher copy on the device so the profile (and the menu's role) read right offline.
-  useEffect(() => {
-    if (refresh.state !== 'done' || !refresh.user || !userDb) return;
-    const fetched = refresh.user;
-    userDb.users
-      .get(fetched.uid)
-      .then((stored) => (!stored || stored.version < fetched.version ? userDb.users.put(fetched) : undefined))
-      .catch(() => undefined);
-  }, [refresh, userDb]);
-
-  const fetched = refresh.state === 'done' ? refresh.user : null;
-  const user = pickNewer(local ?? null, fetched);
-
-  if (user) return <ProfileView user={user} />;
-  if (localRead !== false || refresh.state === 'loading') return <LoadingState text="Loading profile..." />;
-  if (refresh.state === 'failed') {
-    return <ErrorState title="Unable to Load Profile" message="Failed to fetch user profile." onRetry={() => setAttempt((n) => n + 1)} />;
+  const retry = () => setAttempt((n) => n + 1);
+  if (user && refresh !== 'missing') {
+    // The server could not be asked: the copy on this device is shown, and said to be one.
+    const stale =
+      refresh === 'failed' ? (
+        <div role="status" className="alert alert-warning mb-6 flex flex-wrap justify-between gap-2">
+          <span>{STALE_NOTICE}</span>
+          <button type="button" className="btn btn-sm" onClick={retry}>
+            Try Again
+          </button>
+        </div>
+      ) : null;
+    return <ProfileView user={user} notice={stale} />;
   }
-  return (
-    <div className="flex min-h-[40vh] items-center justify-center p-8">
-      <p className="text-lg text-base-content/80">No user data found</p>
-    </div>
-  );
+  if (refresh === 'failed' && localRead === false) {
+    return <ErrorState title="Unable to Load Profile" message="Failed to fetch user profile." onRetry={retry} />;
+  }
+  if (refresh === 'missing') {
+    return (
+      <div className="flex min-h-[40vh] items-center justify-center p-8">
+        <p className="text-lg text-base-content/80">No user data found</p>
+      </div>
+    );
+  }
+  return <LoadingState text="Loading profile..." />;
 }
 
-function pickNewer(a: User | null, b: User | null): User | null {
-  if (!a) return b;
-  if (!b) return a;
-  return b.version > a.version ? b : a;
-}
-
-function ProfileView({ user }: { user: User }) {
+function ProfileView({ user, notice }: { user: User; notice: ReactNode }) {
   const greeting = greetingFor();
   const name = user.displayName || 'there';
 
   return (
     <div className="mx-auto max-w-5xl px-4 py-10">
+      {notice}
       <header className="mb-8">
         <p className="text-lg font-medium text-primary">{greeting},</p>
         <h1 className="text-3xl font-bold sm:text-4xl">{name}</h1>

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { FeatureCard } from '../../components/feature-card.tsx';
 import { CheckIcon, LineIcon } from '../../components/line-icon.tsx';
+import { usePageTitle } from '../../components/page-title.ts';
 import { useSettings } from '../../db/hooks.ts';
 
 const icon = (path: ReactNode) => <LineIcon className="h-7 w-7">{path}</LineIcon>;
@@ -45,6 +46,7 @@ const plans = [
 ];
 
 export function ProxyPage() {
+  usePageTitle('Proxy IP Access');
   const settings = useSettings();
   const botLink = { href: settings.telegramBotUrl, target: '_blank', rel: 'noopener noreferrer' } as const;
 

@@ -1,7 +1,7 @@
 import { Link } from 'react-router-dom';
-import type { Service } from '../../../../edge-api/src/contract.ts';
+import type { Service } from '../../../../edge-api/src/contract/services.ts';
 import { CheckIcon } from '../../components/line-icon.tsx';
-import { categoryLabel } from './service-filters.ts';
+import { categoryLabel } from '../../lib/catalog.ts';
 
 export function ServiceCard({ service }: { service: Service }) {
   return (
@@ -17,7 +17,8 @@ export function ServiceCard({ service }: { service: Service }) {
             </svg>
           </div>
         )}
-        <span className="badge badge-warning absolute top-3 right-3 font-bold">PREMIUM</span>
+        {/* The spec's badge, on the services the shop marks popular: on every card it would say nothing (decision 035). */}
+        {service.popular && <span className="badge badge-warning absolute top-3 right-3 font-bold">PREMIUM</span>}
       </figure>
       <div className="card-body gap-3">
         <p className="text-sm font-semibold text-primary">{categoryLabel(service.category)}</p>

@@ -1,18 +1,22 @@
 import type { ReactNode } from 'react';
 import { Navigate, useLocation, useParams } from 'react-router-dom';
-import type { Service } from '../../../../edge-api/src/contract.ts';
+import type { Service } from '../../../../edge-api/src/contract/services.ts';
+import { BottomBar } from '../../components/bottom-bar.tsx';
 import { CheckIcon } from '../../components/line-icon.tsx';
 import { ErrorState, LoadingState } from '../../components/page-state.tsx';
+import { usePageTitle } from '../../components/page-title.ts';
 import { useSettings } from '../../db/hooks.ts';
 import { requestSync } from '../../db/sync-engine.ts';
 import { useAuth } from '../../lib/auth.tsx';
-import { deliveryTimeLabel, paymentMethodName } from '../../lib/catalog.ts';
+import { categoryLabel, deliveryTimeLabel, paymentMethodName } from '../../lib/catalog.ts';
 import { shortServiceId } from '../../lib/order-rules.ts';
 import { useGoBack } from '../../lib/use-go-back.ts';
 import { PaymentMethodSymbol } from './payment-methods.tsx';
-import { categoryLabel } from './service-filters.ts';
 import { usePlaceOrder } from './use-place-order.ts';
 import { usePublicService } from './use-public-services.ts';
+
+/** Said on Create Account to a visitor who tapped View Details. */
+export const SIGN_UP_REASON = 'Create a free account, or sign in, to see the full details of this service and order it. You come straight back here afterwards.';
 
 const trustPoints = ['Money-back guarantee', 'Secure payment processing', 'Quality assurance'];
 
@@ -20,13 +24,14 @@ export function ServiceDetailsPage() {
   const auth = useAuth();
   const location = useLocation();
   // The spec: signed-out visitors register first, then come back here.
-  if (auth.status !== 'signedIn') return <Navigate to="/register" replace state={{ from: location }} />;
+  if (auth.status !== 'signedIn') return <Navigate to="/register" replace state={{ from: location, reason: SIGN_UP_REASON }} />;
   return <ServiceDetails userId={auth.user.id} />;
 }
 
 function ServiceDetails({ userId }: { userId: string }) {
   const { id = '' } = useParams();
   const service = usePublicService(id);
+  usePageTitle(service.state === 'ready' && service.value ? service.value.title : service.state === 'loading' ? 'Service Details' : 'Service not found');
   // Back one step; a page opened directly has none, so it goes to the listing.
   const goBack = useGoBack('/services');
 
@@ -61,9 +66,15 @@ function ServiceView({ service, userId, onBack }: { service: Service; userId: st
   const settings = useSettings();
   const { place, placing, error } = usePlaceOrder();
   const delivery = deliveryTimeLabel(service.deliveryTime);
+  const orderButton = (className: string) => (
+    <button type="button" className={`btn btn-primary ${className}`} disabled={placing} onClick={() => void place(userId, service.id)}>
+      {placing && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
+      {placing ? 'Placing Order...' : 'Place Order Now'}
+    </button>
+  );
 
   return (
-    <div className="mx-auto max-w-6xl px-4 py-8">
+    <div className="mx-auto max-w-6xl px-4 pt-8 pb-28 lg:pb-8">
       <button type="button" className="btn btn-ghost mb-6" onClick={onBack}>
         <svg viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
           <path d="M15 18l-6-6 6-6" strokeLinecap="round" strokeLinejoin="round" />
@@ -150,12 +161,10 @@ function ServiceView({ service, userId, onBack }: { service: Service; userId: st
               <p className="text-4xl font-extrabold">
                 ${service.price} <span className="text-lg font-semibold">USD</span>
               </p>
-              <button type="button" className="btn btn-primary btn-lg" disabled={placing} onClick={() => void place(userId, service.id)}>
-                {placing && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
-                {placing ? 'Placing Order...' : 'Place Order Now'}
-              </button>
+              {/* Below 1024px the order button is in the bar at the bottom of the screen. */}
+              {orderButton('btn-lg max-lg:hidden')}
               {error && (
-                <p role="alert" className="alert alert-error">
+                <p role="alert" className="alert alert-error max-lg:hidden">
                   {error}
                 </p>
               )}
@@ -191,6 +200,21 @@ function ServiceView({ service, userId, onBack }: { service: Service; userId: st
           </section>
         </aside>
       </div>
+
+      <BottomBar label="Price and order">
+        {error && (
+          <p role="alert" className="mb-2 text-sm font-medium text-error">
+            {error}
+          </p>
+        )}
+        <div className="flex items-center justify-between gap-3">
+          <p className="min-w-0">
+            <span className="block text-xs font-semibold">Starting From</span>
+            <span className="text-2xl font-extrabold">${service.price}</span> <span className="text-sm font-semibold">USD</span>
+          </p>
+          {orderButton('shrink-0')}
+        </div>
+      </BottomBar>
     </div>
   );
 }

@@ -1,7 +1,7 @@
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Service } from '../../../../edge-api/src/contract.ts';
+import type { Service } from '../../../../edge-api/src/contract/services.ts';
 import { getPublicDb } from '../../db/local-db.ts';
 import { ServicesPage } from './services-page.tsx';
 
@@ -66,7 +66,7 @@ describe('services listing', () => {
     const card = screen.getByRole('heading', { name: 'UK Wise Account' }).closest('article')!;
     const inCard = within(card as HTMLElement);
     expect(inCard.getByRole('img', { name: 'UK Wise Account' }).getAttribute('src')).toBe('https://img.example/wise-uk.png');
-    expect(inCard.getByText('PREMIUM')).toBeTruthy();
+    expect(inCard.queryByText('PREMIUM')).toBeNull();
     expect(inCard.getByText('Wise')).toBeTruthy();
     expect(inCard.getByText('Verified personal account with card')).toBeTruthy();
     expect(inCard.getByText('Full KYC')).toBeTruthy();
@@ -82,7 +82,39 @@ describe('services listing', () => {
     const tabs = within(screen.getByRole('group', { name: 'Categories' }))
       .getAllByRole('button')
       .map((button) => button.textContent);
-    expect(tabs).toEqual(['All Services 4', 'EditableFile 1', 'Vps 1', 'Wise 2']);
+    expect(tabs).toEqual(['All Services 4', 'Editable Files 1', 'VPS 1', 'Wise 2']);
+  });
+
+  it('marks the popular services PREMIUM, and only them', async () => {
+    await getPublicDb().services.put({ ...wiseUs, popular: true });
+    renderListing();
+    await screen.findByRole('heading', { name: 'UK Wise Account' });
+    const premium = screen.getAllByText('PREMIUM').map((badge) => badge.closest('article')?.querySelector('h2')?.textContent);
+    expect(premium).toEqual(['US Wise Account']);
+  });
+
+  it('makes one tab of a category spelled several ways, named once', async () => {
+    await getPublicDb().services.bulkPut([service({ title: 'Old VPS', category: 'Vps' }), service({ title: 'Old Template', category: 'EditableFile' })]);
+    renderListing();
+    await screen.findByRole('heading', { name: 'Old VPS' });
+    const tabs = within(screen.getByRole('group', { name: 'Categories' }))
+      .getAllByRole('button')
+      .map((button) => button.textContent);
+    expect(tabs).toEqual(['All Services 6', 'Editable Files 2', 'VPS 2', 'Wise 2']);
+    fireEvent.click(tab(/^VPS/));
+    expect(cardTitles().sort()).toEqual(['Old VPS', 'Windows VPS']);
+    expect(screen.getAllByText('VPS', { selector: 'article p' })).toHaveLength(2);
+  });
+
+  it("opens on the tab its address names, as the menu's Services › Wise does", async () => {
+    render(
+      <MemoryRouter initialEntries={['/services?category=wise']}>
+        <ServicesPage />
+      </MemoryRouter>,
+    );
+    await screen.findByRole('heading', { name: 'UK Wise Account' });
+    expect(tab(/^Wise/).getAttribute('aria-pressed')).toBe('true');
+    expect(cardTitles().sort()).toEqual(['UK Wise Account', 'US Wise Account']);
   });
 
   it('shows only the chosen category', async () => {
@@ -114,7 +146,7 @@ describe('services listing', () => {
   it('combines search and category, and says so when nothing matches', async () => {
     renderListing();
     await screen.findByRole('heading', { name: 'UK Wise Account' });
-    fireEvent.click(tab(/^Vps/));
+    fireEvent.click(tab(/^VPS/));
     fireEvent.click(screen.getByRole('button', { name: 'Search' }));
     fireEvent.change(screen.getByPlaceholderText('Search services...'), { target: { value: 'account' } });
     expect(screen.getByRole('heading', { name: 'No Services Found' })).toBeTruthy();
@@ -137,7 +169,7 @@ describe('services listing', () => {
     await screen.findByRole('heading', { name: 'UK Wise Account' });
     await getPublicDb().services.put(service({ title: 'Linux VPS', category: 'vps' }));
     expect(await screen.findByRole('heading', { name: 'Linux VPS' })).toBeTruthy();
-    expect(tab(/^Vps/).textContent).toBe('Vps 2');
+    expect(tab(/^VPS/).textContent).toBe('VPS 2');
   });
 
   it('is loading, not empty, while nothing is stored and the first sync has not finished', async () => {

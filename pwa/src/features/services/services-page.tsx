@@ -1,17 +1,33 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import { SearchIcon } from '../../components/icons.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../../components/page-state.tsx';
+import { usePageTitle } from '../../components/page-title.ts';
 import { requestSync } from '../../db/sync-engine.ts';
+import { categoryKey } from '../../lib/catalog.ts';
 import { ALL_CATEGORIES, filterServices } from '../../lib/service-search.ts';
 import { ServiceCard } from './service-card.tsx';
 import { categoryTabs } from './service-filters.ts';
 import { usePublicServices } from './use-public-services.ts';
 
 export function ServicesPage() {
+  usePageTitle('Services');
   const services = usePublicServices();
   const [searchOpen, setSearchOpen] = useState(false);
   const [query, setQuery] = useState('');
-  const [category, setCategory] = useState(ALL_CATEGORIES);
+  // The tab is kept in the address (/services?category=wise): the menu's Services › Wise opens it, and back returns to it.
+  const [params, setParams] = useSearchParams();
+  const category = categoryKey(params.get('category') ?? '') || ALL_CATEGORIES;
+  const setCategory = (key: string) =>
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        if (key === ALL_CATEGORIES) next.delete('category');
+        else next.set('category', key);
+        return next;
+      },
+      { replace: true },
+    );
   const searchInput = useRef<HTMLInputElement>(null);
   const searchId = useId();
 

@@ -1,7 +1,7 @@
 import { useLiveQuery } from 'dexie-react-hooks';
-import type { Service } from '../../../../edge-api/src/contract.ts';
+import type { Service } from '../../../../edge-api/src/contract/services.ts';
 import { getPublicDb } from '../../db/local-db.ts';
-import { useSyncStatus } from '../../db/sync-engine.ts';
+import { useSyncStatus } from '../../db/sync-status.ts';
 
 export type Loaded<T> = { state: 'loading' } | { state: 'error' } | { state: 'ready'; value: T };
 

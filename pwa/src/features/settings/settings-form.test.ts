@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiErrorBody, SiteSettings } from '../../../../edge-api/src/contract.ts';
-import { defaultSettings } from '../../../../edge-api/src/db/settings.ts';
+import type { ApiErrorBody } from '../../../../edge-api/src/contract/errors.ts';
+import { settingsBody } from '../../../../edge-api/src/contract/settings-requests.ts';
+import { defaultSettings, MAX_WALLETS, type SiteSettings } from '../../../../edge-api/src/contract/settings.ts';
 import { createApiHarness, type ApiHarness, type TestUser } from '../../../../edge-api/src/testing/api-harness.ts';
-import { ApiRequestError } from '../../lib/api-client.ts';
-import { addWallet, fieldErrorsFrom, MAX_WALLETS, removeWallet, setSocial, setWallet, shiftWalletErrors } from './settings-form.ts';
+import { AppError } from '../../lib/app-error.ts';
+import { checkWith, problemsFromAnswer } from '../../lib/form-problems.ts';
+import { addWallet, removeWallet, setSocial, setWallet, shiftWalletErrors } from './settings-form.ts';
 
 let api: ApiHarness;
 let admin: TestUser;
@@ -15,16 +17,16 @@ beforeAll(async () => {
 afterAll(() => api.close());
 
 /** What the PWA's client makes of the server's answer to PUT /api/settings. */
-async function refusalOf(settings: SiteSettings): Promise<ApiRequestError> {
+async function refusalOf(settings: SiteSettings): Promise<AppError> {
   const { status, body } = await api.call<ApiErrorBody>('PUT', '/api/settings', { user: admin, json: settings });
-  return new ApiRequestError(status, body.error.code, body.error.message, body.error.details);
+  return new AppError(body.error.code, body.error.message, { status, details: body.error.details });
 }
 
 describe('settings field errors', () => {
   it("puts each of the server's validation messages on its field", async () => {
     let settings = setSocial({ ...defaultSettings, brandName: ' ', supportEmail: 'not-an-email' }, 'facebook', 'facebook dot com');
     settings = setWallet(settings, 1, 'number', '');
-    const errors = fieldErrorsFrom(await refusalOf(settings));
+    const errors = problemsFromAnswer(await refusalOf(settings));
     expect(errors).toEqual({
       brandName: 'is required',
       supportEmail: 'must be an email address',
@@ -33,9 +35,18 @@ describe('settings field errors', () => {
     });
   });
 
+  it('finds before sending exactly the problems the server would answer: one set of rules', async () => {
+    let settings = setSocial({ ...defaultSettings, brandName: ' ', supportPhone: 'call me' }, 'whatsapp', 'wa.me/123');
+    settings = setWallet(addWallet(settings), 3, 'name', 'x'.repeat(41));
+    const found = checkWith(settingsBody, settings);
+    expect(Object.keys(found).sort()).toEqual(['brandName', 'socialLinks.whatsapp', 'supportPhone', 'wallets.3.name', 'wallets.3.number']);
+    expect(found).toEqual(problemsFromAnswer(await refusalOf(settings)));
+    expect(checkWith(settingsBody, defaultSettings)).toEqual({});
+  });
+
   it('has no field errors for refusals that are not about fields', () => {
-    expect(fieldErrorsFrom(new ApiRequestError(403, 'forbidden', 'no'))).toEqual({});
-    expect(fieldErrorsFrom(new TypeError('Failed to fetch'))).toEqual({});
+    expect(problemsFromAnswer(new AppError('forbidden', 'no', { status: 403 }))).toEqual({});
+    expect(problemsFromAnswer(new TypeError('Failed to fetch'))).toEqual({});
   });
 
   it('moves wallet errors with their rows when a wallet is removed', () => {

@@ -1,5 +1,5 @@
-import type { SiteSettings } from '../../../../edge-api/src/contract.ts';
-import { ApiRequestError } from '../../lib/api-client.ts';
+import { MAX_WALLETS, type SiteSettings } from '../../../../edge-api/src/contract/settings.ts';
+import type { FieldProblems } from '../../lib/form-problems.ts';
 
 export type SocialKey = keyof SiteSettings['socialLinks'];
 export type TextKey = Exclude<keyof SiteSettings, 'socialLinks' | 'wallets'>;
@@ -10,8 +10,6 @@ export interface TextField {
   type: 'text' | 'url' | 'email' | 'tel';
   hint?: string;
 }
-
-export const MAX_WALLETS = 10;
 
 export const fieldGroups: { title: string; fields: TextField[] }[] = [
   { title: 'Brand', fields: [{ key: 'brandName', label: 'Brand name', type: 'text', hint: 'Shown in the navigation bar and the dashboard.' }] },
@@ -43,21 +41,6 @@ export const socialFields: { key: SocialKey; label: string }[] = [
   { key: 'whatsapp', label: 'WhatsApp link' },
 ];
 
-/** Field paths as the server names them: 'brandName', 'socialLinks.facebook', 'wallets.0.number'. */
-export type FieldErrors = Record<string, string>;
-
-/** The server's 400 details, one message per field path (the first one when a field has several). */
-export function fieldErrorsFrom(error: unknown): FieldErrors {
-  if (!(error instanceof ApiRequestError) || error.status !== 400 || !Array.isArray(error.details)) return {};
-  const errors: FieldErrors = {};
-  for (const detail of error.details as unknown[]) {
-    if (!detail || typeof detail !== 'object') continue;
-    const { path, message } = detail as { path?: unknown; message?: unknown };
-    if (typeof path === 'string' && typeof message === 'string' && !(path in errors)) errors[path] = message;
-  }
-  return errors;
-}
-
 export const setText = (settings: SiteSettings, key: TextKey, value: string): SiteSettings => ({ ...settings, [key]: value });
 
 export const setSocial = (settings: SiteSettings, key: SocialKey, value: string): SiteSettings => ({
@@ -79,8 +62,8 @@ export const removeWallet = (settings: SiteSettings, index: number): SiteSetting
 });
 
 /** Errors of wallets after a removal move with their rows. */
-export function shiftWalletErrors(errors: FieldErrors, removed: number): FieldErrors {
-  const next: FieldErrors = {};
+export function shiftWalletErrors(errors: FieldProblems, removed: number): FieldProblems {
+  const next: FieldProblems = {};
   for (const [path, message] of Object.entries(errors)) {
     const match = /^wallets\.(\d+)(\..*)?$/.exec(path);
     if (!match) next[path] = message;

@@ -1,25 +1,19 @@
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import type { SiteSettings } from '../../../../edge-api/src/contract.ts';
-import { defaultSettings } from '../../../../edge-api/src/db/settings.ts';
-import { useStaffRole } from '../../app/staff-guard.tsx';
+import { settingsBody } from '../../../../edge-api/src/contract/settings-requests.ts';
+import { MAX_WALLETS, withDefaultSettings, type SiteSettings } from '../../../../edge-api/src/contract/settings.ts';
+import { NoAccess } from '../../components/no-access.tsx';
 import { ErrorState, LoadingState } from '../../components/page-state.tsx';
+import { usePageTitle } from '../../components/page-title.ts';
 import { useToast } from '../../components/toast.tsx';
+import { keepPublicOnDevice } from '../../db/device-copy.ts';
 import { getPublicDb } from '../../db/local-db.ts';
-import { requestSync, useSyncStatus } from '../../db/sync-engine.ts';
-import { api, ApiRequestError, unwrap } from '../../lib/api-client.ts';
-import {
-  addWallet,
-  fieldErrorsFrom,
-  fieldGroups,
-  MAX_WALLETS,
-  removeWallet,
-  setSocial,
-  setText,
-  setWallet,
-  shiftWalletErrors,
-  socialFields,
-  type FieldErrors,
-} from './settings-form.ts';
+import { requestSync } from '../../db/sync-engine.ts';
+import { useSyncStatus } from '../../db/sync-status.ts';
+import { api, unwrap } from '../../lib/api-client.ts';
+import { hasCode, isApiAnswer } from '../../lib/app-error.ts';
+import { useAuthorization } from '../../lib/authorization.tsx';
+import { checkWith, problemsFromAnswer, type FieldProblems } from '../../lib/form-problems.ts';
+import { addWallet, fieldGroups, removeWallet, setSocial, setText, setWallet, shiftWalletErrors, socialFields } from './settings-form.ts';
 
 type Loaded = { kind: 'loading' } | { kind: 'error' } | { kind: 'ready'; settings: SiteSettings; source: 'server' | 'device' };
 
@@ -28,29 +22,35 @@ async function storedSettings(): Promise<SiteSettings | null> {
   const stored = await getPublicDb().settings.get('site');
   if (!stored) return null;
   const { id: _id, ...settings } = stored;
-  return { ...defaultSettings, ...settings, socialLinks: { ...defaultSettings.socialLinks, ...settings.socialLinks } };
+  return withDefaultSettings(settings);
 }
 
 /** Settings (/dashboard/settings): the shop's name, links, contact details and wallets; admins only. */
 export function SettingsPage() {
-  const role = useStaffRole();
-  if (role !== 'admin') return <ErrorState title="Access Denied!" message="You do not have permission to access this data." />;
+  const { can } = useAuthorization();
+  if (!can('settings:manage')) return <NoAccess screen="Settings" message="You do not have permission to access this data. The shop's settings are changed by admins." />;
   return <SettingsEditor />;
 }
 
 function SettingsEditor() {
+  usePageTitle('Settings');
   const [loaded, setLoaded] = useState<Loaded>({ kind: 'loading' });
 
-  // The server's copy when it can be reached: editing stale values would overwrite newer ones.
+  // The server's copy when it can be reached (kept on the device, and read from there): editing stale
+  // values would overwrite newer ones.
   const load = useCallback(async () => {
     setLoaded({ kind: 'loading' });
     if (navigator.onLine) {
       try {
-        setLoaded({ kind: 'ready', settings: await unwrap(api.settings.$get()), source: 'server' });
-        return;
+        await keepPublicOnDevice({ settings: await unwrap(api.settings.$get()) });
+        const stored = await storedSettings();
+        if (stored) {
+          setLoaded({ kind: 'ready', settings: stored, source: 'server' });
+          return;
+        }
       } catch (error) {
         console.error('Failed to load settings', error);
-        if (error instanceof ApiRequestError) {
+        if (isApiAnswer(error)) {
           setLoaded({ kind: 'error' });
           return;
         }
@@ -83,7 +83,7 @@ function SettingsForm({ initial, fromDevice, onReload }: { initial: SiteSettings
   const id = useId();
   const formRef = useRef<HTMLFormElement>(null);
   const [settings, setSettings] = useState(initial);
-  const [errors, setErrors] = useState<FieldErrors>({});
+  const [errors, setErrors] = useState<FieldProblems>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const editable = online && !fromDevice;
@@ -101,27 +101,38 @@ function SettingsForm({ initial, fromDevice, onReload }: { initial: SiteSettings
       </p>
     ) : null;
 
+  const showProblems = (found: FieldProblems) => {
+    setErrors(found);
+    setFormError('Please correct the highlighted fields.');
+    // After the messages render, so the first invalid field is found.
+    requestAnimationFrame(() => formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
+  };
+
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (saving) return;
+    // The API's own rules, checked before anything is sent.
+    const found = checkWith(settingsBody, settings);
+    if (Object.keys(found).length > 0) {
+      showProblems(found);
+      return;
+    }
     setSaving(true);
     setFormError(null);
     try {
       const saved = await unwrap(api.settings.$put({ json: settings }));
-      await getPublicDb().settings.put({ ...saved, id: 'site' });
+      await keepPublicOnDevice({ settings: saved });
       requestSync().catch((error: unknown) => console.warn('Sync after saving settings failed', error));
       setSettings(saved);
       setErrors({});
       toast.success('Settings saved successfully');
     } catch (error) {
       console.error('Failed to save settings', error);
-      const fields = fieldErrorsFrom(error);
+      const fields = problemsFromAnswer(error);
       setErrors(fields);
       if (Object.keys(fields).length > 0) {
-        setFormError('Please correct the highlighted fields.');
-        // After the messages render, so the first invalid field is found.
-        requestAnimationFrame(() => formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
-      } else if (error instanceof ApiRequestError && (error.status === 401 || error.status === 403)) {
+        showProblems(fields);
+      } else if (hasCode(error, 'unauthorized', 'forbidden')) {
         setFormError('Permission Denied! You need admin privileges to change the settings.');
       } else {
         setFormError('Failed to save settings');

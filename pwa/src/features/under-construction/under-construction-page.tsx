@@ -1,10 +1,20 @@
-import { Link, useNavigate } from 'react-router-dom';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
+import { usePageTitle } from '../../components/page-title.ts';
 import { useSettings } from '../../db/hooks.ts';
 
 const PROGRESS = 75;
 
 /** Screens the spec names but does not show (attendance, fees) land here. */
+/** '/student-attn-reports' → 'Student Attn Reports: Under Construction'; the page's own address → 'Under Construction'. */
+export function underConstructionTitle(pathname: string): string {
+  const words = pathname.split('/').filter(Boolean).pop()?.split('-').filter(Boolean) ?? [];
+  const name = words.map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join(' ');
+  return !name || name === 'Under Construction' ? 'Under Construction' : `${name}: Under Construction`;
+}
+
 export function UnderConstructionPage() {
+  const { pathname } = useLocation();
+  usePageTitle(underConstructionTitle(pathname));
   const navigate = useNavigate();
   const settings = useSettings();
   const support = settings.supportEmail

@@ -1,4 +1,7 @@
-import type { UploadedImage, UploadProblem } from '../../lib/image-upload.ts';
+import type { UploadedImage } from '../../../../edge-api/src/contract/uploads.ts';
+import { newStockBody } from '../../../../edge-api/src/contract/wise-stock-requests.ts';
+import { checkWith } from '../../lib/form-problems.ts';
+import type { UploadProblem } from '../../lib/image-upload.ts';
 
 /** The Add Wise Stock form as typed so far; images are uploaded as soon as they are chosen. */
 export interface StockDraft {
@@ -27,24 +30,11 @@ export const MISSING_FIELDS: UploadProblem = { title: 'Missing Fields!', text: '
 export const ADD_FAILED: UploadProblem = { title: 'Error!', text: 'Failed to add Wise stock. Please try again.' };
 export const ADDED_MESSAGE = 'Wise stock added successfully';
 
-/** Spec section 5: wiseName, wiseEmail, wisePassword, userName and authImage are required; documents are not. */
-export function missingFields(draft: StockDraft): DraftField[] {
-  const missing: DraftField[] = [];
-  if (!draft.wiseName.trim()) missing.push('wiseName');
-  if (!draft.wiseEmail.trim()) missing.push('wiseEmail');
-  if (!draft.wisePassword.trim()) missing.push('wisePassword');
-  if (!draft.authImage) missing.push('authImage');
-  if (!draft.userName.trim()) missing.push('userName');
-  return missing;
-}
+const requiredOrder: DraftField[] = ['wiseName', 'wiseEmail', 'wisePassword', 'authImage', 'userName'];
 
-/**
- * POST /api/wise-stocks: the images as the paths the upload answered, the password exactly as typed, and a
- * client id so a retried request never makes a second stock.
- */
-export function toCreateBody(draft: StockDraft, id: string) {
+/** The stock's own fields as they are sent: the images as the paths the upload answered, the password exactly as typed. */
+function stockFields(draft: StockDraft) {
   return {
-    id,
     wiseName: draft.wiseName.trim(),
     wiseEmail: draft.wiseEmail.trim(),
     wisePassword: draft.wisePassword,
@@ -52,7 +42,22 @@ export function toCreateBody(draft: StockDraft, id: string) {
     docImg1: draft.docImg1?.path ?? '',
     docImg2: draft.docImg2?.path ?? '',
     userName: draft.userName.trim(),
-    serviceName: 'WiseStock',
-    status: 'available' as const,
   };
+}
+
+/**
+ * What the contract's rules (the API's own) find in the draft: the fields left empty (spec section 5:
+ * wiseName, wiseEmail, wisePassword, userName and authImage are required; documents are not), and the
+ * first other problem, worded as the API would word it.
+ */
+export function draftProblems(draft: StockDraft): { missing: DraftField[]; invalid: string | null } {
+  const problems = checkWith(newStockBody, stockFields(draft));
+  const missing = requiredOrder.filter((field) => problems[field] === 'is required');
+  const other = Object.entries(problems).find(([, message]) => message !== 'is required');
+  return { missing, invalid: other ? `${other[0]}: ${other[1]}` : null };
+}
+
+/** POST /api/wise-stocks, with a client id so a retried request never makes a second stock. */
+export function toCreateBody(draft: StockDraft, id: string) {
+  return { id, ...stockFields(draft), serviceName: 'WiseStock', status: 'available' as const };
 }

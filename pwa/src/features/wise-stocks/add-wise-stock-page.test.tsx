@@ -29,6 +29,12 @@ describe('Add Wise Stock', () => {
       expect(field(label), label).toBeTruthy();
     }
     expect((field('Authentication Image') as HTMLInputElement).type).toBe('file');
+    // Every required field carries the star, the password too.
+    for (const label of ['Account Holder Name', 'Email Address', 'Password', 'Your Name']) {
+      const input = field(label) as HTMLInputElement;
+      expect(input.required, label).toBe(true);
+      expect(document.querySelector(`label[for="${input.id}"]`)?.textContent?.trim(), label).toBe(`${label} *`);
+    }
     expect(screen.getAllByText('JPG, PNG, WEBP, GIF, HEIC • Max 10MB')).toHaveLength(3);
     await waitFor(() => expect((field('Your Name') as HTMLInputElement).value).toBe('Demo Admin'));
     expect(screen.getByRole('button', { name: 'Add Wise Stock' })).toBeTruthy();
@@ -69,7 +75,9 @@ describe('Add Wise Stock', () => {
   it('tells a moderator that only admins add stock', async () => {
     await seedDevice('moderator', []);
     renderAsStaff('/dashboard/add-wise-stocks');
-    expect(await screen.findByText('Only admins can add Wise stocks.')).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Access Denied!' })).toBeTruthy();
+    expect(screen.getByText(/Wise stocks are added by admins/)).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Back to Stocks' }).getAttribute('href')).toBe('/dashboard/all-wise-stocks');
     expect(screen.queryByLabelText(/^Account Holder Name/)).toBeNull();
   });
 });

@@ -1,19 +1,23 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
-import { useStaffRole } from '../../app/staff-guard.tsx';
+import type { UploadedImage } from '../../../../edge-api/src/contract/uploads.ts';
+import type { StockImageField } from '../../../../edge-api/src/contract/wise-stocks.ts';
+import { NoAccess } from '../../components/no-access.tsx';
+import { usePageTitle } from '../../components/page-title.ts';
 import { PasswordInput } from '../../components/password-input.tsx';
 import { useToast } from '../../components/toast.tsx';
 import { keepOnDevice } from '../../db/device-copy.ts';
 import { useCurrentUser, useUserDb } from '../../db/hooks.ts';
 import { requestSync } from '../../db/sync-engine.ts';
-import { api, ApiRequestError, unwrap } from '../../lib/api-client.ts';
-import type { UploadedImage, UploadProblem } from '../../lib/image-upload.ts';
+import { api, unwrap } from '../../lib/api-client.ts';
+import { isRefusal } from '../../lib/app-error.ts';
+import { useAuthorization } from '../../lib/authorization.tsx';
+import type { UploadProblem } from '../../lib/image-upload.ts';
 import { useGoBack } from '../../lib/use-go-back.ts';
-import { ADD_FAILED, ADDED_MESSAGE, emptyDraft, MISSING_FIELDS, missingFields, toCreateBody, type DraftField, type StockDraft } from './add-stock-form.ts';
+import { ADD_FAILED, ADDED_MESSAGE, draftProblems, emptyDraft, MISSING_FIELDS, toCreateBody, type DraftField, type StockDraft } from './add-stock-form.ts';
 import { ImageDropZone, POPUP_MS } from './image-drop-zone.tsx';
-import { stockImageSlots, type StockImageField } from './stock-images.ts';
+import { stockImageSlots } from './stock-images.ts';
 import { STOCKS_PATH } from './stock-paths.ts';
-
 
 interface Notice extends UploadProblem {
   detail?: string;
@@ -21,22 +25,21 @@ interface Notice extends UploadProblem {
 
 /** Add Wise Stock (/dashboard/add-wise-stocks): admins only, as the server insists too. */
 export function AddWiseStockPage() {
-  const role = useStaffRole();
-  if (role !== 'admin') {
+  const { can } = useAuthorization();
+  if (!can('stocks:manage')) {
     return (
-      <div className="mx-auto max-w-xl space-y-4 p-4 text-center">
-        <h1 className="text-2xl font-bold">Add New Wise Stock</h1>
-        <p>Only admins can add Wise stocks.</p>
+      <NoAccess screen="Add New Wise Stock" message="You do not have permission to access this data. Wise stocks are added by admins; you can read them in the list.">
         <Link to={STOCKS_PATH} className="btn btn-primary">
           Back to Stocks
         </Link>
-      </div>
+      </NoAccess>
     );
   }
   return <AddWiseStockForm />;
 }
 
 function AddWiseStockForm() {
+  usePageTitle('Add New Wise Stock');
   const toast = useToast();
   const goBack = useGoBack(STOCKS_PATH);
   const db = useUserDb();
@@ -57,7 +60,7 @@ function AddWiseStockForm() {
   useEffect(() => () => clearTimeout(resetTimer.current), []);
 
   const current: StockDraft = nameTouched ? draft : { ...draft, userName: me?.displayName ?? '' };
-  const missing = new Set<DraftField>(showMissing ? missingFields(current) : []);
+  const missing = new Set<DraftField>(showMissing ? draftProblems(current).missing : []);
   const busyUploading = Object.values(uploading).some(Boolean);
   const busy = submitting || added;
 
@@ -78,12 +81,17 @@ function AddWiseStockForm() {
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (busy || busyUploading) return;
-    const absent = missingFields(current);
+    const { missing: absent, invalid } = draftProblems(current);
     if (absent.length > 0) {
       setShowMissing(true);
       setNotice(MISSING_FIELDS);
       const first = absent.find((field) => field in ids) as keyof typeof ids | undefined;
       if (first) document.getElementById(ids[first])?.focus();
+      return;
+    }
+    // What the API would refuse, said before anything is sent, as the refusal would say it.
+    if (invalid) {
+      setNotice({ ...ADD_FAILED, detail: invalid });
       return;
     }
     setSubmitting(true);
@@ -97,7 +105,7 @@ function AddWiseStockForm() {
       resetTimer.current = setTimeout(reset, POPUP_MS);
     } catch (error) {
       console.error('Adding a Wise stock failed', error);
-      const detail = error instanceof ApiRequestError && error.status < 500 ? error.message : undefined;
+      const detail = isRefusal(error) ? error.message : undefined;
       setNotice({ ...ADD_FAILED, detail });
     } finally {
       setSubmitting(false);
@@ -168,6 +176,7 @@ function AddWiseStockForm() {
               id={ids.wisePassword}
               className={missing.has('wisePassword') ? '[&_input]:border-error' : undefined}
               label="Password"
+              requiredMark
               value={draft.wisePassword}
               onChange={(event) => change('wisePassword', event.target.value)}
               required

@@ -1,12 +1,12 @@
 import { useEffect, useId, useRef, useState, type DragEvent } from 'react';
+import type { UploadedImage } from '../../../../edge-api/src/contract/uploads.ts';
 import { useToast } from '../../components/toast.tsx';
 import {
   IMAGE_FILE_ACCEPT,
-  ImageUploadError,
+  uploadProblem,
   UPLOAD_FAILED,
   UPLOAD_SUCCEEDED,
   uploadImage,
-  type UploadedImage,
   type UploadProblem,
   type UploadStage,
 } from '../../lib/image-upload.ts';
@@ -87,8 +87,9 @@ export function ImageDropZone({
     } catch (error) {
       if (!alive.current) return;
       setBusy(null);
-      if (!(error instanceof ImageUploadError) || error.problem === UPLOAD_FAILED) console.error('Image upload failed', error);
-      setProblem(error instanceof ImageUploadError ? error.problem : UPLOAD_FAILED);
+      const found = uploadProblem(error, 'stock');
+      if (found === UPLOAD_FAILED) console.error('Image upload failed', error);
+      setProblem(found);
     }
   };
 

@@ -1,12 +1,13 @@
 import type { Session } from '@supabase/supabase-js';
 import { render } from '@testing-library/react';
-import { MemoryRouter, Outlet, Route, Routes } from 'react-router-dom';
-import type { Role, User, WiseStock } from '../../../../edge-api/src/contract.ts';
-import { StaffGuard } from '../../app/staff-guard.tsx';
+import { MemoryRouter, Navigate, Outlet, Route, Routes } from 'react-router-dom';
+import { isStaffRole, type Role, type User } from '../../../../edge-api/src/contract/users.ts';
+import type { WiseStock } from '../../../../edge-api/src/contract/wise-stocks.ts';
 import { ConfirmProvider } from '../../components/confirm-dialog.tsx';
 import { ToastProvider } from '../../components/toast.tsx';
 import { getUserDb } from '../../db/local-db.ts';
 import { AuthContext } from '../../lib/auth.tsx';
+import { StaffRoleProvider } from '../../lib/authorization.tsx';
 import { AddWiseStockPage } from './add-wise-stock-page.tsx';
 import { WiseStockDetailsPage } from './wise-stock-details-page.tsx';
 import { WiseStocksPage } from './wise-stocks-page.tsx';
@@ -51,15 +52,18 @@ export function stockRow(fields: Partial<WiseStock> = {}): WiseStock {
   };
 }
 
+let seededRole: Role = 'admin';
+
 /** Fills the staff member's device database as a finished sync would. */
 export async function seedDevice(role: Role, stocks: WiseStock[], users: User[] = []): Promise<void> {
+  seededRole = role;
   const db = getUserDb(staffId);
   await db.users.bulkPut([person({ uid: staffId, displayName: 'Demo Admin', userRole: role, email: 'admin@demo.test' }), ...users]);
   await db.wiseStocks.bulkPut(stocks);
   await db.meta.put({ key: 'cursor', value: 1 });
 }
 
-/** Renders the dashboard route `path` as the signed-in staff member (the guard reads the role from the device). */
+/** Renders the dashboard route `path` as the signed-in staff member, with the role seeded on the device (as the dashboard's guard provides it). */
 export function renderAsStaff(path: string) {
   const session = {} as Session;
   return render(
@@ -71,9 +75,13 @@ export function renderAsStaff(path: string) {
               <Route
                 path="/dashboard"
                 element={
-                  <StaffGuard>
-                    <Outlet />
-                  </StaffGuard>
+                  isStaffRole(seededRole) ? (
+                    <StaffRoleProvider role={seededRole}>
+                      <Outlet />
+                    </StaffRoleProvider>
+                  ) : (
+                    <Navigate to="/login" replace />
+                  )
                 }
               >
                 <Route path="all-wise-stocks" element={<WiseStocksPage />} />

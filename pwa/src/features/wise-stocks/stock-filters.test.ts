@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { StockStatus, User, WiseStock } from '../../../../edge-api/src/contract.ts';
+import type { User } from '../../../../edge-api/src/contract/users.ts';
+import type { StockStatus, WiseStock } from '../../../../edge-api/src/contract/wise-stocks.ts';
 import { countStocks, filterStocks, soldToName } from './stock-filters.ts';
 
 let serial = 0;

@@ -1,5 +1,5 @@
-import type { StockStatus, User, WiseStock } from '../../../../edge-api/src/contract.ts';
-import { isStockStatus, stockStatuses } from './stock-status.ts';
+import type { User } from '../../../../edge-api/src/contract/users.ts';
+import { isStockStatus, stockStatuses, type StockStatus, type WiseStock } from '../../../../edge-api/src/contract/wise-stocks.ts';
 
 export type StatusFilter = StockStatus | 'all';
 

@@ -1,11 +1,11 @@
 import { useEffect, useId, useState } from 'react';
-import type { WiseStock } from '../../../../edge-api/src/contract.ts';
+import type { UploadedImage } from '../../../../edge-api/src/contract/uploads.ts';
+import type { StockImageField, WiseStock } from '../../../../edge-api/src/contract/wise-stocks.ts';
 import { ModalDialog } from '../../components/modal-dialog.tsx';
 import { useToast } from '../../components/toast.tsx';
 import { keepOnDevice } from '../../db/device-copy.ts';
 import { useUserDb } from '../../db/hooks.ts';
 import { api, unwrap } from '../../lib/api-client.ts';
-import type { UploadedImage } from '../../lib/image-upload.ts';
 import { ImageDropZone } from './image-drop-zone.tsx';
 import {
   DOWNLOAD_FAILED_MESSAGE,
@@ -16,7 +16,6 @@ import {
   IMAGE_UPDATED_MESSAGE,
   imageUpdateBody,
   stockImageSlots,
-  type StockImageField,
 } from './stock-images.ts';
 
 /**
@@ -47,11 +46,11 @@ function useOpenableUrl(url: string): string {
 interface SlotProps {
   label: string;
   url: string;
-  isAdmin: boolean;
+  canManage: boolean;
   onEdit: () => void;
 }
 
-function ImageSlot({ label, url, isAdmin, onEdit }: SlotProps) {
+function ImageSlot({ label, url, canManage, onEdit }: SlotProps) {
   const toast = useToast();
   const openable = useOpenableUrl(url);
   const [broken, setBroken] = useState(false);
@@ -85,7 +84,7 @@ function ImageSlot({ label, url, isAdmin, onEdit }: SlotProps) {
             <button type="button" className="btn btn-sm btn-outline" onClick={() => void download()} aria-label={`Download: ${label}`}>
               Download
             </button>
-            {isAdmin && (
+            {canManage && (
               <button type="button" className="btn btn-sm btn-primary" onClick={onEdit} aria-label={`Update Image: ${label}`}>
                 Update Image
               </button>
@@ -95,7 +94,7 @@ function ImageSlot({ label, url, isAdmin, onEdit }: SlotProps) {
       ) : (
         <div className="flex h-40 flex-col items-center justify-center gap-2 rounded bg-base-200 p-2 text-center text-sm">
           <span className="text-base-content/80">No image</span>
-          {isAdmin && (
+          {canManage && (
             <button type="button" className="btn btn-sm btn-primary" onClick={onEdit} aria-label={`Upload Image: ${label}`}>
               Upload Image
             </button>
@@ -161,7 +160,7 @@ function UpdateImageModal({ stock, field, label, onClose }: UpdateImageModalProp
 }
 
 /** Account Images: the three slots, each viewable, downloadable and (for admins) replaceable. */
-export function StockImagesPanel({ stock, isAdmin }: { stock: WiseStock; isAdmin: boolean }) {
+export function StockImagesPanel({ stock, canManage }: { stock: WiseStock; canManage: boolean }) {
   const [editing, setEditing] = useState<{ field: StockImageField; label: string } | null>(null);
   const headingId = useId();
   const any = hasAnyImage(stock);
@@ -173,10 +172,10 @@ export function StockImagesPanel({ stock, isAdmin }: { stock: WiseStock; isAdmin
           Account Images
         </h2>
         {!any && <p className="text-base-content/80">No images available for this stock</p>}
-        {(any || isAdmin) && (
+        {(any || canManage) && (
           <ul className="grid gap-4 md:grid-cols-3">
             {stockImageSlots.map((slot) => (
-              <ImageSlot key={`${slot.field}:${stock[slot.field]}`} label={slot.label} url={stock[slot.field]} isAdmin={isAdmin} onEdit={() => setEditing(slot)} />
+              <ImageSlot key={`${slot.field}:${stock[slot.field]}`} label={slot.label} url={stock[slot.field]} canManage={canManage} onEdit={() => setEditing(slot)} />
             ))}
           </ul>
         )}

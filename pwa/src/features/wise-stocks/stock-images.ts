@@ -1,7 +1,5 @@
-import type { WiseStock } from '../../../../edge-api/src/contract.ts';
+import type { StockImageField, WiseStock } from '../../../../edge-api/src/contract/wise-stocks.ts';
 import { saveBlobAs } from '../../lib/save-file.ts';
-
-export type StockImageField = 'authImage' | 'docImg1' | 'docImg2';
 
 export const stockImageSlots: { field: StockImageField; label: string }[] = [
   { field: 'authImage', label: 'Authentication Image' },
@@ -14,8 +12,17 @@ export const IMAGE_UPDATE_FAILED_MESSAGE = 'Failed to update image';
 export const DOWNLOAD_STARTED_MESSAGE = 'Image download started';
 export const DOWNLOAD_FAILED_MESSAGE = 'Failed to download image';
 
-/** Spec: a download saves as '{label}_{timestamp}.jpg'. */
-export const downloadFileName = (label: string, timestamp: number = Date.now()): string => `${label.trim().replace(/\s+/g, '_')}_${timestamp}.jpg`;
+const extensions: Readonly<Record<string, string>> = { 'image/png': 'png', 'image/webp': 'webp', 'image/gif': 'gif', 'image/svg+xml': 'svg' };
+
+/**
+ * Spec: a download saves as '{label}_{timestamp}.jpg'. That stays for a JPEG (and anything unnamed); a PNG,
+ * WEBP, GIF (or the demo data's SVG) gets its own extension, so the file opens as what it is (decision 035).
+ */
+export function downloadFileName(label: string, timestamp: number = Date.now(), type = ''): string {
+  const mime = type.split(';')[0]!.trim().toLowerCase();
+  const extension = Object.hasOwn(extensions, mime) ? extensions[mime]! : 'jpg';
+  return `${label.trim().replace(/\s+/g, '_')}_${timestamp}.${extension}`;
+}
 
 export const hasAnyImage = (stock: Pick<WiseStock, StockImageField>): boolean => stockImageSlots.some((slot) => stock[slot.field] !== '');
 
@@ -32,9 +39,10 @@ export function imageUpdateBody(field: StockImageField, path: string, now: Date 
   }
 }
 
-/** Fetches the image and saves it under the spec's file name. */
+/** Fetches the image and saves it under the spec's file name, with the extension of what it is. */
 export async function downloadImage(url: string, label: string): Promise<void> {
   const response = await fetch(url);
   if (!response.ok) throw new Error(`Download failed (${response.status})`);
-  saveBlobAs(await response.blob(), downloadFileName(label));
+  const blob = await response.blob();
+  saveBlobAs(blob, downloadFileName(label, Date.now(), blob.type || response.headers.get('content-type') || ''));
 }

@@ -1,10 +1,5 @@
-import type { StockStatus } from '../../../../edge-api/src/contract.ts';
+import { isStockStatus, type StockStatus } from '../../../../edge-api/src/contract/wise-stocks.ts';
 import { capitalize } from '../../lib/format.ts';
-
-/** The six statuses of a Wise stock (spec section 4), in the order the filter and the modal list them. */
-export const stockStatuses: readonly StockStatus[] = ['available', 'sold', 'active', 'suspended', 'disabled', 'used'];
-
-export const isStockStatus = (value: string): value is StockStatus => (stockStatuses as readonly string[]).includes(value);
 
 /** 'available' reads 'Available'; an unknown status is shown raw (spec section 4). */
 export const statusLabel = (status: string): string => (isStockStatus(status) ? capitalize(status) : status);

@@ -1,14 +1,13 @@
 import { useId, useState, type FormEvent } from 'react';
-import type { User, WiseStock } from '../../../../edge-api/src/contract.ts';
+import type { User } from '../../../../edge-api/src/contract/users.ts';
+import { isStockStatus, stockStatuses, type WiseStock } from '../../../../edge-api/src/contract/wise-stocks.ts';
 import { ModalDialog } from '../../components/modal-dialog.tsx';
 import { useToast } from '../../components/toast.tsx';
-import { keepOnDevice } from '../../db/device-copy.ts';
-import { useUserDb } from '../../db/hooks.ts';
 import { dismissFailed, setStockStatus } from '../../db/mutations.ts';
 import { serverOutcome } from '../../db/server-outcome.ts';
-import { ApiRequestError } from '../../lib/api-client.ts';
-import { isStockStatus, statusLabel, stockStatuses } from './stock-status.ts';
+import { isApiAnswer } from '../../lib/app-error.ts';
 import { STATUS_FAILED_MESSAGE, STATUS_UPDATED_MESSAGE, statusFormProblem, toStatusChange, type StatusForm } from './status-change.ts';
+import { statusLabel } from './stock-status.ts';
 
 export interface UpdateStatusModalProps {
   stock: WiseStock;
@@ -29,7 +28,6 @@ export const buyerOptionLabel = (user: User): string =>
  */
 export function UpdateStatusModal({ stock, users, userId, onClose }: UpdateStatusModalProps) {
   const toast = useToast();
-  const db = useUserDb();
   const [form, setForm] = useState<StatusForm>({
     status: isStockStatus(stock.status) ? stock.status : '',
     soldTo: stock.status === 'sold' ? (stock.soldTo ?? '') : '',
@@ -55,8 +53,7 @@ export function UpdateStatusModal({ stock, users, userId, onClose }: UpdateStatu
     setSaving(true);
     let entryId: string | null = null;
     try {
-      if (db) await keepOnDevice(db, { stocks: [stock] });
-      const handle = setStockStatus(userId, toStatusChange(stock, form));
+      const handle = setStockStatus(userId, toStatusChange(stock, form), { shown: { stocks: [stock] } });
       entryId = handle.id;
       await handle.saved;
       const outcome = await serverOutcome(handle.done);
@@ -65,9 +62,9 @@ export function UpdateStatusModal({ stock, users, userId, onClose }: UpdateStatu
     } catch (error) {
       console.error('Stock status update failed', error);
       toast.error(STATUS_FAILED_MESSAGE);
-      setProblem(error instanceof ApiRequestError ? `${STATUS_FAILED_MESSAGE}: ${error.message}` : STATUS_FAILED_MESSAGE);
+      setProblem(isApiAnswer(error) ? `${STATUS_FAILED_MESSAGE}: ${error.message}` : STATUS_FAILED_MESSAGE);
       // Refused by the server: said here, so it need not wait in the failed-changes list as well.
-      if (entryId && error instanceof ApiRequestError) void dismissFailed(userId, entryId);
+      if (entryId && isApiAnswer(error)) void dismissFailed(userId, entryId);
     } finally {
       setSaving(false);
     }

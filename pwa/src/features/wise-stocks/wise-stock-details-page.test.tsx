@@ -72,6 +72,9 @@ describe('Wise Stock Details', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Update Stock Status' });
     const modal = within(dialog);
     expect(modal.queryByLabelText('Sold To User')).toBeNull();
+    // Opens on the stock's current status.
+    expect((modal.getByLabelText('Status') as HTMLSelectElement).value).toBe('available');
+    expect((modal.getByRole('option', { name: 'Available' }) as HTMLOptionElement).selected).toBe(true);
 
     fireEvent.change(modal.getByLabelText('Status'), { target: { value: '' } });
     fireEvent.click(modal.getByRole('button', { name: 'Update Status' }));
@@ -98,7 +101,12 @@ describe('Wise Stock Details', () => {
     expect(screen.getByText('Pending sync')).toBeTruthy();
   });
 
-  it("names downloads '{label}_{timestamp}.jpg'", () => {
+  it("names downloads '{label}_{timestamp}.jpg', with the real extension of a PNG, WEBP or GIF", () => {
     expect(downloadFileName('Document 1', 1763740800000)).toBe('Document_1_1763740800000.jpg');
+    expect(downloadFileName('Document 1', 1763740800000, 'image/jpeg')).toBe('Document_1_1763740800000.jpg');
+    expect(downloadFileName('Authentication Image', 1763740800000, 'image/png')).toBe('Authentication_Image_1763740800000.png');
+    expect(downloadFileName('Document 2', 1, 'image/webp')).toBe('Document_2_1.webp');
+    expect(downloadFileName('Document 2', 1, 'IMAGE/GIF; charset=binary')).toBe('Document_2_1.gif');
+    expect(downloadFileName('Document 2', 1, 'application/octet-stream')).toBe('Document_2_1.jpg');
   });
 });

@@ -1,15 +1,17 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useEffect, useId, useState, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
-import type { WiseStock } from '../../../../edge-api/src/contract.ts';
-import { useStaffRole } from '../../app/staff-guard.tsx';
+import type { WiseStock } from '../../../../edge-api/src/contract/wise-stocks.ts';
 import { LoadingState } from '../../components/page-state.tsx';
+import { usePageTitle } from '../../components/page-title.ts';
 import { useToast } from '../../components/toast.tsx';
 import { keepOnDevice } from '../../db/device-copy.ts';
 import { usePendingIds, useUserDb } from '../../db/hooks.ts';
-import { useSyncStatus } from '../../db/sync-engine.ts';
-import { api, ApiRequestError, unwrap } from '../../lib/api-client.ts';
+import { useSyncStatus } from '../../db/sync-status.ts';
+import { api, unwrap } from '../../lib/api-client.ts';
+import { hasCode } from '../../lib/app-error.ts';
 import { useAuth } from '../../lib/auth.tsx';
+import { useAuthorization } from '../../lib/authorization.tsx';
 import { formatDateLong } from '../../lib/format.ts';
 import { soldToName } from './stock-filters.ts';
 import { StockImagesPanel } from './stock-images-panel.tsx';
@@ -49,7 +51,7 @@ function useStock(db: ReturnType<typeof useUserDb>, id: string, online: boolean)
       .catch((error: unknown) => {
         if (cancelled) return;
         // 400: not a stock id at all.
-        const missing = error instanceof ApiRequestError && (error.status === 404 || error.status === 400);
+        const missing = hasCode(error, 'not_found', 'bad_request');
         if (!missing) console.warn(DETAILS_FAILED_MESSAGE, error);
         setServer({ id, state: missing ? 'missing' : 'failed' });
       });
@@ -64,7 +66,7 @@ function useStock(db: ReturnType<typeof useUserDb>, id: string, online: boolean)
 /** Wise Stock Details (/dashboard/wise-stocks/:id). */
 export function WiseStockDetailsPage() {
   const { id = '' } = useParams();
-  const isAdmin = useStaffRole() === 'admin';
+  const canManage = useAuthorization().can('stocks:manage');
   const auth = useAuth();
   const navigate = useNavigate();
   const toast = useToast();
@@ -76,6 +78,7 @@ export function WiseStockDetailsPage() {
   const [editingStatus, setEditingStatus] = useState(false);
 
   const stock = local?.stock ?? null;
+  usePageTitle(stock ? `${stock.wiseName} · Wise Stock` : server === 'missing' ? 'Stock not found' : 'Wise Stock Details');
   // Nothing to show and no way to get it: say so and go back to the list (spec).
   const unreachable = local !== undefined && !stock && (server === 'failed' || (server === 'offline' && !local.synced));
 
@@ -104,7 +107,7 @@ export function WiseStockDetailsPage() {
       stock={stock}
       buyer={buyer}
       pending={pendingIds.has(stock.id)}
-      isAdmin={isAdmin}
+      canManage={canManage}
       onUpdateStatus={() => setEditingStatus(true)}
       modal={
         editingStatus && auth.status === 'signedIn' ? (
@@ -119,12 +122,12 @@ interface StockDetailsProps {
   stock: WiseStock;
   buyer: string | null;
   pending: boolean;
-  isAdmin: boolean;
+  canManage: boolean;
   onUpdateStatus: () => void;
   modal: ReactNode;
 }
 
-function StockDetails({ stock, buyer, pending, isAdmin, onUpdateStatus, modal }: StockDetailsProps) {
+function StockDetails({ stock, buyer, pending, canManage, onUpdateStatus, modal }: StockDetailsProps) {
   const ids = { account: useId(), addedBy: useId(), actions: useId() };
   return (
     <div className="mx-auto max-w-6xl space-y-6">
@@ -138,8 +141,9 @@ function StockDetails({ stock, buyer, pending, isAdmin, onUpdateStatus, modal }:
         </Link>
       </header>
 
+      {/* On a phone the actions come right after the account, before the images; beside both on a wide screen. */}
       <div className="grid gap-6 lg:grid-cols-3">
-        <div className="space-y-6 lg:col-span-2">
+        <div className="lg:col-span-2">
           <section className="card bg-base-100 shadow-sm" aria-labelledby={ids.account}>
             <div className="card-body">
               <div className="flex flex-wrap items-center gap-2">
@@ -159,7 +163,7 @@ function StockDetails({ stock, buyer, pending, isAdmin, onUpdateStatus, modal }:
                 </div>
                 <div>
                   <dt className="text-sm text-base-content/70">Password</dt>
-                  <dd className="font-mono font-medium break-all">{stock.wisePassword}</dd>
+                  <dd className="font-mono font-medium break-all">{stock.wisePasswordUnreadable ? 'cannot be read (wrong data key)' : stock.wisePassword}</dd>
                 </div>
                 <div>
                   <dt className="text-sm text-base-content/70">Status</dt>
@@ -182,21 +186,8 @@ function StockDetails({ stock, buyer, pending, isAdmin, onUpdateStatus, modal }:
               </dl>
             </div>
           </section>
-
-          <StockImagesPanel stock={stock} isAdmin={isAdmin} />
         </div>
-
-        <div className="space-y-6">
-          <section className="card bg-base-100 shadow-sm" aria-labelledby={ids.addedBy}>
-            <div className="card-body">
-              <h2 id={ids.addedBy} className="card-title">
-                Added By
-              </h2>
-              <p className="font-medium">{stock.userName}</p>
-              {stock.userEmail && <p className="text-sm break-all text-base-content/80">{stock.userEmail}</p>}
-            </div>
-          </section>
-
+        <div className="space-y-6 lg:col-start-3 lg:row-span-2 lg:row-start-1">
           <section className="card bg-base-100 shadow-sm" aria-labelledby={ids.actions}>
             <div className="card-body">
               <h2 id={ids.actions} className="card-title">
@@ -206,7 +197,7 @@ function StockDetails({ stock, buyer, pending, isAdmin, onUpdateStatus, modal }:
                 <Link to={STOCKS_PATH} className="btn btn-outline">
                   Back to Stocks
                 </Link>
-                {isAdmin && (
+                {canManage && (
                   <button type="button" className="btn btn-primary" onClick={onUpdateStatus}>
                     Update Status
                   </button>
@@ -214,6 +205,18 @@ function StockDetails({ stock, buyer, pending, isAdmin, onUpdateStatus, modal }:
               </div>
             </div>
           </section>
+          <section className="card bg-base-100 shadow-sm" aria-labelledby={ids.addedBy}>
+            <div className="card-body">
+              <h2 id={ids.addedBy} className="card-title">
+                Added By
+              </h2>
+              <p className="font-medium">{stock.userName}</p>
+              {stock.userEmail && <p className="text-sm break-all text-base-content/80">{stock.userEmail}</p>}
+            </div>
+          </section>
+        </div>
+        <div className="lg:col-span-2">
+          <StockImagesPanel stock={stock} canManage={canManage} />
         </div>
       </div>
       {modal}

@@ -1,4 +1,4 @@
-import { cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { deleteUserDb } from '../../db/local-db.ts';
 import { person, renderAsStaff, seedDevice, staffId, stockRow } from './render-as-staff.tsx';
@@ -71,6 +71,9 @@ describe('Wise Stocks Management', () => {
 
     const arifRow = within(rowOf('Arif Hossain'));
     expect(arifRow.getByText('arif.wise@mail.test')).toBeTruthy();
+    // The password is masked on the list until tapped.
+    expect(arifRow.queryByText('Wise#Arif2026')).toBeNull();
+    fireEvent.click(arifRow.getByRole('button', { name: 'Show password of Arif Hossain' }));
     expect(arifRow.getByText('Wise#Arif2026')).toBeTruthy();
     expect(arifRow.getByText('Demo Admin')).toBeTruthy();
     expect(arifRow.queryByText('Rahim Uddin')).toBeNull();
@@ -78,6 +81,18 @@ describe('Wise Stocks Management', () => {
     expect(within(rowOf('Mim Akter')).getByText('Unknown User')).toBeTruthy();
     expect(arifRow.getByRole('link', { name: /View Details/ }).getAttribute('href')).toBe(`/dashboard/wise-stocks/${arif.id}`);
     expect(arifRow.getByRole('button', { name: /Delete Stock/ })).toBeTruthy();
+  });
+
+  it('asks before deleting, naming the stock, and deletes nothing on Cancel', async () => {
+    await seedDevice('admin', stocks);
+    renderAsStaff('/dashboard/all-wise-stocks');
+    fireEvent.click(await screen.findByRole('button', { name: 'Delete Stock Arif Hossain' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Are you sure?' }));
+    expect(dialog.getByText("You won't be able to revert this!")).toBeTruthy();
+    expect(dialog.getByText('Wise stock of Arif Hossain')).toBeTruthy();
+    expect(dialog.getByText('arif.wise@mail.test · Available')).toBeTruthy();
+    await act(async () => fireEvent.click(dialog.getByText('Cancel', { selector: 'button' })));
+    expect(screen.getByRole('button', { name: 'Delete Stock Arif Hossain' })).toBeTruthy();
   });
 
   it('says how to start when there is no stock, and how to find some when a filter hides it all', async () => {

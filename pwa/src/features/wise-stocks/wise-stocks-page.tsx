@@ -1,18 +1,24 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useEffect, useId, useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
-import type { WiseStock } from '../../../../edge-api/src/contract.ts';
-import { useStaffRole } from '../../app/staff-guard.tsx';
+import { isStockStatus, stockStatuses, type WiseStock } from '../../../../edge-api/src/contract/wise-stocks.ts';
 import { useConfirm } from '../../components/confirm-dialog.tsx';
+import { MaskedSecret } from '../../components/masked-secret.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../../components/page-state.tsx';
+import { usePageTitle } from '../../components/page-title.ts';
+import { CellLabel, stacked } from '../../components/stacked-table.tsx';
 import { useToast } from '../../components/toast.tsx';
+import { forgetOnDevice } from '../../db/device-copy.ts';
 import { usePendingIds, useUserDb } from '../../db/hooks.ts';
-import { requestSync, useSyncStatus } from '../../db/sync-engine.ts';
-import { api, ApiRequestError, unwrap } from '../../lib/api-client.ts';
+import { requestSync } from '../../db/sync-engine.ts';
+import { useSyncStatus } from '../../db/sync-status.ts';
+import { api, unwrap } from '../../lib/api-client.ts';
+import { hasCode } from '../../lib/app-error.ts';
+import { useAuthorization } from '../../lib/authorization.tsx';
 import { formatDateShort } from '../../lib/format.ts';
 import { byNewest, countStocks, filterStocks, hasActiveFilters, soldToName, type StatusFilter, type StockCounts } from './stock-filters.ts';
 import { ADD_STOCK_PATH, stockDetailsPath } from './stock-paths.ts';
-import { isStockStatus, statusBadgeClass, statusLabel, stockStatuses } from './stock-status.ts';
+import { statusBadgeClass, statusLabel } from './stock-status.ts';
 import { useStockUsers } from './use-stock-users.ts';
 
 export const FETCH_FAILED_MESSAGE = 'Failed to fetch Wise stocks';
@@ -33,7 +39,8 @@ const readStatusFilter = (value: string | null): StatusFilter => (value && isSto
 
 /** Wise Stocks Management (/dashboard/all-wise-stocks): the inventory as synced to this device. */
 export function WiseStocksPage() {
-  const isAdmin = useStaffRole() === 'admin';
+  usePageTitle('Wise Stocks');
+  const canManage = useAuthorization().can('stocks:manage');
   const toast = useToast();
   const confirm = useConfirm();
   const db = useUserDb();
@@ -98,7 +105,13 @@ export function WiseStocksPage() {
   };
 
   const remove = async (stock: WiseStock) => {
-    const confirmed = await confirm({ title: 'Are you sure?', text: "You won't be able to revert this!", confirmLabel: 'Yes, delete it!', danger: true });
+    const confirmed = await confirm({
+      title: 'Are you sure?',
+      subject: [`Wise stock of ${stock.wiseName}`, `${stock.wiseEmail} · ${statusLabel(stock.status)}`],
+      text: "You won't be able to revert this!",
+      confirmLabel: 'Yes, delete it!',
+      danger: true,
+    });
     if (!confirmed) return;
     setDeleting(stock.id);
     try {
@@ -106,9 +119,9 @@ export function WiseStocksPage() {
         await unwrap(api['wise-stocks'][':id'].$delete({ param: { id: stock.id } }));
       } catch (error) {
         // Already gone on the server: the device copy just goes too.
-        if (!(error instanceof ApiRequestError && error.status === 404)) throw error;
+        if (!hasCode(error, 'not_found')) throw error;
       }
-      await db?.wiseStocks.delete(stock.id);
+      if (db) await forgetOnDevice(db, { stocks: [stock.id] });
       toast.success(DELETED_MESSAGE);
     } catch (error) {
       console.error('Deleting a Wise stock failed', error);
@@ -124,7 +137,7 @@ export function WiseStocksPage() {
         <h1 className="text-2xl font-bold">Wise Stocks Management</h1>
         <p className="text-base-content/70">Every Wise account in stock, who added it and who bought it.</p>
       </div>
-      {isAdmin && (
+      {canManage && (
         <Link to={ADD_STOCK_PATH} className="btn btn-primary">
           <span aria-hidden="true">+</span> Add Wise Stock
         </Link>
@@ -159,11 +172,11 @@ export function WiseStocksPage() {
         <h2 id={ids.counts} className="sr-only">
           Stock counts
         </h2>
-        <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4 xl:grid-cols-7">
+        <dl className="grid grid-cols-3 gap-2 sm:grid-cols-4 sm:gap-3 xl:grid-cols-7">
           {countCards.map((card) => (
-            <div key={card.key} className={`rounded-box border-l-4 bg-base-100 p-4 shadow-sm ${card.tone}`}>
+            <div key={card.key} className={`rounded-box border-l-4 bg-base-100 p-3 shadow-sm sm:p-4 ${card.tone}`}>
               <dt className="text-sm text-base-content/70">{card.label}</dt>
-              <dd className="text-2xl font-bold">{counts[card.key]}</dd>
+              <dd className="text-xl font-bold sm:text-2xl">{counts[card.key]}</dd>
             </div>
           ))}
         </dl>
@@ -215,7 +228,7 @@ export function WiseStocksPage() {
           title="No Wise stocks found"
           text={filtering ? 'Try adjusting your search or filter criteria' : 'Add your first Wise stock to get started'}
           action={
-            !filtering && isAdmin ? (
+            !filtering && canManage ? (
               <Link to={ADD_STOCK_PATH} className="btn btn-primary">
                 Add Wise Stock
               </Link>
@@ -223,50 +236,62 @@ export function WiseStocksPage() {
           }
         />
       ) : (
-        <div className="overflow-x-auto rounded-box bg-base-100 shadow-sm">
-          <table className="table">
+        <div className={stacked.frame}>
+          <table className={`table ${stacked.table}`} role="table">
             <caption className="sr-only">Wise stocks</caption>
-            <thead className="text-base-content">
-              <tr>
-                <th scope="col">Wise Account</th>
-                <th scope="col">Added By</th>
-                <th scope="col">Sold To</th>
-                <th scope="col">Status</th>
-                <th scope="col">Date Added</th>
-                <th scope="col">Actions</th>
+            <thead className={stacked.head} role="rowgroup">
+              <tr role="row">
+                <th scope="col" role="columnheader">Wise Account</th>
+                <th scope="col" role="columnheader">Added By</th>
+                <th scope="col" role="columnheader">Sold To</th>
+                <th scope="col" role="columnheader">Status</th>
+                <th scope="col" role="columnheader">Date Added</th>
+                <th scope="col" role="columnheader">Actions</th>
               </tr>
             </thead>
-            <tbody>
+            <tbody className={stacked.body} role="rowgroup">
               {filtered.map((stock) => {
                 const buyer = soldToName(stock, usersById);
                 return (
-                  <tr key={stock.id}>
-                    <td>
+                  <tr key={stock.id} role="row" className={`${stacked.row} grid-cols-2 @xl:grid-cols-4`}>
+                    <td role="cell" className={`${stacked.cell} col-span-full`}>
                       <div className="font-semibold">{stock.wiseName}</div>
-                      <div className="text-sm text-base-content/80">{stock.wiseEmail}</div>
-                      <div className="font-mono text-sm">
+                      <div className="text-sm break-all text-base-content/80">{stock.wiseEmail}</div>
+                      <div className="text-sm">
                         <span className="text-base-content/70">Password: </span>
-                        {stock.wisePassword}
+                        {stock.wisePasswordUnreadable ? (
+                          'cannot be read (wrong data key)'
+                        ) : (
+                          <MaskedSecret label={`password of ${stock.wiseName}`} value={stock.wisePassword} />
+                        )}
                       </div>
                     </td>
-                    <td>
+                    <td role="cell" className={stacked.cell}>
+                      <CellLabel>Added By</CellLabel>
                       <div>{stock.userName}</div>
-                      {stock.userEmail && <div className="text-sm text-base-content/70">{stock.userEmail}</div>}
+                      {stock.userEmail && <div className="text-sm break-all text-base-content/70">{stock.userEmail}</div>}
                     </td>
-                    <td>{buyer ?? <span className="text-base-content/70">—</span>}</td>
-                    <td>
+                    <td role="cell" className={stacked.cell}>
+                      <CellLabel>Sold To</CellLabel>
+                      {buyer ?? <span className="text-base-content/70">—</span>}
+                    </td>
+                    <td role="cell" className={stacked.cell}>
+                      <CellLabel>Status</CellLabel>
                       <div className="flex flex-wrap items-center gap-1">
                         <span className={statusBadgeClass(stock.status)}>{statusLabel(stock.status)}</span>
                         {pendingIds.has(stock.id) && <span className="badge badge-outline badge-sm">Pending sync</span>}
                       </div>
                     </td>
-                    <td>{formatDateShort(stock.createdAt)}</td>
-                    <td>
+                    <td role="cell" className={stacked.cell}>
+                      <CellLabel>Date Added</CellLabel>
+                      {formatDateShort(stock.createdAt)}
+                    </td>
+                    <td role="cell" className={`${stacked.cell} col-span-full`}>
                       <div className="flex flex-wrap gap-2">
                         <Link to={stockDetailsPath(stock.id)} className="btn btn-sm btn-outline" aria-label={`View Details of ${stock.wiseName}`}>
                           View Details
                         </Link>
-                        {isAdmin && (
+                        {canManage && (
                           <button
                             type="button"
                             className="btn btn-sm btn-error"

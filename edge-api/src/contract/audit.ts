@@ -1,0 +1,13 @@
+export const auditEntities = ['order', 'service', 'user', 'wise_stock', 'settings'] as const;
+export type AuditEntity = (typeof auditEntities)[number];
+
+export interface AuditEntry {
+  id: string;
+  actorId: string | null;
+  actorEmail: string;
+  action: string;
+  entity: string;
+  entityId: string;
+  details: Record<string, unknown>;
+  createdAt: string;
+}

@@ -1,0 +1,42 @@
+/**
+ * Every code an API error carries, with the HTTP status it is answered with: a closed list, so the PWA
+ * can switch on `code` with the compiler checking it, and the status always follows from the code.
+ */
+export const errorStatus = {
+  bad_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  /** An admin tried to change their own role or delete their own account: another admin must do it. */
+  own_account: 403,
+  not_found: 404,
+  conflict: 409,
+  /** The Wise stock chosen for a delivery was taken meanwhile. */
+  stock_unavailable: 409,
+  /** The change would leave the shop without an admin. */
+  last_admin: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  internal: 500,
+  /** The deployment is not set up right (an environment variable, a data key, a Storage bucket). */
+  misconfigured: 503,
+} as const;
+
+export type ErrorCode = keyof typeof errorStatus;
+
+/** One field at fault in a 400 answer: 'email', 'socialLinks.facebook', 'wallets.0.number'. */
+export interface FieldIssue {
+  path: string;
+  message: string;
+}
+
+/** The body of every error answer. `details` of a 400 lists the fields at fault (FieldIssue[]). */
+export interface ApiErrorBody {
+  error: { code: ErrorCode; message: string; details?: unknown };
+}
+
+/** The code for an answer that carries none of its own (a proxy's 502, a body that is not JSON). */
+export function codeForStatus(status: number): ErrorCode {
+  const known = (Object.keys(errorStatus) as ErrorCode[]).find((code) => errorStatus[code] === status);
+  return known ?? (status >= 500 ? 'internal' : 'bad_request');
+}

@@ -1,0 +1,65 @@
+/**
+ * The pieces every request schema is built from, so a rule (what "required" means, how long an email
+ * may be, what a version is) is written once for the API and the forms of the PWA.
+ */
+import { z } from 'zod';
+import type { FieldIssue } from './errors.ts';
+
+/** A missing field reads "is required" rather than zod's "expected string, received undefined". */
+const textMessage = { error: (issue: { input: unknown }) => (issue.input === undefined || issue.input === null ? 'is required' : 'must be text') };
+
+export const uuid = z.uuid({ message: 'must be a UUID' });
+export const idParam = z.object({ id: uuid });
+
+/** Text trimmed of surrounding spaces, at most `max` characters; may be empty. */
+export const text = (max: number) => z.string(textMessage).trim().max(max, `must be at most ${max} characters`);
+
+/** Text that must not be blank once trimmed. */
+export const requiredText = (max: number) => text(max).min(1, 'is required');
+
+export const EMAIL_MAX = 320;
+const email = z.email('must be an email address');
+/** An email address, trimmed. */
+export const emailText = text(EMAIL_MAX).pipe(email);
+/** An email address that must be given: blank reads "is required". */
+export const requiredEmail = requiredText(EMAIL_MAX).pipe(email);
+
+/** Lists typed in forms: blank entries are dropped, as the spec asks. */
+export const textList = (maxItems: number, maxLength: number) =>
+  z
+    .array(z.string().max(maxLength, `entries must be at most ${maxLength} characters`))
+    .max(maxItems, `must have at most ${maxItems} entries`)
+    .transform((items) => items.map((item) => item.trim()).filter((item) => item.length > 0));
+
+/** One of a fixed list, naming the list when it is something else. */
+export const oneOf = <const T extends string>(values: readonly T[]) =>
+  z.enum(values as [T, ...T[]], { error: `must be one of ${values.join(', ')}` });
+
+/** The row version the client last saw; a stale one answers 409. */
+export const expectedVersion = z.number().int().nonnegative().optional();
+
+/** The PWA omits empty query values; a hand-written `?status=` means the same. */
+export const blankAsMissing = (value: unknown) => (value === '' ? undefined : value);
+
+/** A query parameter: Hono hands one given twice over as a list, which this refuses. */
+export const queryText = (max: number) => z.string({ error: 'must be given once' }).max(max, `must be at most ${max} characters`);
+
+/** Sent with a queued change, so a replay answers the first result and changes nothing. */
+export const idempotencyHeader = z.object({
+  'idempotency-key': z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters').optional(),
+});
+
+export const WISE_PASSWORD_MAX = 500;
+/**
+ * A Wise account's password, kept exactly as typed (never trimmed): one rule for a stock, a delivery
+ * and the duplicate check, so a stock's password can always be delivered and checked.
+ */
+export const wisePassword = z
+  .string(textMessage)
+  .max(WISE_PASSWORD_MAX, `must be at most ${WISE_PASSWORD_MAX} characters`)
+  .refine((value) => value.trim() !== '', { message: 'is required' });
+
+export const IMAGE_ADDRESS_MAX = 2000;
+
+/** A failed check as the API answers it (the `details` of a 400), and as the forms show it: one entry per problem. */
+export const fieldIssues = (error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] }): FieldIssue[] => error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }));

@@ -1,0 +1,104 @@
+import { z } from 'zod';
+import {
+  blankAsMissing,
+  emailText,
+  EMAIL_MAX,
+  expectedVersion,
+  IMAGE_ADDRESS_MAX,
+  oneOf,
+  queryText,
+  text,
+  uuid,
+  WISE_PASSWORD_MAX,
+  wisePassword,
+} from './fields.ts';
+import { orderPageSizes, orderStatuses, paymentStatuses } from './orders.ts';
+import { isHttpUrl, parseBlobRef } from './uploads.ts';
+
+/** POST /api/orders: only the id and the service are read; the copies, the customer and the statuses are the server's. */
+export const placeOrderBody = z.object({
+  id: uuid.optional(),
+  productId: uuid,
+});
+
+export const userIdParam = z.object({ userId: uuid });
+
+/** GET /api/admin/orders/export.csv, and the filter part of the list. */
+export const adminOrderFilterQuery = z.object({
+  status: z.preprocess(blankAsMissing, oneOf(orderStatuses).optional()),
+  paymentStatus: z.preprocess(blankAsMissing, oneOf(paymentStatuses).optional()),
+  search: queryText(200).optional(),
+});
+
+const pageSizeText = orderPageSizes.map(String);
+
+/** GET /api/admin/orders */
+export const adminOrderListQuery = adminOrderFilterQuery.extend({
+  page: z.preprocess(
+    blankAsMissing,
+    z
+      .string({ error: 'must be given once' })
+      .regex(/^[1-9][0-9]{0,8}$/, 'must be a whole number of 1 or more')
+      .transform(Number)
+      .optional(),
+  ),
+  limit: z.preprocess(
+    blankAsMissing,
+    z
+      .enum(pageSizeText as [string, ...string[]], { error: `must be ${pageSizeText.slice(0, -1).join(', ')} or ${pageSizeText.at(-1)}` })
+      .transform(Number)
+      .optional(),
+  ),
+});
+
+/** A proof image uploaded through POST /api/uploads (kind proof), or an external http(s) URL. */
+export const proofImage = text(IMAGE_ADDRESS_MAX).refine((value) => value === '' || parseBlobRef(value)?.bucket === 'order-proofs' || isHttpUrl(value), {
+  message: 'must be an uploaded proof image (order-proofs/...) or an http(s) URL',
+});
+
+/** The credentials typed in the delivery form: the form checks them with these before anything is queued. */
+export const typedCredentials = z.object({ wiseEmail: emailText, wisePassword });
+
+/**
+ * PUT /api/admin/orders/{id}: a status, a payment status, or a delivery (typed credentials with an
+ * optional proof image, or an inventory account by `stockId`), which makes the order paid and delivered.
+ */
+export const orderChangeBody = z
+  .object({
+    orderStatus: oneOf(orderStatuses).optional(),
+    paymentStatus: oneOf(paymentStatuses).optional(),
+    wiseEmail: emailText.optional(),
+    wisePassword: wisePassword.optional(),
+    wiseImage: proofImage.nullish(),
+    stockId: uuid.optional(),
+    version: expectedVersion,
+  })
+  .superRefine((body, ctx) => {
+    const typed = body.wiseEmail !== undefined || body.wisePassword !== undefined || !!body.wiseImage;
+    if (body.stockId && typed) {
+      ctx.addIssue({ code: 'custom', path: ['stockId'], message: 'send either stockId or typed credentials, not both' });
+    }
+    if (typed && !body.stockId) {
+      if (body.wiseEmail === undefined) ctx.addIssue({ code: 'custom', path: ['wiseEmail'], message: 'is required with wisePassword' });
+      if (body.wisePassword === undefined) ctx.addIssue({ code: 'custom', path: ['wisePassword'], message: 'is required with wiseEmail' });
+    }
+    if (typed || body.stockId) {
+      if (body.paymentStatus !== undefined && body.paymentStatus !== 'paid') {
+        ctx.addIssue({ code: 'custom', path: ['paymentStatus'], message: "must be 'paid' when delivering credentials" });
+      }
+      if (body.orderStatus !== undefined && body.orderStatus !== 'delivered') {
+        ctx.addIssue({ code: 'custom', path: ['orderStatus'], message: "must be 'delivered' when delivering credentials" });
+      }
+    } else if (body.orderStatus === undefined && body.paymentStatus === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['orderStatus'], message: 'send orderStatus, paymentStatus or the credentials to deliver' });
+    }
+  });
+
+/** GET /api/admin/credentials/check: the duplicate check over delivered credentials. */
+export const credentialsCheckQuery = z
+  .object({
+    email: z.preprocess(blankAsMissing, z.string({ error: 'must be given once' }).trim().max(EMAIL_MAX, `must be at most ${EMAIL_MAX} characters`).optional()),
+    password: z.preprocess(blankAsMissing, queryText(WISE_PASSWORD_MAX).optional()),
+    excludeOrderId: z.preprocess(blankAsMissing, uuid.optional()),
+  })
+  .refine((query) => query.email !== undefined || query.password !== undefined, { path: ['email'], message: 'send an email, a password or both' });

@@ -1,0 +1,66 @@
+export type OrderStatus = 'pending' | 'processing' | 'completed' | 'delivered' | 'cancelled';
+export type PaymentStatus = 'pending' | 'paid' | 'failed' | 'refunded';
+
+export const orderStatuses: readonly OrderStatus[] = ['pending', 'processing', 'completed', 'delivered', 'cancelled'];
+export const paymentStatuses: readonly PaymentStatus[] = ['pending', 'paid', 'failed', 'refunded'];
+export const isOrderStatus = (value: unknown): value is OrderStatus => (orderStatuses as readonly unknown[]).includes(value);
+export const isPaymentStatus = (value: unknown): value is PaymentStatus => (paymentStatuses as readonly unknown[]).includes(value);
+
+export interface Order {
+  id: string;
+  productId: string;
+  title: string;
+  description: string;
+  category: string;
+  image: string;
+  price: string;
+  deliveryTime: string;
+  userId: string;
+  userEmail: string;
+  userName: string;
+  paymentStatus: PaymentStatus;
+  orderStatus: OrderStatus;
+  orderDate: string;
+  createdAt: string;
+  updatedAt: string;
+  version: number;
+  /** Present once delivered: for the customer who owns the order, and for staff except the password. */
+  wiseEmail?: string;
+  wisePassword?: string;
+  /** Set instead of wisePassword when the stored password cannot be read with this server's CREDENTIALS_KEY. */
+  wisePasswordUnreadable?: true;
+  /** A URL the browser can load (signed and short-lived for the private bucket). */
+  wiseImage?: string;
+  /** The inventory account the credentials came from, if any (staff only). */
+  stockId?: string | null;
+}
+
+/** The page sizes the admin order list offers. */
+export const orderPageSizes = [10, 25, 50, 100] as const;
+
+export interface AdminOrderPage {
+  orders: Order[];
+  /** Exact up to a cap (at least 10,000 and always past the current page); beyond it a lower bound. */
+  total: number;
+  /** True when there are more matching orders than `total` counted. */
+  totalIsLowerBound: boolean;
+  page: number;
+  limit: number;
+}
+
+export interface OrderStats {
+  totalOrders: number;
+  totalRevenue: number;
+  activeCustomers: number;
+  pendingPayments: number;
+  delivered: number;
+  recentOrders: Order[];
+  /** The last 30 days, oldest first, one entry per day (UTC), including days with no orders. */
+  daily: { date: string; orders: number; revenue: number }[];
+}
+
+export interface CredentialsCheck {
+  exactMatch: boolean;
+  emailExists: boolean;
+  passwordExists: boolean;
+}

@@ -1,0 +1,34 @@
+/** A service's own fields: what an admin edits (POST and PUT /api/services). */
+export interface ServiceFields {
+  title: string;
+  description: string;
+  category: string;
+  features: string[];
+  popular: boolean;
+  image: string;
+  price: string;
+  deliveryTime: string;
+  paymentMethods: string[];
+}
+
+export interface Service extends ServiceFields {
+  id: string;
+  createdAt: string;
+  updatedAt: string;
+  version: number;
+}
+
+/**
+ * A service picture's address: an absolute http(s) URL, an inline data:image URL, or a path on this site
+ * (what the embedded server answers for uploaded images, e.g. /files/service-images/x.png).
+ */
+export function isImageAddress(value: string): boolean {
+  const text = value.trim();
+  if (/^\/(?!\/)\S*$/.test(text)) return true;
+  try {
+    const url = new URL(text);
+    return url.protocol === 'https:' || url.protocol === 'http:' || (url.protocol === 'data:' && /^data:image\//i.test(text));
+  } catch {
+    return false;
+  }
+}

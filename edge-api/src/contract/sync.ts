@@ -1,0 +1,27 @@
+import type { Order } from './orders.ts';
+import type { Service } from './services.ts';
+import type { SiteSettings } from './settings.ts';
+import type { User } from './users.ts';
+import type { WiseStock } from './wise-stocks.ts';
+
+/** GET /api/sync?scope=&cursor= : what changed since `cursor` that the caller may see. */
+export interface SyncResponse {
+  cursor: number;
+  /** The cursor was too old or from another database: wipe the local copy and take this one whole. */
+  reset: boolean;
+  /** More changes wait past `cursor`: pull again from it at once. A pull carries about SYNC_PAGE_ROWS rows. */
+  hasMore: boolean;
+  changes: {
+    services?: Service[];
+    settings?: SiteSettings[];
+    users?: User[];
+    orders?: Order[];
+    wiseStocks?: WiseStock[];
+  };
+  deleted: {
+    services?: string[];
+    users?: string[];
+    orders?: string[];
+    wiseStocks?: string[];
+  };
+}

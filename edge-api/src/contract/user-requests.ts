@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { emailText, expectedVersion, oneOf, requiredText, uuid } from './fields.ts';
+import { roles, userLimits } from './users.ts';
+
+export const uidParam = z.object({ uid: uuid });
+
+/** POST /api/users: the user record of the account just signed up. */
+export const registerBody = z.object({
+  uid: uuid,
+  email: emailText,
+  displayName: requiredText(userLimits.displayName),
+  mobile: requiredText(userLimits.mobile),
+  // userRole and createdAt are read by nobody: the server decides both.
+  userRole: z.unknown().optional(),
+  createdAt: z.unknown().optional(),
+});
+
+/** PUT /api/users/{uid}/role */
+export const roleBody = z.object({
+  userRole: oneOf(roles),
+  version: expectedVersion,
+});

@@ -1,0 +1,47 @@
+export type StockStatus = 'available' | 'sold' | 'active' | 'suspended' | 'disabled' | 'used';
+export const stockStatuses: readonly StockStatus[] = ['available', 'sold', 'active', 'suspended', 'disabled', 'used'];
+export const isStockStatus = (value: unknown): value is StockStatus => (stockStatuses as readonly unknown[]).includes(value);
+
+export type StockImageField = 'authImage' | 'docImg1' | 'docImg2';
+export const stockImageFields: readonly StockImageField[] = ['authImage', 'docImg1', 'docImg2'];
+
+export interface WiseStock {
+  id: string;
+  wiseName: string;
+  wiseEmail: string;
+  /** '' with wisePasswordUnreadable when the stored password cannot be read with this server's CREDENTIALS_KEY. */
+  wisePassword: string;
+  wisePasswordUnreadable?: true;
+  authImage: string;
+  docImg1: string;
+  docImg2: string;
+  userName: string;
+  userEmail: string;
+  serviceName: string;
+  status: StockStatus;
+  soldTo: string | null;
+  orderId: string | null;
+  notes: string;
+  createdAt: string;
+  updatedAt: string;
+  version: number;
+}
+
+/** Why a status change cannot be sent: the spec's message, the field at fault and what is wrong with it. */
+export interface StatusChangeProblem {
+  message: string;
+  field: 'status' | 'soldTo';
+  fieldMessage: string;
+}
+
+/**
+ * Spec section 5: a status change needs a status, and a buyer when the stock is sold. The form says so
+ * before anything is sent; the API refuses the same change with the same words.
+ */
+export function statusChangeProblem(change: { status?: string | null; soldTo?: string | null }): StatusChangeProblem | null {
+  if (!isStockStatus(change.status)) return { message: 'Please select a status', field: 'status', fieldMessage: 'is required' };
+  if (change.status === 'sold' && !change.soldTo) {
+    return { message: 'Please select a user when marking as sold', field: 'soldTo', fieldMessage: 'is required when the status is sold' };
+  }
+  return null;
+}

@@ -1,0 +1,190 @@
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type RawBuilder, type SqlBool, type Transaction } from 'kysely';
+import type { OrderStatus, PaymentStatus } from '../contract/orders.ts';
+import type { Database, OrderRow } from './schema.ts';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+export interface AdminOrderFilter {
+  status?: OrderStatus;
+  paymentStatus?: PaymentStatus;
+  search?: string;
+}
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
+
+/** Exactly the expression of the trigram index orders_search_idx. */
+const searchText = sql<string>`lower(id::text || ' ' || title || ' ' || user_email || ' ' || user_name)`;
+
+/**
+ * The part of a search term the trigram index is asked for. An email's domain (gmail.com) is shared by
+ * most customers, so its trigrams have the longest lists in the index and reading them took two thirds of
+ * a full-email search; the part up to the '@' names the customer. The whole term is still checked on
+ * every row found, so the answer is the same.
+ */
+function indexedPart(term: string): string {
+  const at = term.indexOf('@');
+  return at >= 3 ? term.slice(0, at + 1) : term;
+}
+
+/** The filter's conditions other than the search, as SQL: one source for the query builder and the raw sample query. */
+function statusConditions(filter: AdminOrderFilter): RawBuilder<SqlBool>[] {
+  return [
+    sql<SqlBool>`deleted_at is null`,
+    ...(filter.status ? [sql<SqlBool>`order_status = ${filter.status}`] : []),
+    ...(filter.paymentStatus ? [sql<SqlBool>`payment_status = ${filter.paymentStatus}`] : []),
+  ];
+}
+
+/** Live orders matching the filter; a search matches orders whose id, title, customer email or name contain it. */
+export function matches(eb: ExpressionBuilder<Database, 'orders'>, filter: AdminOrderFilter): Expression<SqlBool> {
+  const conditions: Expression<SqlBool>[] = statusConditions(filter);
+  const term = searchTerm(filter);
+  if (term) {
+    const indexed = indexedPart(term);
+    conditions.push(eb(searchText, 'like', `%${escapeLike(indexed)}%`));
+    // strpos is no trigram operator: it filters the rows the index found instead of widening the index scan.
+    if (indexed !== term) conditions.push(eb(eb.fn('strpos', [searchText, eb.val(term)]), '>', 0));
+  }
+  return eb.and(conditions);
+}
+
+const searchTerm = (filter: AdminOrderFilter) => filter.search?.trim().toLowerCase() || undefined;
+
+/** The newest orders (of the status filters) looked at to judge how common a search term is: where a walk begins. */
+const NEWEST_SAMPLE_ROWS = 200;
+/** And table blocks read at random (about 20 orders each): how common it is further down. */
+const SAMPLE_BLOCKS = 25;
+/** Fewer sampled matches than this say too little to extrapolate from. */
+const MIN_SAMPLE_HITS = 5;
+/** A page expected within this many newest orders is found faster by walking them than through the trigram index. */
+const WALK_ROWS = 20_000;
+/** A walk that takes longer than this was a wrong guess: the trigram index takes over. */
+const WALK_TIMEOUT_MS = 200;
+
+/**
+ * How to find a searched page. Postgres cannot estimate how common a substring is (it guesses 0.2% for
+ * 'gmail', which is in one order of eight), so it read every match of a common word through the
+ * trigram index and sorted them all: 0.4 to 0.9 s over a million orders. Samples tell instead: the
+ * newest orders, where a walk down the newest-first index begins, and a few random blocks of the
+ * table, since one customer's burst of orders can hide a common word from the newest. When matches
+ * are dense enough in either to reach the page soon, the walk finds it at once; when they are rare in
+ * both, the trigram index does.
+ */
+async function searchPlan(db: Db, filter: AdminOrderFilter, rowsWanted: number): Promise<{ way: 'walk' | 'trigram'; matchesAbout: number }> {
+  const term = searchTerm(filter)!;
+  const filters = sql.join(statusConditions(filter), sql` and `);
+  const hit = sql`count(*) filter (where strpos(search_text, ${term}) > 0)`;
+  const blocks = sql`greatest(pg_relation_size('orders') / current_setting('block_size')::int, 1)`;
+  const { rows } = await sql<{ newest: number; newest_hits: number; sampled: number; sampled_hits: number; blocks: number }>`
+    select newest.rows as newest, newest.hits as newest_hits, sampled.rows as sampled, sampled.hits as sampled_hits, ${blocks} as blocks
+    from (select count(*) as rows, ${hit} as hits
+          from (select ${searchText} as search_text from orders where ${filters}
+                order by created_at desc limit ${NEWEST_SAMPLE_ROWS}) as recent) as newest,
+         (select count(*) as rows, ${hit} as hits
+          from (select ${searchText} as search_text from orders
+                tablesample system ((select least(100, ${SAMPLE_BLOCKS} * 100.0 / ${blocks}))) where ${filters}) as picked) as sampled`.execute(db);
+  const { newest, newest_hits, sampled, sampled_hits, blocks: tableBlocks } = rows[0]!;
+  const shortWalk = (seen: number, hits: number) => Number(hits) >= MIN_SAMPLE_HITS && (rowsWanted * Number(seen)) / Number(hits) <= WALK_ROWS;
+  return {
+    way: shortWalk(newest, newest_hits) || shortWalk(sampled, sampled_hits) ? 'walk' : 'trigram',
+    matchesAbout: (Number(sampled_hits) * Number(tableBlocks)) / Math.min(Number(tableBlocks), SAMPLE_BLOCKS),
+  };
+}
+
+/** Counting every match of a broad filter over a million orders costs more than the page itself. */
+const TOTAL_COUNT_CAP = 10_000;
+/** A count that takes longer than this gives way to a lower bound (see docs/decisions/008-capped-order-totals.md). */
+const COUNT_TIMEOUT_MS = 10;
+/** Counting up to a page past the last is bounded by that page; only a stalled server takes this long. */
+const PAST_LAST_PAGE_COUNT_TIMEOUT_MS = 2_000;
+const QUERY_CANCELED = '57014';
+
+/** Null for a statement stopped by its statement_timeout; any other failure stands. */
+function nullWhenCanceled(error: unknown): null {
+  if ((error as { code?: string }).code === QUERY_CANCELED) return null;
+  throw error;
+}
+
+export interface AdminOrderList {
+  rows: OrderRow[];
+  total: number;
+  totalIsLowerBound: boolean;
+}
+
+/** One page, newest first (the order of the index orders_created_idx), and how many match in all. */
+export async function listAdminOrders(
+  db: Kysely<Database>,
+  filter: AdminOrderFilter,
+  page: number,
+  limit: number,
+  { countTimeoutMs = COUNT_TIMEOUT_MS } = {},
+): Promise<AdminOrderList> {
+  const offset = (page - 1) * limit;
+  const countCap = Math.max(TOTAL_COUNT_CAP, page * limit + 1);
+  // One row past the page tells whether another page exists, whatever the count says.
+  const pageQuery = (trx: Db) =>
+    trx
+      .selectFrom('orders')
+      .where((eb) => matches(eb, filter))
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'asc')
+      .limit(limit + 1)
+      .offset(offset);
+  const countMatches = (cap = countCap, timeoutMs = countTimeoutMs) =>
+    db
+      .transaction()
+      .execute(async (trx) => {
+        await sql`select set_config('statement_timeout', ${String(timeoutMs)}, true)`.execute(trx);
+        const row = await trx
+          .selectFrom((qb) => qb.selectFrom('orders').select('id').where((eb) => matches(eb, filter)).limit(cap).as('capped'))
+          .select((eb) => eb.fn.countAll<number>().as('total'))
+          .executeTakeFirstOrThrow();
+        return Number(row.total);
+      })
+      .catch(nullWhenCanceled);
+  const answer = async (fetched: OrderRow[], counted: number | null): Promise<AdminOrderList> => {
+    const rows = fetched.slice(0, limit);
+    if (counted !== null) return { rows, total: counted, totalIsLowerBound: counted >= countCap };
+    // Too slow to count. A page with rows and none past it is the last one: its rows give the total.
+    if (fetched.length > 0 && fetched.length <= limit) return { rows, total: offset + fetched.length, totalIsLowerBound: false };
+    // The extra row proves another page: a lower bound.
+    if (fetched.length > limit) return { rows, total: offset + fetched.length, totalIsLowerBound: true };
+    // A page past the last proves nothing: count, at most as far as this page (bounded work, no tight limit).
+    const upTo = offset === 0 ? 0 : await countMatches(offset, PAST_LAST_PAGE_COUNT_TIMEOUT_MS);
+    return { rows, total: upTo ?? 0, totalIsLowerBound: upTo === null };
+  };
+
+  if (!searchTerm(filter)) {
+    const [fetched, counted] = await Promise.all([pageQuery(db).selectAll().execute(), countMatches()]);
+    return answer(fetched, counted);
+  }
+
+  const plan = await searchPlan(db, filter, offset + limit + 1);
+  if (plan.way === 'walk') {
+    const walked = db
+      .transaction()
+      .execute(async (trx) => {
+        // Settings local to the transaction: only the newest-first index, and not for long.
+        await sql`select set_config('enable_bitmapscan', 'off', true), set_config('enable_seqscan', 'off', true),
+                         set_config('statement_timeout', ${String(WALK_TIMEOUT_MS)}, true)`.execute(trx);
+        return pageQuery(trx).selectAll().execute();
+      })
+      .catch(nullWhenCanceled);
+    // So common a term has more matches than a count would go to, and reaching them takes longer than
+    // it may: the total is a lower bound at once.
+    const counted = plan.matchesAbout > 2 * countCap ? Promise.resolve(null) : countMatches();
+    const [fetched, total] = await Promise.all([walked, counted]);
+    if (fetched) return answer(fetched, total);
+  }
+
+  // A rare term: the trigram index finds every match before the page is sorted out of them, so they
+  // are counted in the same pass.
+  const found = await db.transaction().execute(async (trx) => {
+    await sql`select set_config('enable_indexscan', 'off', true)`.execute(trx);
+    return pageQuery(trx).selectAll().select(sql<number>`count(*) over ()`.as('match_count')).execute();
+  });
+  const fetched = found.map(({ match_count: _count, ...row }) => row);
+  if (found.length > 0) return { rows: fetched.slice(0, limit), total: Number(found[0]!.match_count), totalIsLowerBound: false };
+  // A page past the last one has no row to carry the count.
+  return answer(fetched, offset === 0 ? 0 : await countMatches());
+}

@@ -1,0 +1,108 @@
+import type { Updateable } from 'kysely';
+import type { z } from 'zod';
+import type { orderChangeBody } from '../contract/order-requests.ts';
+import type { Order } from '../contract/orders.ts';
+import { recordAudit } from '../db/audit.ts';
+import { onceForKey, type StoredAnswer } from '../db/idempotency.ts';
+import { lockOrder, updateOrder } from '../db/orders.ts';
+import type { OrdersTable, StockRow, UserRow } from '../db/schema.ts';
+import { nextVersion } from '../db/versions.ts';
+import { lockStockForDelivery, markStockSold } from '../db/wise-stocks.ts';
+import type { Deps } from '../deps.ts';
+import { ApiError, notFound } from '../errors.ts';
+import { assertVersion } from '../lib/versioning.ts';
+import { presentOrder } from '../presenters/orders.ts';
+
+/** What PUT /api/admin/orders/{id} asks for: statuses, or a delivery of typed credentials or of a stock. */
+export type OrderChange = z.infer<typeof orderChangeBody>;
+
+const stockUnavailable = () =>
+  new ApiError('stock_unavailable', 'This Wise stock is no longer available; it may just have been delivered. Choose another one.');
+
+const isUniqueViolation = (error: unknown) => (error as { code?: unknown } | null)?.code === '23505';
+
+/**
+ * Changes an order's statuses, or delivers it, in one transaction with its audit rows and (under an
+ * idempotency key) its stored answer: all of it or none of it.
+ *
+ * A delivery makes the order paid and delivered and puts the credentials on it: typed ones, sealed
+ * before the transaction so no encryption runs while rows are locked; or an inventory account, claimed
+ * under a row lock only while 'available', sold to the order's customer, its sealed password moved as it
+ * is. Two staff delivering one stock at once: the second finds it sold (or trips the unique index on
+ * orders.stock_id) and gets stock_unavailable, and its order stays as it was.
+ */
+export async function changeOrder(
+  deps: Deps,
+  actor: UserRow,
+  orderId: string,
+  change: OrderChange,
+  idempotencyKey?: string,
+): Promise<StoredAnswer & { body: Order }> {
+  const typed = change.wiseEmail !== undefined && change.wisePassword !== undefined ? { email: change.wiseEmail, password: change.wisePassword } : null;
+  const typedColumns = typed && {
+    wise_email: typed.email,
+    wise_email_index: await deps.secrets.blindIndex(typed.email.toLowerCase()),
+    wise_password_enc: await deps.secrets.encrypt(typed.password),
+    wise_password_index: await deps.secrets.blindIndex(typed.password),
+    wise_image: change.wiseImage || null,
+    stock_id: null,
+  };
+  const result = await deps.db
+    .transaction()
+    .execute((trx) =>
+      onceForKey(trx, actor.id, idempotencyKey && `PUT /admin/orders/${orderId} ${idempotencyKey}`, async () => {
+        const current = await lockOrder(trx, orderId);
+        if (!current) throw notFound('Order');
+        assertVersion(current.version, change.version, 'order');
+        const changes: Updateable<OrdersTable> = {};
+        if (change.paymentStatus) changes.payment_status = change.paymentStatus;
+        if (change.orderStatus) changes.order_status = change.orderStatus;
+        let stock: StockRow | undefined;
+        if (typedColumns) {
+          Object.assign(changes, typedColumns, { payment_status: 'paid', order_status: 'delivered' });
+        } else if (change.stockId) {
+          stock = await lockStockForDelivery(trx, change.stockId);
+          if (!stock || stock.status !== 'available') throw stockUnavailable();
+          // The sealed password and its index move as they are: same keys, and the plain text is never needed.
+          Object.assign(changes, {
+            wise_email: stock.wise_email,
+            wise_email_index: await deps.secrets.blindIndex(stock.wise_email.trim().toLowerCase()),
+            wise_password_enc: stock.wise_password_enc,
+            wise_password_index: stock.wise_password_index,
+            wise_image: stock.auth_image || null,
+            stock_id: stock.id,
+            payment_status: 'paid',
+            order_status: 'delivered',
+          });
+        }
+        const version = await nextVersion(trx);
+        if (stock) {
+          await markStockSold(trx, stock.id, { userId: current.user_id, orderId }, version);
+          await recordAudit(trx, actor, {
+            action: 'wise_stock.sold',
+            entity: 'wise_stock',
+            entityId: stock.id,
+            details: { from: stock.status, to: 'sold', soldTo: current.user_id, orderId },
+          });
+        }
+        const updated = await updateOrder(trx, orderId, changes, version);
+        const delivered = typedColumns ? 'typed' : stock ? 'stock' : undefined;
+        await recordAudit(trx, actor, {
+          action: delivered ? 'order.deliver' : 'order.update',
+          entity: 'order',
+          entityId: orderId,
+          details: {
+            from: { paymentStatus: current.payment_status, orderStatus: current.order_status },
+            to: { paymentStatus: updated.payment_status, orderStatus: updated.order_status },
+            ...(delivered && { delivered, wiseEmail: updated.wise_email, stockId: updated.stock_id, proofImage: updated.wise_image !== null }),
+          },
+        });
+        return { status: 200, body: await presentOrder(updated, 'staff', deps.secrets, deps.blobs) };
+      }),
+    )
+    .catch((error: unknown) => {
+      // The unique index on orders.stock_id: another order got this stock after all.
+      throw isUniqueViolation(error) ? stockUnavailable() : error;
+    });
+  return result as StoredAnswer & { body: Order };
+}

@@ -1,0 +1,57 @@
+import { resolveImageUrl, type BlobStore } from '../blobs/blob-store.ts';
+import type { Order } from '../contract/orders.ts';
+import type { OrderRow, UserRow } from '../db/schema.ts';
+import type { Deps } from '../deps.ts';
+import type { Secrets } from '../lib/secrets.ts';
+
+/**
+ * Who reads the order: its owner sees the delivered credentials (password included) once the order is
+ * paid and delivered; staff see the delivered email and proof image, never the password.
+ */
+export type OrderAudience = 'owner' | 'staff';
+
+const credentialsDelivered = (row: OrderRow) =>
+  row.wise_email !== null && row.payment_status === 'paid' && (row.order_status === 'delivered' || row.order_status === 'completed');
+
+export async function presentOrder(row: OrderRow, audience: OrderAudience, secrets: Secrets, blobs: BlobStore): Promise<Order> {
+  const order: Order = {
+    id: row.id,
+    productId: row.product_id,
+    title: row.title,
+    description: row.description,
+    category: row.category,
+    image: row.image,
+    price: row.price,
+    deliveryTime: row.delivery_time,
+    userId: row.user_id,
+    userEmail: row.user_email,
+    userName: row.user_name,
+    paymentStatus: row.payment_status,
+    orderStatus: row.order_status,
+    orderDate: new Date(row.order_date).toISOString(),
+    createdAt: new Date(row.created_at).toISOString(),
+    updatedAt: new Date(row.updated_at).toISOString(),
+    version: Number(row.version),
+  };
+  if (audience === 'staff') {
+    if (row.wise_email !== null) order.wiseEmail = row.wise_email;
+    if (row.wise_image) order.wiseImage = await resolveImageUrl(blobs, row.wise_image);
+    order.stockId = row.stock_id;
+    return order;
+  }
+  if (credentialsDelivered(row)) {
+    order.wiseEmail = row.wise_email!;
+    if (row.wise_password_enc) {
+      const password = await secrets.open(row.wise_password_enc, { entity: 'order', id: row.id });
+      if (password === null) order.wisePasswordUnreadable = true;
+      else order.wisePassword = password;
+    }
+    if (row.wise_image) order.wiseImage = await resolveImageUrl(blobs, row.wise_image);
+  }
+  return order;
+}
+
+/** An order as `viewer` may see it: the owner gets the delivered credentials, staff never another's password. */
+export function toSyncedOrder(row: OrderRow, viewer: UserRow, deps: Pick<Deps, 'secrets' | 'blobs'>): Promise<Order> {
+  return presentOrder(row, row.user_id === viewer.id ? 'owner' : 'staff', deps.secrets, deps.blobs);
+}

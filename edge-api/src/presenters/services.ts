@@ -1,0 +1,18 @@
+import type { Service } from '../contract/services.ts';
+import type { ServiceRow } from '../db/schema.ts';
+
+export const toService = (row: ServiceRow): Service => ({
+  id: row.id,
+  title: row.title,
+  description: row.description,
+  category: row.category,
+  features: row.features,
+  popular: row.popular,
+  image: row.image,
+  price: row.price,
+  deliveryTime: row.delivery_time,
+  paymentMethods: row.payment_methods,
+  createdAt: new Date(row.created_at).toISOString(),
+  updatedAt: new Date(row.updated_at).toISOString(),
+  version: Number(row.version),
+});

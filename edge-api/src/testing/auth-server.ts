@@ -1,0 +1,71 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { getConnInfo } from '@hono/node-server/conninfo';
+import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import { Hono } from 'hono';
+import type { Kysely } from 'kysely';
+import { createEmbeddedAuth, type EmbeddedAuth } from '../auth/embedded/embedded-auth.ts';
+import { generateSigningKey, importSigningKey } from '../auth/signing-key.ts';
+import type { Database } from '../db/schema.ts';
+import { silentLogger } from '../lib/logger.ts';
+
+export const ANON_KEY = 'sb_publishable_test_anon_key';
+export const SERVICE_ROLE_KEY = 'sb_secret_test_service_role_key';
+
+export interface AuthServer {
+  url: string;
+  issuer: string;
+  auth: EmbeddedAuth;
+  close: () => Promise<void>;
+}
+
+/**
+ * The embedded auth mounted at /auth/v1 on a real port, as the Node entry serves it. The caller's IP is the
+ * socket address unless a test names one in `x-test-client-ip`, so tests keep their rate-limit counts apart.
+ */
+export async function startAuthServer(
+  db: Kysely<Database>,
+  options: { clock?: () => Date; rateLimits?: { tokenPer5Min?: number; signupPer5Min?: number } } = {},
+): Promise<AuthServer> {
+  let handle: (request: Request, env: unknown) => Response | Promise<Response> = () => new Response(null, { status: 503 });
+  const server = await new Promise<Server>((resolve) => {
+    const started = serve({ fetch: (request, env) => handle(request, env), port: 0, hostname: '127.0.0.1' }, () => resolve(started as Server));
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const issuer = `${url}/auth/v1`;
+  const auth = createEmbeddedAuth({
+    db,
+    key: await importSigningKey(await generateSigningKey()),
+    issuer,
+    anonKey: ANON_KEY,
+    serviceRoleKey: SERVICE_ROLE_KEY,
+    clientIp: (c) => c.req.header('x-test-client-ip') ?? getConnInfo(c).remote.address ?? 'unknown',
+    clock: options.clock,
+    logger: silentLogger,
+    rateLimits: options.rateLimits,
+  });
+  const root = new Hono().route('/auth/v1', auth.app);
+  handle = (request, env) => root.fetch(request, env);
+  return {
+    url,
+    issuer,
+    auth,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}
+
+let ipCounter = 0;
+const freshIp = () => `10.0.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}`;
+export const freshEmail = (name = 'user') => `${name}-${crypto.randomUUID().slice(0, 8)}@Example.test`;
+
+export function supabaseClient(url: string, key = ANON_KEY, ip = freshIp()): SupabaseClient {
+  return createClient(url, key, {
+    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+    global: { headers: { 'x-test-client-ip': ip } },
+  });
+}

@@ -1,0 +1,72 @@
+/**
+ * Every route of the API with who may call it and a request that breaks its input rules: the table the
+ * shared security tests (app.test.ts) run each route through, after Unkey's common tests. A route added to
+ * createApp without a row here fails those tests.
+ */
+
+/**
+ * Who may call a route; everyone below is refused: 401 without a token, 403 with one.
+ * - anyone: no token needed
+ * - account: a verified token, with or without a user record (registration saves the record)
+ * - user: a user record of any role
+ * - staff: moderators and admins
+ * - admin: admins
+ */
+export type Access = 'anyone' | 'account' | 'user' | 'staff' | 'admin';
+
+/** A request a route must refuse with 400, changing nothing. `path` replaces the route's path when given. */
+export interface BadInput {
+  path?: string;
+  query?: string;
+  json?: unknown;
+  /** A raw body (with content-type application/json unless `type` says otherwise). */
+  body?: string;
+  type?: string;
+}
+
+export interface RouteRow {
+  access: Access;
+  /** Requests that break the route's input rules; empty for routes that read no input. */
+  badInputs: BadInput[];
+}
+
+const notJson: BadInput = { body: '{"unfinished": ' };
+const notUuid = (path: string): BadInput => ({ path });
+
+export const routeTable: Record<string, RouteRow> = {
+  'GET /api/config': { access: 'anyone', badInputs: [] },
+  'GET /api/services': { access: 'anyone', badInputs: [] },
+  'GET /api/services/:id': { access: 'anyone', badInputs: [notUuid('/api/services/not-a-uuid')] },
+  'POST /api/services': { access: 'admin', badInputs: [notJson, { json: {} }, { json: { title: 'VPS', description: 'x', category: 'vps', price: '5', deliveryTime: '1h', image: 'javascript:alert(1)' } }] },
+  'PUT /api/services/:id': { access: 'admin', badInputs: [notUuid('/api/services/not-a-uuid'), { json: { title: '' } }] },
+  'DELETE /api/services/:id': { access: 'admin', badInputs: [notUuid('/api/services/not-a-uuid')] },
+
+  'POST /api/users': { access: 'account', badInputs: [notJson, { json: { email: 'not an email' } }] },
+  'GET /api/users': { access: 'staff', badInputs: [] },
+  'GET /api/users/:uid': { access: 'user', badInputs: [notUuid('/api/users/not-a-uuid')] },
+  'PUT /api/users/:uid/role': { access: 'admin', badInputs: [notUuid('/api/users/not-a-uuid/role'), { json: { userRole: 'owner' } }] },
+  'DELETE /api/users/:uid': { access: 'admin', badInputs: [notUuid('/api/users/not-a-uuid')] },
+
+  'POST /api/orders': { access: 'user', badInputs: [notJson, { json: {} }, { json: { productId: 'not-a-uuid' } }] },
+  'GET /api/orders/user/:userId': { access: 'user', badInputs: [notUuid('/api/orders/user/not-a-uuid')] },
+
+  'GET /api/admin/orders': { access: 'staff', badInputs: [{ query: 'page=0' }, { query: 'limit=7' }, { query: 'status=shipped' }] },
+  'GET /api/admin/orders/stats': { access: 'staff', badInputs: [] },
+  'GET /api/admin/orders/export.csv': { access: 'staff', badInputs: [{ query: 'paymentStatus=free' }] },
+  'GET /api/admin/orders/:id': { access: 'staff', badInputs: [notUuid('/api/admin/orders/not-a-uuid')] },
+  'PUT /api/admin/orders/:id': { access: 'staff', badInputs: [notUuid('/api/admin/orders/not-a-uuid'), notJson, { json: {} }, { json: { orderStatus: 'shipped' } }] },
+  'DELETE /api/admin/orders/:id': { access: 'admin', badInputs: [notUuid('/api/admin/orders/not-a-uuid')] },
+  'GET /api/admin/credentials/check': { access: 'staff', badInputs: [{ query: '' }, { query: 'email=a@b.test&excludeOrderId=x' }] },
+  'GET /api/admin/audit': { access: 'admin', badInputs: [{ query: '' }, { query: 'entity=orders' }] },
+
+  'GET /api/wise-stocks': { access: 'staff', badInputs: [] },
+  'GET /api/wise-stocks/:id': { access: 'staff', badInputs: [notUuid('/api/wise-stocks/not-a-uuid')] },
+  'POST /api/wise-stocks': { access: 'admin', badInputs: [notJson, { json: {} }] },
+  'PUT /api/wise-stocks/:id': { access: 'admin', badInputs: [notUuid('/api/wise-stocks/not-a-uuid'), { json: {} }, { json: { status: 'lost' } }] },
+  'DELETE /api/wise-stocks/:id': { access: 'admin', badInputs: [notUuid('/api/wise-stocks/not-a-uuid')] },
+
+  'GET /api/settings': { access: 'anyone', badInputs: [] },
+  'PUT /api/settings': { access: 'admin', badInputs: [notJson, { json: {} }] },
+  'POST /api/uploads': { access: 'staff', badInputs: [{ json: { file: 'picture.png' } }, { body: 'not a form', type: 'multipart/form-data; boundary=x' }] },
+  'GET /api/sync': { access: 'anyone', badInputs: [{ query: 'cursor=-1' }, { query: 'scope=everything' }] },
+};

@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { dataKey, list } from './env.ts';
+
+/** What the worker needs of the platform's bindings: checked like the variables, so a missing one is named. */
+export interface HyperdriveBinding {
+  connectionString: string;
+}
+export interface AssetsBinding {
+  fetch(request: Request): Promise<Response>;
+}
+
+const binding = <T>(check: (value: unknown) => boolean, message: string) => z.custom<T>(check, { error: message });
+const PLACEHOLDER_PROJECT = 'https://your-project.supabase.co';
+
+/**
+ * The Worker's environment, bindings included, parsed with zod once per isolate. Secrets come from
+ * `wrangler secret put` (or .dev.vars locally), variables from [vars], bindings from wrangler.toml.
+ */
+const workerEnvSchema = z.object({
+  HYPERDRIVE: binding<HyperdriveBinding>(
+    (value) => typeof (value as HyperdriveBinding | undefined)?.connectionString === 'string',
+    'is missing: wrangler.toml needs a [[hyperdrive]] binding named HYPERDRIVE',
+  ),
+  ASSETS: binding<AssetsBinding>(
+    (value) => typeof (value as AssetsBinding | undefined)?.fetch === 'function',
+    'is missing: wrangler.toml needs [assets] with binding = "ASSETS"',
+  ),
+  SUPABASE_URL: z
+    .url({ protocol: /^https?$/, error: 'must be the project URL, e.g. https://abcd.supabase.co' })
+    .refine((value) => value.replace(/\/+$/, '') !== PLACEHOLDER_PROJECT, 'is still the placeholder of wrangler.toml: set your project URL under [vars]'),
+  SUPABASE_ANON_KEY: z.string({ error: 'is required (wrangler secret put SUPABASE_ANON_KEY)' }).min(1),
+  SUPABASE_SERVICE_ROLE_KEY: z.string({ error: 'is required (wrangler secret put SUPABASE_SERVICE_ROLE_KEY)' }).min(1),
+  SUPABASE_JWT_SECRET: z.string().min(32, "must be the project's JWT secret (at least 32 characters)").optional(),
+  CREDENTIALS_KEY: z.string({ error: 'is required (wrangler secret put CREDENTIALS_KEY)' }).pipe(dataKey),
+  BLIND_INDEX_KEY: z.string({ error: 'is required (wrangler secret put BLIND_INDEX_KEY)' }).pipe(dataKey),
+  ADMIN_EMAILS: list,
+  ALLOWED_ORIGINS: list,
+});
+
+export type WorkerEnv = z.infer<typeof workerEnvSchema>;
+
+export interface EnvProblem {
+  path: string;
+  message: string;
+}
+
+export type ParsedWorkerEnv = { ok: true; env: WorkerEnv } | { ok: false; problems: EnvProblem[] };
+
+/** Empty variables count as missing, as on Node. Never throws: a bad environment is an answer, not a crash. */
+export function parseWorkerEnv(source: Record<string, unknown>): ParsedWorkerEnv {
+  const present = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== '' && value !== undefined));
+  const result = workerEnvSchema.safeParse(present);
+  if (result.success) return { ok: true, env: result.data };
+  return { ok: false, problems: result.error.issues.map((issue) => ({ path: issue.path.join('.') || 'environment', message: issue.message })) };
+}

@@ -1,0 +1,166 @@
+/**
+ * The registry of offline mutations: for each named change, in one place, the rows it is about, its
+ * optimistic effect on this device and its upload to the API (after Replicache's mutators). An outbox
+ * entry stores only the name and the args, so the same entry is replayed after a reload, or retried.
+ */
+import type { Order, OrderStatus, PaymentStatus } from '../../../edge-api/src/contract/orders.ts';
+import type { Service } from '../../../edge-api/src/contract/services.ts';
+import type { StockStatus, WiseStock } from '../../../edge-api/src/contract/wise-stocks.ts';
+import { unwrap, type ApiClient } from '../lib/api-client.ts';
+import { AppError } from '../lib/app-error.ts';
+import { getPublicDb, type MutationName, type RowRef, type UserDb } from './local-db.ts';
+
+/** What each named mutation carries in its outbox entry. */
+export interface MutationArgs {
+  placeOrder: { id: string; productId: string };
+  setOrderStatus: { orderId: string; orderStatus: OrderStatus; version: number };
+  setPaymentStatus: { orderId: string; paymentStatus: PaymentStatus; version: number };
+  deliverOrder:
+    | { orderId: string; version: number; wiseEmail: string; wisePassword: string; wiseImage?: string }
+    | { orderId: string; version: number; stockId: string };
+  setStockStatus: { stockId: string; status: StockStatus; soldTo?: string | null; notes?: string; version: number };
+}
+
+/** What an effect needs from outside the user's database (one transaction cannot span two databases). */
+export interface MutationContext {
+  userId: string;
+  service?: Service;
+}
+
+/** A row as the optimistic effect leaves it; null removes it. */
+export interface RowChange {
+  ref: RowRef;
+  row: Order | WiseStock | null;
+}
+
+/** The row as the server has it once it took the change. */
+export interface ServerRow {
+  ref: RowRef;
+  row: Order | WiseStock;
+}
+
+export interface Mutator<Args> {
+  /** The rows the change is about, its target first. */
+  rows(args: Args): RowRef[];
+  /** What the effect needs read before its transaction, outside the user's database. */
+  prepare?(args: Args): Promise<Omit<MutationContext, 'userId'>>;
+  /** The optimistic effect, from the rows as they are now: when the change is made, and again on a retry. */
+  apply(db: UserDb, args: Args, context: MutationContext): Promise<RowChange[]>;
+  /** The same change sent to the API under its idempotency key; answers the server's row. */
+  upload(client: ApiClient, args: Args, idempotencyKey: string): Promise<ServerRow>;
+}
+
+const now = () => new Date().toISOString();
+
+async function orderOnDevice(db: UserDb, id: string): Promise<Order> {
+  const order = await db.orders.get(id);
+  if (!order) throw new AppError('not_on_device', 'Order not found');
+  return order;
+}
+
+/** PUT /api/admin/orders/{id}: statuses and deliveries go the same way. */
+async function putOrder(client: ApiClient, orderId: string, json: Parameters<ApiClient['admin']['orders'][':id']['$put']>[0]['json'], key: string): Promise<ServerRow> {
+  const answer = await unwrap(client.admin.orders[':id'].$put({ param: { id: orderId }, header: { 'idempotency-key': key }, json }));
+  return { ref: { table: 'orders', id: orderId }, row: answer as Order };
+}
+
+export const mutators: { [N in MutationName]: Mutator<MutationArgs[N]> } = {
+  placeOrder: {
+    rows: (args) => [{ table: 'orders', id: args.id }],
+    prepare: async (args) => ({ service: await getPublicDb().services.get(args.productId) }),
+    async apply(db, args, { userId, service }) {
+      if (await db.orders.get(args.id)) return [];
+      if (!service) throw new AppError('not_on_device', 'Service not found');
+      const me = await db.users.get(userId);
+      const at = now();
+      const order: Order = {
+        id: args.id,
+        productId: service.id,
+        title: service.title,
+        description: service.description,
+        category: service.category,
+        image: service.image,
+        price: service.price,
+        deliveryTime: service.deliveryTime,
+        userId,
+        userEmail: me?.email ?? '',
+        userName: me?.displayName ?? '',
+        paymentStatus: 'pending',
+        orderStatus: 'pending',
+        orderDate: at,
+        createdAt: at,
+        updatedAt: at,
+        version: 0,
+      };
+      return [{ ref: { table: 'orders', id: args.id }, row: order }];
+    },
+    async upload(client, args, key) {
+      const answer = await unwrap(client.orders.$post({ json: { id: args.id, productId: args.productId } }, { headers: { 'Idempotency-Key': key } }));
+      return { ref: { table: 'orders', id: args.id }, row: answer.order as Order };
+    },
+  },
+
+  setOrderStatus: {
+    rows: (args) => [{ table: 'orders', id: args.orderId }],
+    async apply(db, args) {
+      const order = await orderOnDevice(db, args.orderId);
+      return [{ ref: { table: 'orders', id: order.id }, row: { ...order, orderStatus: args.orderStatus, updatedAt: now() } }];
+    },
+    upload: (client, args, key) => putOrder(client, args.orderId, { orderStatus: args.orderStatus, version: args.version }, key),
+  },
+
+  setPaymentStatus: {
+    rows: (args) => [{ table: 'orders', id: args.orderId }],
+    async apply(db, args) {
+      const order = await orderOnDevice(db, args.orderId);
+      return [{ ref: { table: 'orders', id: order.id }, row: { ...order, paymentStatus: args.paymentStatus, updatedAt: now() } }];
+    },
+    upload: (client, args, key) => putOrder(client, args.orderId, { paymentStatus: args.paymentStatus, version: args.version }, key),
+  },
+
+  deliverOrder: {
+    // A delivery from stock also sells the stock.
+    rows: (args) => [{ table: 'orders', id: args.orderId }, ...('stockId' in args ? [{ table: 'wiseStocks' as const, id: args.stockId }] : [])],
+    async apply(db, args) {
+      const order = await orderOnDevice(db, args.orderId);
+      const at = now();
+      const delivered: Order = { ...order, paymentStatus: 'paid', orderStatus: 'delivered', updatedAt: at };
+      if ('stockId' in args) {
+        const stock = await db.wiseStocks.get(args.stockId);
+        // Gone from the device or sold meanwhile: the same to the person delivering as the server's refusal.
+        if (!stock) throw new AppError('stock_unavailable', 'Wise stock not found');
+        if (stock.status !== 'available') throw new AppError('stock_unavailable', 'This Wise stock is no longer available');
+        return [
+          { ref: { table: 'orders', id: order.id }, row: { ...delivered, wiseEmail: stock.wiseEmail, wisePassword: stock.wisePassword, stockId: stock.id } },
+          { ref: { table: 'wiseStocks', id: stock.id }, row: { ...stock, status: 'sold', soldTo: order.userId, orderId: order.id, updatedAt: at } },
+        ];
+      }
+      // An uploaded proof is a storage path until the server answers with a URL the browser can load.
+      return [{ ref: { table: 'orders', id: order.id }, row: { ...delivered, wiseEmail: args.wiseEmail, wisePassword: args.wisePassword } }];
+    },
+    upload: (client, { orderId, ...rest }, key) => putOrder(client, orderId, { paymentStatus: 'paid', orderStatus: 'delivered', ...rest }, key),
+  },
+
+  setStockStatus: {
+    rows: (args) => [{ table: 'wiseStocks', id: args.stockId }],
+    async apply(db, args) {
+      const stock = await db.wiseStocks.get(args.stockId);
+      if (!stock) throw new AppError('not_on_device', 'Wise stock not found');
+      const row: WiseStock = {
+        ...stock,
+        status: args.status,
+        soldTo: args.status === 'sold' ? (args.soldTo ?? null) : null,
+        notes: args.notes ?? stock.notes,
+        updatedAt: now(),
+      };
+      return [{ ref: { table: 'wiseStocks', id: stock.id }, row }];
+    },
+    async upload(client, { stockId, ...json }, key) {
+      const answer = await unwrap(client['wise-stocks'][':id'].$put({ param: { id: stockId }, json }, { headers: { 'Idempotency-Key': key } }));
+      return { ref: { table: 'wiseStocks', id: stockId }, row: answer.stock as WiseStock };
+    },
+  },
+};
+
+/** The mutator of a stored entry (its args were checked when it was queued). */
+export const mutatorOf = (name: MutationName) => mutators[name] as Mutator<unknown>;

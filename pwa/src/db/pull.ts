@@ -1,0 +1,114 @@
+/**
+ * Pulls: GET /api/sync page by page into the local databases, each page in one transaction, never over a
+ * row with changes still waiting in the outbox (its server copy is kept aside for when they are done).
+ */
+import type { Order } from '../../../edge-api/src/contract/orders.ts';
+import type { SyncResponse } from '../../../edge-api/src/contract/sync.ts';
+import { isStaffRole, type Role } from '../../../edge-api/src/contract/users.ts';
+import type { WiseStock } from '../../../edge-api/src/contract/wise-stocks.ts';
+import { hasCode } from '../lib/app-error.ts';
+import { CURSOR_KEY, getPublicDb, readMeta, type SyncedTable, type UserDb } from './local-db.ts';
+import { baseKey, entryTargets, replaceServerCopy } from './outbox.ts';
+import { fetchChanges, type SyncTransport } from './sync-transport.ts';
+
+/** The user's role as last pulled (meta key): a move between customer and staff replaces the copy. */
+const ROLE_KEY = 'role';
+
+/** The cursor of the next page, or null when this answer was the last one. */
+function nextCursor(answer: SyncResponse, cursor: number): number | null {
+  if (!answer.hasMore) return null;
+  // A server that promises more without moving on would keep this loop going for ever.
+  if (!answer.reset && answer.cursor <= cursor) throw new Error(`Sync did not move past ${cursor}`);
+  return answer.cursor;
+}
+
+/** Services and settings, for anyone. */
+export async function pullPublic(transport: SyncTransport): Promise<void> {
+  const db = getPublicDb();
+  let cursor: number | null = (await readMeta<number>(db, CURSOR_KEY)) ?? 0;
+  // Page by page, each in its own transaction: an interrupted first pull resumes where it stopped.
+  while (cursor !== null) {
+    const answer = await fetchChanges(transport, 'public', cursor);
+    await db.transaction('rw', [db.services, db.settings, db.meta], async () => {
+      if (answer.reset) await db.services.clear();
+      if (answer.changes.services?.length) await db.services.bulkPut(answer.changes.services);
+      if (answer.deleted.services?.length) await db.services.bulkDelete(answer.deleted.services);
+      const settings = answer.changes.settings?.[0];
+      if (settings) await db.settings.put({ ...settings, id: 'site' });
+      await db.meta.put({ key: CURSOR_KEY, value: answer.cursor });
+    });
+    cursor = nextCursor(answer, cursor);
+  }
+}
+
+/**
+ * The signed-in user's own rows (staff: the working set). `onOwnOrders` sees each page's orders of this
+ * user, so the engine can keep their proof images for offline use.
+ */
+export async function pullPrivate(transport: SyncTransport, userId: string, db: UserDb, onOwnOrders: (orders: Order[]) => void): Promise<void> {
+  let cursor: number | null = (await readMeta<number>(db, CURSOR_KEY)) ?? 0;
+  // A role change between customer and staff changes what this user may hold, so the copy is then
+  // replaced whole, once.
+  let wipeNext = false;
+  let restarted = false;
+  while (cursor !== null) {
+    // Another account signed in meanwhile: its rows must never land in this user's database.
+    if ((await transport.sessionUserId()) !== userId) return;
+    let answer: SyncResponse;
+    try {
+      answer = await fetchChanges(transport, 'private', cursor);
+    } catch (error) {
+      // Signed up a moment ago: the user record is being saved; nothing private to hold yet.
+      if (hasCode(error, 'forbidden')) return;
+      throw error;
+    }
+    if ((await transport.sessionUserId()) !== userId) return;
+    const roleChanged = await applyPrivate(db, userId, answer, answer.reset || wipeNext);
+    onOwnOrders((answer.changes.orders ?? []).filter((order) => order.userId === userId));
+    wipeNext = false;
+    if (roleChanged) {
+      if (restarted) return;
+      restarted = true;
+      wipeNext = true;
+      cursor = 0;
+      continue;
+    }
+    cursor = nextCursor(answer, cursor);
+  }
+}
+
+/** Applies one pull in one transaction; answers whether the user moved between customer and staff. */
+async function applyPrivate(db: UserDb, userId: string, answer: SyncResponse, wipe: boolean): Promise<boolean> {
+  return db.transaction('rw', [db.users, db.orders, db.wiseStocks, db.outbox, db.meta], async () => {
+    const pending = await db.outbox.where('status').equals('pending').toArray();
+    const queued = new Set(pending.flatMap(entryTargets).map(baseKey));
+    if (wipe) {
+      await db.users.clear();
+      for (const table of [db.orders, db.wiseStocks] as const) {
+        const name = table === db.orders ? 'orders' : 'wiseStocks';
+        const ids = (await table.toCollection().primaryKeys()) as string[];
+        await table.bulkDelete(ids.filter((id) => !queued.has(baseKey({ table: name, id }))));
+      }
+    }
+    if (answer.changes.users?.length) await db.users.bulkPut(answer.changes.users);
+    if (answer.deleted.users?.length) await db.users.bulkDelete(answer.deleted.users);
+    await applyRows(db, 'orders', answer.changes.orders, answer.deleted.orders, queued);
+    await applyRows(db, 'wiseStocks', answer.changes.wiseStocks, answer.deleted.wiseStocks, queued);
+
+    const me = answer.changes.users?.find((user) => user.uid === userId);
+    const knownRole = await readMeta<Role>(db, ROLE_KEY);
+    if (me) await db.meta.put({ key: ROLE_KEY, value: me.userRole });
+    await db.meta.put({ key: CURSOR_KEY, value: answer.cursor });
+    return !wipe && !!me && knownRole !== undefined && isStaffRole(knownRole) !== isStaffRole(me.userRole);
+  });
+}
+
+async function applyRows(db: UserDb, table: SyncedTable, rows: (Order | WiseStock)[] | undefined, deleted: string[] | undefined, queued: Set<string>) {
+  const store = db.table(table);
+  const isQueued = (id: string) => queued.has(baseKey({ table, id }));
+  // Never over a row with changes still waiting: the server's copy is kept for when they are done.
+  for (const row of rows ?? []) if (isQueued(row.id)) await replaceServerCopy(db, { table, id: row.id }, row);
+  for (const id of deleted ?? []) if (isQueued(id)) await replaceServerCopy(db, { table, id }, null);
+  await store.bulkPut((rows ?? []).filter((row) => !isQueued(row.id)));
+  await store.bulkDelete((deleted ?? []).filter((id) => !isQueued(id)));
+}

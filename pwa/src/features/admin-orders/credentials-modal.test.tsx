@@ -1,0 +1,187 @@
+import type { Session } from '@supabase/supabase-js';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Order } from '../../../../edge-api/src/contract/orders.ts';
+import type { WiseStock } from '../../../../edge-api/src/contract/wise-stocks.ts';
+import { createApiHarness, type ApiHarness, type TestUser } from '../../../../edge-api/src/testing/api-harness.ts';
+import { ConfirmProvider } from '../../components/confirm-dialog.tsx';
+import { ToastProvider } from '../../components/toast.tsx';
+import { deleteUserDb, getUserDb } from '../../db/local-db.ts';
+import { createSyncEngine, type SyncEngine } from '../../db/sync-engine.ts';
+import { api as client } from '../../lib/api-client.ts';
+import { AuthContext } from '../../lib/auth.tsx';
+import { fetchFromApp } from '../../test/in-process-api.ts';
+import { CredentialsModal, DELIVERED_MESSAGE, SAVED_OFFLINE_MESSAGE, STOCK_TAKEN_MESSAGE } from './credentials-modal.tsx';
+
+// The modal talks to the real API app in-process; only the session (whose token is sent) is stood in for.
+const session = vi.hoisted(() => ({ token: null as string | null }));
+vi.mock('../../lib/supabase.ts', () => ({
+  getAccessToken: async () => session.token,
+  getSupabase: async () => {
+    throw new Error('No auth server in this test');
+  },
+}));
+
+let api: ApiHarness;
+let admin: TestUser;
+let customer: TestUser;
+let serviceId: string;
+let network: 'up' | 'down' = 'up';
+let engine: SyncEngine;
+
+beforeAll(async () => {
+  api = await createApiHarness();
+  fetchFromApp(() => api, () => network === 'down');
+  admin = await api.createUser('admin');
+  customer = await api.createUser('user');
+  const service = await api.call<{ id: string }>('POST', '/api/services', {
+    user: admin,
+    json: { title: 'Wise Personal Account', description: 'Verified', category: 'wise', price: '30', deliveryTime: 'instant' },
+  });
+  serviceId = service.body.id;
+});
+
+afterAll(async () => {
+  vi.unstubAllGlobals();
+  await api.close();
+});
+
+beforeEach(() => {
+  network = 'up';
+  session.token = admin.token;
+  // Pushes go through the app's own client, to the in-process API; the test says when to sync.
+  engine = createSyncEngine({
+    transport: { api: client, refreshSession: async () => false, sessionUserId: async () => admin.id },
+    locks: null,
+    autoSync: false,
+  });
+  engine.start(admin.id);
+});
+
+afterEach(async () => {
+  cleanup();
+  engine.stop();
+  vi.restoreAllMocks();
+  await deleteUserDb(admin.id);
+});
+
+const goOffline = () => {
+  network = 'down';
+  vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+};
+
+/** An order the customer placed, as the admin's device holds it after seeing it on the orders page. */
+async function orderOnDevice(): Promise<Order> {
+  const placed = await api.call<{ order: Order }>('POST', '/api/orders', { user: customer, json: { productId: serviceId } });
+  const asStaff = await api.call<Order>('GET', `/api/admin/orders/${placed.body.order.id}`, { user: admin });
+  await getUserDb(admin.id).orders.put(asStaff.body);
+  return asStaff.body;
+}
+
+async function stockOnServer(name: string): Promise<WiseStock> {
+  const created = await api.call<WiseStock>('POST', '/api/wise-stocks', {
+    user: admin,
+    json: { wiseName: name, wiseEmail: `${name.toLowerCase()}-${crypto.randomUUID().slice(0, 6)}@wise.test`, wisePassword: `Pw-${name}`, authImage: 'https://img.example/auth.png', userName: 'Demo Admin' },
+  });
+  expect(created.status).toBe(201);
+  return created.body;
+}
+
+function renderModal(order: Order, online: boolean) {
+  const onClose = vi.fn();
+  render(
+    <AuthContext value={{ status: 'signedIn', user: { id: admin.id, email: admin.email }, session: {} as Session }}>
+      <ToastProvider>
+        <ConfirmProvider>
+          <CredentialsModal order={order} userId={admin.id} online={online} onClose={onClose} />
+        </ConfirmProvider>
+      </ToastProvider>
+    </AuthContext>,
+  );
+  return onClose;
+}
+
+const typeCredentials = (email: string, password: string) => {
+  fireEvent.change(screen.getByLabelText('WISE Email'), { target: { value: email } });
+  fireEvent.change(screen.getByLabelText('WISE Password'), { target: { value: password } });
+};
+const outbox = () => getUserDb(admin.id).outbox.toArray();
+
+describe('Add WISE Credentials', () => {
+  it("offers the server's available stock through the device, and delivers the one picked", async () => {
+    const order = await orderOnDevice();
+    const stock = await stockOnServer('Karim');
+    const onClose = renderModal(order, true);
+
+    fireEvent.click(await screen.findByRole('button', { name: `Use stock account Karim (${stock.wiseEmail})` }));
+    expect(screen.getByText(/Using stock account/).textContent).toContain(stock.wiseEmail);
+    expect((await getUserDb(admin.id).wiseStocks.get(stock.id))?.status).toBe('available');
+
+    fireEvent.click(screen.getByRole('button', { name: 'Approve & Deliver' }));
+    await waitFor(async () => expect(await outbox()).toHaveLength(1));
+    await engine.syncNow();
+
+    expect(await screen.findByText(DELIVERED_MESSAGE)).toBeTruthy();
+    expect(onClose).toHaveBeenCalled();
+    const onServer = await api.db.selectFrom('orders').selectAll().where('id', '=', order.id).executeTakeFirstOrThrow();
+    expect(onServer).toMatchObject({ stock_id: stock.id, payment_status: 'paid', order_status: 'delivered' });
+    expect((await getUserDb(admin.id).wiseStocks.get(stock.id))?.status).toBe('sold');
+  });
+
+  it('warns of credentials delivered before, and delivers them again only after a confirmation', async () => {
+    const earlier = await orderOnDevice();
+    const password = `Dup-${crypto.randomUUID().slice(0, 8)}`;
+    const delivered = await api.call('PUT', `/api/admin/orders/${earlier.id}`, {
+      user: admin,
+      json: { paymentStatus: 'paid', orderStatus: 'delivered', wiseEmail: 'dup@wise.test', wisePassword: password },
+    });
+    expect(delivered.status).toBe(200);
+    renderModal(await orderOnDevice(), true);
+
+    typeCredentials('DUP@wise.test', password);
+    expect(await screen.findByText('⚠️ These exact credentials already exist in another order!', {}, { timeout: 3000 })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Override & Deliver' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Deliver duplicate credentials?' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Deliver duplicate credentials?' })).toBeNull());
+    expect(await outbox()).toHaveLength(0);
+  });
+
+  it('offline, refuses what the API would refuse before queuing, then queues the delivery and says it is saved', async () => {
+    const order = await orderOnDevice();
+    goOffline();
+    const onClose = renderModal(order, false);
+
+    typeCredentials('not an email', 'Secret#1');
+    fireEvent.click(screen.getByRole('button', { name: 'Approve & Deliver' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('WISE Email must be an email address');
+    expect(await outbox()).toHaveLength(0);
+
+    typeCredentials('buyer@wise.test', 'Secret#1');
+    fireEvent.click(screen.getByRole('button', { name: 'Approve & Deliver' }));
+    expect(await screen.findByText(SAVED_OFFLINE_MESSAGE)).toBeTruthy();
+    expect(onClose).toHaveBeenCalled();
+    const [entry] = await outbox();
+    expect(entry).toMatchObject({ name: 'deliverOrder', status: 'pending', args: { orderId: order.id, wiseEmail: 'buyer@wise.test', wisePassword: 'Secret#1' } });
+    expect(await getUserDb(admin.id).orders.get(order.id)).toMatchObject({ orderStatus: 'delivered', paymentStatus: 'paid', wiseEmail: 'buyer@wise.test' });
+  });
+
+  it('offline, says a stock sold meanwhile was taken, queues nothing, and offers the stock list again', async () => {
+    const order = await orderOnDevice();
+    const stock = await stockOnServer('Rafi');
+    await getUserDb(admin.id).wiseStocks.put(stock);
+    goOffline();
+    const onClose = renderModal(order, false);
+
+    fireEvent.click(await screen.findByRole('button', { name: `Use stock account Rafi (${stock.wiseEmail})` }));
+    // Sold elsewhere, as the last sync before the connection dropped brought it.
+    await getUserDb(admin.id).wiseStocks.update(stock.id, { status: 'sold', version: stock.version + 1 });
+    fireEvent.click(screen.getByRole('button', { name: 'Approve & Deliver' }));
+
+    expect((await screen.findByRole('alert')).textContent).toBe(STOCK_TAKEN_MESSAGE);
+    expect(screen.getByLabelText('Search available accounts by name or email')).toBeTruthy();
+    expect(onClose).not.toHaveBeenCalled();
+    expect(await outbox()).toHaveLength(0);
+    expect((await getUserDb(admin.id).orders.get(order.id))?.orderStatus).toBe('pending');
+  });
+});

@@ -1,0 +1,173 @@
+import { useId } from 'react';
+import { orderStatuses, paymentStatuses, type Order, type OrderStatus, type PaymentStatus } from '../../../../edge-api/src/contract/orders.ts';
+import { capitalize, formatDateShort } from '../../lib/format.ts';
+import { normalizeOrderStatus, normalizePaymentStatus, shortOrderId } from '../../lib/order-rules.ts';
+
+export interface OrderListProps {
+  orders: readonly Order[];
+  pendingIds: ReadonlySet<string>;
+  /** Admins delete orders and read their history (DESIGN section 3). */
+  canDelete: boolean;
+  canSeeHistory: boolean;
+  online: boolean;
+  onOrderStatus: (order: Order, status: OrderStatus) => void;
+  onPaymentStatus: (order: Order, status: PaymentStatus) => void;
+  onDeliver: (order: Order) => void;
+  onDelete: (order: Order) => void;
+  onHistory: (order: Order) => void;
+}
+
+/** A cancelled or refunded order gets no credentials: nothing is to be delivered. */
+export function deliveryClosed(order: Pick<Order, 'orderStatus' | 'paymentStatus'>): 'cancelled' | 'refunded' | null {
+  if (normalizeOrderStatus(order.orderStatus) === 'cancelled') return 'cancelled';
+  if (normalizePaymentStatus(order.paymentStatus) === 'refunded') return 'refunded';
+  return null;
+}
+
+const sectionLabel = 'mb-1 block text-xs font-semibold text-base-content/70';
+
+/**
+ * The order table as one card per order, laid out by the width it has (a container query): stacked on a
+ * phone, two columns on a tablet, one line of four on a wide screen. Every order's statuses, delivery and
+ * actions are in view without a sideways scroll, next to its id, title and customer.
+ */
+export function OrderList(props: OrderListProps) {
+  return (
+    <ul aria-label="Orders" className="@container space-y-3">
+      {props.orders.map((order) => (
+        <OrderItem key={order.id} order={order} {...props} />
+      ))}
+    </ul>
+  );
+}
+
+function OrderItem({
+  order,
+  pendingIds,
+  canDelete,
+  canSeeHistory,
+  online,
+  onOrderStatus,
+  onPaymentStatus,
+  onDeliver,
+  onDelete,
+  onHistory,
+}: OrderListProps & { order: Order }) {
+  const titleId = useId();
+  const label = `order #${shortOrderId(order.id)}`;
+  const pending = pendingIds.has(order.id);
+  const closed = deliveryClosed(order);
+
+  return (
+    <li>
+      <article
+        aria-labelledby={titleId}
+        className={`grid gap-x-6 gap-y-4 rounded-box bg-base-100 p-4 shadow-sm @2xl:grid-cols-2 @5xl:grid-cols-[minmax(0,1.5fr)_minmax(0,1.2fr)_minmax(0,1.1fr)_minmax(0,1fr)] ${pending ? 'ring-2 ring-warning' : ''}`}
+      >
+        <div className="min-w-0">
+          <p className="flex flex-wrap items-center gap-x-2 text-xs text-base-content/70">
+            <span className="font-mono">#{shortOrderId(order.id)}</span>
+            <span aria-hidden="true">·</span>
+            <span>{formatDateShort(order.orderDate)}</span>
+            {pending && <span className="badge badge-warning badge-sm">Pending sync</span>}
+          </p>
+          <h3 id={titleId} className="line-clamp-2 font-semibold">
+            {order.title}
+          </h3>
+          <p className="font-bold">${order.price}</p>
+        </div>
+
+        <div className="min-w-0">
+          <span className={sectionLabel}>Customer</span>
+          <p className="truncate">{order.userName || 'Unknown User'}</p>
+          <p className="truncate text-sm text-base-content/70" title={order.userEmail}>
+            {order.userEmail}
+          </p>
+        </div>
+
+        <div className="grid min-w-0 grid-cols-2 gap-2 @5xl:grid-cols-1">
+          <label className="min-w-0">
+            <span className={sectionLabel} aria-hidden="true">
+              Order status
+            </span>
+            <select
+              className="select select-sm w-full"
+              aria-label={`Order status of ${label}`}
+              value={normalizeOrderStatus(order.orderStatus)}
+              onChange={(event) => onOrderStatus(order, event.target.value as OrderStatus)}
+            >
+              {orderStatuses.map((status) => (
+                <option key={status} value={status}>
+                  {capitalize(status)}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="min-w-0">
+            <span className={sectionLabel} aria-hidden="true">
+              Payment
+            </span>
+            <select
+              className="select select-sm w-full"
+              aria-label={`Payment status of ${label}`}
+              value={normalizePaymentStatus(order.paymentStatus)}
+              onChange={(event) => onPaymentStatus(order, event.target.value as PaymentStatus)}
+            >
+              {paymentStatuses.map((status) => (
+                <option key={status} value={status}>
+                  {capitalize(status)}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
+
+        <div className="flex min-w-0 flex-wrap items-end gap-2 @5xl:flex-col @5xl:items-start">
+          <div className="min-w-0 grow text-sm">
+            <span className={sectionLabel}>Credentials</span>
+            {order.wiseEmail ? (
+              <>
+                <p className="truncate" title={order.wiseEmail}>
+                  {order.wiseEmail}
+                </p>
+                {order.stockId && <span className="badge badge-ghost badge-sm">from stock</span>}
+                {order.wiseImage && (
+                  <a className="link link-primary block" href={order.wiseImage} target="_blank" rel="noreferrer">
+                    Proof image<span className="sr-only"> of {label} (opens in a new tab)</span>
+                  </a>
+                )}
+              </>
+            ) : closed ? (
+              <p className="text-base-content/70">None: the order is {closed}</p>
+            ) : (
+              <button type="button" className="btn btn-primary btn-sm" onClick={() => onDeliver(order)} aria-label={`Add credentials to ${label}`}>
+                Add credentials
+              </button>
+            )}
+          </div>
+          {(canDelete || canSeeHistory) && (
+            <div className="flex flex-wrap gap-2">
+              {canSeeHistory && (
+                <button type="button" className="btn btn-ghost btn-sm" onClick={() => onHistory(order)} disabled={!online} aria-label={`History of ${label}`}>
+                  History
+                </button>
+              )}
+              {canDelete && (
+                <button
+                  type="button"
+                  className="btn btn-ghost btn-sm text-error"
+                  onClick={() => onDelete(order)}
+                  disabled={!online}
+                  aria-label={`Delete ${label}`}
+                  title={online ? 'Delete Order' : 'Deleting needs a connection'}
+                >
+                  Delete
+                </button>
+              )}
+            </div>
+          )}
+        </div>
+      </article>
+    </li>
+  );
+}
