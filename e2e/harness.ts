@@ -184,17 +184,17 @@ export async function checkA11y(page: Page, options: { exclude?: string[] } = {}
 /**
  * Waits for the page's finite CSS transitions and animations to end, so axe measures the colours a person
  * sees once the page is still, not a button caught halfway between its hover and resting colours.
- * Endless animations (spinners) are left running.
+ * Endless animations (spinners) are left running, and the wait ends after 2 s whatever happens.
  */
 async function settleTransitions(page: Page): Promise<void> {
-  await page.evaluate(() =>
-    Promise.all(
-      document
-        .getAnimations()
-        .filter((animation) => animation.effect?.getComputedTiming().endTime !== Infinity)
-        .map((animation) => animation.finished.catch(() => undefined)),
-    ),
-  );
+  await page.evaluate(() => {
+    const running = document
+      .getAnimations()
+      .filter((animation) => animation.playState === 'running' && animation.effect?.getComputedTiming().endTime !== Infinity)
+      .map((animation) => animation.finished.catch(() => undefined));
+    // A page's transitions last a fraction of a second; never wait on one that does not end (a hidden page's).
+    return Promise.race([Promise.all(running), new Promise((resolve) => setTimeout(resolve, 2_000))]);
+  });
 }
 
 /** Names of the IndexedDB databases this page's origin holds. */

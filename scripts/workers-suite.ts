@@ -65,7 +65,7 @@ try {
 
   step('browser journey against the worker');
   const chromium = { CHROMIUM_PATH: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', E2E_BASE_URL: worker.url };
-  if ((await run(process.execPath, ['--test', '--test-concurrency=1', 'e2e/journey.test.ts'], chromium)) !== 0) failed = true;
+  if ((await run(process.execPath, ['--test', '--test-concurrency=1', '--test-timeout=600000', 'e2e/journey.test.ts'], chromium)) !== 0) failed = true;
 } catch (error) {
   failed = true;
   console.error(error instanceof Error ? error.message : error);
