@@ -12,12 +12,18 @@ export const errorStatus = {
   conflict: 409,
   /** The Wise stock chosen for a delivery was taken meanwhile. */
   stock_unavailable: 409,
+  /** The order already carries delivered credentials; only a delivery with `replace: true` changes them. */
+  already_delivered: 409,
+  /** An idempotency key was reused with a different request body (Stripe answers the same). */
+  idempotency_mismatch: 422,
   /** The change would leave the shop without an admin. */
   last_admin: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
   internal: 500,
+  /** The database cannot be reached or does not answer in time: try again after `Retry-After` seconds. */
+  unavailable: 503,
   /** The deployment is not set up right (an environment variable, a data key, a Storage bucket). */
   misconfigured: 503,
 } as const;

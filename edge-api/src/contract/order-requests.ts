@@ -71,6 +71,8 @@ export const orderChangeBody = z
     wisePassword: wisePassword.optional(),
     wiseImage: proofImage.nullish(),
     stockId: uuid.optional(),
+    /** Replace credentials already delivered (a wrong account, say); without it a second delivery is refused. */
+    replace: z.literal(true).optional(),
     version: expectedVersion,
   })
   .superRefine((body, ctx) => {

@@ -122,6 +122,56 @@ describe('delivering an order (PUT /api/admin/orders/:id)', () => {
     expect(untouched.every((o) => o.payment_status === 'pending' && o.wise_email === null)).toBe(true);
     expect((await orders.auditRows(stockId)).filter((e) => e.action === 'wise_stock.sold')).toHaveLength(1);
   });
+
+  it('refuses a second delivery to a delivered order with 409 already_delivered, with or without the right version', async () => {
+    const id = await orders.placeOrder();
+    const first = await orders.deliverTyped(id, 'first@wise.test', `First-${random()}`);
+    expect(first.status).toBe(200);
+    const stockId = await orders.seedStock('second@wise.test', `Second-${random()}`);
+    const version = (await orders.orderRow(id)).version;
+    for (const json of [
+      { paymentStatus: 'paid', orderStatus: 'delivered', stockId },
+      { paymentStatus: 'paid', orderStatus: 'delivered', stockId, version },
+      { wiseEmail: 'typed-again@wise.test', wisePassword: `Again-${random()}`, version },
+    ]) {
+      const again = await api.call<ErrorBody>('PUT', `/api/admin/orders/${id}`, { user: admin, json });
+      expect(again.status).toBe(409);
+      expect(again.body.error.code).toBe('already_delivered');
+      expect(again.body.error.message).toMatch(/already been delivered/);
+    }
+    expect(await orders.orderRow(id)).toMatchObject({ wise_email: 'first@wise.test', stock_id: null, version });
+    expect((await orders.stockRow(stockId)).status).toBe('available');
+    expect((await orders.auditRows(id)).filter((e) => e.action === 'order.deliver')).toHaveLength(1);
+  });
+
+  it('delivers one of twenty concurrent deliveries of different stocks to one order; the other stocks stay available', async () => {
+    const id = await orders.placeOrder();
+    const stockIds = await Promise.all(Array.from({ length: 20 }, (_, i) => orders.seedStock(`race-${i}-${random()}@wise.test`, `Race-${i}-${random()}`)));
+    const answers = await Promise.all(
+      stockIds.map((stockId, i) =>
+        api.call<Order & ErrorBody>('PUT', `/api/admin/orders/${id}`, { user: i % 2 === 0 ? admin : moderator, json: { paymentStatus: 'paid', orderStatus: 'delivered', stockId } }),
+      ),
+    );
+    const winners = answers.filter((a) => a.status === 200);
+    expect(winners).toHaveLength(1);
+    expect(answers.filter((a) => a.status === 409 && a.body.error.code === 'already_delivered')).toHaveLength(19);
+    const soldStock = winners[0]!.body.stockId;
+    expect((await orders.orderRow(id)).stock_id).toBe(soldStock);
+    const stocks = await api.db.selectFrom('wise_stocks').select(['id', 'status', 'order_id']).where('id', 'in', stockIds).execute();
+    expect(stocks.filter((s) => s.status === 'sold')).toEqual([{ id: soldStock, status: 'sold', order_id: id }]);
+    expect(stocks.filter((s) => s.status === 'available')).toHaveLength(19);
+  });
+
+  it('replaces delivered credentials only when asked to, and keeps the replaced ones in the audit row', async () => {
+    const id = await orders.placeOrder();
+    await orders.deliverTyped(id, 'wrong@wise.test', `Wrong-${random()}`);
+    const replaced = await orders.deliverTyped(id, 'right@wise.test', `Right-${random()}`, { replace: true });
+    expect(replaced.status).toBe(200);
+    expect(replaced.body).toMatchObject({ wiseEmail: 'right@wise.test' });
+    const deliveries = (await orders.auditRows(id)).filter((e) => e.action === 'order.deliver');
+    expect(deliveries).toHaveLength(2);
+    expect(deliveries.map((e) => (e.details as { replaced?: unknown }).replaced).filter(Boolean)).toEqual([{ wiseEmail: 'wrong@wise.test', stockId: null }]);
+  });
 });
 
 describe('secrets at rest', () => {

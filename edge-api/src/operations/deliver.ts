@@ -19,6 +19,12 @@ export type OrderChange = z.infer<typeof orderChangeBody>;
 const stockUnavailable = () =>
   new ApiError('stock_unavailable', 'This Wise stock is no longer available; it may just have been delivered. Choose another one.');
 
+const alreadyDelivered = () =>
+  new ApiError(
+    'already_delivered',
+    'This order has already been delivered. Its credentials stay as they are; to replace them, send the delivery again with "replace": true.',
+  );
+
 const isUniqueViolation = (error: unknown) => (error as { code?: unknown } | null)?.code === '23505';
 
 /**
@@ -29,7 +35,9 @@ const isUniqueViolation = (error: unknown) => (error as { code?: unknown } | nul
  * before the transaction so no encryption runs while rows are locked; or an inventory account, claimed
  * under a row lock only while 'available', sold to the order's customer, its sealed password moved as it
  * is. Two staff delivering one stock at once: the second finds it sold (or trips the unique index on
- * orders.stock_id) and gets stock_unavailable, and its order stays as it was.
+ * orders.stock_id) and gets stock_unavailable, and its order stays as it was. An order that already
+ * carries credentials is delivered again only with `replace: true` (already_delivered otherwise, decision
+ * 041); a replaced stock stays sold to the customer, who has seen it, and the audit row names it.
  */
 export async function changeOrder(
   deps: Deps,
@@ -53,6 +61,11 @@ export async function changeOrder(
       onceForKey(trx, actor.id, idempotencyKey && `PUT /admin/orders/${orderId} ${idempotencyKey}`, async () => {
         const current = await lockOrder(trx, orderId);
         if (!current) throw notFound('Order');
+        // Checked under the order's row lock, before any stock is touched: of concurrent deliveries to one
+        // order exactly one lands, and the stocks of the others stay available. Holds without `version`.
+        if ((typedColumns || change.stockId) && (current.wise_email !== null || current.stock_id !== null) && change.replace !== true) {
+          throw alreadyDelivered();
+        }
         assertVersion(current.version, change.version, 'order');
         const changes: Updateable<OrdersTable> = {};
         if (change.paymentStatus) changes.payment_status = change.paymentStatus;
@@ -95,6 +108,7 @@ export async function changeOrder(
             from: { paymentStatus: current.payment_status, orderStatus: current.order_status },
             to: { paymentStatus: updated.payment_status, orderStatus: updated.order_status },
             ...(delivered && { delivered, wiseEmail: updated.wise_email, stockId: updated.stock_id, proofImage: updated.wise_image !== null }),
+            ...(delivered && current.wise_email !== null && { replaced: { wiseEmail: current.wise_email, stockId: current.stock_id } }),
           },
         });
         return { status: 200, body: await presentOrder(updated, 'staff', deps.secrets, deps.blobs) };
