@@ -17,9 +17,11 @@ function AuthGate() {
   const auth = useAuth();
   const known = auth.status !== 'loading';
   const userId = auth.status === 'signedIn' ? auth.user.id : null;
+  const ended = auth.status === 'signedIn' && auth.sessionEnded === true;
 
-  // One sync engine for the whole app, restarted whenever the signed-in user changes.
-  useEffect(() => (known ? startSync(userId) : undefined), [known, userId]);
+  // One sync engine for the whole app, restarted whenever the signed-in user changes, and when an ended
+  // session is renewed (the changes kept meanwhile go at once).
+  useEffect(() => (known ? startSync(userId) : undefined), [known, userId, ended]);
 
   if (!known) {
     return (

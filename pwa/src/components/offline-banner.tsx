@@ -1,4 +1,6 @@
+import { Link, useLocation } from 'react-router-dom';
 import type { OutboxEntry } from '../db/local-db.ts';
+import { useAuth } from '../lib/auth.tsx';
 import { dismissFailed, retryFailed } from '../db/mutations.ts';
 import { shortId } from '../lib/format.ts';
 import { useSyncStatus } from '../db/sync-status.ts';
@@ -13,12 +15,33 @@ const changeLabels: Record<OutboxEntry['name'], string> = {
 
 const changes = (count: number) => (count === 1 ? '1 change' : `${count} changes`);
 
-/** Whether the app is offline, how many changes wait to sync, and the ones the server refused. */
+/** The auth server ended the session: the user's data and changes stay here until they sign in again. */
+function SessionEnded({ email, unsent }: { email: string; unsent: number }) {
+  const location = useLocation();
+  return (
+    <div className="flex flex-wrap items-center justify-center gap-x-2 gap-y-1 bg-warning px-4 py-2 text-center text-sm text-warning-content">
+      <strong>Your session has ended.</strong>
+      <span>
+        Sign in again as {email || 'before'} to sync{unsent > 0 ? ` your ${changes(unsent)}` : ''}. Everything stays on this device until then.
+      </span>
+      <Link to="/login" state={{ from: location, reason: 'Your session has ended. Sign in again to sync.' }} className="btn btn-xs">
+        Sign In Again
+      </Link>
+    </div>
+  );
+}
+
+/**
+ * Whether the app is offline, whether the session has ended (the data stays until the user signs in again
+ * or discards it), how many changes wait to sync, and the ones the server refused.
+ */
 export function OfflineBanner() {
   const { userId, online, pendingCount, failed, lastError } = useSyncStatus();
+  const auth = useAuth();
 
   return (
     <div className="empty:hidden" role="status" aria-live="polite">
+      {auth.status === 'signedIn' && auth.sessionEnded === true && <SessionEnded email={auth.user.email} unsent={pendingCount + failed.length} />}
       {!online && (
         <div className="flex flex-wrap items-center justify-center gap-x-2 bg-warning px-4 py-2 text-center text-sm text-warning-content">
           <strong>You are offline.</strong>

@@ -17,11 +17,15 @@ export function useSignOut(): { signOut: () => Promise<void>; signingOut: boolea
   const [signingOut, setSigningOut] = useState(false);
 
   const run = async () => {
-    if (pendingCount + failed.length > 0) {
+    const unsent = pendingCount + failed.length;
+    if (unsent > 0) {
+      const what = unsent === 1 ? '1 change' : `${unsent} changes`;
+      const parts = [pendingCount > 0 ? `${pendingCount} waiting to sync` : '', failed.length > 0 ? `${failed.length} refused by the server` : ''].filter(Boolean);
       const proceed = await confirm({
-        title: 'Sign out with unsynced changes?',
-        text: 'Some of your changes have not reached the server yet. Signing out deletes them from this device and they will be lost.',
-        confirmLabel: 'Sign Out Anyway',
+        title: `Sign out and discard ${what}?`,
+        text: `${what} made on this device ${unsent === 1 ? 'has' : 'have'} not reached the server (${parts.join(', ')}). Signing out deletes ${unsent === 1 ? 'it' : 'them'} from this device. Stay signed in to send ${unsent === 1 ? 'it' : 'them'} when the connection is back.`,
+        confirmLabel: `Discard ${what} and Sign Out`,
+        cancelLabel: 'Stay Signed In',
         danger: true,
       });
       if (!proceed) return;

@@ -12,38 +12,115 @@ export interface SignedInUser {
 export type AuthState =
   | { status: 'loading' }
   | { status: 'signedOut' }
-  | { status: 'signedIn'; user: SignedInUser; session: Session };
+  /**
+   * `session` is supabase-js's once it has answered (absent while it loads or cannot reach the server).
+   * `sessionEnded`: the auth server ended the session (refresh refused); the user's data and unsent
+   * changes stay on this device, readable, until they sign in again or choose to discard them.
+   */
+  | { status: 'signedIn'; user: SignedInUser; session?: Session | null; sessionEnded?: boolean };
 
 /** Exported for tests that need a given auth state; the app uses AuthProvider. */
 export const AuthContext = createContext<AuthState>({ status: 'loading' });
+
+/** Who last signed in on this device and has not signed out: kept when the auth server ends the session. */
+const LAST_USER_KEY = 'storefront:last-user';
+
+function readUser(key: string, pick: (value: unknown) => unknown): SignedInUser | null {
+  try {
+    const raw = localStorage.getItem(key);
+    if (!raw) return null;
+    const user = pick(JSON.parse(raw)) as { id?: unknown; email?: unknown } | null | undefined;
+    return typeof user?.id === 'string' ? { id: user.id, email: typeof user.email === 'string' ? user.email : '' } : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The user of the session supabase-js stored, read without supabase-js and without the network. */
+export function storedSessionUser(): SignedInUser | null {
+  return readUser(SESSION_STORAGE_KEY, (value) => (value as { user?: unknown } | null)?.user);
+}
+
+function lastUser(): SignedInUser | null {
+  return readUser(LAST_USER_KEY, (value) => value);
+}
+
+function rememberUser(user: SignedInUser | null): void {
+  try {
+    if (user) localStorage.setItem(LAST_USER_KEY, JSON.stringify(user));
+    else localStorage.removeItem(LAST_USER_KEY);
+  } catch {
+    // storage not writable: the session alone then decides
+  }
+}
+
+/** Set while this device signs out on purpose, so that supabase-js's SIGNED_OUT is not read as "ended". */
+let signingOutOnPurpose = false;
+/** The mounted AuthProvider's re-read of the state, run once a sign-out on purpose has finished. */
+const afterSignOut = new Set<() => void>();
+
+/**
+ * The state before supabase-js has said anything (decision 040): the stored session's user at once,
+ * however old its token, so that the device copy opens offline without waiting for a refresh; the last
+ * user, marked ended, when the auth server ended the session; else signed out.
+ */
+function initialState(): AuthState {
+  const stored = storedSessionUser();
+  if (stored) return { status: 'signedIn', user: stored };
+  const last = lastUser();
+  if (last) return { status: 'signedIn', user: last, sessionEnded: true };
+  return hasStoredSession() ? { status: 'loading' } : { status: 'signedOut' };
+}
 
 /**
  * Tracks the supabase-js session; the first state is known before anything renders (spec: layout). With
  * no session stored on this device that state is "signed out" at once, and supabase-js is followed from
  * whenever a sign-in or registration loads it, or another tab signs in.
+ *
+ * No session from supabase-js is not always "signed out": while the stored session is still there (a
+ * refresh that could not reach the server) the user stays signed in on the device copy; when supabase-js
+ * removed it without this device signing out, the session has ended and the user is asked to sign in
+ * again, their data kept.
  */
 export function AuthProvider({ children }: { children: ReactNode }) {
-  const [state, setState] = useState<AuthState>(() => (hasStoredSession() ? { status: 'loading' } : { status: 'signedOut' }));
+  const [state, setState] = useState<AuthState>(initialState);
 
   useEffect(() => {
     let unsubscribe: (() => void) | undefined;
     let cancelled = false;
     const apply = (session: Session | null) => {
       if (cancelled) return;
-      setState(session?.user ? { status: 'signedIn', user: { id: session.user.id, email: session.user.email ?? '' }, session } : { status: 'signedOut' });
+      if (session?.user) {
+        const user = { id: session.user.id, email: session.user.email ?? '' };
+        rememberUser(user);
+        setState({ status: 'signedIn', user, session });
+        return;
+      }
+      const stored = storedSessionUser();
+      if (stored) {
+        // supabase-js could not renew the token (offline, server down): keep reading the device copy.
+        setState((previous) => (previous.status === 'signedIn' && previous.user.id === stored.id && !previous.sessionEnded ? previous : { status: 'signedIn', user: stored }));
+        return;
+      }
+      const last = signingOutOnPurpose ? null : lastUser();
+      setState(last ? { status: 'signedIn', user: last, sessionEnded: true } : { status: 'signedOut' });
     };
     const follow = async (supabase: Awaited<typeof supabaseLoaded>) => {
+      if (!cancelled) unsubscribe = supabase.auth.onAuthStateChange((_event, session) => apply(session)).data.subscription.unsubscribe;
       const { data } = await supabase.auth.getSession();
       apply(data.session);
-      if (!cancelled) unsubscribe = supabase.auth.onAuthStateChange((_event, session) => apply(session)).data.subscription.unsubscribe;
     };
     if (hasStoredSession()) getSupabase().catch(() => apply(null));
     supabaseLoaded.then(follow).catch(() => apply(null));
     const onStorage = (event: StorageEvent) => {
       if (event.key === SESSION_STORAGE_KEY && event.newValue) void getSupabase().catch(() => {});
+      if (event.key === LAST_USER_KEY && !event.newValue && !storedSessionUser()) apply(null);
     };
     window.addEventListener('storage', onStorage);
+    const signedOut = () => apply(null);
+    afterSignOut.add(signedOut);
     return () => {
+      afterSignOut.delete(signedOut);
       cancelled = true;
       unsubscribe?.();
       window.removeEventListener('storage', onStorage);
@@ -196,9 +273,16 @@ export function setSignOutCleanup(cleanup: SignOutCleanup): void {
  * only logged (spec section 8).
  */
 export async function signOut(userId?: string): Promise<void> {
-  const supabase = await getSupabase();
-  const uid = userId ?? (await supabase.auth.getSession()).data.session?.user.id;
-  const { error } = await supabase.auth.signOut({ scope: 'local' });
-  if (error) console.warn('Sign-out request failed:', error.message);
-  if (uid) await signOutCleanup(uid).catch((cause: unknown) => console.warn('Could not delete the data of this user on this device', cause));
+  signingOutOnPurpose = true;
+  rememberUser(null);
+  try {
+    const supabase = await getSupabase();
+    const uid = userId ?? storedSessionUser()?.id ?? lastUser()?.id;
+    const { error } = await supabase.auth.signOut({ scope: 'local' });
+    if (error) console.warn('Sign-out request failed:', error.message);
+    if (uid) await signOutCleanup(uid).catch((cause: unknown) => console.warn('Could not delete the data of this user on this device', cause));
+    for (const listener of afterSignOut) listener();
+  } finally {
+    signingOutOnPurpose = false;
+  }
 }

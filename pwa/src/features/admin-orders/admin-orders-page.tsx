@@ -153,7 +153,7 @@ export function AdminOrdersPage() {
         <div className="flex flex-wrap items-center gap-2">
           {!online && <span className="badge badge-warning">Offline</span>}
           <p role="status" aria-live="polite" className="text-sm">
-            {pendingCount > 0 ? `${pendingCount} ${pendingCount === 1 ? 'change' : 'changes'} waiting to sync` : 'All changes synced'}
+            {syncSummary(pendingCount, failed.length)}
           </p>
           <button type="button" className="btn btn-outline btn-sm" onClick={reload} disabled={!online}>
             Refresh
@@ -267,4 +267,11 @@ export function AdminOrdersPage() {
       {historyOf && <AuditModal order={historyOf} onClose={() => setHistoryOf(null)} />}
     </div>
   );
+}
+
+/** The header's sync line: never "synced" while a change waits or was refused. */
+function syncSummary(pending: number, refused: number): string {
+  const count = (n: number) => `${n} ${n === 1 ? 'change' : 'changes'}`;
+  const parts = [pending > 0 ? `${count(pending)} waiting to sync` : '', refused > 0 ? `${count(refused)} refused` : ''].filter(Boolean);
+  return parts.length > 0 ? parts.join(', ') : 'All changes synced';
 }

@@ -20,7 +20,7 @@ export function LoginPage() {
   const [busy, setBusy] = useState(false);
   const target = returnPath(location.state);
 
-  if (auth.status === 'signedIn' && !busy) return <Navigate to={target} replace />;
+  if (auth.status === 'signedIn' && !auth.sessionEnded && !busy) return <Navigate to={target} replace />;
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();

@@ -26,7 +26,7 @@ export function RegisterPage() {
   const target = returnPath(location.state);
 
   // Already signed in (and not in the middle of registering): nothing to do here.
-  if (auth.status === 'signedIn' && !busy) return <Navigate to={target} replace />;
+  if (auth.status === 'signedIn' && !auth.sessionEnded && !busy) return <Navigate to={target} replace />;
 
   const set = (name: keyof typeof fields) => (event: { target: { value: string } }) => setFields((f) => ({ ...f, [name]: event.target.value }));
 
