@@ -16,6 +16,10 @@ const envSchema = z
     DEMO_DATA: z.enum(['0', '1']).default('1'),
     ADMIN_EMAILS: list,
     DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+    /** How long one statement of a request may run before the API gives up on it with a 503 (decision 042). */
+    DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
+    /** How long a request waits for a database connection before it answers 503 (decision 042). */
+    DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(1_500),
     SUPABASE_URL: z.url().optional(),
     SUPABASE_ANON_KEY: z.string().min(1).optional(),
     SUPABASE_SERVICE_ROLE_KEY: z.string().min(1).optional(),

@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { codeForStatus, errorStatus, type ErrorCode } from './contract/errors.ts';
+import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from './db/faults.ts';
 import type { Logger } from './lib/logger.ts';
 
 /** The one error the API throws on purpose; `onError` renders it as `{ error: { code, message, details } }`. */
@@ -37,6 +38,12 @@ export function errorHandler(logger: Logger) {
     if (err instanceof HTTPException) {
       const status = err.status as ContentfulStatusCode;
       return c.json({ error: { code: codeForStatus(status), message: err.message || 'Bad request' } }, status);
+    }
+    if (isDatabaseUnavailable(err)) {
+      // The database blinked or stalls: say so, and when to try again; the process stays up (decision 042).
+      logger.warn('database unavailable', { method: c.req.method, path: c.req.path, error: err.message });
+      c.header('Retry-After', String(RETRY_AFTER_SECONDS));
+      return c.json({ error: { code: 'unavailable' satisfies ErrorCode, message: 'The shop cannot reach its database right now. Please try again in a few seconds.' } }, 503);
     }
     logger.error('unexpected error', { method: c.req.method, path: c.req.path, error: err.stack ?? String(err) });
     return c.json({ error: { code: 'internal' satisfies ErrorCode, message: 'Something went wrong on our side' } }, 500);

@@ -5,6 +5,7 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono, type Context } from 'hono';
 import { createLocalJWKSet } from 'jose';
+import { sql } from 'kysely';
 import { apiNotFound, createApp } from './app.ts';
 import { createEmbeddedAuth } from './auth/embedded/embedded-auth.ts';
 import { importSigningKey } from './auth/signing-key.ts';
@@ -18,6 +19,7 @@ import { createSupabaseBlobStore } from './blobs/supabase-store.ts';
 import { importPglite, isPgliteDir } from './backup/pglite-import.ts';
 import { RestoreError } from './backup/restore.ts';
 import { openDatabase } from './db/connect.ts';
+import { isDatabaseUnavailable } from './db/faults.ts';
 import { verifyDataKeys } from './db/data-keys.ts';
 import { startEmbeddedPostgres } from './db/embedded-postgres.ts';
 import { migrateToLatest } from './db/migrate.ts';
@@ -32,6 +34,44 @@ import { seedDemoData, demoLogins } from './seed/demo-data.ts';
 
 /** What this process answers itself, rather than serving a file of the build. */
 const serverPaths = ['/api/', '/auth/', '/files/', '/storage/'];
+
+/** How long requests under way get to finish after SIGTERM before their connections are cut. */
+const SHUTDOWN_GRACE_MS = 8_000;
+
+/** How long to wait between attempts while the database is not reachable at start. */
+const START_RETRY_MS = 2_000;
+
+/**
+ * A database that is not up yet (a server booting beside the app, a network not ready) is waited for,
+ * with a line each attempt saying what is wrong, instead of exiting at once. A refused password or a
+ * missing database is not waited for.
+ */
+async function waitForDatabase(db: Deps['db'], databaseUrl: string, logger: Logger): Promise<void> {
+  const where = describeDatabase(databaseUrl);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await sql`select 1`.execute(db);
+      if (attempt > 1) logger.info(`The database at ${where} answers now; starting.`);
+      return;
+    } catch (error) {
+      if (!isDatabaseUnavailable(error)) throw error;
+      const reason = error instanceof Error ? error.message : String(error);
+      logger.warn(`Waiting for the database at ${where}: ${reason}. Trying again in ${START_RETRY_MS / 1000} s (attempt ${attempt}).`);
+      await new Promise((resolve) => setTimeout(resolve, START_RETRY_MS));
+    }
+  }
+}
+
+/** host:port/database of a connection string, without the user or password. */
+function describeDatabase(databaseUrl: string): string {
+  try {
+    const url = new URL(databaseUrl);
+    const host = url.searchParams.get('host') ?? url.host;
+    return `${host}${url.pathname}`;
+  } catch {
+    return 'DATABASE_URL';
+  }
+}
 
 /** The anon key of the embedded auth server: public by nature, like Supabase's publishable key. */
 const EMBEDDED_ANON_KEY = 'sb_publishable_embedded';
@@ -64,26 +104,39 @@ export async function startNodeServer(
           options.onDatabaseLost?.(error);
         },
       });
-  const db = openDatabase({ databaseUrl: database.databaseUrl });
+  // Start-up work (moving PGlite data, migrations) runs without the serving pool's time limits.
+  const setupDb = openDatabase({ databaseUrl: database.databaseUrl });
+  const db = openDatabase({
+    databaseUrl: database.databaseUrl,
+    timeouts: { connectMs: env.DB_CONNECT_TIMEOUT_MS, statementMs: env.DB_STATEMENT_TIMEOUT_MS },
+  });
   const closeDatabase = async () => {
-    await db.destroy();
+    await Promise.all([setupDb.destroy(), db.destroy()]);
     await database.stop();
   };
   try {
-    if (!env.DATABASE_URL) await moveFromPglite(dataDir, db, logger);
-    await migrateToLatest(db);
-    const { server, seeded } = await serveApp(env, { db, keys, dataDir, logger, staticRoot: options.staticRoot ?? 'dist' });
+    await waitForDatabase(setupDb, database.databaseUrl, logger);
+    if (!env.DATABASE_URL) await moveFromPglite(dataDir, setupDb, logger);
+    await migrateToLatest(setupDb);
+    await setupDb.destroy();
+    const closing = { now: false };
+    const { server, seeded } = await serveApp(env, { db, keys, dataDir, logger, staticRoot: options.staticRoot ?? 'dist', closing });
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : env.PORT;
     return {
       url: `http://localhost:${port}`,
       demoLoginsSeeded: seeded,
       close: async () => {
+        // No new connections; every answer from now on says `Connection: close`, so keep-alive clients
+        // leave after their request; idle connections close at once; requests still running (or a
+        // request half sent) get SHUTDOWN_GRACE_MS, then their connections are cut (decision 042).
+        closing.now = true;
         const closed = new Promise<void>((done) => server.close(() => done()));
-        // Requests still running get 10 s to finish; idle keep-alive connections close at once.
-        const cut = setTimeout(() => server.closeAllConnections(), 10_000);
         server.closeIdleConnections();
+        const idleSweep = setInterval(() => server.closeIdleConnections(), 250);
+        const cut = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
         await closed;
+        clearInterval(idleSweep);
         clearTimeout(cut);
         await closeDatabase();
       },
@@ -96,13 +149,25 @@ export async function startNodeServer(
 
 async function serveApp(
   env: Env,
-  { db, keys, dataDir, logger, staticRoot }: { db: Deps['db']; keys: LocalKeys; dataDir: string; logger: Logger; staticRoot: string },
+  {
+    db,
+    keys,
+    dataDir,
+    logger,
+    staticRoot,
+    closing,
+  }: { db: Deps['db']; keys: LocalKeys; dataDir: string; logger: Logger; staticRoot: string; closing: { now: boolean } },
 ): Promise<{ server: ServerType & { closeAllConnections(): void; closeIdleConnections(): void }; seeded: boolean }> {
   const credentialsKey = decodeKey(env.CREDENTIALS_KEY ?? keys.credentialsKey, 'CREDENTIALS_KEY');
   const secrets = await createSecrets(credentialsKey, decodeKey(env.BLIND_INDEX_KEY ?? keys.blindIndexKey, 'BLIND_INDEX_KEY'), { logger });
   // A key that does not match the stored data stops the start, naming the key.
   await verifyDataKeys(db, secrets);
   const root = new Hono();
+  // Shutting down: each answer closes its connection, so a keep-alive client cannot hold the server open.
+  root.use('*', async (c, next) => {
+    await next();
+    if (closing.now) c.res.headers.set('Connection', 'close');
+  });
   // The shared header rules (lib/http-headers.ts): what the server answers itself gets them here, static
   // files where they are served below.
   root.use('*', async (c, next) => {

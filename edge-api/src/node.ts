@@ -18,6 +18,11 @@ try {
     }
     stopping = true;
     console.log(`${signal}: stopping…`);
+    // Whatever the clients do, the process is gone within 10 s (requests under way get 8 of them).
+    setTimeout(() => {
+      console.error('Still stopping after 10 s: exiting now; the database server stops on its own.');
+      process.exit(1);
+    }, 10_000).unref();
     try {
       await server.close();
       console.log('Stopped.');

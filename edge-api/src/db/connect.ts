@@ -14,6 +14,25 @@ export interface PoolOptions {
   /** Extra search_path entries first (tests and benchmarks isolate themselves in a schema). */
   searchPath?: string;
   maxConnections?: number;
+  /**
+   * The serving pool's limits (decision 042): how long to wait for a connection (from the pool or a new
+   * one), and how long one statement may take (the server cancels it; pg gives up on the socket a little
+   * later, for a database that stalls without answering at all). Absent: no limit (migrations, backups).
+   */
+  timeouts?: { connectMs: number; statementMs: number };
+}
+
+/**
+ * A client that never takes the process down: pg emits 'error' on a client whose connection ends while
+ * no query runs on it (checked out between two statements of a transaction, or waiting on a connect
+ * that timed out), and an 'error' event nobody listens to ends Node. The query in flight, if any, still
+ * gets the error, and the pool drops the client when it comes back unusable.
+ */
+class SturdyClient extends pg.Client {
+  constructor(config?: string | pg.ClientConfig) {
+    super(config);
+    this.on('error', () => undefined);
+  }
 }
 
 /** The one pg pool factory of every mode: the embedded server, DATABASE_URL, tests, benchmarks and tools. */
@@ -23,6 +42,13 @@ export function createPool(options: PoolOptions): pg.Pool {
     max: options.maxConnections ?? 10,
     options: options.searchPath ? `-c search_path=${options.searchPath}` : undefined,
     types: { getTypeParser },
+    Client: SturdyClient,
+    ...(options.timeouts && {
+      connectionTimeoutMillis: options.timeouts.connectMs,
+      statement_timeout: options.timeouts.statementMs,
+      query_timeout: options.timeouts.statementMs + 500,
+      keepAlive: true,
+    }),
   });
   // An idle connection the server closed (a restart, a shutdown) leaves the pool; the next query reports
   // any lasting problem. Unhandled, this event would end the process.

@@ -5,6 +5,7 @@ import { cors } from 'hono/cors';
 import { createLocalJWKSet, jwtVerify, type JWK } from 'jose';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from '../../db/faults.ts';
 import type { Logger } from '../../lib/logger.ts';
 import { signAccessToken, type SigningKey } from '../signing-key.ts';
 import {
@@ -188,6 +189,11 @@ export function createEmbeddedAuth(options: EmbeddedAuthOptions): EmbeddedAuth {
   app.onError((err, c) => {
     c.header(API_VERSION_HEADER, API_VERSION);
     if (err instanceof AuthFailure) return c.json({ code: err.code, message: err.message, ...err.extra }, err.status);
+    if (isDatabaseUnavailable(err)) {
+      logger.warn('auth: database unavailable', { method: c.req.method, path: c.req.path, error: err.message });
+      c.header('Retry-After', String(RETRY_AFTER_SECONDS));
+      return c.json({ code: 'database_unavailable', message: 'The sign-in service cannot reach its database right now. Please try again in a few seconds.' }, 503);
+    }
     logger.error('auth: unexpected error', { method: c.req.method, path: c.req.path, error: err.stack ?? String(err) });
     return c.json({ code: 'unexpected_failure', message: 'Unexpected failure, please check server logs for more information' }, 500);
   });

@@ -1,0 +1,184 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, connect, type Server, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from './db/connect.ts';
+import { parseEnv } from './env.ts';
+import { silentLogger } from './lib/logger.ts';
+import { startNodeServer, type RunningServer } from './node-server.ts';
+import { freePort } from './testing/free-port.ts';
+
+// Issue 11, item 7: the API between a TCP proxy and Postgres. The proxy cuts the database off (every
+// connection reset, new ones refused) and stalls it (connections open, nothing passes); the API answers
+// 503 with Retry-After meanwhile, the process stays up, and it serves again once the database is back.
+
+/** Where the Postgres of the test run listens: a TCP host and port, or a unix socket. */
+function upstreamOf(databaseUrl: string): { path: string } | { host: string; port: number } {
+  const url = new URL(databaseUrl);
+  const port = Number(url.port || 5432);
+  const socketDir = url.searchParams.get('host');
+  if (socketDir?.startsWith('/')) return { path: join(socketDir, `.s.PGSQL.${port}`) };
+  return { host: url.hostname || '127.0.0.1', port };
+}
+
+/** A TCP proxy to Postgres that can cut or stall every connection. */
+class FaultyProxy {
+  private server: Server | null = null;
+  private readonly pairs = new Set<[Socket, Socket]>();
+  private stalled = false;
+  readonly port: number;
+  private readonly upstream: { path: string } | { host: string; port: number };
+  constructor(port: number, upstream: { path: string } | { host: string; port: number }) {
+    this.port = port;
+    this.upstream = upstream;
+  }
+
+  get listening(): boolean {
+    return this.server !== null;
+  }
+
+  async listen(): Promise<void> {
+    const server = createServer((client) => {
+      const upstream = connect(this.upstream);
+      const pair: [Socket, Socket] = [client, upstream];
+      this.pairs.add(pair);
+      const drop = () => {
+        client.destroy();
+        upstream.destroy();
+        this.pairs.delete(pair);
+      };
+      client.on('error', drop).on('close', drop);
+      upstream.on('error', drop).on('close', drop);
+      client.pipe(upstream);
+      upstream.pipe(client);
+      if (this.stalled) this.pause(pair);
+    });
+    await new Promise<void>((resolve) => server.listen(this.port, '127.0.0.1', resolve));
+    this.server = server;
+  }
+
+  /** The database is gone: every connection reset, new ones refused. */
+  async cut(): Promise<void> {
+    const server = this.server;
+    this.server = null;
+    for (const [client, upstream] of this.pairs) {
+      client.destroy();
+      upstream.destroy();
+    }
+    this.pairs.clear();
+    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  }
+
+  /** The database stalls: connections stay open (new ones too) and nothing passes either way. */
+  stall(): void {
+    this.stalled = true;
+    for (const pair of this.pairs) this.pause(pair);
+  }
+
+  resume(): void {
+    this.stalled = false;
+    for (const [client, upstream] of this.pairs) {
+      client.resume();
+      upstream.resume();
+    }
+  }
+
+  private pause([client, upstream]: [Socket, Socket]) {
+    client.pause();
+    upstream.pause();
+  }
+}
+
+let proxy: FaultyProxy;
+let server: RunningServer;
+let dataDir: string;
+const database = `fault_${crypto.randomUUID().replaceAll('-', '')}`;
+const testUrl = () => process.env.TEST_DATABASE_URL!;
+
+beforeAll(async () => {
+  const admin = openDatabase({ databaseUrl: testUrl(), maxConnections: 1 });
+  await sql`create database ${sql.id(database)}`.execute(admin);
+  await admin.destroy();
+  proxy = new FaultyProxy(await freePort(), upstreamOf(testUrl()));
+  await proxy.listen();
+  const url = new URL(testUrl());
+  const databaseUrl = `postgres://${url.username || 'postgres'}${url.password ? `:${url.password}` : ''}@127.0.0.1:${proxy.port}/${database}`;
+  dataDir = await mkdtemp(join(tmpdir(), 'storefront-faults-'));
+  server = await startNodeServer(
+    parseEnv({ PORT: '0', DATA_DIR: dataDir, DATABASE_URL: databaseUrl, DB_STATEMENT_TIMEOUT_MS: '1000', DB_CONNECT_TIMEOUT_MS: '1000' }),
+    { logger: silentLogger, staticRoot: dataDir },
+  );
+}, 120_000);
+
+afterAll(async () => {
+  proxy?.resume();
+  if (proxy && !proxy.listening) await proxy.listen();
+  await server?.close();
+  const admin = openDatabase({ databaseUrl: testUrl(), maxConnections: 1 });
+  await sql`drop database if exists ${sql.id(database)} with (force)`.execute(admin);
+  await admin.destroy();
+  await rm(dataDir, { recursive: true, force: true });
+}, 60_000);
+
+/** One request, given up on after 10 s: a hang fails the test instead of holding it. */
+async function get(path: string): Promise<{ status: number; retryAfter: string | null; code?: string }> {
+  const response = await fetch(`${server.url}${path}`, { signal: AbortSignal.timeout(10_000) });
+  const body = (await response.json().catch(() => null)) as { error?: { code?: string } } | null;
+  return { status: response.status, retryAfter: response.headers.get('retry-after'), code: body?.error?.code };
+}
+
+async function signInStatus(): Promise<number> {
+  const response = await fetch(`${server.url}/auth/v1/token?grant_type=password`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', apikey: 'sb_publishable_embedded' },
+    body: JSON.stringify({ email: 'admin@demo.test', password: 'demo-admin-1' }),
+    signal: AbortSignal.timeout(10_000),
+  });
+  return response.status;
+}
+
+/** Asks until the services answer 200 again; the number of attempts, one every 250 ms (at most 20: 5 s). */
+async function recovers(): Promise<number> {
+  for (let attempt = 1; attempt <= 20; attempt++) {
+    if ((await get('/api/services')).status === 200) return attempt;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error('the API did not recover within 5 s of the database coming back');
+}
+
+describe('the API when its database fails', () => {
+  it('answers normally through the proxy', async () => {
+    expect((await get('/api/services')).status).toBe(200);
+    expect(await signInStatus()).toBe(200);
+  });
+
+  it('answers 503 with Retry-After while the database is cut off, stays up, and recovers once it is back', async () => {
+    await proxy.cut();
+    for (const path of ['/api/services', '/api/settings']) {
+      const answer = await get(path);
+      expect(answer).toMatchObject({ status: 503, retryAfter: '2', code: 'unavailable' });
+    }
+    expect(await signInStatus()).toBe(503);
+    // Several at once, as a shop's clients would: none hangs, none crashes the process.
+    const burst = await Promise.all(Array.from({ length: 15 }, () => get('/api/services')));
+    expect(burst.every((answer) => answer.status === 503)).toBe(true);
+
+    await proxy.listen();
+    await recovers();
+    expect(await signInStatus()).toBe(200);
+  });
+
+  it('answers 503 with Retry-After while the database stalls, and recovers once it answers again', async () => {
+    proxy.stall();
+    // More requests than the pool has connections: the first ones wait on a stalled statement, the others for a connection.
+    const answers = await Promise.all(Array.from({ length: 15 }, () => get('/api/services')));
+    expect(answers.every((answer) => answer.status === 503 && answer.retryAfter === '2' && answer.code === 'unavailable')).toBe(true);
+    expect(await signInStatus()).toBe(503);
+
+    proxy.resume();
+    await recovers();
+    expect(await signInStatus()).toBe(200);
+  });
+});
