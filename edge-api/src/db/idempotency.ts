@@ -1,6 +1,13 @@
 import type { Transaction } from 'kysely';
 import type { Database } from './schema.ts';
 
+/** The key was first used with another request: the caller answers 422 idempotency_mismatch. */
+export class KeyReusedError extends Error {
+  constructor() {
+    super('idempotency key reused with a different request');
+  }
+}
+
 export interface StoredAnswer {
   status: number;
   body: unknown;
@@ -12,27 +19,34 @@ export interface StoredAnswer {
  * effect: a concurrent replay waits on it and then reads the stored answer; if this transaction rolls
  * back, the key goes with it and a retry runs the effect afresh. Without a key, the effect just runs.
  * The stored answer must hold no secret.
+ *
+ * `requestHash` (a keyed hash of the request, never the request itself) is kept with the key: the same
+ * key sent with another request throws KeyReusedError (422 idempotency_mismatch) and changes nothing, as Stripe does.
  */
 export async function onceForKey(
   trx: Transaction<Database>,
   userId: string,
   key: string | undefined,
   effect: () => Promise<StoredAnswer>,
+  requestHash?: string,
 ): Promise<StoredAnswer & { replayed: boolean }> {
   if (key === undefined) return { ...(await effect()), replayed: false };
   const claimed = await trx
     .insertInto('idempotency_keys')
-    .values({ key, user_id: userId, status: 0, response: 'null' })
+    .values({ key, user_id: userId, status: 0, response: 'null', request_hash: requestHash ?? null })
     .onConflict((oc) => oc.columns(['user_id', 'key']).doNothing())
     .returning('key')
     .executeTakeFirst();
   if (!claimed) {
     const stored = await trx
       .selectFrom('idempotency_keys')
-      .select(['status', 'response'])
+      .select(['status', 'response', 'request_hash'])
       .where('user_id', '=', userId)
       .where('key', '=', key)
       .executeTakeFirstOrThrow();
+    if (stored.request_hash !== null && requestHash !== undefined && stored.request_hash !== requestHash) {
+      throw new KeyReusedError();
+    }
     return { status: stored.status, body: stored.response, replayed: true };
   }
   const answer = await effect();

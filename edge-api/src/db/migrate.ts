@@ -3,12 +3,14 @@ import { Migrator, type Migration, type MigrationProvider } from 'kysely/migrati
 import * as createSchema from '../../../migrations/2026-11-21-2330_create_schema.ts';
 import * as addRefreshTokenRevokedAt from '../../../migrations/2026-11-21-2340_add_refresh_token_revoked_at.ts';
 import * as createDataKeys from '../../../migrations/2026-11-23-1900_create_data_keys.ts';
+import * as idempotencyRequestHash from '../../../migrations/2026-11-23-2310_idempotency_request_hash.ts';
 
 // Listed by hand so the Workers bundle needs no file system; add each new migration here.
 const migrations: Record<string, Migration> = {
   '2026-11-21-2330_create_schema': createSchema,
   '2026-11-21-2340_add_refresh_token_revoked_at': addRefreshTokenRevokedAt,
   '2026-11-23-1900_create_data_keys': createDataKeys,
+  '2026-11-23-2310_idempotency_request_hash': idempotencyRequestHash,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -102,6 +102,8 @@ export interface IdempotencyKeysTable {
   user_id: string;
   status: number;
   response: Json<unknown>;
+  /** A keyed hash of the request the key was first used with; null for keys stored before it was kept. */
+  request_hash: string | null;
   created_at: Timestamp;
 }
 

@@ -45,6 +45,23 @@ describe('delivering an order (PUT /api/admin/orders/:id)', () => {
     expect((await orders.auditRows(id)).filter((e) => e.action === 'order.deliver')).toHaveLength(1);
   });
 
+  it('answers 422 idempotency_mismatch for a key reused with another body, and changes nothing', async () => {
+    const id = await orders.placeOrder();
+    const headers = { 'Idempotency-Key': `reuse-${random()}` };
+    const first = await api.call<Order>('PUT', `/api/admin/orders/${id}`, { user: admin, json: { paymentStatus: 'paid' }, headers });
+    expect(first.status).toBe(200);
+    const before = await orders.orderRow(id);
+    const reused = await api.call<ErrorBody>('PUT', `/api/admin/orders/${id}`, { user: admin, json: { orderStatus: 'cancelled' }, headers });
+    expect(reused.status).toBe(422);
+    expect(reused.body.error.code).toBe('idempotency_mismatch');
+    expect(await orders.orderRow(id)).toEqual(before);
+    // The same body under the same key is still a replay: the first answer, nothing changed.
+    const replay = await api.call<Order>('PUT', `/api/admin/orders/${id}`, { user: admin, json: { paymentStatus: 'paid' }, headers });
+    expect(replay.status).toBe(200);
+    expect(replay.body).toEqual(first.body);
+    expect(await orders.orderRow(id)).toEqual(before);
+  });
+
   it('delivers an available stock: the stock is sold to the customer and its account copied into the order', async () => {
     const id = await orders.placeOrder();
     const password = `Stock-${random()}-pw`;

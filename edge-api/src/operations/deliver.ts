@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { orderChangeBody } from '../contract/order-requests.ts';
 import type { Order } from '../contract/orders.ts';
 import { recordAudit } from '../db/audit.ts';
-import { onceForKey, type StoredAnswer } from '../db/idempotency.ts';
+import { KeyReusedError, onceForKey, type StoredAnswer } from '../db/idempotency.ts';
 import { lockOrder, updateOrder } from '../db/orders.ts';
 import type { OrdersTable, StockRow, UserRow } from '../db/schema.ts';
 import { nextVersion } from '../db/versions.ts';
@@ -24,6 +24,19 @@ const alreadyDelivered = () =>
     'already_delivered',
     'This order has already been delivered. Its credentials stay as they are; to replace them, send the delivery again with "replace": true.',
   );
+
+/** JSON with object keys sorted, so one request always hashes the same. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
+    return `{${entries
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
 
 const isUniqueViolation = (error: unknown) => (error as { code?: unknown } | null)?.code === '23505';
 
@@ -55,6 +68,8 @@ export async function changeOrder(
     wise_image: change.wiseImage || null,
     stock_id: null,
   };
+  // The request a key stands for, as a keyed hash (the body may hold a password): fields in a fixed order.
+  const requestHash = idempotencyKey ? await deps.secrets.blindIndex(`PUT /admin/orders/${orderId} ${canonicalJson(change)}`) : undefined;
   const result = await deps.db
     .transaction()
     .execute((trx) =>
@@ -112,9 +127,15 @@ export async function changeOrder(
           },
         });
         return { status: 200, body: await presentOrder(updated, 'staff', deps.secrets, deps.blobs) };
-      }),
+      }, requestHash),
     )
     .catch((error: unknown) => {
+      if (error instanceof KeyReusedError) {
+        throw new ApiError(
+          'idempotency_mismatch',
+          'This Idempotency-Key was already used with a different request. Nothing was changed: send a new key for a new change.',
+        );
+      }
       // The unique index on orders.stock_id: another order got this stock after all.
       throw isUniqueViolation(error) ? stockUnavailable() : error;
     });
