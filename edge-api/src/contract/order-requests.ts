@@ -73,6 +73,12 @@ export const orderChangeBody = z
     stockId: uuid.optional(),
     /** Replace credentials already delivered (a wrong account, say); without it a second delivery is refused. */
     replace: z.literal(true).optional(),
+    /**
+     * The values the change was made from, field by field (what the device showed). Sent instead of
+     * `version`: a change to a field someone else changed meanwhile is a conflict; changes to different
+     * fields of one order both land.
+     */
+    base: z.object({ orderStatus: oneOf(orderStatuses).optional(), paymentStatus: oneOf(paymentStatuses).optional() }).strict().optional(),
     version: expectedVersion,
   })
   .superRefine((body, ctx) => {

@@ -62,6 +62,29 @@ describe('delivering an order (PUT /api/admin/orders/:id)', () => {
     expect(await orders.orderRow(id)).toEqual(before);
   });
 
+  it('merges a status change and a payment change made from the same version on two devices; refuses only a change to the same field', async () => {
+    const id = await orders.placeOrder();
+    const seen = await orders.orderRow(id);
+    const status = await api.call<Order>('PUT', `/api/admin/orders/${id}`, {
+      user: moderator,
+      json: { orderStatus: 'processing', base: { orderStatus: seen.order_status } },
+    });
+    expect(status.status).toBe(200);
+    const payment = await api.call<Order>('PUT', `/api/admin/orders/${id}`, { user: admin, json: { paymentStatus: 'paid', base: { paymentStatus: seen.payment_status } } });
+    expect(payment.status).toBe(200);
+    expect(await orders.orderRow(id)).toMatchObject({ order_status: 'processing', payment_status: 'paid' });
+
+    // The same field, from the same old value, to another value: a true conflict, with both values.
+    const clash = await api.call<ErrorBody>('PUT', `/api/admin/orders/${id}`, { user: admin, json: { orderStatus: 'cancelled', base: { orderStatus: seen.order_status } } });
+    expect(clash.status).toBe(409);
+    expect(clash.body.error.code).toBe('conflict');
+    expect(clash.body.error.details).toMatchObject({ field: 'orderStatus', from: 'pending', yours: 'cancelled', theirs: 'processing' });
+    expect(await orders.orderRow(id)).toMatchObject({ order_status: 'processing', payment_status: 'paid' });
+    // The same value both ways is no conflict.
+    const same = await api.call<Order>('PUT', `/api/admin/orders/${id}`, { user: admin, json: { orderStatus: 'processing', base: { orderStatus: seen.order_status } } });
+    expect(same.status).toBe(200);
+  });
+
   it('delivers an available stock: the stock is sold to the customer and its account copied into the order', async () => {
     const id = await orders.placeOrder();
     const password = `Stock-${random()}-pw`;

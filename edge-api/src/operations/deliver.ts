@@ -5,7 +5,7 @@ import type { Order } from '../contract/orders.ts';
 import { recordAudit } from '../db/audit.ts';
 import { KeyReusedError, onceForKey, type StoredAnswer } from '../db/idempotency.ts';
 import { lockOrder, updateOrder } from '../db/orders.ts';
-import type { OrdersTable, StockRow, UserRow } from '../db/schema.ts';
+import type { OrderRow, OrdersTable, StockRow, UserRow } from '../db/schema.ts';
 import { nextVersion } from '../db/versions.ts';
 import { lockStockForDelivery, markStockSold } from '../db/wise-stocks.ts';
 import type { Deps } from '../deps.ts';
@@ -24,6 +24,30 @@ const alreadyDelivered = () =>
     'already_delivered',
     'This order has already been delivered. Its credentials stay as they are; to replace them, send the delivery again with "replace": true.',
   );
+
+const fieldLabels = { orderStatus: 'order status', paymentStatus: 'payment status' } as const;
+
+/**
+ * Field-level merge (decision 043): each field the change sets must still hold the value the change was
+ * made from, or already the value it sets. Someone else's change to another field is no conflict; a
+ * change to the same field is, and the answer names both values.
+ */
+function assertFieldsUnchanged(current: OrderRow, change: OrderChange, base: NonNullable<OrderChange['base']>) {
+  const now = { orderStatus: current.order_status, paymentStatus: current.payment_status };
+  for (const field of ['orderStatus', 'paymentStatus'] as const) {
+    const yours = change[field];
+    const from = base[field];
+    if (yours === undefined || from === undefined) continue;
+    const theirs = now[field];
+    if (theirs !== from && theirs !== yours) {
+      throw new ApiError(
+        'conflict',
+        `Someone else changed the ${fieldLabels[field]} of this order from "${from}" to "${theirs}" meanwhile; your change sets it to "${yours}". Choose which one to keep.`,
+        { field, from, yours, theirs, currentVersion: Number(current.version) },
+      );
+    }
+  }
+}
 
 /** JSON with object keys sorted, so one request always hashes the same. */
 function canonicalJson(value: unknown): string {
@@ -81,7 +105,8 @@ export async function changeOrder(
         if ((typedColumns || change.stockId) && (current.wise_email !== null || current.stock_id !== null) && change.replace !== true) {
           throw alreadyDelivered();
         }
-        assertVersion(current.version, change.version, 'order');
+        if (change.base) assertFieldsUnchanged(current, change, change.base);
+        else assertVersion(current.version, change.version, 'order');
         const changes: Updateable<OrdersTable> = {};
         if (change.paymentStatus) changes.payment_status = change.paymentStatus;
         if (change.orderStatus) changes.order_status = change.orderStatus;

@@ -13,8 +13,9 @@ import { getPublicDb, type MutationName, type RowRef, type UserDb } from './loca
 /** What each named mutation carries in its outbox entry. */
 export interface MutationArgs {
   placeOrder: { id: string; productId: string };
-  setOrderStatus: { orderId: string; orderStatus: OrderStatus; version: number };
-  setPaymentStatus: { orderId: string; paymentStatus: PaymentStatus; version: number };
+  /** `from`: the value the device showed; sent as the change's base, so a change to another field meanwhile is no conflict. */
+  setOrderStatus: { orderId: string; orderStatus: OrderStatus; version: number; from?: OrderStatus };
+  setPaymentStatus: { orderId: string; paymentStatus: PaymentStatus; version: number; from?: PaymentStatus };
   deliverOrder:
     | { orderId: string; version: number; wiseEmail: string; wisePassword: string; wiseImage?: string }
     | { orderId: string; version: number; stockId: string };
@@ -106,7 +107,10 @@ export const mutators: { [N in MutationName]: Mutator<MutationArgs[N]> } = {
       const order = await orderOnDevice(db, args.orderId);
       return [{ ref: { table: 'orders', id: order.id }, row: { ...order, orderStatus: args.orderStatus, updatedAt: now() } }];
     },
-    upload: (client, args, key) => putOrder(client, args.orderId, { orderStatus: args.orderStatus, version: args.version }, key),
+    // With the value it was made from (decision 043) the server merges by field; entries queued before
+    // that carry only the version.
+    upload: (client, args, key) =>
+      putOrder(client, args.orderId, args.from ? { orderStatus: args.orderStatus, base: { orderStatus: args.from } } : { orderStatus: args.orderStatus, version: args.version }, key),
   },
 
   setPaymentStatus: {
@@ -115,7 +119,13 @@ export const mutators: { [N in MutationName]: Mutator<MutationArgs[N]> } = {
       const order = await orderOnDevice(db, args.orderId);
       return [{ ref: { table: 'orders', id: order.id }, row: { ...order, paymentStatus: args.paymentStatus, updatedAt: now() } }];
     },
-    upload: (client, args, key) => putOrder(client, args.orderId, { paymentStatus: args.paymentStatus, version: args.version }, key),
+    upload: (client, args, key) =>
+      putOrder(
+        client,
+        args.orderId,
+        args.from ? { paymentStatus: args.paymentStatus, base: { paymentStatus: args.from } } : { paymentStatus: args.paymentStatus, version: args.version },
+        key,
+      ),
   },
 
   deliverOrder: {

@@ -111,6 +111,39 @@ describe('push', () => {
     expect((await db!.outbox.get(queued.id))?.status).toBe('failed');
   });
 
+  it('lands a status change made offline beside a payment change made on another device (no false conflict); refuses a change to the same field with both values', async () => {
+    const service = await createService(api, admin, 'Wise for two tablets');
+    const [customer, moderator] = await Promise.all([api.createUser('user'), api.createUser('moderator')]);
+    const order = await orderOnServer(api, customer, service);
+    const { engine, db } = track(device(api, moderator));
+    await engine.syncNow();
+
+    const queued = setOrderStatus(moderator.id, { orderId: order.id, orderStatus: 'processing', version: order.version, from: order.orderStatus });
+    await queued.saved;
+    // Meanwhile an admin marks it paid on another device, from the same version.
+    const paid = await api.call<Order>('PUT', `/api/admin/orders/${order.id}`, { user: admin, json: { paymentStatus: 'paid', base: { paymentStatus: 'pending' } } });
+    expect(paid.status).toBe(200);
+
+    await engine.syncNow();
+    await queued.done;
+    const [row] = await serverOrder(api, order.id);
+    expect(row).toMatchObject({ payment_status: 'paid', order_status: 'processing' });
+    expect(await db!.orders.get(order.id)).toMatchObject({ paymentStatus: 'paid', orderStatus: 'processing' });
+    expect(await db!.outbox.count()).toBe(0);
+
+    // A true conflict: the same field, changed elsewhere to something else.
+    const mine = setOrderStatus(moderator.id, { orderId: order.id, orderStatus: 'completed', version: Number(row!.version), from: 'processing' });
+    await mine.saved;
+    const theirs = await api.call<Order>('PUT', `/api/admin/orders/${order.id}`, { user: admin, json: { orderStatus: 'cancelled', base: { orderStatus: 'processing' } } });
+    expect(theirs.status).toBe(200);
+    await engine.syncNow();
+    await expect(mine.done).rejects.toMatchObject({ status: 409 });
+    const failed = await db!.outbox.get(mine.id);
+    expect(failed?.status).toBe('failed');
+    expect(failed?.error).toMatch(/"cancelled".*"completed"/);
+    expect(await db!.orders.get(order.id)).toMatchObject({ orderStatus: 'cancelled' });
+  });
+
   it('sends two changes to one row in order, each on top of the other', async () => {
     const service = await createService(api, admin, 'VPS large');
     const [customer, moderator] = await Promise.all([api.createUser('user'), api.createUser('moderator')]);

@@ -77,7 +77,7 @@ export function AdminOrdersPage() {
   const changeOrderStatus = async (order: Order, orderStatus: OrderStatus) => {
     if (orderStatus === order.orderStatus) return;
     try {
-      const handle = setOrderStatus(userId, { orderId: order.id, orderStatus, version: order.version }, { shown: { orders: [order] } });
+      const handle = setOrderStatus(userId, { orderId: order.id, orderStatus, version: order.version, from: order.orderStatus }, { shown: { orders: [order] } });
       const outcome = await serverOutcome(handle.done);
       toast.success(changedMessage(`Order #${shortOrderId(order.id)} is now ${capitalize(orderStatus)}`, outcome));
     } catch (error) {
@@ -94,7 +94,7 @@ export function AdminOrdersPage() {
       return;
     }
     try {
-      const handle = setPaymentStatus(userId, { orderId: order.id, paymentStatus, version: order.version }, { shown: { orders: [order] } });
+      const handle = setPaymentStatus(userId, { orderId: order.id, paymentStatus, version: order.version, from: order.paymentStatus }, { shown: { orders: [order] } });
       const outcome = await serverOutcome(handle.done);
       toast.success(changedMessage(`Payment of order #${shortOrderId(order.id)} is now ${capitalize(paymentStatus)}`, outcome));
     } catch (error) {
