@@ -175,6 +175,47 @@ describe('admin order management', () => {
     await context.close();
   });
 
+  it('lands a status change made offline on one tablet and a payment change made on another to the same order: no false conflict', async () => {
+    const admin = await tokenFor(demoLogins.admin);
+    const waiting = await apiGet<AdminOrderPage>('/admin/orders?status=pending&paymentStatus=pending&limit=100', admin.token);
+    const order = waiting.orders.at(-1);
+    assert.ok(order, 'the demo data has an order awaiting payment and processing');
+    const label = `order #${shortId(order.id)}`;
+
+    const tablet = await newContext(browser, server.url);
+    const moderatorPage = await tablet.newPage();
+    await signIn(moderatorPage, demoLogins.moderator);
+    await moderatorPage.goto('/dashboard');
+    await moderatorPage.getByText('All changes synced', { exact: true }).waitFor();
+    await waitForServiceWorkerControl(moderatorPage);
+    await showOnly(moderatorPage, order.id);
+    await goOffline(tablet);
+    await moderatorPage.getByLabel(`Order status of ${label}`).selectOption('processing');
+    await moderatorPage.getByText('1 change waiting to sync', { exact: true }).waitFor();
+
+    // Meanwhile the admin marks it paid on a phone.
+    const phone = await newContext(browser, server.url);
+    const adminPage = await phone.newPage();
+    await signIn(adminPage, demoLogins.admin);
+    await adminPage.goto('/dashboard');
+    await showOnly(adminPage, order.id);
+    await adminPage.getByLabel(`Payment status of ${label}`).selectOption('paid');
+    await adminPage.locator('.toast').getByText(`Payment of ${label} is now Paid.`).waitFor();
+
+    await goOnline(tablet);
+    await moderatorPage.getByText('All changes synced', { exact: true }).waitFor({ timeout: 30_000 });
+    const onServer = await apiGet<Order>(`/admin/orders/${order.id}`, admin.token);
+    assert.equal(onServer.orderStatus, 'processing');
+    assert.equal(onServer.paymentStatus, 'paid');
+    assert.equal(await moderatorPage.getByText('The server refused', { exact: false }).count(), 0);
+    await moderatorPage.waitForFunction(
+      (name) => (document.querySelector(`[aria-label="Payment status of ${name}"]`) as HTMLSelectElement | null)?.value === 'paid',
+      label,
+    );
+    await tablet.close();
+    await phone.close();
+  });
+
   it('shows a queued change the server refused, with its reason, and sends it again on Retry', async () => {
     const admin = await tokenFor(demoLogins.admin);
     const processing = await apiGet<AdminOrderPage>('/admin/orders?status=processing', admin.token);
@@ -203,7 +244,11 @@ describe('admin order management', () => {
     await goOnline(context);
     const refused = page.getByRole('alert').filter({ hasText: 'The server refused a change made on this device' });
     await refused.getByText(`Set order #${shortId(order.id)} status to completed`).waitFor();
-    await refused.getByText('This order was changed by someone else', { exact: false }).waitFor();
+    // Both values, named: the field someone else changed, and to what; and what this device wanted.
+    await refused.getByText('Someone else changed the order status of this order from "processing" to "cancelled"', { exact: false }).waitFor();
+    // The header never says "synced" beside a refused change.
+    await page.getByText('1 change refused', { exact: true }).waitFor();
+    assert.equal(await page.getByText('All changes synced', { exact: true }).count(), 0);
     assert.equal((await apiGet<Order>(`/admin/orders/${order.id}`, admin.token)).orderStatus, 'cancelled');
     await page.waitForFunction((id) => (document.querySelector(`[aria-label="Order status of order #${id}"]`) as HTMLSelectElement | null)?.value === 'cancelled', shortId(order.id));
 

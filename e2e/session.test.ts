@@ -152,3 +152,65 @@ describe('a session the auth server ended', () => {
     });
   });
 });
+
+describe('the server answers 503 (its database is down)', () => {
+  it('an admin with 2 queued changes opens the dashboard: still signed in, the changes kept and shown, sent once the server is back', slow, async () => {
+    await e2e.withPage(async (page, context) => {
+      await signIn(page, demoLogins.admin);
+      await page.goto('/dashboard');
+      await page.getByText('All changes synced', { exact: true }).waitFor({ timeout: 20_000 });
+      await waitForServiceWorkerControl(page);
+      await page.getByRole('heading', { name: 'Admin Order Management' }).waitFor();
+
+      await goOffline(context);
+      for (const index of [0, 1]) {
+        const select = page.getByLabel(/^Order status of order #/).nth(index);
+        await select.selectOption((await select.inputValue()) === 'processing' ? 'completed' : 'processing');
+      }
+      await page.getByText('2 changes waiting to sync', { exact: true }).waitFor();
+
+      // Back online, but every API call answers 503 as the server does while its database is down.
+      await context.route('**/api/**', (route) =>
+        route.fulfill({
+          status: 503,
+          headers: { 'content-type': 'application/json', 'retry-after': '2' },
+          body: JSON.stringify({ error: { code: 'unavailable', message: 'The shop cannot reach its database right now. Please try again in a few seconds.' } }),
+        }),
+      );
+      await goOnline(context);
+      await page.goto('/dashboard');
+      await page.getByRole('heading', { name: 'Admin Order Management' }).waitFor({ timeout: 20_000 });
+      await page.getByText('2 changes waiting to sync', { exact: true }).waitFor();
+      assert.equal(new URL(page.url()).pathname, '/dashboard');
+      assert.equal(await page.getByText('All changes synced', { exact: true }).count(), 0);
+      assert.equal((await outbox(page)).filter((entry) => entry.status === 'pending').length, 2, 'both changes kept, still pending');
+      assert.ok((await databaseNames(page)).some((name) => name.startsWith('storefront-user-')), "the user's database is kept");
+      assert.ok(await page.evaluate((key) => localStorage.getItem(key) !== null, SESSION_KEY), 'still signed in');
+
+      await context.unroute('**/api/**');
+      await page.getByRole('button', { name: 'Refresh' }).click();
+      await page.getByText('All changes synced', { exact: true }).waitFor({ timeout: 30_000 });
+      assert.equal((await outbox(page)).length, 0);
+    });
+  });
+
+  it('a customer with a queued order who opens a dashboard address offline keeps the order and stays signed in', slow, async () => {
+    await e2e.withPage(async (page, context) => {
+      await page.goto('/');
+      await waitForServiceWorkerControl(page);
+      await signIn(page, demoLogins.customer);
+      await page.goto('/my-orders');
+      await page.getByText('Payment Pending').first().waitFor({ timeout: 20_000 });
+      await goOffline(context);
+      const title = await placeOrderOffline(page);
+      await page.goto('/dashboard');
+      await page.getByRole('heading', { name: /dashboard/i }).first().waitFor({ timeout: 20_000 });
+      assert.equal((await outbox(page)).length, 1, 'the queued order is kept');
+      await page.goto('/my-orders');
+      const card = page.locator('article').filter({ has: page.getByRole('heading', { level: 2, name: title }) });
+      await card.getByText('Waiting to sync', { exact: true }).first().waitFor();
+      await goOnline(context);
+      await eventually(async () => (await outbox(page)).length === 0, 'the queued order to be sent');
+    });
+  });
+});

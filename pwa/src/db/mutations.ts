@@ -132,8 +132,11 @@ export function retryFailed(userId: string, outboxId: string): MutationHandle {
       if (!entry || entry.status !== 'failed') throw new AppError('not_on_device', 'This change is no longer waiting to be retried');
       const args = { ...entry.args };
       const [target] = entryTargets(entry);
-      const current = target ? ((await db.table(target.table).get(target.id)) as { version: number } | undefined) : undefined;
+      const current = target ? ((await db.table(target.table).get(target.id)) as ({ version: number } & Record<string, unknown>) | undefined) : undefined;
       if (current && typeof args.version === 'number') args.version = current.version;
+      // Retrying a refused field change keeps this device's value over the one found on the server.
+      const field = entry.name === 'setOrderStatus' ? 'orderStatus' : entry.name === 'setPaymentStatus' ? 'paymentStatus' : null;
+      if (current && field && 'from' in args) args.from = current[field];
       await applyChanges(db, await mutatorOf(entry.name).apply(db, args, context));
       await db.outbox.put({ ...entry, args, status: 'pending', error: undefined, attempts: 0, createdAt: nextCreatedAt() });
     });

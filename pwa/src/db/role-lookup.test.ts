@@ -14,12 +14,16 @@ beforeAll(async () => {
 afterAll(() => api.close());
 
 /** The API client of a device signed in with `token`, talking to the real app in-process, or to nobody. */
-function clientWith(token: string, network: 'up' | 'down' = 'up') {
+function clientWith(token: string, network: 'up' | 'down' | 'unavailable' = 'up') {
   let requests = 0;
   const client = hc<AppType>('http://api.test/', {
     fetch: async (input: RequestInfo | URL, init?: RequestInit) => {
       requests += 1;
       if (network === 'down') throw new TypeError('Failed to fetch');
+      // What the API answers while its database is unreachable (edge-api/src/errors.ts).
+      if (network === 'unavailable') {
+        return Response.json({ error: { code: 'unavailable', message: 'The shop cannot reach its database right now.' } }, { status: 503, headers: { 'Retry-After': '2' } });
+      }
       return api.app.request(new Request(input, init));
     },
     headers: { authorization: `Bearer ${token}` },
@@ -69,6 +73,14 @@ describe('lookupRole: the role the dashboard guard decides by', () => {
 
     const stranger = await api.createUser('admin');
     expect(await lookupRole(stranger.id, clientWith(stranger.token, 'down').client, neverOffline)).toEqual({ uid: stranger.id, kind: 'unreachable', localUser: null });
+  });
+
+  it('lets the synced user record decide while the server answers 503: nobody is locked out or signed out', async () => {
+    const admin = await api.createUser('admin');
+    await getUserDb(admin.id).users.put(synced(admin, 'admin'));
+    const lookup = await lookupRole(admin.id, clientWith(admin.token, 'unavailable').client, neverOffline);
+    expect(lookup).toMatchObject({ uid: admin.id, kind: 'unreachable', localUser: { userRole: 'admin' } });
+    expect(decideAccess(admin.id, lookup)).toEqual({ kind: 'allowed', role: 'admin' });
   });
 
   it('asks nothing of the network while the browser says it is offline', async () => {

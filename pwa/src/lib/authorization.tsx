@@ -45,9 +45,9 @@ export function useAuthorization() {
 /** What the role fetch gave for one user id. */
 export type RoleLookup =
   | { uid: string; kind: 'role'; role: Role }
-  /** The server answered with an error (401, 403, 404, 5xx): the spec logs the user out. */
+  /** The server refused (401, 403, 404): the guard denies, and nobody is signed out (decision 034). */
   | { uid: string; kind: 'failed' }
-  /** No answer at all (offline): the user record synced to this device decides, if there is one. */
+  /** No answer, or the server is down (offline, 5xx): the user record synced to this device decides, if there is one. */
   | { uid: string; kind: 'unreachable'; localUser: User | null };
 
 export type Access =
