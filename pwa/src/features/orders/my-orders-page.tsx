@@ -11,6 +11,9 @@ import { useGoBack } from '../../lib/use-go-back.ts';
 import { OrderCard } from './order-card.tsx';
 import { useSyncStatus } from '../../db/sync-status.ts';
 
+/** Orders rendered at first and added by each "Show more": a history of thousands stays a short page. */
+const ORDERS_PAGE = 30;
+
 const newestFirst = (a: Order, b: Order) => (b.createdAt || b.orderDate).localeCompare(a.createdAt || a.orderDate);
 
 export function MyOrdersPage() {
@@ -30,6 +33,7 @@ function MyOrders({ user }: { user: SignedInUser }) {
   const pendingIds = usePendingIds();
   const [refreshing, setRefreshing] = useState(false);
   const [refreshFailed, setRefreshFailed] = useState(false);
+  const [shown, setShown] = useState(ORDERS_PAGE);
 
   // Staff devices also hold other customers' orders: this screen shows only the user's own. Without a
   // cursor this device has never pulled the user's data, so "none here" does not mean "none yet".
@@ -95,8 +99,9 @@ function MyOrders({ user }: { user: SignedInUser }) {
       {loading ? (
         <LoadingState text="Loading your orders..." />
       ) : orders && orders.length > 0 ? (
+        <>
         <ul className="space-y-6">
-          {orders.map((order) => (
+          {orders.slice(0, shown).map((order) => (
             <li key={order.id}>
               <OrderCard
                 order={order}
@@ -107,6 +112,17 @@ function MyOrders({ user }: { user: SignedInUser }) {
             </li>
           ))}
         </ul>
+        {orders.length > shown && (
+          <div className="mt-6 flex flex-col items-center gap-2">
+            <p className="text-sm text-base-content/70">
+              Showing the newest {shown} of {orders.length} orders.
+            </p>
+            <button type="button" className="btn btn-outline" onClick={() => setShown((n) => n + ORDERS_PAGE)}>
+              Show {Math.min(ORDERS_PAGE, orders.length - shown)} More Orders
+            </button>
+          </div>
+        )}
+        </>
       ) : firstSyncFailed ? null : (
         <EmptyState
           title="No Orders Yet"

@@ -1,0 +1,72 @@
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { MemoryRouter, Route, Routes } from 'react-router-dom';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Order } from '../../../../edge-api/src/contract/orders.ts';
+import { deleteUserDb, getUserDb } from '../../db/local-db.ts';
+import { AuthContext, type AuthState } from '../../lib/auth.tsx';
+import { MyOrdersPage } from './my-orders-page.tsx';
+
+vi.mock('../../lib/supabase.ts', () => ({
+  getAccessToken: async () => null,
+  getSupabase: async () => {
+    throw new Error('No auth server in this test');
+  },
+}));
+
+const uid = '5c1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4e';
+const signedIn: AuthState = { status: 'signedIn', user: { id: uid, email: 'many@example.com' } };
+
+const order = (i: number): Order => {
+  const at = new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString();
+  return {
+    id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+    productId: '00000000-0000-4000-8000-000000000000',
+    title: `Order number ${i}`,
+    description: '',
+    category: 'documents',
+    image: '',
+    price: '10',
+    deliveryTime: '1hour',
+    userId: uid,
+    userEmail: 'many@example.com',
+    userName: 'Many',
+    paymentStatus: 'pending',
+    orderStatus: 'pending',
+    orderDate: at,
+    createdAt: at,
+    updatedAt: at,
+    version: i + 1,
+  };
+};
+
+beforeEach(() => vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false));
+afterEach(async () => {
+  cleanup();
+  vi.restoreAllMocks();
+  await deleteUserDb(uid);
+});
+
+describe('MyOrdersPage with a long history', () => {
+  it('renders the newest 30 of 5,000 orders from the device, and 30 more on each Show More', async () => {
+    const db = getUserDb(uid);
+    await db.orders.bulkPut(Array.from({ length: 5000 }, (_, i) => order(i)));
+    await db.meta.put({ key: 'cursor', value: 1 });
+    render(
+      <AuthContext value={signedIn}>
+        <MemoryRouter initialEntries={['/my-orders']}>
+          <Routes>
+            <Route path="/my-orders" element={<MyOrdersPage />} />
+          </Routes>
+        </MemoryRouter>
+      </AuthContext>,
+    );
+    expect(await screen.findByRole('heading', { name: 'Order number 4999' })).toBeTruthy();
+    expect(screen.getAllByRole('listitem')).toHaveLength(30);
+    expect(screen.queryByRole('heading', { name: 'Order number 4969' })).toBeNull();
+    expect(screen.getByText('Showing the newest 30 of 5000 orders.')).toBeTruthy();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Show 30 More Orders' }));
+    expect(await screen.findByRole('heading', { name: 'Order number 4969' })).toBeTruthy();
+    expect(screen.getAllByRole('listitem')).toHaveLength(60);
+  });
+});
