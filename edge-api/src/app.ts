@@ -27,7 +27,7 @@ export function createApp(deps: Deps) {
   app.onError(errorHandler(deps.logger));
   app.notFound(apiNotFound);
   if (deps.config.allowedOrigins.length > 0) {
-    app.use('*', cors({ origin: deps.config.allowedOrigins, credentials: false, exposeHeaders: ['Content-Disposition'] }));
+    app.use('*', cors({ origin: deps.config.allowedOrigins, credentials: false, exposeHeaders: ['Content-Disposition', 'X-Next-Cursor'] }));
   }
   app.use('*', session(deps));
   return app

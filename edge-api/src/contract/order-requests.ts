@@ -23,6 +23,26 @@ export const placeOrderBody = z.object({
 
 export const userIdParam = z.object({ userId: uuid });
 
+/** Most orders one page of GET /api/orders/user/{id} holds. */
+export const USER_ORDERS_PAGE_MAX = 500;
+
+/**
+ * GET /api/orders/user/{id}: without `limit`, every order (the spec's answer); with it, the newest `limit`
+ * after `cursor`, and the cursor of the next page in the `X-Next-Cursor` header while there is one.
+ */
+export const userOrdersQuery = z.object({
+  limit: z.preprocess(
+    blankAsMissing,
+    z
+      .string({ error: 'must be given once' })
+      .regex(/^[1-9][0-9]{0,3}$/, 'must be a whole number of 1 or more')
+      .transform(Number)
+      .refine((n) => n <= USER_ORDERS_PAGE_MAX, `must be at most ${USER_ORDERS_PAGE_MAX}`)
+      .optional(),
+  ),
+  cursor: z.preprocess(blankAsMissing, queryText(200).regex(/^[A-Za-z0-9_-]+$/, 'must be a cursor this API answered').optional()),
+});
+
 /** GET /api/admin/orders/export.csv, and the filter part of the list. */
 export const adminOrderFilterQuery = z.object({
   status: z.preprocess(blankAsMissing, oneOf(orderStatuses).optional()),

@@ -64,6 +64,19 @@ export function listUserOrders(db: Db, userId: string) {
     .execute();
 }
 
+/**
+ * One page of a user's orders, newest first, after the order `afterId` (the last of the page before),
+ * compared on its stored creation time to the microsecond.
+ */
+export function listUserOrdersPage(db: Db, userId: string, limit: number, afterId?: string) {
+  let query = db.selectFrom('orders as o').selectAll('o').where('o.user_id', '=', userId).where('o.deleted_at', 'is', null);
+  if (afterId) {
+    const afterAt = db.selectFrom('orders').select('created_at').where('id', '=', afterId).where('user_id', '=', userId);
+    query = query.where((eb) => eb.or([eb('o.created_at', '<', afterAt), eb.and([eb('o.created_at', '=', afterAt), eb('o.id', '>', afterId)])]));
+  }
+  return query.orderBy('o.created_at', 'desc').orderBy('o.id').limit(limit).execute();
+}
+
 export function updateOrder(db: Db, id: string, changes: Updateable<OrdersTable>, version: number) {
   return db
     .updateTable('orders')

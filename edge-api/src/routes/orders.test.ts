@@ -173,6 +173,36 @@ describe('GET /api/orders/user/:userId', () => {
     expect(mine.body.map((o) => o.id)).toEqual([...ids].reverse());
   });
 
+  it('pages a long history with a cursor: every order once, newest first, ties on the creation time included', async () => {
+    const buyer = await api.createUser('user');
+    const ids: string[] = [];
+    for (let i = 0; i < 7; i++) {
+      const placed = await api.call<Placed>('POST', '/api/orders', { user: buyer, json: { productId: serviceId } });
+      ids.push(placed.body.order.id);
+    }
+    // Three orders share one creation time, to the microsecond.
+    const same = new Date(Date.UTC(2026, 1, 1));
+    await api.db.updateTable('orders').set({ created_at: same }).where('id', 'in', ids.slice(2, 5)).execute();
+    const everything = (await api.call<Order[]>('GET', `/api/orders/user/${buyer.id}`, { user: buyer })).body.map((o) => o.id);
+    expect(everything).toHaveLength(7);
+
+    const paged: string[] = [];
+    let cursor: string | null = null;
+    for (let page = 0; page < 10; page++) {
+      const answer: { status: number; body: Order[]; headers: Headers } = await api.call<Order[]>(
+        'GET',
+        `/api/orders/user/${buyer.id}?limit=3${cursor ? `&cursor=${cursor}` : ''}`,
+        { user: buyer },
+      );
+      expect(answer.status).toBe(200);
+      expect(answer.body.length).toBeLessThanOrEqual(3);
+      paged.push(...answer.body.map((o) => o.id));
+      cursor = answer.headers.get('x-next-cursor');
+      if (!cursor) break;
+    }
+    expect(paged).toEqual(everything);
+  });
+
   it("lets staff read a customer's orders; another customer gets 403, no token 401, a malformed id 400", async () => {
     await api.call('POST', '/api/orders', { user: customer, json: { productId: serviceId } });
     const byModerator = await api.call<Order[]>('GET', `/api/orders/user/${customer.id}`, { user: moderator });

@@ -1,15 +1,26 @@
 import { Hono } from 'hono';
-import { placeOrderBody, userIdParam } from '../contract/order-requests.ts';
+import { placeOrderBody, userIdParam, userOrdersQuery } from '../contract/order-requests.ts';
 import { recordAudit } from '../db/audit.ts';
-import { findOrderIncludingDeleted, insertOrder, listUserOrders } from '../db/orders.ts';
+import { findOrderIncludingDeleted, insertOrder, listUserOrders, listUserOrdersPage } from '../db/orders.ts';
 import type { OrderRow } from '../db/schema.ts';
 import { findService } from '../db/services.ts';
 import { nextVersion } from '../db/versions.ts';
 import type { Deps } from '../deps.ts';
-import { conflict, forbidden, notFound } from '../errors.ts';
+import { badRequest, conflict, forbidden, notFound } from '../errors.ts';
 import { validate } from '../lib/validate.ts';
 import { isStaff, requireRole, type AppEnv } from '../middleware/session.ts';
 import { presentOrder } from '../presenters/orders.ts';
+
+/** A page's end as an opaque cursor: the id of its last order. */
+const writeCursor = (row: OrderRow): string => Buffer.from(row.id).toString('base64url');
+
+function readCursor(cursor: string): string {
+  const id = Buffer.from(cursor, 'base64url').toString('utf8');
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) {
+    throw badRequest('cursor: must be a cursor this API answered', [{ path: 'cursor', message: 'must be a cursor this API answered' }]);
+  }
+  return id;
+}
 
 export function orderRoutes(deps: Deps) {
   return new Hono<AppEnv>()
@@ -49,11 +60,22 @@ export function orderRoutes(deps: Deps) {
       const order = await presentOrder(result.row, 'owner', deps.secrets, deps.blobs);
       return c.json({ success: true as const, order }, result.created ? 201 : 200);
     })
-    .get('/user/:userId', requireRole(), validate('param', userIdParam), async (c) => {
+    .get('/user/:userId', requireRole(), validate('param', userIdParam), validate('query', userOrdersQuery), async (c) => {
       const { userId } = c.req.valid('param');
+      const { limit, cursor } = c.req.valid('query');
       const me = c.get('user')!;
       if (me.id !== userId && !isStaff(me)) throw forbidden('You can only read your own orders');
-      const rows = await listUserOrders(deps.db, userId);
+      let rows: OrderRow[];
+      if (limit === undefined) {
+        rows = await listUserOrders(deps.db, userId);
+      } else {
+        // One more than asked tells whether another page follows; only the page is decrypted.
+        rows = await listUserOrdersPage(deps.db, userId, limit + 1, cursor === undefined ? undefined : readCursor(cursor));
+        if (rows.length > limit) {
+          rows = rows.slice(0, limit);
+          c.header('X-Next-Cursor', writeCursor(rows.at(-1)!));
+        }
+      }
       const audience = me.id === userId ? 'owner' : 'staff';
       return c.json(await Promise.all(rows.map((row) => presentOrder(row, audience, deps.secrets, deps.blobs))));
     });

@@ -48,7 +48,7 @@ export const routeTable: Record<string, RouteRow> = {
   'DELETE /api/users/:uid': { access: 'admin', badInputs: [notUuid('/api/users/not-a-uuid')] },
 
   'POST /api/orders': { access: 'user', badInputs: [notJson, { json: {} }, { json: { productId: 'not-a-uuid' } }] },
-  'GET /api/orders/user/:userId': { access: 'user', badInputs: [notUuid('/api/orders/user/not-a-uuid')] },
+  'GET /api/orders/user/:userId': { access: 'user', badInputs: [notUuid('/api/orders/user/not-a-uuid'), { query: 'limit=0' }, { query: 'limit=501' }, { query: 'limit=5&cursor=not*a*cursor' }] },
 
   'GET /api/admin/orders': { access: 'staff', badInputs: [{ query: 'page=0' }, { query: 'limit=7' }, { query: 'status=shipped' }] },
   'GET /api/admin/orders/stats': { access: 'staff', badInputs: [] },
