@@ -193,23 +193,23 @@ describe('admin order management', () => {
     await moderatorPage.getByLabel(`Order status of ${label}`).selectOption('processing');
     await moderatorPage.getByText('1 change waiting to sync', { exact: true }).waitFor();
 
-    // Meanwhile the admin marks it paid on a phone.
+    // Meanwhile the admin marks its payment failed on a phone ('paid' would open the delivery form).
     const phone = await newContext(browser, server.url);
     const adminPage = await phone.newPage();
     await signIn(adminPage, demoLogins.admin);
     await adminPage.goto('/dashboard');
     await showOnly(adminPage, order.id);
-    await adminPage.getByLabel(`Payment status of ${label}`).selectOption('paid');
-    await adminPage.locator('.toast').getByText(`Payment of ${label} is now Paid.`).waitFor();
+    await adminPage.getByLabel(`Payment status of ${label}`).selectOption('failed');
+    await adminPage.locator('.toast').getByText(`Payment of ${label} is now Failed.`).waitFor();
 
     await goOnline(tablet);
     await moderatorPage.getByText('All changes synced', { exact: true }).waitFor({ timeout: 30_000 });
     const onServer = await apiGet<Order>(`/admin/orders/${order.id}`, admin.token);
     assert.equal(onServer.orderStatus, 'processing');
-    assert.equal(onServer.paymentStatus, 'paid');
+    assert.equal(onServer.paymentStatus, 'failed');
     assert.equal(await moderatorPage.getByText('The server refused', { exact: false }).count(), 0);
     await moderatorPage.waitForFunction(
-      (name) => (document.querySelector(`[aria-label="Payment status of ${name}"]`) as HTMLSelectElement | null)?.value === 'paid',
+      (name) => (document.querySelector(`[aria-label="Payment status of ${name}"]`) as HTMLSelectElement | null)?.value === 'failed',
       label,
     );
     await tablet.close();
