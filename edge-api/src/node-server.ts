@@ -36,7 +36,7 @@ import { seedDemoData, demoLogins } from './seed/demo-data.ts';
 const serverPaths = ['/api/', '/auth/', '/files/', '/storage/'];
 
 /** How long requests under way get to finish after SIGTERM before their connections are cut. */
-const SHUTDOWN_GRACE_MS = 8_000;
+const SHUTDOWN_GRACE_MS = 6_000;
 
 /** How long to wait between attempts while the database is not reachable at start. */
 const START_RETRY_MS = 2_000;

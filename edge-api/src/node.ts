@@ -18,7 +18,7 @@ try {
     }
     stopping = true;
     console.log(`${signal}: stopping…`);
-    // Whatever the clients do, the process is gone within 10 s (requests under way get 8 of them).
+    // Whatever the clients do, the process is gone within 10 s (requests under way get 6 of them; the rest is for stopping the database).
     setTimeout(() => {
       console.error('Still stopping after 10 s: exiting now; the database server stops on its own.');
       process.exit(1);
