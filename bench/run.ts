@@ -29,7 +29,7 @@ const embedded: EmbeddedPostgres | undefined = benchDataDir ? await startEmbedde
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? embedded!.databaseUrl;
 const databaseName = embedded ? 'the embedded Postgres server' : 'BENCH_DATABASE_URL';
 const quick = process.argv.includes('--quick');
-/** `--only=http,start` runs some of the benchmarks: first-load, http, workers, delta-sync, start, search. */
+/** `--only=http,start` runs some of the benchmarks: first-load, http, workers, delta-sync, start, history, search. */
 const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length).split(',');
 const runs = (name: string) => !only || only.includes(name);
 const ORDER_COUNT = quick ? 100_000 : 1_000_000;
@@ -143,6 +143,93 @@ async function httpBenchmarks(schema: string) {
     app.child.kill('SIGTERM');
     baseline.child.kill('SIGTERM');
     // Left behind, these would be the newest orders of the search benchmark.
+    await db.deleteFrom('orders').where('user_id', '=', customer.id).execute();
+    await harness.close();
+  }
+}
+
+/**
+ * Issue 11: a customer whose history grows to 5,000 orders under a mixed load (the shop's services, that
+ * customer's My Orders read as the PWA pages it, and staff's order list), in windows of 5 s with 1,000
+ * more orders before each: the throughput must not fall as the history grows. Beside it, one unpaged read
+ * of all 5,000 (what GET /api/orders/user/:id answers without `limit`).
+ */
+async function largeHistory(schema: string) {
+  const harness = await harnessOn(schema);
+  const { db } = harness;
+  const admin = await harness.createUser('admin');
+  const customer = await harness.createUser('user');
+  const key = await generateSigningKey();
+  const signing = await importSigningKey(key);
+  const tokenOf = (user: { id: string; email: string }) =>
+    signAccessToken(signing, 'bench', { sub: user.id, email: user.email, sessionId: crypto.randomUUID(), issuedAt: Math.floor(Date.now() / 1000), expiresIn: 3600 });
+  const [adminToken, customerToken] = await Promise.all([tokenOf(admin), tokenOf(customer)]);
+  const env = { BENCH_DATABASE_URL: databaseUrl, BENCH_SCHEMA: schema, BENCH_PUBLIC_JWK: JSON.stringify(key.publicJwk) };
+  const app = await startChild(['bench/serve-services.ts', 'app'], env);
+  const base = `http://127.0.0.1:${app.port}/api`;
+  const mixed = [
+    { url: `${base}/services`, token: customerToken },
+    { url: `${base}/orders/user/${customer.id}?limit=30`, token: customerToken },
+    { url: `${base}/admin/orders?limit=25`, token: adminToken },
+  ];
+  const addOrders = (count: number) =>
+    sql`
+      insert into orders (id, product_id, title, price, user_id, user_email, user_name, payment_status, order_status, created_at, version)
+      select gen_random_uuid(), gen_random_uuid(), 'Wise Personal Account', '30', ${customer.id}::uuid, ${customer.email}, 'Long history',
+             (array['pending', 'paid'])[1 + n % 2], (array['pending', 'delivered'])[1 + n % 2], now() - (n || ' seconds')::interval, 1
+      from generate_series(1, ${count}) as n`.execute(db);
+  try {
+    const windows: { orders: number; rps: number; p99: number; errors: number }[] = [];
+    let next = 0;
+    // One connection per kind of request and round: the load of each stays in proportion whatever it costs.
+    const request = async (deadline: number, stats: { requests: number; errors: number; latencies: number[] }) => {
+      while (performance.now() < deadline) {
+        const { url, token } = mixed[next++ % mixed.length]!;
+        const started = performance.now();
+        try {
+          const response = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
+          await response.arrayBuffer();
+          if (response.status === 200) {
+            stats.requests += 1;
+            stats.latencies.push(performance.now() - started);
+          } else stats.errors += 1;
+        } catch {
+          stats.errors += 1;
+        }
+      }
+    };
+    await load(`${base}/services`, { seconds: 1 });
+    for (let orders = 0; orders <= 5000; orders += 1000) {
+      if (orders > 0) await addOrders(1000);
+      await sql`analyze orders`.execute(db);
+      const stats = { requests: 0, errors: 0, latencies: [] as number[] };
+      const started = performance.now();
+      await Promise.all(Array.from({ length: 12 }, () => request(started + 5000, stats)));
+      const seconds = (performance.now() - started) / 1000;
+      windows.push({ orders, rps: stats.requests / seconds, p99: percentile(stats.latencies, 99), errors: stats.errors });
+      console.log(`     mixed load, customer with ${orders.toLocaleString('en-US')} orders: ${(stats.requests / seconds).toFixed(0)} req/s, p99 ${percentile(stats.latencies, 99).toFixed(1)} ms, ${stats.errors} errors`);
+    }
+    const first = windows[0]!;
+    const last = windows.at(-1)!;
+    // The same load with My Orders read unpaged (every order, every password decrypted): what paging saves.
+    mixed[1] = { url: `${base}/orders/user/${customer.id}`, token: customerToken };
+    const unpaged = { requests: 0, errors: 0, latencies: [] as number[] };
+    const unpagedStart = performance.now();
+    await Promise.all(Array.from({ length: 12 }, () => request(unpagedStart + 5000, unpaged)));
+    const unpagedRps = unpaged.requests / ((performance.now() - unpagedStart) / 1000);
+    const startedAll = performance.now();
+    const all = await fetch(`${base}/orders/user/${customer.id}`, { headers: { authorization: `Bearer ${customerToken}` } });
+    const allCount = ((await all.json()) as unknown[]).length;
+    const allMs = performance.now() - startedAll;
+    note(
+      'mixed load while one history grows 0 -> 5,000 orders: throughput at 5,000 >= 0.8x at 0',
+      `${last.rps.toFixed(0)} req/s at 5,000 orders, ratio ${(last.rps / first.rps).toFixed(2)}x; ${windows.reduce((n, w) => n + w.errors, 0)} errors`,
+      `${first.rps.toFixed(0)} req/s at 0 orders; the same load at 5,000 with My Orders read unpaged: ${unpagedRps.toFixed(0)} req/s; ` +
+        `one unpaged read of all ${allCount.toLocaleString('en-US')} orders: ${allMs.toFixed(0)} ms`,
+      last.rps >= 0.8 * first.rps && windows.every((w) => w.errors === 0),
+    );
+  } finally {
+    app.child.kill('SIGTERM');
     await db.deleteFrom('orders').where('user_id', '=', customer.id).execute();
     await harness.close();
   }
@@ -358,6 +445,7 @@ try {
   if (runs('workers')) await workersBench(workersDatabaseUrl, figure);
   if (runs('delta-sync')) await deltaSync(schema);
   if (runs('start')) await embeddedStart();
+  if (runs('history')) await largeHistory(schema);
   if (runs('search')) await searchLatency(schema);
 } finally {
   await sql`drop schema ${sql.id(schema)} cascade`.execute(admin);
