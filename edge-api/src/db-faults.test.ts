@@ -92,6 +92,7 @@ class FaultyProxy {
 }
 
 let proxy: FaultyProxy;
+let databaseUrlThrough: (port: number) => string;
 let server: RunningServer;
 let dataDir: string;
 const database = `fault_${crypto.randomUUID().replaceAll('-', '')}`;
@@ -104,7 +105,8 @@ beforeAll(async () => {
   proxy = new FaultyProxy(await freePort(), upstreamOf(testUrl()));
   await proxy.listen();
   const url = new URL(testUrl());
-  const databaseUrl = `postgres://${url.username || 'postgres'}${url.password ? `:${url.password}` : ''}@127.0.0.1:${proxy.port}/${database}`;
+  databaseUrlThrough = (port) => `postgres://${url.username || 'postgres'}${url.password ? `:${url.password}` : ''}@127.0.0.1:${port}/${database}`;
+  const databaseUrl = databaseUrlThrough(proxy.port);
   dataDir = await mkdtemp(join(tmpdir(), 'storefront-faults-'));
   server = await startNodeServer(
     parseEnv({ PORT: '0', DATA_DIR: dataDir, DATABASE_URL: databaseUrl, DB_STATEMENT_TIMEOUT_MS: '1000', DB_CONNECT_TIMEOUT_MS: '1000' }),
@@ -181,4 +183,41 @@ describe('the API when its database fails', () => {
     await recovers();
     expect(await signInStatus()).toBe(200);
   });
+});
+
+describe('a start while the database is down', () => {
+  it('waits for the database, saying so, instead of exiting, and serves once it answers', async () => {
+    const late = new FaultyProxy(await freePort(), upstreamOf(testUrl()));
+    const lines: string[] = [];
+    const logger = { ...silentLogger, warn: (message: string) => lines.push(message), info: (message: string) => lines.push(message) };
+    const dir = await mkdtemp(join(tmpdir(), 'storefront-faults-late-'));
+    // A database of its own: its data keys are those of this data directory.
+    const lateDatabase = `${database}_late`;
+    const admin = openDatabase({ databaseUrl: testUrl(), maxConnections: 1 });
+    await sql`create database ${sql.id(lateDatabase)}`.execute(admin);
+    const lateUrl = databaseUrlThrough(late.port).replace(new RegExp(`/${database}$`), `/${lateDatabase}`);
+    const starting = startNodeServer(parseEnv({ PORT: '0', DATA_DIR: dir, DATABASE_URL: lateUrl, DEMO_DATA: '0' }), {
+      logger,
+      staticRoot: dir,
+    });
+    let started: RunningServer | undefined;
+    try {
+      for (let i = 0; i < 100 && !lines.some((line) => line.startsWith('Waiting for the database at')); i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(lines.find((line) => line.startsWith('Waiting for the database at'))).toMatch(
+        new RegExp(`^Waiting for the database at 127\\.0\\.0\\.1:${late.port}/${lateDatabase}: .+ Trying again in 2 s \\(attempt 1\\)\\.$`),
+      );
+      expect(lines.join('\n')).not.toContain(new URL(testUrl()).password || 'no password in the URL');
+      await late.listen();
+      started = await starting;
+      expect((await fetch(`${started.url}/api/services`)).status).toBe(200);
+    } finally {
+      await started?.close();
+      await late.cut();
+      await sql`drop database if exists ${sql.id(lateDatabase)} with (force)`.execute(admin);
+      await admin.destroy();
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
