@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ApiHarness, TestUser } from '../../../edge-api/src/testing/api-harness.ts';
 import { getPublicDb } from './local-db.ts';
+import { placeOrder } from './mutations.ts';
 import { createService, device, orderOnServer, pulled, rowsIn, serviceBody, syncTestBench } from '../test/sync-bench.ts';
 
 const { bench, track } = syncTestBench();
@@ -89,6 +90,34 @@ describe('pull', () => {
     expect(pages.length).toBeGreaterThanOrEqual(3);
     // No order came twice: the pull after the lost page started from the cursor the first page left.
     expect(pages.flatMap((page) => page.changes.orders ?? []).length).toBe(ids.length);
+  });
+});
+
+describe('a change made during a long first pull', () => {
+  it('goes out between the pages instead of waiting for the last one', async () => {
+    const service = await createService(api, admin, 'Wise during a pull');
+    const customer = await api.createUser('user');
+    await api.insertOrders(customer, 2_500);
+    const { engine, exchanges, failNext } = track(device(api, customer));
+    // The service was already on the device (its public pull runs beside the private one).
+    await getPublicDb().services.put(service);
+
+    // The customer orders while the first page of their history is on its way (a matcher that never
+    // faults, used only to see that request go).
+    const orderId = crypto.randomUUID();
+    let placed: ReturnType<typeof placeOrder> | undefined;
+    failNext(1, 'network', (method, path) => {
+      if (method === 'GET' && path.startsWith('/api/sync?scope=private') && !placed) placed = placeOrder(customer.id, { id: orderId, productId: service.id });
+      return false;
+    });
+    await engine.syncNow();
+
+    const order = exchanges.findIndex((e) => e.method === 'POST' && e.path === '/api/orders');
+    const pages = exchanges.map((e, index) => ({ e, index })).filter(({ e }) => e.path.startsWith('/api/sync?scope=private'));
+    expect(pages.length).toBeGreaterThanOrEqual(3);
+    expect(order).toBeGreaterThan(pages[0]!.index);
+    expect(order).toBeLessThan(pages.at(-1)!.index);
+    await placed!.done;
   });
 });
 

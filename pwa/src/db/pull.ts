@@ -45,7 +45,13 @@ export async function pullPublic(transport: SyncTransport): Promise<void> {
  * The signed-in user's own rows (staff: the working set). `onOwnOrders` sees each page's orders of this
  * user, so the engine can keep their proof images for offline use.
  */
-export async function pullPrivate(transport: SyncTransport, userId: string, db: UserDb, onOwnOrders: (orders: Order[]) => void): Promise<void> {
+export async function pullPrivate(
+  transport: SyncTransport,
+  userId: string,
+  db: UserDb,
+  onOwnOrders: (orders: Order[]) => void,
+  betweenPages: () => Promise<void> = async () => {},
+): Promise<void> {
   let cursor: number | null = (await readMeta<number>(db, CURSOR_KEY)) ?? 0;
   // A role change between customer and staff changes what this user may hold, so the copy is then
   // replaced whole, once.
@@ -74,6 +80,9 @@ export async function pullPrivate(transport: SyncTransport, userId: string, db: 
       continue;
     }
     cursor = nextCursor(answer, cursor);
+    // A first pull of a large shop takes many pages: a change made meanwhile goes out between them
+    // instead of waiting for the last one.
+    if (cursor !== null) await betweenPages();
   }
 }
 

@@ -93,14 +93,18 @@ export function createSyncEngine(options: SyncEngineOptions = {}) {
     try {
       await withLock(async () => {
         let pushError: unknown;
-        try {
-          if (userId && db) await push(transport, userId, db);
-        } catch (error) {
-          // A push that cannot get through must not keep the device from hearing about others' changes.
-          if (hasCode(error, 'session_ended') || !isTransient(error)) throw error;
-          pushError = error;
-        }
-        await Promise.all([pullPublic(transport), userId && db ? pullPrivate(transport, userId, db, keepProofImages) : undefined]);
+        const pushPending = async () => {
+          try {
+            if (userId && db) await push(transport, userId, db);
+            pushError = undefined;
+          } catch (error) {
+            // A push that cannot get through must not keep the device from hearing about others' changes.
+            if (hasCode(error, 'session_ended') || !isTransient(error)) throw error;
+            pushError = error;
+          }
+        };
+        await pushPending();
+        await Promise.all([pullPublic(transport), userId && db ? pullPrivate(transport, userId, db, keepProofImages, pushPending) : undefined]);
         if (pushError) throw pushError;
       });
       failures = 0;
