@@ -1,5 +1,5 @@
 import type { Session } from '@supabase/supabase-js';
-import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApiHarness, type ApiHarness, type TestUser } from '../../../edge-api/src/testing/api-harness.ts';
@@ -79,7 +79,8 @@ describe('StaffGuard', () => {
     expect(screen.getByRole('link', { name: 'My Orders' }).getAttribute('href')).toBe('/my-orders');
     expect(router.state.location.pathname).toBe('/dashboard');
     expect(session.signOuts).toBe(signOutsBefore);
-    expect(document.title).toMatch(/^Dashboard: no access · /);
+    // The title is set by an effect, which may run just after the heading shows.
+    await waitFor(() => expect(document.title).toMatch(/^Dashboard: no access · /));
     await deleteUserDb(customer.id);
   });
 
