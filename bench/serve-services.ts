@@ -38,6 +38,8 @@ if (mode === 'baseline') {
   const app = createApp({
     db,
     verifyToken: createTokenVerifier({ issuer: 'bench', keys: createLocalJWKSet({ keys: [JSON.parse(process.env.BENCH_PUBLIC_JWK!) as JWK] }) }),
+    // Its sessions are never ended: the bench measures the routes, not the auth server.
+    sessionAlive: async () => true,
     deleteAuthUser: async () => {},
     blobs: await createDiskBlobStore(mkdtempSync(join(tmpdir(), 'bench-files-')), crypto.getRandomValues(new Uint8Array(32))),
     secrets: await createSecrets(crypto.getRandomValues(new Uint8Array(32)), crypto.getRandomValues(new Uint8Array(32))),

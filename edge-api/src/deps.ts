@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { SessionCheck } from './auth/session-check.ts';
 import type { VerifyToken } from './auth/verifier.ts';
 import type { BlobStore } from './blobs/blob-store.ts';
 import type { Database } from './db/schema.ts';
@@ -18,6 +19,8 @@ export interface AppConfig {
 export interface Deps {
   db: Kysely<Database>;
   verifyToken: VerifyToken;
+  /** Whether a verified token's session still exists (auth/session-check.ts); false refuses the token. */
+  sessionAlive: SessionCheck;
   /** Deletes an account on the auth server (used when registration cannot save the user record). */
   deleteAuthUser: (userId: string) => Promise<void>;
   blobs: BlobStore;

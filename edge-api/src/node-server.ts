@@ -9,6 +9,7 @@ import { sql } from 'kysely';
 import { apiNotFound, createApp } from './app.ts';
 import { createEmbeddedAuth } from './auth/embedded/embedded-auth.ts';
 import { importSigningKey } from './auth/signing-key.ts';
+import { cachedSessionCheck, embeddedSessionCheck, supabaseSessionCheck } from './auth/session-check.ts';
 import { supabaseUserDeleter } from './auth/supabase-admin.ts';
 import { createTokenVerifier, remoteKeys } from './auth/verifier.ts';
 import type { BlobStore } from './blobs/blob-store.ts';
@@ -186,6 +187,7 @@ async function serveApp(
     deps = {
       db,
       verifyToken: createTokenVerifier({ issuer: authUrl, keys: remoteKeys(authUrl), hs256Secret: env.SUPABASE_JWT_SECRET, logger }),
+      sessionAlive: cachedSessionCheck(supabaseSessionCheck(authUrl, env.SUPABASE_ANON_KEY)),
       deleteAuthUser: supabaseUserDeleter(authUrl, serviceRoleKey),
       blobs,
       secrets,
@@ -211,6 +213,7 @@ async function serveApp(
     deps = {
       db,
       verifyToken: createTokenVerifier({ issuer, keys: createLocalJWKSet(auth.jwks()), logger }),
+      sessionAlive: cachedSessionCheck(embeddedSessionCheck(db)),
       deleteAuthUser: auth.deleteUser,
       blobs,
       secrets,

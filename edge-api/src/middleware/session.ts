@@ -3,7 +3,7 @@ import type { TokenClaims } from '../auth/verifier.ts';
 import { isStaffRole, type Role } from '../contract/users.ts';
 import type { UserRow } from '../db/schema.ts';
 import type { Deps } from '../deps.ts';
-import { forbidden, unauthorized } from '../errors.ts';
+import { ApiError, forbidden, unauthorized } from '../errors.ts';
 
 export interface AppEnv {
   Variables: {
@@ -32,6 +32,15 @@ export function session(deps: Deps) {
     } catch {
       throw unauthorized('Your session has expired; sign in again');
     }
+    // A signature outlives a sign-out, a password change or a revoked refresh token: ask whether the session still exists.
+    let alive: boolean;
+    try {
+      alive = claims.sessionId !== undefined && (await deps.sessionAlive(claims, token));
+    } catch (error) {
+      deps.logger.error('auth: the session check failed', { error: error instanceof Error ? error.message : String(error) });
+      throw new ApiError('misconfigured', 'The sign-in service cannot be reached; try again shortly');
+    }
+    if (!alive) throw unauthorized('Your session has ended; sign in again');
     const user = await deps.db
       .selectFrom('users')
       .selectAll()

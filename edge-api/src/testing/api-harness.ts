@@ -90,10 +90,13 @@ export async function inProcessHarness(overrides: Partial<Deps['config']> = {}, 
   const key = await importSigningKey(await generateSigningKey());
   const blobDir = await mkdtemp(join(tmpdir(), 'storefront-blobs-'));
   const deletedAuthUsers: string[] = [];
+  // The auth server is replaced here: a session lives until a test ends it with endSession().
+  const endedSessions = new Set<string>();
   const blobs = await createDiskBlobStore(blobDir, crypto.getRandomValues(new Uint8Array(32)));
   const deps: Deps = {
     db,
     verifyToken: createTokenVerifier({ issuer: TEST_ISSUER, keys: createLocalJWKSet({ keys: [key.publicJwk] }) }),
+    sessionAlive: async (claims) => claims.sessionId !== undefined && !endedSessions.has(claims.sessionId),
     deleteAuthUser: async (id) => {
       deletedAuthUsers.push(id);
     },
@@ -127,6 +130,10 @@ export async function inProcessHarness(overrides: Partial<Deps['config']> = {}, 
     app,
     deps: deps as HarnessDeps & Deps,
     tokenFor,
+    /** Ends the session of a token, as a sign-out on the auth server would. */
+    endSession: (sessionId: string) => {
+      endedSessions.add(sessionId);
+    },
     /** Whether the API asked the auth server to delete this account. */
     authAccountDeleted: async (id: string) => deletedAuthUsers.includes(id),
     close: async () => {
