@@ -41,6 +41,7 @@ if (mode === 'baseline') {
     // Its sessions are never ended: the bench measures the routes, not the auth server.
     sessionAlive: async () => true,
     deleteAuthUser: async () => {},
+    emailConfirmed: async () => true,
     blobs: await createDiskBlobStore(mkdtempSync(join(tmpdir(), 'bench-files-')), crypto.getRandomValues(new Uint8Array(32))),
     secrets: await createSecrets(crypto.getRandomValues(new Uint8Array(32)), crypto.getRandomValues(new Uint8Array(32))),
     clock: () => new Date(),

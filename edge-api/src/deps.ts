@@ -23,6 +23,8 @@ export interface Deps {
   sessionAlive: SessionCheck;
   /** Deletes an account on the auth server (used when registration cannot save the user record). */
   deleteAuthUser: (userId: string) => Promise<void>;
+  /** Whether the auth server has confirmed the account's email address: ADMIN_EMAILS counts only then. */
+  emailConfirmed: (userId: string) => Promise<boolean>;
   blobs: BlobStore;
   secrets: Secrets;
   clock: () => Date;

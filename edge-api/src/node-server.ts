@@ -10,7 +10,8 @@ import { apiNotFound, createApp } from './app.ts';
 import { createEmbeddedAuth } from './auth/embedded/embedded-auth.ts';
 import { importSigningKey } from './auth/signing-key.ts';
 import { cachedSessionCheck, embeddedSessionCheck, supabaseSessionCheck } from './auth/session-check.ts';
-import { supabaseUserDeleter } from './auth/supabase-admin.ts';
+import { supabaseEmailConfirmed, supabaseUserDeleter } from './auth/supabase-admin.ts';
+import { isEmailConfirmed } from './auth/embedded/auth-store.ts';
 import { createTokenVerifier, remoteKeys } from './auth/verifier.ts';
 import type { BlobStore } from './blobs/blob-store.ts';
 import { createDiskBlobStore } from './blobs/disk-store.ts';
@@ -189,6 +190,7 @@ async function serveApp(
       verifyToken: createTokenVerifier({ issuer: authUrl, keys: remoteKeys(authUrl), hs256Secret: env.SUPABASE_JWT_SECRET, logger }),
       sessionAlive: cachedSessionCheck(supabaseSessionCheck(authUrl, env.SUPABASE_ANON_KEY)),
       deleteAuthUser: supabaseUserDeleter(authUrl, serviceRoleKey),
+      emailConfirmed: supabaseEmailConfirmed(authUrl, serviceRoleKey),
       blobs,
       secrets,
       clock: () => new Date(),
@@ -206,6 +208,7 @@ async function serveApp(
       serviceRoleKey: keys.serviceRoleKey,
       clientIp: (c) => getConnInfo(c).remote.address ?? 'unknown',
       logger,
+      unconfirmedEmails: env.ADMIN_EMAILS,
       // A stand-in serves a whole test suite's sign-ups from one address.
       ...(standIn && { rateLimits: { tokenPer5Min: 1_000_000, signupPer5Min: 1_000_000 } }),
     });
@@ -215,6 +218,7 @@ async function serveApp(
       verifyToken: createTokenVerifier({ issuer, keys: createLocalJWKSet(auth.jwks()), logger }),
       sessionAlive: cachedSessionCheck(embeddedSessionCheck(db)),
       deleteAuthUser: auth.deleteUser,
+      emailConfirmed: (userId) => isEmailConfirmed(db, userId),
       blobs,
       secrets,
       clock: () => new Date(),

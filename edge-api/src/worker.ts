@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { apiNotFound, createApp } from './app.ts';
 import { cachedSessionCheck, supabaseSessionCheck } from './auth/session-check.ts';
-import { supabaseUserDeleter } from './auth/supabase-admin.ts';
+import { supabaseEmailConfirmed, supabaseUserDeleter } from './auth/supabase-admin.ts';
 import { createTokenVerifier, remoteKeys } from './auth/verifier.ts';
 import { deriveUrlSigningKey } from './blobs/signed-urls.ts';
 import { createSupabaseBlobStore } from './blobs/supabase-store.ts';
@@ -72,6 +72,7 @@ async function buildIsolate(source: Record<string, unknown>, logger: Logger): Pr
     // Per isolate, like the key set: a live session is believed for a few seconds.
     sessionAlive: cachedSessionCheck(supabaseSessionCheck(authUrl, env.SUPABASE_ANON_KEY)),
     deleteAuthUser: supabaseUserDeleter(authUrl, env.SUPABASE_SERVICE_ROLE_KEY),
+    emailConfirmed: supabaseEmailConfirmed(authUrl, env.SUPABASE_SERVICE_ROLE_KEY),
     blobs,
     secrets: await createSecrets(credentialsKey, decodeKey(env.BLIND_INDEX_KEY, 'BLIND_INDEX_KEY'), { logger }),
     clock: () => new Date(),

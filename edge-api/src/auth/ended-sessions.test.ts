@@ -1,20 +1,12 @@
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Hono } from 'hono';
-import { createLocalJWKSet } from 'jose';
 import type { Kysely } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../app.ts';
-import { createDiskBlobStore } from '../blobs/disk-store.ts';
 import type { Database } from '../db/schema.ts';
 import { nextVersion } from '../db/versions.ts';
-import { silentLogger } from '../lib/logger.ts';
-import { createSecrets } from '../lib/secrets.ts';
+import { apiWithEmbeddedAuth } from '../testing/api-with-auth.ts';
 import { freshEmail, startAuthServer, supabaseClient, type AuthServer } from '../testing/auth-server.ts';
 import { openTestDatabase } from '../testing/test-database.ts';
-import { cachedSessionCheck, embeddedSessionCheck, type SessionCheck } from './session-check.ts';
-import { createTokenVerifier } from './verifier.ts';
+import { cachedSessionCheck, type SessionCheck } from './session-check.ts';
 
 // The API and the embedded auth server on one database, wired as the Node entry wires them: an access
 // token whose session has ended is refused by the API, not only by the auth server.
@@ -27,19 +19,7 @@ let clockOffsetMs = 0;
 beforeAll(async () => {
   ({ db, close: closeDb } = await openTestDatabase());
   server = await startAuthServer(db, { clock: () => new Date(Date.now() + clockOffsetMs) });
-  const app = createApp({
-    db,
-    verifyToken: createTokenVerifier({ issuer: server.issuer, keys: createLocalJWKSet(server.auth.jwks()) }),
-    // No memory here: the entries remember a live session for SESSION_CHECK_TTL_MS, tested below.
-    sessionAlive: cachedSessionCheck(embeddedSessionCheck(db), { ttlMs: 0 }),
-    deleteAuthUser: server.auth.deleteUser,
-    blobs: await createDiskBlobStore(await mkdtemp(join(tmpdir(), 'ended-sessions-')), crypto.getRandomValues(new Uint8Array(32))),
-    secrets: await createSecrets(crypto.getRandomValues(new Uint8Array(32)), crypto.getRandomValues(new Uint8Array(32))),
-    clock: () => new Date(),
-    config: { adminEmails: [], supabaseUrl: server.url, supabaseAnonKey: 'anon', allowedOrigins: [] },
-    logger: silentLogger,
-  });
-  api = new Hono().route('/', app);
+  api = await apiWithEmbeddedAuth(db, server);
 });
 
 afterEach(() => {

@@ -118,6 +118,8 @@ export interface AuthUsersTable {
   encrypted_password: string;
   user_metadata: Json<Record<string, unknown>>;
   last_sign_in_at: Timestamp | null;
+  /** Null: the address was never confirmed (an ADMIN_EMAILS address signed up on the embedded auth). */
+  email_confirmed_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -136,6 +138,8 @@ export interface AuthRefreshTokensTable {
   revoked: Generated<boolean>;
   created_at: Timestamp;
   revoked_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** Its successor, AES-GCM sealed with a key derived from this token: only its holder can open it. */
+  successor_sealed: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface DataKeysTable {

@@ -91,6 +91,20 @@ describe('POST /api/users (registration)', () => {
     }
   });
 
+  it.skipIf(remoteApi)('gives no admin role to a listed email the auth server has not confirmed', async () => {
+    if (api.mode !== 'in-process') return;
+    const account = await newAccount(`squatter-${crypto.randomUUID().slice(0, 6)}@shop.test`);
+    api.unconfirmEmail(account.id);
+    api.deps.config.adminEmails = [account.email];
+    try {
+      const created = await api.call<User>('POST', '/api/users', { user: account.token, json: registration(account) });
+      expect(created.status).toBe(201);
+      expect(created.body.userRole).toBe('user');
+    } finally {
+      api.deps.config.adminEmails = [];
+    }
+  });
+
   it('answers 401 without a token', async () => {
     const account = await newAccount();
     expect((await api.call('POST', '/api/users', { json: registration(account) })).status).toBe(401);

@@ -55,9 +55,11 @@ export function userRoutes(deps: Deps) {
       const existing = c.get('user');
       if (existing) return c.json(toUser(existing), 200);
 
-      // Only an email the auth server vouches for can claim the admin role.
+      // Only an email the auth server vouches for, and has confirmed, can claim the admin role: an
+      // unconfirmed sign-up with a listed address is whoever typed it first.
       const verifiedEmail = (claims.email ?? '').toLowerCase();
-      const isAdminEmail = verifiedEmail !== '' && deps.config.adminEmails.some((email) => email.trim().toLowerCase() === verifiedEmail);
+      const listed = verifiedEmail !== '' && deps.config.adminEmails.some((email) => email.trim().toLowerCase() === verifiedEmail);
+      const isAdminEmail = listed && (await deps.emailConfirmed(claims.sub));
       const fields = { id: body.uid, email: body.email, displayName: body.displayName, mobile: body.mobile, role: (isAdminEmail ? 'admin' : 'user') as Role };
       let result: { row: UserRow; created: boolean };
       try {

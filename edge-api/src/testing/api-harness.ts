@@ -92,6 +92,7 @@ export async function inProcessHarness(overrides: Partial<Deps['config']> = {}, 
   const deletedAuthUsers: string[] = [];
   // The auth server is replaced here: a session lives until a test ends it with endSession().
   const endedSessions = new Set<string>();
+  const unconfirmedAccounts = new Set<string>();
   const blobs = await createDiskBlobStore(blobDir, crypto.getRandomValues(new Uint8Array(32)));
   const deps: Deps = {
     db,
@@ -100,6 +101,7 @@ export async function inProcessHarness(overrides: Partial<Deps['config']> = {}, 
     deleteAuthUser: async (id) => {
       deletedAuthUsers.push(id);
     },
+    emailConfirmed: async (id) => !unconfirmedAccounts.has(id),
     blobs,
     secrets: await createSecrets(crypto.getRandomValues(new Uint8Array(32)), crypto.getRandomValues(new Uint8Array(32))),
     clock: () => new Date(),
@@ -130,6 +132,10 @@ export async function inProcessHarness(overrides: Partial<Deps['config']> = {}, 
     app,
     deps: deps as HarnessDeps & Deps,
     tokenFor,
+    /** Makes the auth server say this account's address is not confirmed. */
+    unconfirmEmail: (accountId: string) => {
+      unconfirmedAccounts.add(accountId);
+    },
     /** Ends the session of a token, as a sign-out on the auth server would. */
     endSession: (sessionId: string) => {
       endedSessions.add(sessionId);

@@ -26,7 +26,7 @@ export interface AuthServer {
  */
 export async function startAuthServer(
   db: Kysely<Database>,
-  options: { clock?: () => Date; rateLimits?: { tokenPer5Min?: number; signupPer5Min?: number } } = {},
+  options: { clock?: () => Date; rateLimits?: { tokenPer5Min?: number; signupPer5Min?: number }; unconfirmedEmails?: string[] } = {},
 ): Promise<AuthServer> {
   let handle: (request: Request, env: unknown) => Response | Promise<Response> = () => new Response(null, { status: 503 });
   const server = await new Promise<Server>((resolve) => {
@@ -44,6 +44,7 @@ export async function startAuthServer(
     clock: options.clock,
     logger: silentLogger,
     rateLimits: options.rateLimits,
+    unconfirmedEmails: options.unconfirmedEmails,
   });
   const root = new Hono().route('/auth/v1', auth.app);
   handle = (request, env) => root.fetch(request, env);

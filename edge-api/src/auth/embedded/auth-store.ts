@@ -42,7 +42,7 @@ export function findAuthUserByEmail(db: Db, email: string): Promise<AuthUserRow 
 /** Inserts a user, or returns undefined when the email is taken (also when another sign-up just won the race). */
 export function insertAuthUser(
   db: Db,
-  user: { id: string; email: string; passwordHash: string; metadata: Record<string, unknown>; now: Date; signedIn: boolean },
+  user: { id: string; email: string; passwordHash: string; metadata: Record<string, unknown>; now: Date; signedIn: boolean; confirmed: boolean },
 ): Promise<AuthUserRow | undefined> {
   return db
     .insertInto('auth_users')
@@ -52,6 +52,7 @@ export function insertAuthUser(
       encrypted_password: user.passwordHash,
       user_metadata: JSON.stringify(user.metadata),
       last_sign_in_at: user.signedIn ? user.now : null,
+      email_confirmed_at: user.confirmed ? user.now : null,
       created_at: user.now,
       updated_at: user.now,
     })
@@ -70,7 +71,40 @@ export async function createAuthUser(
 ): Promise<AuthUserRow | undefined> {
   const passwordHash = await bcrypt.hash(user.password, BCRYPT_COST);
   const email = user.email.trim().toLowerCase();
-  return insertAuthUser(db, { id: crypto.randomUUID(), email, passwordHash, metadata: user.metadata ?? {}, now: user.now ?? new Date(), signedIn: false });
+  return insertAuthUser(db, { id: crypto.randomUUID(), email, passwordHash, metadata: user.metadata ?? {}, now: user.now ?? new Date(), signedIn: false, confirmed: true });
+}
+
+/** Whether the account's address has been confirmed; false for an account that does not exist. */
+export async function isEmailConfirmed(db: Db, id: string): Promise<boolean> {
+  if (!isUuid(id)) return false;
+  const row = await db.selectFrom('auth_users').select('email_confirmed_at').where('id', '=', id).executeTakeFirst();
+  return Boolean(row?.email_confirmed_at);
+}
+
+/**
+ * The owner's repair (`npm run admin`): sets the password, confirms the address and ends every session,
+ * so whoever signed up with the address before the owner loses it. Creates the account when missing.
+ */
+export async function setOwnerAccount(
+  db: Transaction<Database>,
+  account: { email: string; password: string; now: Date },
+): Promise<{ user: AuthUserRow; created: boolean }> {
+  const email = account.email.trim().toLowerCase();
+  const passwordHash = await bcrypt.hash(account.password, BCRYPT_COST);
+  const existing = await db.selectFrom('auth_users').selectAll().where(sql<string>`lower(email)`, '=', email).forUpdate().executeTakeFirst();
+  if (!existing) {
+    const user = await insertAuthUser(db, { id: crypto.randomUUID(), email, passwordHash, metadata: {}, now: account.now, signedIn: false, confirmed: true });
+    if (!user) throw new Error(`${email} was registered at the same moment; run the command again`);
+    return { user, created: true };
+  }
+  const user = await db
+    .updateTable('auth_users')
+    .set({ encrypted_password: passwordHash, email_confirmed_at: existing.email_confirmed_at ?? account.now, updated_at: account.now })
+    .where('id', '=', existing.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await endSessions(db, existing.id);
+  return { user, created: false };
 }
 
 export async function recordSignIn(db: Db, userId: string, now: Date): Promise<AuthUserRow> {

@@ -6,9 +6,9 @@ export interface AuthUser {
   aud: 'authenticated';
   role: 'authenticated';
   email: string;
-  email_confirmed_at: string;
+  email_confirmed_at?: string;
   phone: string;
-  confirmed_at: string;
+  confirmed_at?: string;
   last_sign_in_at?: string;
   app_metadata: { provider: 'email'; providers: ['email'] };
   user_metadata: Record<string, unknown>;
@@ -43,10 +43,11 @@ export function toAuthUser(row: AuthUserRow): AuthUser {
     aud: 'authenticated',
     role: 'authenticated',
     email: row.email,
-    // Sign-ups are confirmed at once: there is no mail server in embedded mode.
-    email_confirmed_at: createdAt,
+    // Sign-ups are confirmed at once (there is no mail server in embedded mode), but for ADMIN_EMAILS
+    // addresses, which only the owner's `npm run admin` confirms.
+    email_confirmed_at: iso(row.email_confirmed_at),
     phone: '',
-    confirmed_at: createdAt,
+    confirmed_at: iso(row.email_confirmed_at),
     last_sign_in_at: lastSignInAt,
     app_metadata: { provider: 'email', providers: ['email'] },
     user_metadata: row.user_metadata,
@@ -55,7 +56,7 @@ export function toAuthUser(row: AuthUserRow): AuthUser {
         identity_id: row.id,
         id: row.id,
         user_id: row.id,
-        identity_data: { email: row.email, email_verified: true, phone_verified: false, sub: row.id },
+        identity_data: { email: row.email, email_verified: row.email_confirmed_at !== null, phone_verified: false, sub: row.id },
         provider: 'email',
         last_sign_in_at: lastSignInAt,
         created_at: createdAt,

@@ -54,6 +54,12 @@ export interface EmbeddedAuthOptions {
   clock?: () => Date;
   logger: Logger;
   accessTokenSeconds?: number;
+  /**
+   * ADMIN_EMAILS: a sign-up with one of these addresses is left unconfirmed (no session, and no sign-in
+   * until the owner's `npm run admin` confirms it), since the API makes a confirmed one an admin and
+   * this server cannot send mail to prove the address.
+   */
+  unconfirmedEmails?: string[];
   rateLimits?: { tokenPer5Min?: number; signupPer5Min?: number };
 }
 
@@ -80,6 +86,7 @@ const MAX_BODY_BYTES = 64 * 1024;
 export function createEmbeddedAuth(options: EmbeddedAuthOptions): EmbeddedAuth {
   const { db, key, issuer, anonKey, serviceRoleKey, clientIp, logger } = options;
   const clock = options.clock ?? (() => new Date());
+  const unconfirmedEmails = new Set((options.unconfirmedEmails ?? []).map((email) => email.trim().toLowerCase()));
   const accessTokenSeconds = options.accessTokenSeconds ?? 3600;
   const tokenLimiter = createFixedWindowLimiter({ limit: options.rateLimits?.tokenPer5Min ?? 150, windowMs: RATE_WINDOW_MS, clock });
   const signupLimiter = createFixedWindowLimiter({ limit: options.rateLimits?.signupPer5Min ?? 30, windowMs: RATE_WINDOW_MS, clock });
@@ -160,6 +167,7 @@ export function createEmbeddedAuth(options: EmbeddedAuthOptions): EmbeddedAuth {
     const found = await findAuthUserByEmail(db, email);
     const matches = await passwordMatches(body.password, found?.encrypted_password);
     if (!found || !matches) throw invalidCredentials();
+    if (!found.email_confirmed_at) throw new AuthFailure(400, 'email_not_confirmed', 'Email not confirmed');
     const refreshToken = newRefreshToken();
     const refreshTokenHash = await hashRefreshToken(refreshToken);
     const now = clock();
@@ -260,11 +268,18 @@ export function createEmbeddedAuth(options: EmbeddedAuthOptions): EmbeddedAuth {
     const taken = () => new AuthFailure(422, 'user_already_exists', 'User already registered');
     if (await findAuthUserByEmail(db, email)) throw taken();
     const passwordHash = await bcrypt.hash(password, BCRYPT_COST);
+    const now = clock();
+    if (unconfirmedEmails.has(email)) {
+      // As Supabase answers a sign-up that needs confirmation: the user, no session.
+      const user = await insertAuthUser(db, { id: crypto.randomUUID(), email, passwordHash, metadata, now, signedIn: false, confirmed: false });
+      if (!user) throw taken();
+      logger.warn('auth: an ADMIN_EMAILS address signed up; it stays unconfirmed until `npm run admin` confirms it', { userId: user.id });
+      return c.json(toAuthUser(user));
+    }
     const refreshToken = newRefreshToken();
     const refreshTokenHash = await hashRefreshToken(refreshToken);
-    const now = clock();
     const created = await db.transaction().execute(async (trx) => {
-      const user = await insertAuthUser(trx, { id: crypto.randomUUID(), email, passwordHash, metadata, now, signedIn: true });
+      const user = await insertAuthUser(trx, { id: crypto.randomUUID(), email, passwordHash, metadata, now, signedIn: true, confirmed: true });
       if (!user) return undefined;
       return { user, sessionId: await startSession(trx, user.id, refreshTokenHash, now) };
     });
