@@ -7,6 +7,7 @@ import { sql } from 'kysely';
 import { openDatabase } from '../edge-api/src/db/connect.ts';
 import { nextVersion } from '../edge-api/src/db/versions.ts';
 import { createSecrets, decodeKey } from '../edge-api/src/lib/secrets.ts';
+import { demoLoginsIn } from '../edge-api/src/testing/demo-logins.ts';
 import { createDedicatedDatabase, freePort, newDataKeys, registerCustomer, startStandIn, type DedicatedDatabase, type StandIn } from '../edge-api/src/testing/workerd.ts';
 import { load } from './load.ts';
 
@@ -198,7 +199,7 @@ async function seedCustomer(database: DedicatedDatabase, standIn: StandIn, keys:
   const signIn = await fetch(`${standIn.url}/auth/v1/token?grant_type=password`, {
     method: 'POST',
     headers: { apikey: standIn.anonKey, 'content-type': 'application/json' },
-    body: JSON.stringify({ email: 'customer@demo.test', password: 'demo-customer-1' }),
+    body: JSON.stringify({ email: 'customer@demo.test', password: (await demoLoginsIn(standIn.dataDir)).user.password }),
   });
   const session = (await signIn.json()) as { access_token: string; user: { id: string; email: string } };
   const db = openDatabase({ databaseUrl: database.url, maxConnections: 1 });

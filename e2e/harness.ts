@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { demoLoginsIn } from '../edge-api/src/testing/demo-logins.ts';
 import { freePort } from '../edge-api/src/testing/free-port.ts';
 
 /**
@@ -13,11 +14,20 @@ import { freePort } from '../edge-api/src/testing/free-port.ts';
  * data directory (demo data seeded), driven by the system Chromium through playwright-core.
  */
 
+/** The demo logins of the server under test; their passwords are its data directory's own, set by useDemoLoginsOf(). */
 export const demoLogins = {
-  admin: { email: 'admin@demo.test', password: 'demo-admin-1' },
-  moderator: { email: 'moderator@demo.test', password: 'demo-moderator-1' },
-  customer: { email: 'customer@demo.test', password: 'demo-customer-1' },
-} as const;
+  admin: { email: 'admin@demo.test', password: '' },
+  moderator: { email: 'moderator@demo.test', password: '' },
+  customer: { email: 'customer@demo.test', password: '' },
+};
+
+/** Reads the demo passwords of a data directory the Node entry seeded (startServer does it for its own). */
+export async function useDemoLoginsOf(dataDir: string): Promise<void> {
+  const logins = await demoLoginsIn(dataDir);
+  demoLogins.admin.password = logins.admin.password;
+  demoLogins.moderator.password = logins.moderator.password;
+  demoLogins.customer.password = logins.user.password;
+}
 
 const ROOT = new URL('..', import.meta.url).pathname;
 
@@ -62,6 +72,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<App
       reject(new Error(`The server exited (${code}) before it was ready:\n${output}`));
     });
   });
+  await useDemoLoginsOf(dataDir);
   return {
     url,
     dataDir,

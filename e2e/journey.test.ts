@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import type { AdminOrderPage, Order } from '../edge-api/src/contract/orders.ts';
 import type { Service } from '../edge-api/src/contract/services.ts';
-import { checkA11y, demoLogins, launchBrowser, newContext, signIn, startServer, type AppServer } from './harness.ts';
+import { checkA11y, demoLogins, launchBrowser, newContext, signIn, startServer, useDemoLoginsOf, type AppServer } from './harness.ts';
 
 /**
  * The journey every deployment must carry: a customer orders, an admin delivers with a proof image, the
@@ -16,6 +16,8 @@ let browser: Browser;
 
 before(async () => {
   server = process.env.E2E_BASE_URL ? { url: process.env.E2E_BASE_URL.replace(/\/+$/, ''), stop: async () => {} } : await startServer();
+  // A deployment's demo logins are those of the data directory that seeded it (the Supabase stand-in's).
+  if (process.env.E2E_DEMO_DATA_DIR) await useDemoLoginsOf(process.env.E2E_DEMO_DATA_DIR);
   browser = await launchBrowser();
 });
 after(async () => {

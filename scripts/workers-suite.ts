@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { demoLoginsIn } from '../edge-api/src/testing/demo-logins.ts';
 import { createDedicatedDatabase, newDataKeys, startStandIn, startWorker } from '../edge-api/src/testing/workerd.ts';
 
 // `npm run test:workers`: the Workers deployment, whole, on this machine. The worker under workerd
@@ -60,11 +61,11 @@ try {
   if ((await run(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', '--config', 'vitest.workers.config.ts'], target)) !== 0) failed = true;
 
   step("the owner's smoke check against the worker");
-  const smoke = { SMOKE_EMAIL: 'admin@demo.test', SMOKE_PASSWORD: 'demo-admin-1' };
+  const smoke = { SMOKE_EMAIL: 'admin@demo.test', SMOKE_PASSWORD: (await demoLoginsIn(standIn.dataDir)).admin.password };
   if ((await run(process.execPath, ['scripts/smoke.ts', worker.url], smoke)) !== 0) failed = true;
 
   step('browser journey against the worker');
-  const chromium = { CHROMIUM_PATH: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', E2E_BASE_URL: worker.url };
+  const chromium = { CHROMIUM_PATH: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', E2E_BASE_URL: worker.url, E2E_DEMO_DATA_DIR: standIn.dataDir };
   if ((await run(process.execPath, ['--test', '--test-concurrency=1', '--test-timeout=600000', 'e2e/journey.test.ts'], chromium)) !== 0) failed = true;
 } catch (error) {
   failed = true;

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseEnv } from './env.ts';
 import { silentLogger } from './lib/logger.ts';
 import { generateKey } from './lib/secrets.ts';
-import { demoLogins, startNodeServer, type RunningServer } from './node-server.ts';
+import { startNodeServer, type RunningServer } from './node-server.ts';
+import { demoLoginsIn } from './testing/demo-logins.ts';
 import { expectEntryHeaders } from './testing/entry-headers.ts';
 
 // The embedded mode as `npm start` runs it, in-process: the embedded Postgres server, the auth server, demo data, one port.
@@ -29,7 +30,7 @@ async function fakeBuild(root: string) {
 }
 
 async function signIn(role: 'admin' | 'moderator' | 'user') {
-  const login = demoLogins.find((l) => l.role === role)!;
+  const login = (await demoLoginsIn(dataDir))[role];
   const config = (await (await fetch(`${server.url}/api/config`)).json()) as { supabaseUrl: string; supabaseAnonKey: string };
   const supabase = createClient(new URL(config.supabaseUrl, server.url).toString(), config.supabaseAnonKey, {
     auth: { persistSession: false, autoRefreshToken: false },

@@ -32,7 +32,8 @@ import { applyApiHeaders, isUnpublished, staticHeaders } from './lib/http-header
 import { consoleLogger, type Logger } from './lib/logger.ts';
 import { createSecrets, decodeKey } from './lib/secrets.ts';
 import { fileRoutes } from './routes/files.ts';
-import { seedDemoData, demoLogins } from './seed/demo-data.ts';
+import { hasDemoAccounts, seedDemoData, demoLogins, type DemoLogin } from './seed/demo-data.ts';
+import { demoPassword } from './seed/demo-passwords.ts';
 
 /** What this process answers itself, rather than serving a file of the build. */
 const serverPaths = ['/api/', '/auth/', '/files/', '/storage/'];
@@ -81,6 +82,10 @@ const EMBEDDED_ANON_KEY = 'sb_publishable_embedded';
 export interface RunningServer {
   url: string;
   demoLoginsSeeded: boolean;
+  /** The demo logins with their passwords, on the start that made them only: shown once. */
+  demoLogins?: DemoLogin[];
+  /** The demo accounts are still there: the console says how to remove them. */
+  demoShop: boolean;
   close(): Promise<void>;
 }
 
@@ -122,12 +127,14 @@ export async function startNodeServer(
     await migrateToLatest(setupDb);
     await setupDb.destroy();
     const closing = { now: false };
-    const { server, seeded } = await serveApp(env, { db, keys, dataDir, logger, staticRoot: options.staticRoot ?? 'dist', closing });
+    const { server, seeded, demoShop } = await serveApp(env, { db, keys, dataDir, logger, staticRoot: options.staticRoot ?? 'dist', closing });
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : env.PORT;
     return {
       url: `http://localhost:${port}`,
-      demoLoginsSeeded: seeded,
+      demoLoginsSeeded: seeded !== undefined,
+      demoLogins: seeded,
+      demoShop,
       close: async () => {
         // No new connections; every answer from now on says `Connection: close`, so keep-alive clients
         // leave after their request; idle connections close at once; requests still running (or a
@@ -159,7 +166,7 @@ async function serveApp(
     staticRoot,
     closing,
   }: { db: Deps['db']; keys: LocalKeys; dataDir: string; logger: Logger; staticRoot: string; closing: { now: boolean } },
-): Promise<{ server: ServerType & { closeAllConnections(): void; closeIdleConnections(): void }; seeded: boolean }> {
+): Promise<{ server: ServerType & { closeAllConnections(): void; closeIdleConnections(): void }; seeded: DemoLogin[] | undefined; demoShop: boolean }> {
   const credentialsKey = decodeKey(env.CREDENTIALS_KEY ?? keys.credentialsKey, 'CREDENTIALS_KEY');
   const secrets = await createSecrets(credentialsKey, decodeKey(env.BLIND_INDEX_KEY ?? keys.blindIndexKey, 'BLIND_INDEX_KEY'), { logger });
   // A key that does not match the stored data stops the start, naming the key.
@@ -178,7 +185,8 @@ async function serveApp(
   });
   let deps: Deps;
   let blobs: BlobStore;
-  let seeded = false;
+  let seeded: DemoLogin[] | undefined;
+  let demoShop = false;
 
   const standIn = env.SUPABASE_STAND_IN === '1';
   if (env.SUPABASE_URL && env.SUPABASE_ANON_KEY && env.SUPABASE_SERVICE_ROLE_KEY) {
@@ -228,7 +236,9 @@ async function serveApp(
     };
     root.route('/auth/v1', auth.app);
     if (standIn) root.route('/storage/v1', storageStandIn(blobs, keys.serviceRoleKey));
-    if (env.DEMO_DATA === '1') seeded = await seedDemoData(deps);
+    // Passwords of this data directory's own (demo-passwords.ts), never published ones.
+    if (env.DEMO_DATA === '1') seeded = await seedDemoData(deps, (email) => demoPassword(keys.serviceRoleKey, email));
+    demoShop = await hasDemoAccounts(db);
   }
 
   root.route('/', createApp(deps));
@@ -251,7 +261,7 @@ async function serveApp(
       fail(error.code === 'EADDRINUSE' ? new Error(`Port ${env.PORT} is already in use by another program: set PORT to a free one.`) : error),
     );
   });
-  return { server: server as ServerType & { closeAllConnections(): void; closeIdleConnections(): void }, seeded };
+  return { server: server as ServerType & { closeAllConnections(): void; closeIdleConnections(): void }, seeded, demoShop };
 }
 
 /**

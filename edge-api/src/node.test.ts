@@ -17,7 +17,9 @@ import type { Database } from './db/schema.ts';
 import { silentLogger } from './lib/logger.ts';
 import { createSecrets, decodeKey } from './lib/secrets.ts';
 import { loadOrCreateLocalKeys } from './local-keys.ts';
-import { demoLogins, seedDemoData } from './seed/demo-data.ts';
+import { seedDemoData } from './seed/demo-data.ts';
+import { demoPassword } from './seed/demo-passwords.ts';
+import { demoLoginsIn } from './testing/demo-logins.ts';
 import type { Deps } from './deps.ts';
 
 // `npm start` as a shop owner runs it: the real entry (node.ts) in its own process on the embedded
@@ -53,6 +55,9 @@ function runScript(script: string, args: string[], env: Record<string, string>) 
   return spawnSync(process.execPath, [join(ROOT, script), ...args], { cwd: ROOT, env: { ...process.env, ...env }, encoding: 'utf8', timeout: 60_000 });
 }
 
+/** Which data directory each started app's URL serves, for its demo logins. */
+const dataDirOf = new Map<string, string>();
+
 function startApp(dataDir: string, env: Record<string, string> = {}): Promise<App> {
   const child = spawn(process.execPath, [join(ROOT, 'edge-api/src/node.ts')], {
     cwd: ROOT,
@@ -70,6 +75,7 @@ function startApp(dataDir: string, env: Record<string, string> = {}): Promise<Ap
       const found = output.match(/running at (http:\/\/localhost:\d+)/);
       if (found) {
         clearTimeout(timer);
+        dataDirOf.set(found[1]!, dataDir);
         resolve({ child, url: found[1]!, output: () => output, exited });
       }
     });
@@ -109,7 +115,7 @@ async function eventually(check: () => boolean, ms = 15_000): Promise<void> {
 }
 
 async function signIn(url: string, role: 'admin' | 'user') {
-  const login = demoLogins.find((l) => l.role === role)!;
+  const login = (await demoLoginsIn(dataDirOf.get(url)!))[role];
   const config = (await (await fetch(`${url}/api/config`)).json()) as { supabaseUrl: string; supabaseAnonKey: string };
   const supabase = createClient(new URL(config.supabaseUrl, url).toString(), config.supabaseAnonKey, { auth: { persistSession: false, autoRefreshToken: false } });
   const { data, error } = await supabase.auth.signInWithPassword({ email: login.email, password: login.password });
@@ -328,6 +334,40 @@ describe('npm start on the embedded Postgres server', () => {
     expect(app.output()).toContain('Stopped.');
   }, 30_000);
 
+  it('shows demo passwords of its own once, makes an admin with npm run admin while running, and removes the demo with npm run demo:remove', async () => {
+    const dataDir = await freshDataDir();
+    const first = await startApp(dataDir);
+    const logins = await demoLoginsIn(dataDir);
+    await eventually(() => first.output().includes('npm run demo:remove'));
+    expect(first.output()).toContain(`admin@demo.test / ${logins.admin.password}`);
+    expect(first.output()).not.toContain('demo-admin-1');
+    expect(logins.admin.password).not.toBe((await demoLoginsIn(await freshDataDir().then(async (other) => (await loadOrCreateLocalKeys(other), other)))).admin.password);
+
+    const made = runScript('scripts/admin.ts', ['--email', 'Boss@Shop.test', '--password', 'owner-password-1'], { DATA_DIR: dataDir, DATABASE_URL: '', SUPABASE_URL: '' });
+    expect(made.stderr).toBe('');
+    expect(made.stdout).toContain('boss@shop.test is an admin');
+    const config = (await (await fetch(`${first.url}/api/config`)).json()) as { supabaseUrl: string; supabaseAnonKey: string };
+    const supabase = createClient(new URL(config.supabaseUrl, first.url).toString(), config.supabaseAnonKey, { auth: { persistSession: false, autoRefreshToken: false } });
+    const owner = await supabase.auth.signInWithPassword({ email: 'boss@shop.test', password: 'owner-password-1' });
+    expect(owner.error).toBeNull();
+    const me = await fetch(`${first.url}/api/users/${owner.data.user!.id}`, { headers: authed(owner.data.session!.access_token) });
+    expect(((await me.json()) as { userRole: string }).userRole).toBe('admin');
+
+    const removed = runScript('scripts/demo-remove.ts', [], { DATA_DIR: dataDir, DATABASE_URL: '', SUPABASE_URL: '' });
+    expect(removed.stdout).toMatch(/Demo removed: 5 accounts, \d+ orders, 5 inventory accounts, \d+ services/);
+    const demoAdmin = await supabase.auth.signInWithPassword({ email: 'admin@demo.test', password: logins.admin.password });
+    expect(demoAdmin.error).not.toBeNull();
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
+
+    // No password on a later start, nor the demo notice once the demo is gone.
+    const second = await startApp(dataDir, { DEMO_DATA: '0' });
+    expect(second.output()).not.toContain(logins.admin.password);
+    expect(second.output()).not.toContain('This is a demo shop');
+    second.child.kill('SIGTERM');
+    expect(await second.exited).toBe(0);
+  });
+
   it('refuses a second app on the same DATA_DIR with a clear error, and the first keeps serving', async () => {
     const dataDir = await freshDataDir();
     const first = await startApp(dataDir);
@@ -346,7 +386,7 @@ describe('npm start on the embedded Postgres server', () => {
     const old = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
     await migrateToLatest(old);
     const secrets = await createSecrets(decodeKey(keys.credentialsKey, 'credentials'), decodeKey(keys.blindIndexKey, 'blind index'));
-    await seedDemoData({ db: old, secrets, clock: () => new Date(), logger: silentLogger } as unknown as Deps);
+    await seedDemoData({ db: old, secrets, clock: () => new Date(), logger: silentLogger } as unknown as Deps, (email) => demoPassword(keys.serviceRoleKey, email));
     const oldOrders = Number((await sql<{ n: string }>`select count(*) as n from orders`.execute(old)).rows[0]!.n);
     await old.destroy();
     expect(oldOrders).toBeGreaterThan(0);

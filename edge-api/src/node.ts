@@ -1,5 +1,5 @@
 import { parseEnv } from './env.ts';
-import { demoLogins, startNodeServer } from './node-server.ts';
+import { startNodeServer } from './node-server.ts';
 
 // Ctrl-C and SIGTERM stop the HTTP server, then the database (the embedded Postgres last). However this
 // process ends otherwise (an exception, kill -9), the embedded server's watcher stops it.
@@ -8,8 +8,15 @@ try {
   const started = Date.now();
   // Without its database the shop cannot answer: exit, so a supervisor (systemd, pm2) starts it again.
   const server = await startNodeServer(env, { onDatabaseLost: () => process.exit(1) });
-  const logins = env.DEMO_DATA === '1' && !env.SUPABASE_URL ? ` — demo logins: ${demoLogins.map((l) => `${l.email} / ${l.password} (${l.role})`).join(', ')}` : '';
-  console.log(`Storefront running at ${server.url} (ready in ${Date.now() - started} ms)${logins}`);
+  console.log(`Storefront running at ${server.url} (ready in ${Date.now() - started} ms)`);
+  if (server.demoLogins) {
+    // Shown this once: the passwords are this data directory's own, and no log line repeats them.
+    console.log('Demo shop created. Its logins (shown only now):');
+    for (const login of server.demoLogins) console.log(`  ${login.role.padEnd(9)} ${login.email} / ${login.password}`);
+  }
+  if (server.demoShop) {
+    console.log('This is a demo shop: remove the demo data and accounts with `npm run demo:remove`; make your own admin with `npm run admin`.');
+  }
   let stopping = false;
   const stop = async (signal: NodeJS.Signals) => {
     if (stopping) {

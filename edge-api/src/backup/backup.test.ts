@@ -2,6 +2,7 @@ import { CompiledQuery, sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/schema.ts';
 import { seedDemoData } from '../seed/demo-data.ts';
+import { demoPassword } from '../seed/demo-passwords.ts';
 import { inProcessHarness } from '../testing/api-harness.ts';
 import { openTestDatabase } from '../testing/test-database.ts';
 import { backupLines, type Queryable } from './backup.ts';
@@ -12,7 +13,7 @@ const targets: Awaited<ReturnType<typeof openTestDatabase>>[] = [];
 
 beforeAll(async () => {
   api = await inProcessHarness();
-  await seedDemoData(api.deps);
+  await seedDemoData(api.deps, (email) => demoPassword('backup-test', email));
 });
 afterAll(async () => {
   for (const target of targets) await target.close();

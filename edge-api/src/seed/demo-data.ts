@@ -4,19 +4,27 @@ import type { ServiceFields } from '../contract/services.ts';
 import { defaultSettings } from '../contract/settings.ts';
 import type { StockStatus } from '../contract/wise-stocks.ts';
 import { toServiceColumns } from '../db/services.ts';
-import { nextVersion } from '../db/versions.ts';
+import { nextVersion, writeTime } from '../db/versions.ts';
+import { sql } from 'kysely';
 import type { Deps } from '../deps.ts';
 
+/** The demo accounts one signs in with; their passwords come from demo-passwords.ts, per data directory. */
 export const demoLogins = [
-  { email: 'admin@demo.test', password: 'demo-admin-1', role: 'admin', name: 'Demo Admin', mobile: '01711000001' },
-  { email: 'moderator@demo.test', password: 'demo-moderator-1', role: 'moderator', name: 'Demo Moderator', mobile: '01711000002' },
-  { email: 'customer@demo.test', password: 'demo-customer-1', role: 'user', name: 'Demo Customer', mobile: '01711000003' },
+  { email: 'admin@demo.test', role: 'admin', name: 'Demo Admin', mobile: '01711000001' },
+  { email: 'moderator@demo.test', role: 'moderator', name: 'Demo Moderator', mobile: '01711000002' },
+  { email: 'customer@demo.test', role: 'user', name: 'Demo Customer', mobile: '01711000003' },
 ] as const;
 
 const extraCustomers = [
-  { email: 'rahim@demo.test', password: 'demo-rahim-1', role: 'user', name: 'Rahim Uddin', mobile: '01711000004' },
-  { email: 'sara@demo.test', password: 'demo-sara-1', role: 'user', name: 'Sara Khan', mobile: '01711000005' },
+  { email: 'rahim@demo.test', role: 'user', name: 'Rahim Uddin', mobile: '01711000004' },
+  { email: 'sara@demo.test', role: 'user', name: 'Sara Khan', mobile: '01711000005' },
 ] as const;
+
+export interface DemoLogin {
+  email: string;
+  password: string;
+  role: string;
+}
 
 /** A small picture per category, inline so the demo shows images with no network at all. */
 function categoryImage(label: string, from: string, to: string): string {
@@ -114,11 +122,11 @@ const stocks: { name: string; email: string; password: string; status: StockStat
  * Fills an empty database with a shop to try: staff and customers who can sign in, services in every
  * category, orders in every state and an inventory of accounts. Returns false when there is data already.
  */
-export async function seedDemoData(deps: Deps): Promise<boolean> {
+export async function seedDemoData(deps: Deps, passwordFor: (email: string) => Promise<string>): Promise<DemoLogin[] | undefined> {
   return deps.db.transaction().execute(async (trx) => {
     const existing = await trx.selectFrom('users').select('id').limit(1).executeTakeFirst();
     const existingAuth = await trx.selectFrom('auth_users').select('id').limit(1).executeTakeFirst();
-    if (existing || existingAuth) return false;
+    if (existing || existingAuth) return undefined;
     const version = await nextVersion(trx);
     const now = deps.clock().getTime();
     const day = 24 * 3600 * 1000;
@@ -128,7 +136,7 @@ export async function seedDemoData(deps: Deps): Promise<boolean> {
       const createdAt = new Date(now - (40 - i) * day);
       const account = await createAuthUser(trx, {
         email: person.email,
-        password: person.password,
+        password: await passwordFor(person.email),
         metadata: { displayName: person.name, mobile: person.mobile },
         now: createdAt,
       });
@@ -216,6 +224,49 @@ export async function seedDemoData(deps: Deps): Promise<boolean> {
         n += 1;
       }
     }
-    return true;
+    return Promise.all(demoLogins.map(async (login) => ({ email: login.email, password: await passwordFor(login.email), role: login.role })));
   });
+}
+
+export interface DemoRemoval {
+  accounts: number;
+  orders: number;
+  stocks: number;
+  services: number;
+}
+
+/**
+ * `npm run demo:remove`: the demo accounts (signing in with them stops at once), their orders, the demo
+ * inventory and the demo services no real customer has ordered, in one transaction. Rows are deleted as
+ * every deletion is (a version, so devices drop them on their next sync); what the owner added stays.
+ */
+export async function removeDemoData(db: Deps['db']): Promise<DemoRemoval> {
+  return db.transaction().execute(async (trx) => {
+    const version = await nextVersion(trx);
+    const gone = { deleted_at: writeTime(), updated_at: writeTime(), version };
+    const users = await trx.selectFrom('users').select('id').where('email', 'like', '%@demo.test').where('deleted_at', 'is', null).execute();
+    const ids = users.map((user) => user.id);
+    const orders = ids.length === 0 ? [] : await trx.updateTable('orders').set(gone).where('user_id', 'in', ids).where('deleted_at', 'is', null).returning('id').execute();
+    const stocks = await trx.updateTable('wise_stocks').set(gone).where('wise_email', 'like', '%@demo-mail.test').where('deleted_at', 'is', null).returning('id').execute();
+    const titles = services.map((service) => service.title);
+    const removed = await trx
+      .updateTable('services')
+      .set(gone)
+      .where('title', 'in', titles)
+      .where('deleted_at', 'is', null)
+      .where(({ not, exists, selectFrom }) =>
+        not(exists(selectFrom('orders').select('orders.id').whereRef('orders.product_id', '=', 'services.id').where('orders.deleted_at', 'is', null))),
+      )
+      .returning('id')
+      .execute();
+    if (ids.length > 0) await trx.updateTable('users').set(gone).where('id', 'in', ids).execute();
+    await trx.deleteFrom('auth_users').where(sql<string>`lower(email)`, 'like', '%@demo.test').execute();
+    return { accounts: ids.length, orders: orders.length, stocks: stocks.length, services: removed.length };
+  });
+}
+
+/** Whether the shop still holds the demo accounts: the dashboard then says it is a demo shop. */
+export async function hasDemoAccounts(db: Deps['db']): Promise<boolean> {
+  const row = await db.selectFrom('users').select('id').where('email', 'like', '%@demo.test').where('deleted_at', 'is', null).limit(1).executeTakeFirst();
+  return row !== undefined;
 }
