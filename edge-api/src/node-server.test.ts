@@ -62,6 +62,10 @@ describe('the embedded server', () => {
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
     const services = (await response.json()) as { category: string }[];
     expect(new Set(services.map((s) => s.category))).toEqual(new Set(['documents', 'editableFile', 'wise', 'vps']));
+    // Passwords of this data directory, handed back once; the dashboard learns it is a demo shop.
+    expect(server.demoLogins?.find((login) => login.role === 'admin')?.password).toBe((await demoLoginsIn(dataDir)).admin.password);
+    expect(server.demoShop).toBe(true);
+    expect(((await (await get('/api/config')).json()) as { demo: boolean }).demo).toBe(true);
   });
 
   it("accepts the demo admin's supabase-js token on staff routes and keeps customers to their own data", async () => {

@@ -72,6 +72,20 @@ function order(id: string, orderStatus: Order['orderStatus'], paymentStatus: Ord
 }
 
 describe('DashboardLayout', () => {
+  it('says it is a demo shop, and how to remove the demo, while the server reports the demo accounts', () => {
+    localStorage.setItem('storefront:config', JSON.stringify({ supabaseUrl: '', supabaseAnonKey: 'k', demo: true }));
+    try {
+      renderDashboard('admin');
+      expect(screen.getByTestId('demo-banner').textContent).toContain('npm run demo:remove');
+      cleanup();
+      localStorage.setItem('storefront:config', JSON.stringify({ supabaseUrl: '', supabaseAnonKey: 'k', demo: false }));
+      renderDashboard('admin');
+      expect(screen.queryByTestId('demo-banner')).toBeNull();
+    } finally {
+      localStorage.removeItem('storefront:config');
+    }
+  });
+
   it("lists every screen to an admin, with the spec's categories and the Attendance and Fees addresses", async () => {
     renderDashboard('admin');
     await screen.findByRole('heading', { name: 'Orders screen' });

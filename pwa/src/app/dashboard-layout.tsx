@@ -8,6 +8,7 @@ import { useSignOut } from '../components/use-sign-out.ts';
 import { WIDE_SCREEN_QUERY } from '../components/use-dismiss.ts';
 import { useSettings } from '../db/hooks.ts';
 import { useAuthorization } from '../lib/authorization.tsx';
+import { isDemoShop } from '../lib/supabase.ts';
 import { useAttentionItems } from './dashboard-attention.ts';
 import { sidebarFor } from './dashboard-nav.ts';
 
@@ -35,6 +36,7 @@ export function DashboardLayout() {
   const toggleRef = useRef<HTMLButtonElement>(null);
   const sidebarRef = useRef<HTMLElement>(null);
   const { pathname } = useLocation();
+  const [demoShop] = useState(isDemoShop);
 
   useEffect(() => setOpen(false), [pathname]);
 
@@ -94,6 +96,12 @@ export function DashboardLayout() {
               {signingOut ? 'Logging Out...' : 'Logout'}
             </button>
           </div>
+          {demoShop && (
+            <p className="bg-warning px-4 py-2 text-center text-sm text-warning-content" data-testid="demo-banner">
+              <strong>Demo shop.</strong> The demo accounts and their data are still here: remove them on the server with{' '}
+              <code>npm run demo:remove</code> before real customers use the shop.
+            </p>
+          )}
           <OfflineBanner />
         </header>
         <main id="main-content" tabIndex={-1} className="flex-1 p-4 focus:outline-none md:p-6">

@@ -3,6 +3,8 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 interface RuntimeConfig {
   supabaseUrl: string;
   supabaseAnonKey: string;
+  /** The shop still holds the demo accounts (`npm run demo:remove` takes them away). */
+  demo?: boolean;
 }
 
 const CONFIG_KEY = 'storefront:config';
@@ -41,6 +43,15 @@ async function loadConfig(): Promise<RuntimeConfig> {
     const saved = localStorage.getItem(CONFIG_KEY);
     if (saved) return JSON.parse(saved) as RuntimeConfig;
     throw error;
+  }
+}
+
+/** Whether the server said, when auth last loaded, that this is a demo shop. */
+export function isDemoShop(): boolean {
+  try {
+    return (JSON.parse(localStorage.getItem(CONFIG_KEY) ?? '{}') as RuntimeConfig).demo === true;
+  } catch {
+    return false;
   }
 }
 
