@@ -2,6 +2,7 @@ import { Hono, type Context } from 'hono';
 import { cors } from 'hono/cors';
 import type { Deps } from './deps.ts';
 import { errorHandler } from './errors.ts';
+import { limitBodies, refuseUnsafeText } from './middleware/request-guards.ts';
 import { session, type AppEnv } from './middleware/session.ts';
 import { adminAuditRoutes } from './routes/admin-audit.ts';
 import { adminCredentialRoutes } from './routes/admin-credentials.ts';
@@ -29,6 +30,9 @@ export function createApp(deps: Deps) {
   if (deps.config.allowedOrigins.length > 0) {
     app.use('*', cors({ origin: deps.config.allowedOrigins, credentials: false, exposeHeaders: ['Content-Disposition', 'X-Next-Cursor'] }));
   }
+  // Before anything reads a body or a token: the size of the body, then the text in it.
+  app.use('*', limitBodies);
+  app.use('*', refuseUnsafeText);
   app.use('*', session(deps));
   return app
     .route('/config', configRoutes(deps))

@@ -61,5 +61,29 @@ export const wisePassword = z
 
 export const IMAGE_ADDRESS_MAX = 2000;
 
+/** A NUL character, or half of a surrogate pair alone: text Postgres cannot store and no keyboard types. */
+// eslint-disable-next-line no-control-regex -- the NUL character is what this looks for
+const UNSAFE_TEXT = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+export const UNSAFE_TEXT_MESSAGE = 'must not contain NUL characters or unpaired surrogates';
+
+/** Whether a string holds a NUL or an unpaired surrogate. */
+export const isUnsafeText = (value: string): boolean => UNSAFE_TEXT.test(value);
+
+/**
+ * The path of the first string (object keys included) in a parsed JSON value that is unsafe text, or
+ * undefined when there is none: '' for the value itself, 'items.0.name' inside it.
+ */
+export function unsafeTextPath(value: unknown, path = '', depth = 0): string | undefined {
+  if (typeof value === 'string') return isUnsafeText(value) ? path : undefined;
+  if (typeof value !== 'object' || value === null || depth > 64) return undefined;
+  for (const [key, item] of Object.entries(value)) {
+    const at = path === '' ? key : `${path}.${key}`;
+    if (isUnsafeText(key)) return at;
+    const found = unsafeTextPath(item, at, depth + 1);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
 /** A failed check as the API answers it (the `details` of a 400), and as the forms show it: one entry per problem. */
 export const fieldIssues = (error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] }): FieldIssue[] => error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }));

@@ -111,6 +111,23 @@ describe('sign-up', () => {
     expect(sixChars.error).toBeNull();
   });
 
+  it('refuses NUL characters and unpaired surrogates anywhere in the body with 400, on sign-up and sign-in, creating nothing', async () => {
+    const call = (path: string, body: unknown) =>
+      fetch(`${server.url}/auth/v1${path}`, { method: 'POST', headers: { apikey: ANON_KEY, 'content-type': 'application/json', 'x-test-client-ip': '10.9.9.9' }, body: JSON.stringify(body) });
+    const email = freshEmail('nul').toLowerCase();
+    for (const body of [
+      { email: `a\u0000${email}`, password: 'correct horse' },
+      { email, password: 'correct\u0000horse' },
+      { email, password: 'correct horse', data: { displayName: 'lone \ud800' } },
+    ]) {
+      const answer = await call('/signup', body);
+      expect(answer.status).toBe(400);
+      expect(((await answer.json()) as { code: string }).code).toBe('validation_failed');
+    }
+    expect((await call('/token?grant_type=password', { email, password: 'x\udc00' })).status).toBe(400);
+    expect(await db.selectFrom('auth_users').select('id').where('email', 'like', `%${email}`).executeTakeFirst()).toBeUndefined();
+  });
+
   it('refuses a malformed email with validation_failed', async () => {
     const { error } = await client().auth.signUp({ email: 'not-an-email', password: 'correct horse' });
     expect(error).toMatchObject({ status: 400, code: 'validation_failed' });

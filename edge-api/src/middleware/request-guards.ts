@@ -1,0 +1,61 @@
+import { bodyLimit } from 'hono/body-limit';
+import { createMiddleware } from 'hono/factory';
+import { UNSAFE_TEXT_MESSAGE, unsafeTextPath } from '../contract/fields.ts';
+import { ApiError, badRequest } from '../errors.ts';
+
+/** The largest JSON body any route takes: a service with its features, settings, a delivery. */
+export const MAX_JSON_BODY_BYTES = 256 * 1024;
+
+/**
+ * Every /api route but the uploads (which limit by the caller's role, routes/uploads.ts) refuses a body
+ * over MAX_JSON_BODY_BYTES with 413: from Content-Length before reading it, or while streaming it.
+ */
+const isUpload = (path: string) => path === '/api/uploads' || path.startsWith('/api/uploads/');
+
+export const limitBodies = createMiddleware(async (c, next) => {
+  if (isUpload(c.req.path)) return next();
+  return bodyLimit({
+    maxSize: MAX_JSON_BODY_BYTES,
+    onError: () => {
+      throw new ApiError('payload_too_large', `The request body is larger than ${MAX_JSON_BODY_BYTES / 1024} KB`);
+    },
+  })(c, next);
+});
+
+const refuse = (path: string) => badRequest(`${path}: ${UNSAFE_TEXT_MESSAGE}`, [{ path, message: UNSAFE_TEXT_MESSAGE }]);
+
+/**
+ * Text with a NUL or a lone surrogate never reaches a query: the path, every query value and every
+ * string of a JSON body (keys included) are checked before any route runs, answering 400 naming the
+ * field. A query that is not valid percent-encoding is a 400 too. A body that is not JSON is left to the
+ * route's own validation.
+ */
+export const refuseUnsafeText = createMiddleware(async (c, next) => {
+  let queries: Record<string, string[]>;
+  let path: string;
+  try {
+    path = decodeURIComponent(new URL(c.req.url).pathname);
+    queries = c.req.queries();
+  } catch {
+    throw badRequest('The address is not valid percent-encoded UTF-8');
+  }
+  if (unsafeTextPath(path) !== undefined) throw refuse('path');
+  const inQuery = unsafeTextPath(queries);
+  if (inQuery !== undefined) throw refuse(inQuery.replace(/\.\d+$/, ''));
+  for (const name of ['idempotency-key']) {
+    const value = c.req.header(name);
+    if (value !== undefined && unsafeTextPath(value) !== undefined) throw refuse(name);
+  }
+  if (!isUpload(c.req.path) && c.req.method !== 'GET' && c.req.method !== 'HEAD' && c.req.header('content-type')?.toLowerCase().includes('json')) {
+    let body: unknown;
+    try {
+      // A copy: the route reads the body itself (a later body limit included), at most MAX_JSON_BODY_BYTES here.
+      body = await c.req.raw.clone().json();
+    } catch {
+      return next();
+    }
+    const at = unsafeTextPath(body);
+    if (at !== undefined) throw refuse(at || 'body');
+  }
+  return next();
+});
