@@ -13,7 +13,7 @@ export const BCRYPT_COST = 10;
 export type RefreshOutcome =
   | { kind: 'not_found' }
   | { kind: 'reused'; userId: string; sessionId: string }
-  | { kind: 'rotated'; user: AuthUserRow; sessionId: string };
+  | { kind: 'rotated'; user: AuthUserRow; sessionId: string; refreshToken: string };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -161,36 +161,79 @@ export async function endSessions(db: Db, userId: string, which: { only?: string
   await query.execute();
 }
 
+/** The AES-GCM key only the holder of `token` can derive: it seals the token's successor. */
+async function sealingKey(token: string): Promise<CryptoKey> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(`successor-of:${token}`));
+  return crypto.subtle.importKey('raw', digest, 'AES-GCM', false, ['encrypt', 'decrypt']);
+}
+
+async function sealSuccessor(token: string, successor: string): Promise<string> {
+  const iv = crypto.getRandomValues(new Uint8Array(12));
+  const sealed = new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-GCM', iv }, await sealingKey(token), new TextEncoder().encode(successor)));
+  return Buffer.concat([iv, sealed]).toString('base64url');
+}
+
+async function openSuccessor(token: string, sealed: string): Promise<string | undefined> {
+  try {
+    const bytes = Buffer.from(sealed, 'base64url');
+    const plain = await crypto.subtle.decrypt({ name: 'AES-GCM', iv: bytes.subarray(0, 12) }, await sealingKey(token), bytes.subarray(12));
+    return new TextDecoder().decode(plain);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Chains longer than this within one grace interval are not followed (each step is a rotation). */
+const MAX_GRACE_STEPS = 16;
+
 /**
- * Rotates a refresh token. A token is single use: using it revokes it and issues its successor. A revoked
- * token presented again within `graceMs` of its rotation (two tabs refreshing at once) gets a successor
- * too; later, it is treated as stolen and its whole session (every token descended from the same sign-in)
- * is ended. Call inside a transaction: the token row stays locked until commit.
+ * Rotates a refresh token. A token is single use: using it revokes it and issues its successor, sealed
+ * with the token itself. A revoked token presented again within `graceMs` of its rotation (two tabs
+ * refreshing at once) gets the session's active token back, not a new one: the successors are opened,
+ * each with its predecessor, down to the one not yet used. Later, or when the chain cannot be followed,
+ * it is treated as stolen and its whole session (every token descended from the same sign-in) is ended.
+ * Call inside a transaction: the token row stays locked until commit.
  */
 export async function rotateRefreshToken(
   trx: Transaction<Database>,
-  presentedHash: string,
-  successorHash: string,
+  presented: string,
+  successor: string,
   now: Date,
   graceMs: number,
 ): Promise<RefreshOutcome> {
+  const presentedHash = await hashRefreshToken(presented);
   const token = await trx.selectFrom('auth_refresh_tokens').selectAll().where('token_hash', '=', presentedHash).forUpdate().executeTakeFirst();
   if (!token) return { kind: 'not_found' };
-  if (token.revoked) {
-    const revokedAt = token.revoked_at?.getTime() ?? Number.NEGATIVE_INFINITY;
-    if (now.getTime() - revokedAt > graceMs) {
-      await endSessions(trx, token.user_id, { only: token.session_id });
-      return { kind: 'reused', userId: token.user_id, sessionId: token.session_id };
-    }
-  } else {
-    await trx.updateTable('auth_refresh_tokens').set({ revoked: true, revoked_at: now }).where('token_hash', '=', presentedHash).execute();
-  }
   const user = await findAuthUserById(trx, token.user_id);
   if (!user) return { kind: 'not_found' };
+  const revoke = async () => {
+    await endSessions(trx, token.user_id, { only: token.session_id });
+    return { kind: 'reused', userId: token.user_id, sessionId: token.session_id } as const;
+  };
+  if (token.revoked) {
+    const revokedAt = token.revoked_at?.getTime() ?? Number.NEGATIVE_INFINITY;
+    if (now.getTime() - revokedAt > graceMs) return revoke();
+    let current = { plain: presented, row: token };
+    for (let step = 0; step < MAX_GRACE_STEPS && current.row.revoked; step += 1) {
+      const next = current.row.successor_sealed ? await openSuccessor(current.plain, current.row.successor_sealed) : undefined;
+      const row = next
+        ? await trx.selectFrom('auth_refresh_tokens').selectAll().where('token_hash', '=', await hashRefreshToken(next)).executeTakeFirst()
+        : undefined;
+      if (!next || !row) return revoke();
+      current = { plain: next, row };
+    }
+    if (current.row.revoked) return revoke();
+    return { kind: 'rotated', user, sessionId: token.session_id, refreshToken: current.plain };
+  }
+  await trx
+    .updateTable('auth_refresh_tokens')
+    .set({ revoked: true, revoked_at: now, successor_sealed: await sealSuccessor(presented, successor) })
+    .where('token_hash', '=', presentedHash)
+    .execute();
   await trx
     .insertInto('auth_refresh_tokens')
-    .values({ token_hash: successorHash, session_id: token.session_id, user_id: token.user_id, created_at: now })
+    .values({ token_hash: await hashRefreshToken(successor), session_id: token.session_id, user_id: token.user_id, created_at: now })
     .execute();
   await trx.updateTable('auth_sessions').set({ refreshed_at: now }).where('id', '=', token.session_id).execute();
-  return { kind: 'rotated', user, sessionId: token.session_id };
+  return { kind: 'rotated', user, sessionId: token.session_id, refreshToken: successor };
 }

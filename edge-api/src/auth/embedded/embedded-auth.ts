@@ -180,16 +180,14 @@ export function createEmbeddedAuth(options: EmbeddedAuthOptions): EmbeddedAuth {
 
   const refreshGrant = async (body: Record<string, unknown>) => {
     if (typeof body.refresh_token !== 'string' || body.refresh_token === '') throw validationFailed('A refresh_token is required');
-    const presentedHash = await hashRefreshToken(body.refresh_token);
-    const refreshToken = newRefreshToken();
-    const successorHash = await hashRefreshToken(refreshToken);
-    const outcome = await db.transaction().execute((trx) => rotateRefreshToken(trx, presentedHash, successorHash, clock(), REFRESH_REUSE_GRACE_MS));
+    const presented = body.refresh_token;
+    const outcome = await db.transaction().execute((trx) => rotateRefreshToken(trx, presented, newRefreshToken(), clock(), REFRESH_REUSE_GRACE_MS));
     if (outcome.kind === 'not_found') throw new AuthFailure(400, 'refresh_token_not_found', 'Invalid Refresh Token: Refresh Token Not Found');
     if (outcome.kind === 'reused') {
       logger.warn('auth: refresh token reused, session revoked', { userId: outcome.userId, sessionId: outcome.sessionId });
       throw new AuthFailure(400, 'refresh_token_already_used', 'Invalid Refresh Token: Already Used');
     }
-    return tokenResponse(outcome.user, outcome.sessionId, refreshToken);
+    return tokenResponse(outcome.user, outcome.sessionId, outcome.refreshToken);
   };
 
   const app = new Hono();
