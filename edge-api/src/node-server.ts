@@ -218,7 +218,7 @@ async function serveApp(
       logger,
       unconfirmedEmails: env.ADMIN_EMAILS,
       // A stand-in serves a whole test suite's sign-ups from one address.
-      ...(standIn && { rateLimits: { tokenPer5Min: 1_000_000, signupPer5Min: 1_000_000 } }),
+      ...(standIn && { rateLimits: { tokenPer5Min: 1_000_000, refreshPer5Min: 1_000_000, signupPer5Min: 1_000_000 } }),
     });
     blobs = await createDiskBlobStore(join(dataDir, 'files'), decodeKey(keys.fileSigningKey, 'file signing key'));
     deps = {

@@ -26,7 +26,7 @@ export interface AuthServer {
  */
 export async function startAuthServer(
   db: Kysely<Database>,
-  options: { clock?: () => Date; rateLimits?: { tokenPer5Min?: number; signupPer5Min?: number }; unconfirmedEmails?: string[] } = {},
+  options: { clock?: () => Date; rateLimits?: { tokenPer5Min?: number; refreshPer5Min?: number; signupPer5Min?: number; accountFreeFailures?: number }; unconfirmedEmails?: string[] } = {},
 ): Promise<AuthServer> {
   let handle: (request: Request, env: unknown) => Response | Promise<Response> = () => new Response(null, { status: 503 });
   const server = await new Promise<Server>((resolve) => {

@@ -350,6 +350,45 @@ describe('rate limits', () => {
   });
 });
 
+describe('per-account backoff', () => {
+  it('answers 429 with Retry-After by the sixth wrong password for one account, from any address, doubling the wait', async () => {
+    let now = Date.parse('2026-11-22T12:00:00Z');
+    const limited = await startAuthServer(db, { clock: () => new Date(now) });
+    try {
+      const signIn = (ip: string, email: string, password: string) =>
+        fetch(`${limited.url}/auth/v1/token?grant_type=password`, {
+          method: 'POST',
+          headers: { apikey: ANON_KEY, 'x-test-client-ip': ip, 'content-type': 'application/json' },
+          body: JSON.stringify({ email, password }),
+        });
+      const email = freshEmail('victim');
+      expect((await supabaseClient(limited.url).auth.signUp({ email, password: 'correct horse' })).error).toBeNull();
+      const statuses: number[] = [];
+      for (let attempt = 0; attempt < 10; attempt += 1) statuses.push((await signIn(`198.51.100.${attempt}`, email, `guess ${attempt}`)).status);
+      expect(statuses.slice(0, 5)).toEqual([400, 400, 400, 400, 400]);
+      expect(statuses.slice(5)).toEqual([429, 429, 429, 429, 429]);
+      const locked = await signIn('203.0.113.1', email, 'correct horse');
+      expect(locked.status).toBe(429);
+      expect(Number(locked.headers.get('retry-after'))).toBe(30);
+      // Another account on the same addresses is not slowed.
+      const other = freshEmail('bystander');
+      expect((await supabaseClient(limited.url).auth.signUp({ email: other, password: 'correct horse' })).error).toBeNull();
+      expect((await signIn('198.51.100.1', other, 'correct horse')).status).toBe(200);
+
+      now += 30_000;
+      expect((await signIn('203.0.113.1', email, 'wrong again')).status).toBe(400);
+      const longer = await signIn('203.0.113.1', email, 'correct horse');
+      expect(Number(longer.headers.get('retry-after'))).toBe(60);
+      now += 60_000;
+      expect((await signIn('203.0.113.1', email, 'correct horse')).status).toBe(200);
+      expect((await signIn('203.0.113.1', email, 'one slip')).status).toBe(400);
+      expect((await signIn('203.0.113.1', email, 'correct horse')).status).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
 describe('wire details', () => {
   it('errors carry the API version header, readable cross-origin', async () => {
     const response = await fetch(`${server.url}/auth/v1/token?grant_type=password`, {

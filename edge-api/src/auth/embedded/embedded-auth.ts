@@ -38,7 +38,7 @@ import {
   validationFailed,
 } from './auth-requests.ts';
 import { toAuthUser } from './auth-user.ts';
-import { createFixedWindowLimiter, type RateLimiter } from './rate-limit.ts';
+import { createFailureBackoff, createFixedWindowLimiter, type RateLimiter } from '../../lib/rate-limit.ts';
 
 export interface EmbeddedAuthOptions {
   db: Kysely<Database>;
@@ -60,7 +60,12 @@ export interface EmbeddedAuthOptions {
    * this server cannot send mail to prove the address.
    */
   unconfirmedEmails?: string[];
-  rateLimits?: { tokenPer5Min?: number; signupPer5Min?: number };
+  /**
+   * Per caller IP: password sign-ins (tokenPer5Min, 150), refreshes (refreshPer5Min, 600) and sign-ups
+   * (signupPer5Min, 30) in 5 minutes; per account: `accountFreeFailures` (5) wrong passwords in a row,
+   * then a wait that doubles from 30 s up to 15 minutes.
+   */
+  rateLimits?: { tokenPer5Min?: number; refreshPer5Min?: number; signupPer5Min?: number; accountFreeFailures?: number };
 }
 
 export interface EmbeddedAuth {
@@ -89,6 +94,14 @@ export function createEmbeddedAuth(options: EmbeddedAuthOptions): EmbeddedAuth {
   const unconfirmedEmails = new Set((options.unconfirmedEmails ?? []).map((email) => email.trim().toLowerCase()));
   const accessTokenSeconds = options.accessTokenSeconds ?? 3600;
   const tokenLimiter = createFixedWindowLimiter({ limit: options.rateLimits?.tokenPer5Min ?? 150, windowMs: RATE_WINDOW_MS, clock });
+  const refreshLimiter = createFixedWindowLimiter({ limit: options.rateLimits?.refreshPer5Min ?? 600, windowMs: RATE_WINDOW_MS, clock });
+  const accountBackoff = createFailureBackoff({
+    freeFailures: options.rateLimits?.accountFreeFailures ?? 5,
+    baseDelayMs: 30_000,
+    maxDelayMs: 15 * 60_000,
+    forgetAfterMs: 60 * 60_000,
+    clock,
+  });
   const signupLimiter = createFixedWindowLimiter({ limit: options.rateLimits?.signupPer5Min ?? 30, windowMs: RATE_WINDOW_MS, clock });
   const jwks = () => ({ keys: [key.publicJwk] });
   const localKeys = createLocalJWKSet(jwks());
@@ -102,12 +115,13 @@ export function createEmbeddedAuth(options: EmbeddedAuthOptions): EmbeddedAuth {
     return false;
   };
 
+  const refuseFor = (c: Context, retryAfterSeconds: number) => {
+    c.header('Retry-After', String(retryAfterSeconds));
+    return new AuthFailure(429, 'over_request_rate_limit', 'Request rate limit reached');
+  };
   const rateLimited = (limiter: RateLimiter): MiddlewareHandler => async (c, next) => {
     const result = limiter.hit(clientIp(c));
-    if (!result.allowed) {
-      c.header('Retry-After', String(result.retryAfterSeconds));
-      throw new AuthFailure(429, 'over_request_rate_limit', 'Request rate limit reached');
-    }
+    if (!result.allowed) throw refuseFor(c, result.retryAfterSeconds);
     await next();
   };
 
@@ -160,13 +174,22 @@ export function createEmbeddedAuth(options: EmbeddedAuthOptions): EmbeddedAuth {
     };
   };
 
-  const passwordGrant = async (body: Record<string, unknown>) => {
+  const passwordGrant = async (c: Context, body: Record<string, unknown>) => {
     if (typeof body.email !== 'string' || body.email.trim() === '') throw validationFailed('A valid email is required');
     if (typeof body.password !== 'string' || body.password === '') throw validationFailed('A password is required');
     const email = body.email.trim().toLowerCase();
+    // Per account, whatever address the guesses come from (unknown emails too, so the answer tells nothing).
+    const waited = accountBackoff.check(email);
+    if (!waited.allowed) throw refuseFor(c, waited.retryAfterSeconds);
+    const limited = tokenLimiter.hit(clientIp(c));
+    if (!limited.allowed) throw refuseFor(c, limited.retryAfterSeconds);
     const found = await findAuthUserByEmail(db, email);
     const matches = await passwordMatches(body.password, found?.encrypted_password);
-    if (!found || !matches) throw invalidCredentials();
+    if (!found || !matches) {
+      accountBackoff.fail(email);
+      throw invalidCredentials();
+    }
+    accountBackoff.succeed(email);
     if (!found.email_confirmed_at) throw new AuthFailure(400, 'email_not_confirmed', 'Email not confirmed');
     const refreshToken = newRefreshToken();
     const refreshTokenHash = await hashRefreshToken(refreshToken);
@@ -286,11 +309,15 @@ export function createEmbeddedAuth(options: EmbeddedAuthOptions): EmbeddedAuth {
     return c.json(await tokenResponse(created.user, created.sessionId, refreshToken));
   });
 
-  app.post('/token', rateLimited(tokenLimiter), async (c) => {
+  app.post('/token', async (c) => {
     const grantType = c.req.query('grant_type');
     const body = await readJsonObject(c);
-    if (grantType === 'password') return c.json(await passwordGrant(body));
-    if (grantType === 'refresh_token') return c.json(await refreshGrant(body));
+    if (grantType === 'password') return c.json(await passwordGrant(c, body));
+    if (grantType === 'refresh_token') {
+      const limited = refreshLimiter.hit(clientIp(c));
+      if (!limited.allowed) throw refuseFor(c, limited.retryAfterSeconds);
+      return c.json(await refreshGrant(body));
+    }
     throw validationFailed('unsupported_grant_type');
   });
 
