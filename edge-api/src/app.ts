@@ -2,7 +2,7 @@ import { Hono, type Context } from 'hono';
 import { cors } from 'hono/cors';
 import type { Deps } from './deps.ts';
 import { errorHandler } from './errors.ts';
-import { limitBodies, refuseUnsafeText } from './middleware/request-guards.ts';
+import { limitBodies, limitWrites, refuseUnsafeText } from './middleware/request-guards.ts';
 import { session, type AppEnv } from './middleware/session.ts';
 import { adminAuditRoutes } from './routes/admin-audit.ts';
 import { adminCredentialRoutes } from './routes/admin-credentials.ts';
@@ -34,6 +34,7 @@ export function createApp(deps: Deps) {
   app.use('*', limitBodies);
   app.use('*', refuseUnsafeText);
   app.use('*', session(deps));
+  app.use('*', limitWrites(deps));
   return app
     .route('/config', configRoutes(deps))
     .route('/services', serviceRoutes(deps))

@@ -13,6 +13,8 @@ export interface AppConfig {
   supabaseUrl: string;
   supabaseAnonKey: string;
   allowedOrigins: string[];
+  /** Per signed-in user in 10 minutes: orders placed (60) and images uploaded (40). */
+  rateLimits?: { ordersPer10Min?: number; uploadsPer10Min?: number };
 }
 
 /** Everything the API needs arrives here: no module-level clients, so Node, Workers and tests share one app. */

@@ -33,6 +33,11 @@ const envSchema = z
     CREDENTIALS_KEY: base64Key,
     BLIND_INDEX_KEY: base64Key,
     ALLOWED_ORIGINS: list,
+    /** Orders one signed-in user may place, and images upload, in 10 minutes (429 past them). */
+    ORDERS_PER_10_MIN: z.coerce.number().int().positive().default(60),
+    UPLOADS_PER_10_MIN: z.coerce.number().int().positive().default(40),
+    /** Addresses of the reverse proxies in front of this server, whose X-Forwarded-For the rate limits believe. */
+    TRUSTED_PROXIES: list,
   })
   .superRefine((env, ctx) => {
     if (env.SUPABASE_URL && (!env.SUPABASE_ANON_KEY || !env.SUPABASE_SERVICE_ROLE_KEY)) {

@@ -29,6 +29,7 @@ import type { Deps } from './deps.ts';
 import type { Env } from './env.ts';
 import { loadOrCreateLocalKeys, type LocalKeys } from './local-keys.ts';
 import { applyApiHeaders, isUnpublished, staticHeaders } from './lib/http-headers.ts';
+import { clientIpFrom } from './lib/client-ip.ts';
 import { consoleLogger, type Logger } from './lib/logger.ts';
 import { createSecrets, decodeKey } from './lib/secrets.ts';
 import { fileRoutes } from './routes/files.ts';
@@ -189,6 +190,10 @@ async function serveApp(
   let demoShop = false;
 
   const standIn = env.SUPABASE_STAND_IN === '1';
+  // A stand-in serves whole test suites and benchmarks from a few accounts: no write limits there either.
+  const writeLimits = standIn
+    ? { ordersPer10Min: 1_000_000_000, uploadsPer10Min: 1_000_000_000 }
+    : { ordersPer10Min: env.ORDERS_PER_10_MIN, uploadsPer10Min: env.UPLOADS_PER_10_MIN };
   if (env.SUPABASE_URL && env.SUPABASE_ANON_KEY && env.SUPABASE_SERVICE_ROLE_KEY) {
     const authUrl = `${env.SUPABASE_URL.replace(/\/$/, '')}/auth/v1`;
     const serviceRoleKey = env.SUPABASE_SERVICE_ROLE_KEY;
@@ -202,7 +207,7 @@ async function serveApp(
       blobs,
       secrets,
       clock: () => new Date(),
-      config: { adminEmails: env.ADMIN_EMAILS, supabaseUrl: env.SUPABASE_URL, supabaseAnonKey: env.SUPABASE_ANON_KEY, allowedOrigins: env.ALLOWED_ORIGINS },
+      config: { adminEmails: env.ADMIN_EMAILS, supabaseUrl: env.SUPABASE_URL, supabaseAnonKey: env.SUPABASE_ANON_KEY, allowedOrigins: env.ALLOWED_ORIGINS, rateLimits: writeLimits },
       logger,
     };
   } else {
@@ -214,7 +219,7 @@ async function serveApp(
       issuer,
       anonKey: EMBEDDED_ANON_KEY,
       serviceRoleKey: keys.serviceRoleKey,
-      clientIp: (c) => getConnInfo(c).remote.address ?? 'unknown',
+      clientIp: (c) => clientIpFrom(getConnInfo(c).remote.address, c.req.header('x-forwarded-for'), env.TRUSTED_PROXIES),
       logger,
       unconfirmedEmails: env.ADMIN_EMAILS,
       // A stand-in serves a whole test suite's sign-ups from one address.
@@ -231,7 +236,7 @@ async function serveApp(
       secrets,
       clock: () => new Date(),
       // supabase-js is pointed at this same origin; the PWA resolves the empty URL against its location.
-      config: { adminEmails: env.ADMIN_EMAILS, supabaseUrl: '', supabaseAnonKey: EMBEDDED_ANON_KEY, allowedOrigins: env.ALLOWED_ORIGINS },
+      config: { adminEmails: env.ADMIN_EMAILS, supabaseUrl: '', supabaseAnonKey: EMBEDDED_ANON_KEY, allowedOrigins: env.ALLOWED_ORIGINS, rateLimits: writeLimits },
       logger,
     };
     root.route('/auth/v1', auth.app);

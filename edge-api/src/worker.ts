@@ -81,6 +81,7 @@ async function buildIsolate(source: Record<string, unknown>, logger: Logger): Pr
       supabaseUrl,
       supabaseAnonKey: env.SUPABASE_ANON_KEY,
       allowedOrigins: env.ALLOWED_ORIGINS,
+      rateLimits: { ordersPer10Min: env.ORDERS_PER_10_MIN, uploadsPer10Min: env.UPLOADS_PER_10_MIN },
     },
     logger,
   };

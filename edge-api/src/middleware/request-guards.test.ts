@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_JSON_BODY_BYTES } from './request-guards.ts';
-import { createApiHarness, type ApiHarness, type TestUser } from '../testing/api-harness.ts';
+import { createApiHarness, inProcessHarness, type ApiHarness, type TestUser } from '../testing/api-harness.ts';
 
 // Hostile input answered at the contract: a body over the limit, NUL characters and lone surrogates.
 let api: ApiHarness;
@@ -83,5 +83,46 @@ describe('NUL characters and unpaired surrogates', () => {
       json: { uid: account.id, email: account.email, displayName: 'Ana 😀 Álvarez', mobile: '01712345678' },
     });
     expect(answer.status).toBe(201);
+  });
+});
+
+describe('write limits per user', () => {
+  it('answer 429 with Retry-After past the orders limit, for that customer only, placing nothing more', async () => {
+    const limited = await inProcessHarness({ rateLimits: { ordersPer10Min: 3, uploadsPer10Min: 2 } });
+    try {
+      const [first, second] = await Promise.all([limited.createUser('user'), limited.createUser('user')]);
+      const place = (user: TestUser) => limited.call('POST', '/api/orders', { user, json: { id: crypto.randomUUID(), productId: crypto.randomUUID() } });
+      const statuses = [];
+      for (let i = 0; i < 5; i += 1) statuses.push((await place(first)).status);
+      expect(statuses.slice(0, 3)).not.toContain(429);
+      expect(statuses.slice(3)).toEqual([429, 429]);
+      const refused = await limited.app.request('/api/orders', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${first.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ id: crypto.randomUUID(), productId: crypto.randomUUID() }),
+      });
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(await refused.json()).toMatchObject({ error: { code: 'rate_limited' } });
+      expect((await place(second)).status).not.toBe(429);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('answer 429 past the uploads limit', async () => {
+    const limited = await inProcessHarness({ rateLimits: { ordersPer10Min: 3, uploadsPer10Min: 2 } });
+    try {
+      const staff = await limited.createUser('admin');
+      const statuses = [];
+      for (let i = 0; i < 3; i += 1) {
+        const form = new FormData();
+        form.set('kind', 'stock');
+        statuses.push((await limited.call('POST', '/api/uploads', { user: staff, body: form })).status);
+      }
+      expect(statuses).toEqual([400, 400, 429]);
+    } finally {
+      await limited.close();
+    }
   });
 });

@@ -1,7 +1,10 @@
 import { bodyLimit } from 'hono/body-limit';
 import { createMiddleware } from 'hono/factory';
 import { UNSAFE_TEXT_MESSAGE, unsafeTextPath } from '../contract/fields.ts';
+import type { Deps } from '../deps.ts';
 import { ApiError, badRequest } from '../errors.ts';
+import { createFixedWindowLimiter } from '../lib/rate-limit.ts';
+import type { AppEnv } from './session.ts';
 
 /** The largest JSON body any route takes: a service with its features, settings, a delivery. */
 export const MAX_JSON_BODY_BYTES = 256 * 1024;
@@ -59,3 +62,26 @@ export const refuseUnsafeText = createMiddleware(async (c, next) => {
   }
   return next();
 });
+
+const WRITE_WINDOW_MS = 10 * 60_000;
+
+/**
+ * Placing orders and uploading images, per signed-in user: past the limit, 429 with Retry-After until
+ * the 10-minute window ends. In memory, per process (per isolate on Workers).
+ */
+export function limitWrites(deps: Deps) {
+  const orders = createFixedWindowLimiter({ limit: deps.config.rateLimits?.ordersPer10Min ?? 60, windowMs: WRITE_WINDOW_MS, clock: deps.clock });
+  const uploads = createFixedWindowLimiter({ limit: deps.config.rateLimits?.uploadsPer10Min ?? 40, windowMs: WRITE_WINDOW_MS, clock: deps.clock });
+  return createMiddleware<AppEnv>(async (c, next) => {
+    if (c.req.method !== 'POST') return next();
+    const limiter = c.req.path === '/api/orders' ? orders : c.req.path === '/api/uploads' ? uploads : undefined;
+    const caller = c.get('auth')?.sub;
+    if (!limiter || !caller) return next();
+    const result = limiter.hit(caller);
+    if (!result.allowed) {
+      c.header('Retry-After', String(result.retryAfterSeconds));
+      throw new ApiError('rate_limited', `Too many requests: try again in ${result.retryAfterSeconds} seconds`);
+    }
+    return next();
+  });
+}
