@@ -12,6 +12,8 @@ export interface WiseStock {
   /** '' with wisePasswordUnreadable when the stored password cannot be read with this server's CREDENTIALS_KEY. */
   wisePassword: string;
   wisePasswordUnreadable?: true;
+  /** For a moderator the password is '' and masked: POST /api/wise-stocks/:id/reveal shows it, and is audited. */
+  wisePasswordMasked?: true;
   authImage: string;
   docImg1: string;
   docImg2: string;
@@ -44,4 +46,9 @@ export function statusChangeProblem(change: { status?: string | null; soldTo?: s
     return { message: 'Please select a user when marking as sold', field: 'soldTo', fieldMessage: 'is required when the status is sold' };
   }
   return null;
+}
+
+/** POST /api/wise-stocks/:id/reveal: one stock's password, for the staff member who asked (audited). */
+export interface WiseStockReveal {
+  wisePassword: string;
 }

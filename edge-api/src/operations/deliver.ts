@@ -100,6 +100,11 @@ export async function changeOrder(
       onceForKey(trx, actor.id, idempotencyKey && `PUT /admin/orders/${orderId} ${idempotencyKey}`, async () => {
         const current = await lockOrder(trx, orderId);
         if (!current) throw notFound('Order');
+        // Separation of duties: a staff member's own order is paid and delivered by someone else.
+        const paysOrDelivers = change.paymentStatus === 'paid' || change.orderStatus === 'delivered' || typed !== null || change.stockId !== undefined;
+        if (current.user_id === actor.id && paysOrDelivers) {
+          throw new ApiError('own_account', 'You cannot mark your own order paid or deliver it: another staff member must do it');
+        }
         // Checked under the order's row lock, before any stock is touched: of concurrent deliveries to one
         // order exactly one lands, and the stocks of the others stay available. Holds without `version`.
         if ((typedColumns || change.stockId) && (current.wise_email !== null || current.stock_id !== null) && change.replace !== true) {

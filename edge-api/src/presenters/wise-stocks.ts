@@ -3,10 +3,14 @@ import type { WiseStock } from '../contract/wise-stocks.ts';
 import type { StockRow } from '../db/schema.ts';
 import type { Secrets } from '../lib/secrets.ts';
 
-/** What an answer needs beyond the row: the password is decrypted, blob references become URLs. */
-export async function toWiseStock(row: StockRow, secrets: Secrets, blobs: BlobStore): Promise<WiseStock> {
+/** Who reads a stock: an admin sees its password; a moderator sees it masked, and reveals it one at a time (audited). */
+export type StockViewer = 'admin' | 'moderator';
+
+/** What an answer needs beyond the row: the password is decrypted (for an admin), blob references become URLs. */
+export async function toWiseStock(row: StockRow, secrets: Secrets, blobs: BlobStore, viewer: StockViewer): Promise<WiseStock> {
+  const masked = viewer !== 'admin';
   const [wisePassword, authImage, docImg1, docImg2] = await Promise.all([
-    secrets.open(row.wise_password_enc, { entity: 'wise_stock', id: row.id }),
+    masked ? '' : secrets.open(row.wise_password_enc, { entity: 'wise_stock', id: row.id }),
     resolveImageUrl(blobs, row.auth_image),
     resolveImageUrl(blobs, row.doc_img1),
     resolveImageUrl(blobs, row.doc_img2),
@@ -17,6 +21,7 @@ export async function toWiseStock(row: StockRow, secrets: Secrets, blobs: BlobSt
     wiseEmail: row.wise_email,
     wisePassword: wisePassword ?? '',
     ...(wisePassword === null && { wisePasswordUnreadable: true as const }),
+    ...(masked && { wisePasswordMasked: true as const }),
     authImage,
     docImg1,
     docImg2,

@@ -87,7 +87,7 @@ export function syncRoutes(deps: Deps) {
         response.changes = { users: users.changes, orders: orders.changes };
         response.deleted = { users: users.deleted, orders: orders.deleted };
         if (staff) {
-          const stocks = await split(tables.wiseStocks, (row) => toWiseStock(row, deps.secrets, deps.blobs));
+          const stocks = await split(tables.wiseStocks, (row) => toWiseStock(row, deps.secrets, deps.blobs, me.user_role === 'admin' ? 'admin' : 'moderator'));
           response.changes.wiseStocks = stocks.changes;
           response.deleted.wiseStocks = stocks.deleted;
         }

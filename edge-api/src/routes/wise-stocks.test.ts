@@ -79,9 +79,27 @@ describe('creating a Wise stock', () => {
     expect(row.added_by).toBe(admin.id);
     expect(row.auth_image).toBe(authImage);
 
-    const fetched = await api.call<WiseStock>('GET', `/api/wise-stocks/${stock.id}`, { user: moderator });
+    const fetched = await api.call<WiseStock>('GET', `/api/wise-stocks/${stock.id}`, { user: admin });
     expect(fetched.status).toBe(200);
     expect(fetched.body.wisePassword).toBe('S3cret-Wise!pass');
+  });
+
+  it('masks the password for a moderator, in the list and alone, and reveals it on request with an audit entry', async () => {
+    const stock = await createStock({ wisePassword: 'Masked-Pass-1' });
+    const alone = await api.call<WiseStock>('GET', `/api/wise-stocks/${stock.id}`, { user: moderator });
+    expect(alone.body).toMatchObject({ wisePassword: '', wisePasswordMasked: true });
+    const list = await api.call<WiseStock[]>('GET', '/api/wise-stocks', { user: moderator });
+    expect(JSON.stringify(list.body)).not.toContain('Masked-Pass-1');
+    expect(list.body.every((s) => s.wisePassword === '' && s.wisePasswordMasked)).toBe(true);
+
+    const revealed = await api.call<{ wisePassword: string }>('POST', `/api/wise-stocks/${stock.id}/reveal`, { user: moderator });
+    expect(revealed.status).toBe(200);
+    expect(revealed.body.wisePassword).toBe('Masked-Pass-1');
+    const audit = await api.db.selectFrom('audit_log').selectAll().where('entity_id', '=', stock.id).where('action', '=', 'wise_stock.reveal').execute();
+    expect(audit.map((row) => row.actor_id)).toEqual([moderator.id]);
+    expect(JSON.stringify(audit)).not.toContain('Masked-Pass-1');
+    expect((await api.call('POST', `/api/wise-stocks/${stock.id}/reveal`, { user: customer })).status).toBe(403);
+    expect((await api.call('POST', `/api/wise-stocks/${crypto.randomUUID()}/reveal`, { user: moderator })).status).toBe(404);
   });
 
   it('rejects missing required fields with 400 naming each of them, and stores nothing', async () => {

@@ -1,28 +1,44 @@
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { idParam } from '../contract/fields.ts';
 import { newStockBody, stockChangeBody } from '../contract/wise-stock-requests.ts';
-import { statusChangeProblem, stockImageFields } from '../contract/wise-stocks.ts';
+import { statusChangeProblem, stockImageFields, type WiseStockReveal } from '../contract/wise-stocks.ts';
 import { recordAudit } from '../db/audit.ts';
 import { nextVersion } from '../db/versions.ts';
 import { findStock, findStockIncludingDeleted, insertStock, listStocks, lockStock, setStockImage, setStockStatus, softDeleteStock } from '../db/wise-stocks.ts';
 import type { Deps } from '../deps.ts';
-import { badRequest, conflict, notFound } from '../errors.ts';
+import { badRequest, conflict, misconfigured, notFound } from '../errors.ts';
 import { validate } from '../lib/validate.ts';
 import { assertVersion } from '../lib/versioning.ts';
 import { requireAdmin, requireStaff, type AppEnv } from '../middleware/session.ts';
-import { toWiseStock } from '../presenters/wise-stocks.ts';
+import { toWiseStock, type StockViewer } from '../presenters/wise-stocks.ts';
 
 const field = (path: string, message: string) => [{ path, message }];
 
 export function wiseStockRoutes(deps: Deps) {
-  const answer = (row: Parameters<typeof toWiseStock>[0]) => toWiseStock(row, deps.secrets, deps.blobs);
+  const answer = (row: Parameters<typeof toWiseStock>[0]) => toWiseStock(row, deps.secrets, deps.blobs, 'admin');
+  const viewerOf = (c: Context<AppEnv>): StockViewer => (c.get('user')?.user_role === 'admin' ? 'admin' : 'moderator');
 
   return new Hono<AppEnv>()
-    .get('/', requireStaff, async (c) => c.json(await Promise.all((await listStocks(deps.db)).map(answer))))
+    .get('/', requireStaff, async (c) => {
+      const viewer = viewerOf(c);
+      return c.json(await Promise.all((await listStocks(deps.db)).map((row) => toWiseStock(row, deps.secrets, deps.blobs, viewer))));
+    })
     .get('/:id', requireStaff, validate('param', idParam), async (c) => {
       const row = await findStock(deps.db, c.req.valid('param').id);
       if (!row) throw notFound('Wise stock');
-      return c.json(await answer(row));
+      return c.json(await toWiseStock(row, deps.secrets, deps.blobs, viewerOf(c)));
+    })
+    .post('/:id/reveal', requireStaff, validate('param', idParam), async (c) => {
+      const { id } = c.req.valid('param');
+      const user = c.get('user')!;
+      const row = await findStock(deps.db, id);
+      if (!row) throw notFound('Wise stock');
+      const wisePassword = await deps.secrets.open(row.wise_password_enc, { entity: 'wise_stock', id });
+      if (wisePassword === null) throw misconfigured('This password cannot be read with this server\'s CREDENTIALS_KEY');
+      // Who read which password, and when: the audit log, never the password itself.
+      await recordAudit(deps.db, user, { action: 'wise_stock.reveal', entity: 'wise_stock', entityId: id, details: { role: user.user_role } });
+      const answer: WiseStockReveal = { wisePassword };
+      return c.json(answer);
     })
     .post('/', requireAdmin, validate('json', newStockBody), async (c) => {
       const { id = crypto.randomUUID(), wisePassword, ...fields } = c.req.valid('json');

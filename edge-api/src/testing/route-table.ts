@@ -61,6 +61,7 @@ export const routeTable: Record<string, RouteRow> = {
 
   'GET /api/wise-stocks': { access: 'staff', badInputs: [] },
   'GET /api/wise-stocks/:id': { access: 'staff', badInputs: [notUuid('/api/wise-stocks/not-a-uuid')] },
+  'POST /api/wise-stocks/:id/reveal': { access: 'staff', badInputs: [notUuid('/api/wise-stocks/not-a-uuid/reveal')] },
   'POST /api/wise-stocks': { access: 'admin', badInputs: [notJson, { json: {} }] },
   'PUT /api/wise-stocks/:id': { access: 'admin', badInputs: [notUuid('/api/wise-stocks/not-a-uuid'), { json: {} }, { json: { status: 'lost' } }] },
   'DELETE /api/wise-stocks/:id': { access: 'admin', badInputs: [notUuid('/api/wise-stocks/not-a-uuid')] },

@@ -19,6 +19,8 @@ import { STOCKS_PATH } from './stock-paths.ts';
 import { statusBadgeClass, statusLabel } from './stock-status.ts';
 import { UpdateStatusModal } from './update-status-modal.tsx';
 import { useStockUsers } from './use-stock-users.ts';
+import { MaskedSecret } from '../../components/masked-secret.tsx';
+import { revealFor } from './reveal-password.ts';
 
 export const DETAILS_FAILED_MESSAGE = 'Failed to fetch stock details';
 
@@ -163,7 +165,15 @@ function StockDetails({ stock, buyer, pending, canManage, onUpdateStatus, modal 
                 </div>
                 <div>
                   <dt className="text-sm text-base-content/70">Password</dt>
-                  <dd className="font-mono font-medium break-all">{stock.wisePasswordUnreadable ? 'cannot be read (wrong data key)' : stock.wisePassword}</dd>
+                  <dd className="font-mono font-medium break-all">
+                    {stock.wisePasswordUnreadable ? (
+                      'cannot be read (wrong data key)'
+                    ) : stock.wisePasswordMasked ? (
+                      <MaskedSecret label={`password of ${stock.wiseName}`} reveal={revealFor(stock)} />
+                    ) : (
+                      stock.wisePassword
+                    )}
+                  </dd>
                 </div>
                 <div>
                   <dt className="text-sm text-base-content/70">Status</dt>

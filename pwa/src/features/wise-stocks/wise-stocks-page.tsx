@@ -20,6 +20,7 @@ import { byNewest, countStocks, filterStocks, hasActiveFilters, soldToName, type
 import { ADD_STOCK_PATH, stockDetailsPath } from './stock-paths.ts';
 import { statusBadgeClass, statusLabel } from './stock-status.ts';
 import { useStockUsers } from './use-stock-users.ts';
+import { revealFor } from './reveal-password.ts';
 
 export const FETCH_FAILED_MESSAGE = 'Failed to fetch Wise stocks';
 export const DELETE_FAILED_MESSAGE = 'Failed to delete Wise stock';
@@ -262,7 +263,7 @@ export function WiseStocksPage() {
                         {stock.wisePasswordUnreadable ? (
                           'cannot be read (wrong data key)'
                         ) : (
-                          <MaskedSecret label={`password of ${stock.wiseName}`} value={stock.wisePassword} />
+                          <MaskedSecret label={`password of ${stock.wiseName}`} value={stock.wisePassword} reveal={revealFor(stock)} />
                         )}
                       </div>
                     </td>
