@@ -5,8 +5,30 @@
  * here, nowhere else.
  */
 
+/**
+ * The page's Content-Security-Policy: scripts only from this origin (the build has no inline script),
+ * no plugins, no framing by others, no <base> or form target elsewhere. Styles may be inline (React's
+ * style attributes). Auth, Storage and images may be another origin (SUPABASE_URL, an image address a
+ * service names): any HTTPS origin, and http on localhost for local stand-ins.
+ */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob: https: http://localhost:* http://127.0.0.1:*",
+  "font-src 'self' data:",
+  "connect-src 'self' https: http://localhost:* http://127.0.0.1:*",
+  "worker-src 'self'",
+  "manifest-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'self'",
+].join('; ');
+
 /** On every answer: API, files, the app shell and its assets. */
 export const securityHeaders: Readonly<Record<string, string>> = {
+  'Content-Security-Policy': CONTENT_SECURITY_POLICY,
   'X-Content-Type-Options': 'nosniff',
   'X-Frame-Options': 'SAMEORIGIN',
   'Referrer-Policy': 'no-referrer',

@@ -25,6 +25,9 @@ export async function expectEntryHeaders(baseUrl: string, files: { hashedAsset: 
     expect(response.status, path).toBe(200);
     expectSecurity(response, path);
     expect(response.headers.get('cache-control'), path).toBe(REVALIDATE);
+    // Every page: a CSP whose scripts come from this origin only, never inline.
+    const scripts = response.headers.get('content-security-policy')?.split(';').find((directive) => directive.trim().startsWith('script-src'));
+    expect(scripts?.trim(), path).toBe("script-src 'self'");
   }
   const hashed = await get(files.hashedAsset);
   expect(hashed.status).toBe(200);
