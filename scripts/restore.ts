@@ -53,8 +53,9 @@ const filesRoot = join(dataDir, 'files');
 async function writeImage(file: BackupFile): Promise<void> {
   const target = normalize(join(filesRoot, file.path));
   if (isAbsolute(file.path) || !target.startsWith(filesRoot + sep)) throw new RestoreError(`The backup names a file outside the images directory: ${file.path}`);
-  await mkdir(dirname(target), { recursive: true });
-  await writeFile(target, file.bytes);
+  await mkdir(dirname(target), { recursive: true, mode: 0o700 });
+  await writeFile(target, file.bytes, { mode: 0o600 });
+  await chmod(target, 0o600);
 }
 const onFile = env.SUPABASE_URL ? undefined : writeImage;
 

@@ -15,7 +15,10 @@ export interface LocalKeys {
 export async function loadOrCreateLocalKeys(dataDir: string): Promise<LocalKeys> {
   const file = join(dataDir, 'keys.json');
   try {
-    return JSON.parse(await readFile(file, 'utf8')) as LocalKeys;
+    const keys = JSON.parse(await readFile(file, 'utf8')) as LocalKeys;
+    // Loosened by a copy or an unzip: the keys read every delivered password, so the owner's alone.
+    await chmod(file, 0o600);
+    return keys;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
@@ -26,7 +29,7 @@ export async function loadOrCreateLocalKeys(dataDir: string): Promise<LocalKeys>
     blindIndexKey: generateKey(),
     fileSigningKey: generateKey(),
   };
-  await mkdir(dataDir, { recursive: true });
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
   await writeFile(file, JSON.stringify(keys, null, 2), { mode: 0o600 });
   await chmod(file, 0o600);
   return keys;

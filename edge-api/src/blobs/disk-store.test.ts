@@ -1,7 +1,8 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadOrCreateLocalKeys } from '../local-keys.ts';
 import { createDiskBlobStore, type DiskBlobStore } from './disk-store.ts';
 
 let root: string;
@@ -22,6 +23,25 @@ beforeEach(async () => {
 afterEach(() => rm(root, { recursive: true, force: true }));
 
 describe('the disk blob store', () => {
+  it("writes files only the server's user can read, whatever the umask", async () => {
+    const previous = process.umask(0o000);
+    try {
+      await store.put('order-proofs', 'nested/p.png', bytes, 'image/png');
+    } finally {
+      process.umask(previous);
+    }
+    expect((await stat(join(root, 'order-proofs', 'nested', 'p.png'))).mode & 0o777).toBe(0o600);
+    expect((await stat(join(root, 'order-proofs', 'nested'))).mode & 0o777).toBe(0o700);
+  });
+
+  it('keeps keys.json readable by its owner only, even after it was loosened', async () => {
+    await loadOrCreateLocalKeys(root);
+    expect((await stat(join(root, 'keys.json'))).mode & 0o777).toBe(0o600);
+    await chmod(join(root, 'keys.json'), 0o666);
+    await loadOrCreateLocalKeys(root);
+    expect((await stat(join(root, 'keys.json'))).mode & 0o777).toBe(0o600);
+  });
+
   it('keeps the bytes it is given until they are removed', async () => {
     await store.put('stock-images', 'a.png', bytes, 'image/png');
     expect(await store.read('stock-images', 'a.png')).toEqual(bytes);

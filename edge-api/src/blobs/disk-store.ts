@@ -1,4 +1,4 @@
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, normalize } from 'node:path';
 import type { Bucket } from '../contract/uploads.ts';
 import { publicBuckets, type BlobStore } from './blob-store.ts';
@@ -19,8 +19,10 @@ export async function createDiskBlobStore(root: string, signingKey: Uint8Array, 
   const store: BlobStore = {
     async put(bucket, path, bytes) {
       const file = fileOf(bucket, path);
-      await mkdir(dirname(file), { recursive: true });
-      await writeFile(file, bytes);
+      // Readable by the server's user only: proofs and stock images are private (the process's umask may be looser).
+      await mkdir(dirname(file), { recursive: true, mode: 0o700 });
+      await writeFile(file, bytes, { mode: 0o600 });
+      await chmod(file, 0o600);
     },
     async url(bucket, path) {
       return publicBuckets.has(bucket) ? `/files/${bucket}/${path}` : signer.sign(bucket, path);
