@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from './app.ts';
+import { nextVersion } from './db/versions.ts';
 import { inProcessHarness, type TestUser } from './testing/api-harness.ts';
 import { routeTable, type Access, type BadInput } from './testing/route-table.ts';
 
@@ -92,5 +93,83 @@ describe.each(Object.entries(routeTable))('%s', (route, row) => {
       expect(((await response.json()) as { error: { code: string } }).error.code, label).toBe('bad_request');
       expect(await footprint(), label).toEqual(before);
     }
+  });
+});
+
+// The authorization matrix with data in it: two customers with delivered orders, a stock in the
+// inventory. Every GET route, read by each caller (another customer included), answers the right status
+// and never carries another user's data or a password the caller should not see.
+describe('the authorization matrix over data', () => {
+  const secrets = { own: 'OWN-ORDER-PASS-7Q', other: 'OTHER-ORDER-PASS-9Z', stock: 'STOCK-PASS-4K' };
+  let other: { id: string; token: string; email: string };
+  let userEmail: string;
+
+  beforeAll(async () => {
+    const person = await api.createUser('user', 'other');
+    other = { id: person.id, token: person.token, email: person.email };
+    userEmail = (await api.db.selectFrom('users').select('email').where('id', '=', callers.user.id).executeTakeFirstOrThrow()).email;
+    const serviceId = crypto.randomUUID();
+    await api.db.transaction().execute(async (trx) =>
+      trx
+        .insertInto('services')
+        .values({
+          id: serviceId, title: 'Matrix Wise', description: 'x', category: 'wise', features: JSON.stringify([]), popular: false,
+          image: '', price: '10', delivery_time: 'instant', payment_methods: JSON.stringify(['binance']), version: await nextVersion(trx),
+        })
+        .execute(),
+    );
+    const asAdmin = { authorization: `Bearer ${callers.admin.token}`, 'content-type': 'application/json' };
+    for (const [token, password] of [[callers.user.token, secrets.own], [other.token, secrets.other]] as const) {
+      const placed = await api.app.request('/api/orders', { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ productId: serviceId }) });
+      const { order } = (await placed.json()) as { order: { id: string } };
+      const delivered = await api.app.request(`/api/admin/orders/${order.id}`, { method: 'PUT', headers: asAdmin, body: JSON.stringify({ wiseEmail: 'matrix@wise.test', wisePassword: password }) });
+      expect(delivered.status).toBe(200);
+    }
+    const stock = await api.app.request('/api/wise-stocks', {
+      method: 'POST',
+      headers: asAdmin,
+      body: JSON.stringify({ wiseName: 'Matrix', wiseEmail: 'stock@wise.test', wisePassword: secrets.stock, authImage: 'https://img.example/a.png', userName: 'Keeper' }),
+    });
+    expect(stock.status).toBe(201);
+  });
+
+  type Reader = Caller | 'other';
+  const readers: Reader[] = ['nobody', 'account', 'user', 'other', 'moderator', 'admin'];
+  const tokenOf = (reader: Reader) => (reader === 'nobody' ? undefined : reader === 'other' ? other.token : callers[reader].token);
+  const idOf = (reader: Reader) => (reader === 'nobody' ? crypto.randomUUID() : reader === 'other' ? other.id : callers[reader].id);
+
+  /** What `reader` must never find in any answer. */
+  function forbiddenFor(reader: Reader): string[] {
+    const hidden = [];
+    if (reader !== 'admin') hidden.push(secrets.stock);
+    if (reader !== 'user') hidden.push(secrets.own);
+    if (reader !== 'other') hidden.push(secrets.other);
+    if (reader === 'user') hidden.push(other.email);
+    if (reader === 'other') hidden.push(userEmail);
+    if (reader === 'nobody' || reader === 'account') hidden.push(userEmail, other.email);
+    return hidden;
+  }
+
+  const getRoutes = () => Object.keys(routeTable).filter((route) => route.startsWith('GET '));
+
+  it.each(readers)('%s reads no other user\'s data and no password it should not, on any GET route', async (reader) => {
+    const paths = getRoutes().map((route) => route.slice(4).replace(/:(uid|userId)\b/g, idOf(reader)).replace(/:id\b/g, crypto.randomUUID()));
+    paths.push('/api/sync?scope=private', '/api/sync?scope=public', '/api/admin/orders?limit=100', `/api/admin/orders/export.csv`);
+    for (const path of paths) {
+      const token = tokenOf(reader);
+      const answer = await api.app.request(path, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+      expect(answer.status, `${reader} ${path}`).toBeLessThan(500);
+      const body = await answer.text();
+      for (const secret of forbiddenFor(reader)) expect(body.includes(secret), `${reader} ${path} carries ${secret}`).toBe(false);
+    }
+  });
+
+  it("a customer is refused another customer's profile and orders (403), and reads their own delivered password", async () => {
+    const as = (token: string, path: string) => api.app.request(path, { headers: { authorization: `Bearer ${token}` } });
+    expect((await as(callers.user.token, `/api/users/${other.id}`)).status).toBe(403);
+    expect((await as(callers.user.token, `/api/orders/user/${other.id}`)).status).toBe(403);
+    expect((await as(other.token, `/api/orders/user/${callers.user.id}`)).status).toBe(403);
+    const own = await as(callers.user.token, `/api/orders/user/${callers.user.id}`);
+    expect(await own.text()).toContain(secrets.own);
   });
 });
