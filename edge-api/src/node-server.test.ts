@@ -94,6 +94,20 @@ describe('the embedded server', () => {
   it('answers with the shared security and caching headers, and serves no source map or build file', async () => {
     await expectEntryHeaders(server.url, { hashedAsset: '/assets/app-B4xk9a.js', sourceMap: '/assets/app-B4xk9a.js.map' });
     expect((await get('/.vite/manifest.json')).status).toBe(404);
+    // The auth server's private answers too: a session with its tokens, the user, an error.
+    const { supabaseAnonKey } = (await (await get('/api/config')).json()) as { supabaseAnonKey: string };
+    const login = (await demoLoginsIn(dataDir)).user;
+    const token = await fetch(`${server.url}/auth/v1/token?grant_type=password`, {
+      method: 'POST',
+      headers: { apikey: supabaseAnonKey, 'content-type': 'application/json' },
+      body: JSON.stringify(login),
+    });
+    expect(token.status).toBe(200);
+    expect(token.headers.get('cache-control')).toBe('no-store');
+    const { access_token } = (await token.json()) as { access_token: string };
+    const user = await fetch(`${server.url}/auth/v1/user`, { headers: { apikey: supabaseAnonKey, authorization: `Bearer ${access_token}` } });
+    expect(user.headers.get('cache-control')).toBe('no-store');
+    expect((await get('/api/wise-stocks', access_token)).headers.get('cache-control')).toBe('no-store');
   });
 
   it('refuses to start with a data key that is not the one its data was sealed with, naming it', async () => {
