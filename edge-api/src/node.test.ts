@@ -365,7 +365,7 @@ describe('npm start on the embedded Postgres server', () => {
     expect(second.output()).not.toContain(logins.admin.password);
     expect(second.output()).not.toContain('This is a demo shop');
     second.child.kill('SIGTERM');
-    expect(await second.exited).toBe(0);
+    expect(await second.exited, second.output()).toBe(0);
   });
 
   it('refuses a second app on the same DATA_DIR with a clear error, and the first keeps serving', async () => {

@@ -8,15 +8,7 @@ try {
   const started = Date.now();
   // Without its database the shop cannot answer: exit, so a supervisor (systemd, pm2) starts it again.
   const server = await startNodeServer(env, { onDatabaseLost: () => process.exit(1) });
-  console.log(`Storefront running at ${server.url} (ready in ${Date.now() - started} ms)`);
-  if (server.demoLogins) {
-    // Shown this once: the passwords are this data directory's own, and no log line repeats them.
-    console.log('Demo shop created. Its logins (shown only now):');
-    for (const login of server.demoLogins) console.log(`  ${login.role.padEnd(9)} ${login.email} / ${login.password}`);
-  }
-  if (server.demoShop) {
-    console.log('This is a demo shop: remove the demo data and accounts with `npm run demo:remove`; make your own admin with `npm run admin`.');
-  }
+  // Before the ready line: whoever reads it may send SIGTERM at once (a supervisor, a test).
   let stopping = false;
   const stop = async (signal: NodeJS.Signals) => {
     if (stopping) {
@@ -41,6 +33,15 @@ try {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  console.log(`Storefront running at ${server.url} (ready in ${Date.now() - started} ms)`);
+  if (server.demoLogins) {
+    // Shown this once: the passwords are this data directory's own, and no log line repeats them.
+    console.log('Demo shop created. Its logins (shown only now):');
+    for (const login of server.demoLogins) console.log(`  ${login.role.padEnd(9)} ${login.email} / ${login.password}`);
+  }
+  if (server.demoShop) {
+    console.log('This is a demo shop: remove the demo data and accounts with `npm run demo:remove`; make your own admin with `npm run admin`.');
+  }
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);
