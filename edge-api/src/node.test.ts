@@ -366,7 +366,7 @@ describe('npm start on the embedded Postgres server', () => {
     expect(second.output()).not.toContain('This is a demo shop');
     second.child.kill('SIGTERM');
     expect(await second.exited, second.output()).toBe(0);
-  });
+  }, 90_000); // two starts and two scripts: slow on a loaded machine
 
   it('refuses a second app on the same DATA_DIR with a clear error, and the first keeps serving', async () => {
     const dataDir = await freshDataDir();
@@ -400,7 +400,7 @@ describe('npm start on the embedded Postgres server', () => {
     expect(readdirSync(dataDir).some((name) => name.startsWith('pglite-moved-'))).toBe(true);
     app.child.kill('SIGTERM');
     expect(await app.exited).toBe(0);
-  });
+  }, 90_000); // PGlite, two servers and bcrypt: slow on a loaded machine
 
   it('backs up a running shop to one file and restores it into an empty DATA_DIR with every row of every table', async () => {
     const source = await freshDataDir();
