@@ -55,6 +55,7 @@ try {
     TEST_CREDENTIALS_KEY: keys.credentialsKey,
     TEST_BLIND_INDEX_KEY: keys.blindIndexKey,
     TEST_ADMIN_EMAIL: adminEmail,
+    TEST_AUTH_JWT_SECRET: standIn.jwtSecret,
   };
 
   step('API contract suite against the worker');

@@ -222,6 +222,8 @@ async function serveApp(
       clientIp: (c) => clientIpFrom(getConnInfo(c).remote.address, c.req.header('x-forwarded-for'), env.TRUSTED_PROXIES),
       logger,
       unconfirmedEmails: env.ADMIN_EMAILS,
+      // A stand-in plays a Supabase project on the legacy secret too: it verifies such tokens on /user.
+      ...(standIn && env.SUPABASE_JWT_SECRET && { legacyJwtSecret: env.SUPABASE_JWT_SECRET }),
       // A stand-in serves a whole test suite's sign-ups from one address.
       ...(standIn && { rateLimits: { tokenPer5Min: 1_000_000, refreshPer5Min: 1_000_000, signupPer5Min: 1_000_000 } }),
     });

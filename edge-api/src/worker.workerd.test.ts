@@ -1,7 +1,6 @@
 import { readdirSync } from 'node:fs';
-import { SignJWT } from 'jose';
+import { decodeJwt, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nextVersion } from './db/versions.ts';
 import { generateKey } from './lib/secrets.ts';
 import { createApiHarness, remoteApi, type ApiHarness } from './testing/api-harness.ts';
 import { expectEntryHeaders } from './testing/entry-headers.ts';
@@ -94,15 +93,16 @@ describe('the worker under workerd', () => {
   });
 
   it('takes HS256 tokens signed with SUPABASE_JWT_SECRET beside the JWKS ones, builds its app once, and logs why it refuses a token', async () => {
-    const secret = `legacy-jwt-secret-${crypto.randomUUID()}`;
+    // The project's legacy secret, which its auth server (the stand-in) also verifies its HS256 tokens with:
+    // the worker asks the auth server whether a token's session still exists.
+    const secret = target.jwtSecret!;
+    expect(secret).toBeTruthy();
     const hs256 = await worker({ ...goodVars(), SUPABASE_JWT_SECRET: secret });
-    const id = crypto.randomUUID();
-    const email = `legacy-${id.slice(0, 8)}@example.test`;
-    await api.db.transaction().execute(async (trx) => {
-      await trx.insertInto('users').values({ id, email, display_name: 'Legacy Project', version: await nextVersion(trx) }).execute();
-    });
+    const legacyUser = await api.createUser('user', 'legacy');
+    const { id, email } = legacyUser;
+    const sessionId = decodeJwt(legacyUser.token).session_id as string;
     const sign = (key: string, issuer: string) =>
-      new SignJWT({ email, role: 'authenticated', session_id: crypto.randomUUID() })
+      new SignJWT({ email, role: 'authenticated', session_id: sessionId })
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
         .setIssuer(issuer)
         .setSubject(id)

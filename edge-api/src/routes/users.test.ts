@@ -293,9 +293,9 @@ describe('DELETE /api/users/:uid', () => {
     expect(row?.deleted_at).not.toBeNull();
     expect((await api.call('GET', `/api/users/${target.id}`, { user: admin })).status).toBe(404);
     expect((await api.call<User[]>('GET', '/api/users', { user: admin })).body.map((u) => u.uid)).not.toContain(target.id);
-    // The deleted user's still-valid token no longer opens anything.
-    expect((await api.call('GET', `/api/users/${target.id}`, { user: target })).status).toBe(403);
-    expect((await api.call('POST', '/api/users', { user: target, json: registration(target) })).status).toBe(403);
+    // The deleted user's still-valid token no longer opens anything: its session went with the account.
+    expect((await api.call('GET', `/api/users/${target.id}`, { user: target })).status).toBe(401);
+    expect((await api.call('POST', '/api/users', { user: target, json: registration(target) })).status).toBe(401);
     const trail = await api.call<AuditEntry[]>('GET', `/api/admin/audit?entity=user&entityId=${target.id}`, { user: admin });
     expect(trail.body.map((e) => e.action)).toContain('user.delete');
   });

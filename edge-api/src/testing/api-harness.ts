@@ -55,6 +55,8 @@ export const remoteApi = process.env.TEST_API_URL
       blindIndexKey: required('TEST_BLIND_INDEX_KEY'),
       /** An email in the entry's ADMIN_EMAILS. */
       adminEmail: required('TEST_ADMIN_EMAIL'),
+      /** The legacy JWT secret the auth stand-in also accepts (HS256), when it has one. */
+      jwtSecret: process.env.TEST_AUTH_JWT_SECRET,
     }
   : undefined;
 
@@ -97,7 +99,8 @@ export async function inProcessHarness(overrides: Partial<Deps['config']> = {}, 
   const deps: Deps = {
     db,
     verifyToken: createTokenVerifier({ issuer: TEST_ISSUER, keys: createLocalJWKSet({ keys: [key.publicJwk] }) }),
-    sessionAlive: async (claims) => claims.sessionId !== undefined && !endedSessions.has(claims.sessionId),
+    // A deleted account's sessions go with it, as on the auth server.
+    sessionAlive: async (claims) => claims.sessionId !== undefined && !endedSessions.has(claims.sessionId) && !deletedAuthUsers.includes(claims.sub),
     deleteAuthUser: async (id) => {
       deletedAuthUsers.push(id);
     },

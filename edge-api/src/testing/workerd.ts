@@ -139,6 +139,8 @@ export interface StandIn {
   pid?: number;
   /** Its DATA_DIR (keys.json, and files/ for images it keeps on disk). */
   dataDir: string;
+  /** The legacy JWT secret it accepts HS256 tokens with, as a Supabase project on that secret would. */
+  jwtSecret: string;
   output(): string;
   stop(): Promise<void>;
 }
@@ -150,6 +152,7 @@ export interface StandIn {
 export async function startStandIn(options: { databaseUrl: string; credentialsKey: string; blindIndexKey: string; demoData?: boolean }): Promise<StandIn> {
   const port = await freePort();
   const dataDir = await mkdtemp(join(tmpdir(), 'storefront-stand-in-'));
+  const jwtSecret = `stand-in-legacy-jwt-secret-${crypto.randomUUID()}`;
   const started = await startProcess(
     process.execPath,
     [join(ROOT, 'edge-api/src/node.ts')],
@@ -164,6 +167,7 @@ export async function startStandIn(options: { databaseUrl: string; credentialsKe
       SUPABASE_URL: '',
       SUPABASE_ANON_KEY: '',
       SUPABASE_SERVICE_ROLE_KEY: '',
+      SUPABASE_JWT_SECRET: jwtSecret,
     },
     /Storefront running at/,
     'the auth and storage stand-in (node edge-api/src/node.ts)',
@@ -175,6 +179,7 @@ export async function startStandIn(options: { databaseUrl: string; credentialsKe
     serviceRoleKey: keys.serviceRoleKey,
     pid: started.child.pid,
     dataDir,
+    jwtSecret,
     output: started.output,
     stop: async () => {
       await stopProcess(started.child);

@@ -2,7 +2,7 @@ import bcrypt from 'bcryptjs';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
-import { createLocalJWKSet, jwtVerify, type JWK } from 'jose';
+import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JWK } from 'jose';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from '../../db/faults.ts';
@@ -61,6 +61,11 @@ export interface EmbeddedAuthOptions {
    */
   unconfirmedEmails?: string[];
   /**
+   * Stand-in only: also accept HS256 access tokens signed with this secret on /user and /logout, as a
+   * Supabase project on the legacy JWT secret does (this server itself only ever signs ES256).
+   */
+  legacyJwtSecret?: string;
+  /**
    * Per caller IP: password sign-ins (tokenPer5Min, 150), refreshes (refreshPer5Min, 600) and sign-ups
    * (signupPer5Min, 30) in 5 minutes; per account: `accountFreeFailures` (5) wrong passwords in a row,
    * then a wait that doubles from 30 s up to 15 minutes.
@@ -104,6 +109,7 @@ export function createEmbeddedAuth(options: EmbeddedAuthOptions): EmbeddedAuth {
   });
   const signupLimiter = createFixedWindowLimiter({ limit: options.rateLimits?.signupPer5Min ?? 30, windowMs: RATE_WINDOW_MS, clock });
   const jwks = () => ({ keys: [key.publicJwk] });
+  const legacySecret = options.legacyJwtSecret ? new TextEncoder().encode(options.legacyJwtSecret) : undefined;
   const localKeys = createLocalJWKSet(jwks());
 
   // Unknown emails still cost one bcrypt comparison, so response times do not reveal who has an account.
@@ -139,7 +145,11 @@ export function createEmbeddedAuth(options: EmbeddedAuthOptions): EmbeddedAuth {
     let sub: unknown;
     let sessionId: unknown;
     try {
-      const { payload } = await jwtVerify(bearer, localKeys, { issuer, audience: 'authenticated', algorithms: ['ES256'], currentDate: clock() });
+      const checks = { issuer, audience: 'authenticated', currentDate: clock() };
+      const { payload } =
+        legacySecret && decodeProtectedHeader(bearer).alg === 'HS256'
+          ? await jwtVerify(bearer, legacySecret, { ...checks, algorithms: ['HS256'] })
+          : await jwtVerify(bearer, localKeys, { ...checks, algorithms: ['ES256'] });
       sub = payload.sub;
       sessionId = payload.session_id;
     } catch {
