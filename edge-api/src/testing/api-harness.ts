@@ -99,8 +99,7 @@ export async function inProcessHarness(overrides: Partial<Deps['config']> = {}, 
   const deps: Deps = {
     db,
     verifyToken: createTokenVerifier({ issuer: TEST_ISSUER, keys: createLocalJWKSet({ keys: [key.publicJwk] }) }),
-    // A deleted account's sessions go with it, as on the auth server.
-    sessionAlive: async (claims) => claims.sessionId !== undefined && !endedSessions.has(claims.sessionId) && !deletedAuthUsers.includes(claims.sub),
+    sessionAlive: async (claims) => claims.sessionId !== undefined && !endedSessions.has(claims.sessionId),
     deleteAuthUser: async (id) => {
       deletedAuthUsers.push(id);
     },
