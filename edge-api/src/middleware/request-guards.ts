@@ -52,8 +52,9 @@ export const refuseUnsafeText = createMiddleware(async (c, next) => {
   if (!isUpload(c.req.path) && c.req.method !== 'GET' && c.req.method !== 'HEAD' && c.req.header('content-type')?.toLowerCase().includes('json')) {
     let body: unknown;
     try {
-      // A copy: the route reads the body itself (a later body limit included), at most MAX_JSON_BODY_BYTES here.
-      body = await c.req.raw.clone().json();
+      // Hono keeps the parsed body: the route's validator reads the same one (uploads, which read their
+      // own body, are not checked here).
+      body = await c.req.json();
     } catch {
       return next();
     }
