@@ -443,5 +443,5 @@ describe('npm start on the embedded Postgres server', () => {
     expect(await stockPasswords(again.url)).toContain('Wise#Arif2026');
     again.child.kill('SIGTERM');
     expect(await again.exited).toBe(0);
-  });
+  }, 90_000); // two servers, a backup and a restore: slow on a loaded machine
 });
