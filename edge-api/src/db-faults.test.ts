@@ -8,6 +8,7 @@ import { openDatabase } from './db/connect.ts';
 import { parseEnv } from './env.ts';
 import { silentLogger } from './lib/logger.ts';
 import { startNodeServer, type RunningServer } from './node-server.ts';
+import { demoLoginsIn } from './testing/demo-logins.ts';
 import { freePort } from './testing/free-port.ts';
 
 // Issue 11, item 7: the API between a TCP proxy and Postgres. The proxy cuts the database off (every
@@ -135,7 +136,8 @@ async function signInStatus(): Promise<number> {
   const response = await fetch(`${server.url}/auth/v1/token?grant_type=password`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', apikey: 'sb_publishable_embedded' },
-    body: JSON.stringify({ email: 'admin@demo.test', password: 'demo-admin-1' }),
+    // The demo admin's password is this data directory's own (decision 046).
+    body: JSON.stringify((await demoLoginsIn(dataDir)).admin),
     signal: AbortSignal.timeout(10_000),
   });
   return response.status;
