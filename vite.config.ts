@@ -1,8 +1,51 @@
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { workersAssetsIgnoreFile, workersHeadersFile } from './edge-api/src/lib/http-headers.ts';
+
+/** Files of the build worth compressing: text. Images, fonts (woff2) and maps are not. */
+const compressible = /\.(?:js|mjs|css|html|svg|json|webmanifest|txt|xml)$/;
+const brotli = promisify(brotliCompress);
+const gzipped = promisify(gzip);
+
+/**
+ * Brotli (best quality) and gzip (level 9) of every compressible file of the build, stored beside it as
+ * `.br` and `.gz`: the Node entry serves them with `Content-Encoding` and `Vary: Accept-Encoding` (its
+ * serveStatic `precompressed`), so nothing is compressed per request. Runs after vite-plugin-pwa has
+ * written `sw.js`, so the service worker is compressed too. Workers leave them out (.assetsignore):
+ * Cloudflare compresses the assets it serves.
+ */
+function precompress(outDir: string) {
+  const walk = async (dir: string): Promise<string[]> =>
+    (await Promise.all((await readdir(dir, { withFileTypes: true })).map((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)])))).flat();
+  return {
+    name: 'precompress',
+    apply: 'build' as const,
+    closeBundle: {
+      sequential: true,
+      order: 'post' as const,
+      async handler() {
+        const files = (await walk(outDir)).filter((file) => compressible.test(file) && !file.includes(`${outDir}/.vite/`));
+        await Promise.all(
+          files.map(async (file) => {
+            if ((await stat(file)).size < 256) return;
+            const bytes = await readFile(file);
+            const br = await brotli(bytes, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: bytes.length } });
+            const gz = await gzipped(bytes, { level: 9 });
+            await writeFile(`${file}.br`, br);
+            await writeFile(`${file}.gz`, gz);
+          }),
+        );
+      },
+    },
+  };
+}
 
 const apiTarget = process.env.API_URL ?? 'http://127.0.0.1:8787';
 
@@ -124,5 +167,6 @@ export default defineConfig({
         ],
       },
     }),
+    precompress(fileURLToPath(new URL('./dist', import.meta.url))),
   ],
 });

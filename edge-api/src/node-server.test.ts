@@ -1,5 +1,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { get as httpGet, type IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { createClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -27,6 +29,23 @@ async function fakeBuild(root: string) {
   await writeFile(join(root, 'assets', 'app-B4xk9a.js'), 'console.log("app");');
   await writeFile(join(root, 'assets', 'app-B4xk9a.js.map'), '{"version":3,"sources":["app.tsx"]}');
   await writeFile(join(root, '.vite', 'manifest.json'), '{}');
+  // As the build's precompress step leaves them: brotli and gzip beside a compressible file.
+  await writeFile(join(root, 'assets', 'big-C9d1e2.js'), BIG_JS);
+  await writeFile(join(root, 'assets', 'big-C9d1e2.js.br'), brotliCompressSync(BIG_JS));
+  await writeFile(join(root, 'assets', 'big-C9d1e2.js.gz'), gzipSync(BIG_JS));
+}
+
+const BIG_JS = Array.from({ length: 400 }, (_, i) => `export const item${i} = "the same words again ${i}";`).join('\n');
+
+/** The raw answer, as a browser receives it before decoding: fetch() would decode it for us. */
+function rawGet(path: string, acceptEncoding?: string): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((done, fail) => {
+    httpGet(`${server.url}${path}`, { headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {} }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => done({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+    }).on('error', fail);
+  });
 }
 
 async function signIn(role: 'admin' | 'moderator' | 'user') {
@@ -108,6 +127,44 @@ describe('the embedded server', () => {
     const user = await fetch(`${server.url}/auth/v1/user`, { headers: { apikey: supabaseAnonKey, authorization: `Bearer ${access_token}` } });
     expect(user.headers.get('cache-control')).toBe('no-store');
     expect((await get('/api/wise-stocks', access_token)).headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('serves the build compressed as it was stored (brotli, else gzip, else as is), always varying on Accept-Encoding', async () => {
+    const br = await rawGet('/assets/big-C9d1e2.js', 'gzip, deflate, br, zstd');
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['vary']).toMatch(/accept-encoding/i);
+    expect(br.headers['content-type']).toMatch(/javascript/);
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(br.body.length).toBeLessThan(BIG_JS.length / 4);
+    expect(brotliDecompressSync(br.body).toString()).toBe(BIG_JS);
+
+    const gz = await rawGet('/assets/big-C9d1e2.js', 'gzip');
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.body).toString()).toBe(BIG_JS);
+
+    const plain = await rawGet('/assets/big-C9d1e2.js');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers['vary']).toMatch(/accept-encoding/i);
+    expect(plain.body.toString()).toBe(BIG_JS);
+  });
+
+  it('compresses API answers of about 1 KB and more, and leaves small ones as they are', async () => {
+    const plain = await rawGet('/api/services');
+    expect(plain.body.length).toBeGreaterThan(1024);
+    const br = await rawGet('/api/services', 'gzip, br');
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['vary']).toMatch(/accept-encoding/i);
+    expect(br.headers['cache-control']).toBe('no-store');
+    expect(br.body.length).toBeLessThan(plain.body.length);
+    expect(JSON.parse(brotliDecompressSync(br.body).toString())).toEqual(JSON.parse(plain.body.toString()));
+    const gz = await rawGet('/api/services', 'gzip');
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(JSON.parse(gunzipSync(gz.body).toString())).toEqual(JSON.parse(plain.body.toString()));
+
+    const small = await rawGet('/api/config', 'gzip, br');
+    expect(small.body.length).toBeLessThan(1024);
+    expect(small.headers['content-encoding']).toBeUndefined();
+    expect(JSON.parse(small.body.toString())).toHaveProperty('supabaseAnonKey');
   });
 
   it('refuses to start with a data key that is not the one its data was sealed with, naming it', async () => {

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdir, rename } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { serve, type ServerType } from '@hono/node-server';
@@ -30,6 +31,7 @@ import type { Env } from './env.ts';
 import { loadOrCreateLocalKeys, type LocalKeys } from './local-keys.ts';
 import { applyApiHeaders, isUnpublished, staticHeaders } from './lib/http-headers.ts';
 import { clientIpFrom } from './lib/client-ip.ts';
+import { compressAnswers } from './middleware/compress-json.ts';
 import { consoleLogger, type Logger } from './lib/logger.ts';
 import { createSecrets, decodeKey } from './lib/secrets.ts';
 import { fileRoutes } from './routes/files.ts';
@@ -184,6 +186,10 @@ async function serveApp(
     await next();
     if (serverPaths.some((prefix) => c.req.path.startsWith(prefix))) applyApiHeaders(c.res.headers);
   });
+  // Answers built per request (JSON, CSV) go out compressed from about 1 KB; the built app is compressed
+  // at build time and served below as it was stored.
+  root.use('/api/*', compressAnswers());
+  root.use('/auth/*', compressAnswers());
   let deps: Deps;
   let blobs: BlobStore;
   let seeded: DemoLogin[] | undefined;
@@ -251,16 +257,19 @@ async function serveApp(
   root.route('/', createApp(deps));
   root.all('/api/*', apiNotFound);
   root.route('/files', fileRoutes(blobs));
-  const withStaticHeaders = (_path: string, c: Context) => {
+  const withStaticHeaders = (path: string, c: Context) => {
     for (const [name, value] of Object.entries(staticHeaders(c.req.path))) c.header(name, value);
+    // The build stores .br and .gz beside each compressible file (vite.config.ts); any cache in between
+    // must keep the answers for different Accept-Encoding apart, whichever one this request got.
+    if (/\.(?:br|gz)$/.test(path) || existsSync(`${path}.br`) || existsSync(`${path}.gz`)) c.header('Vary', 'Accept-Encoding');
   };
   const notFound = (c: Context) => c.text('Not found', 404, { ...staticHeaders(c.req.path), 'Cache-Control': 'no-store' });
   root.get('*', async (c, next) => (isUnpublished(c.req.path) ? notFound(c) : next()));
-  root.use('*', serveStatic({ root: staticRoot, onFound: withStaticHeaders }));
+  root.use('*', serveStatic({ root: staticRoot, precompressed: true, onFound: withStaticHeaders }));
   // A hashed asset that is not there is a 404, never the app shell.
   root.get('/assets/*', notFound);
   // Client routes: every other GET is the app shell.
-  root.get('*', serveStatic({ root: staticRoot, path: 'index.html', onFound: withStaticHeaders }));
+  root.get('*', serveStatic({ root: staticRoot, path: 'index.html', precompressed: true, onFound: withStaticHeaders }));
 
   const server = await new Promise<ServerType>((done, fail) => {
     const started = serve({ fetch: root.fetch, port: env.PORT, hostname: '0.0.0.0' }, () => done(started));

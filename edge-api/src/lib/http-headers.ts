@@ -88,5 +88,6 @@ export function workersHeadersFile(): string {
 
 /** `dist/.assetsignore`: what `wrangler deploy` leaves out of the public assets. */
 export function workersAssetsIgnoreFile(): string {
-  return ['*.map', '.vite'].join('\n') + '\n';
+  // The build's .br and .gz copies are for the Node entry; Cloudflare compresses the assets it serves.
+  return ['*.map', '.vite', '*.br', '*.gz'].join('\n') + '\n';
 }
