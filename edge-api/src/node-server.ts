@@ -35,8 +35,10 @@ import { compressAnswers } from './middleware/compress-json.ts';
 import { consoleLogger, type Logger } from './lib/logger.ts';
 import { createSecrets, decodeKey } from './lib/secrets.ts';
 import { fileRoutes } from './routes/files.ts';
+import { moveInlineImages } from './operations/move-inline-images.ts';
 import { hasDemoAccounts, seedDemoData, demoLogins, type DemoLogin } from './seed/demo-data.ts';
 import { demoPassword } from './seed/demo-passwords.ts';
+import { DEMO_AUTH_IMAGE, demoAuthPng, legacyDemoAuthImage, legacyDemoImages } from './seed/demo-images.ts';
 
 /** What this process answers itself, rather than serving a file of the build. */
 const serverPaths = ['/api/', '/auth/', '/files/', '/storage/'];
@@ -254,6 +256,9 @@ async function serveApp(
     demoShop = await hasDemoAccounts(db);
   }
 
+  // Images by reference only (decision 051): inline images left by earlier versions move into the store.
+  await moveInlineImages({ db, blobs, logger }, legacyImages(blobs));
+
   root.route('/', createApp(deps));
   root.all('/api/*', apiNotFound);
   root.route('/files', fileRoutes(blobs));
@@ -278,6 +283,17 @@ async function serveApp(
     );
   });
   return { server: server as ServerType & { closeAllConnections(): void; closeIdleConnections(): void }, seeded, demoShop };
+}
+
+/** The inline pictures of earlier demo data, and where each one is now. */
+function legacyImages(blobs: BlobStore): Map<string, () => Promise<string>> {
+  const known = new Map<string, () => Promise<string>>([...legacyDemoImages()].map(([inline, path]) => [inline, async () => path]));
+  known.set(legacyDemoAuthImage(), async () => {
+    const { bucket, name } = DEMO_AUTH_IMAGE;
+    if (!(await blobs.read(bucket, name))) await blobs.put(bucket, name, demoAuthPng(), 'image/png');
+    return `${bucket}/${name}`;
+  });
+  return known;
 }
 
 /**

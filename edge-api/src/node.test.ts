@@ -10,6 +10,7 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { createClient } from '@supabase/supabase-js';
 import { Kysely, PGliteDialect, sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
+import { createDiskBlobStore } from './blobs/disk-store.ts';
 import { openDatabase } from './db/connect.ts';
 import { useEmbeddedPostgres } from './db/embedded-postgres.ts';
 import { migrateToLatest } from './db/migrate.ts';
@@ -386,7 +387,8 @@ describe('npm start on the embedded Postgres server', () => {
     const old = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
     await migrateToLatest(old);
     const secrets = await createSecrets(decodeKey(keys.credentialsKey, 'credentials'), decodeKey(keys.blindIndexKey, 'blind index'));
-    await seedDemoData({ db: old, secrets, clock: () => new Date(), logger: silentLogger } as unknown as Deps, (email) => demoPassword(keys.serviceRoleKey, email));
+    const blobs = await createDiskBlobStore(join(dataDir, 'files'), decodeKey(keys.fileSigningKey, 'file signing key'));
+    await seedDemoData({ db: old, secrets, blobs, clock: () => new Date(), logger: silentLogger } as unknown as Deps, (email) => demoPassword(keys.serviceRoleKey, email));
     const oldOrders = Number((await sql<{ n: string }>`select count(*) as n from orders`.execute(old)).rows[0]!.n);
     await old.destroy();
     expect(oldOrders).toBeGreaterThan(0);

@@ -4,7 +4,7 @@ import { isImageAddress } from './services.ts';
 
 /** '' (no picture) or an address a browser can show; see isImageAddress. */
 export const serviceImage = text(IMAGE_ADDRESS_MAX).refine((value) => value === '' || isImageAddress(value), {
-  message: 'must be a valid URL (https://...)',
+  message: 'must be a valid URL (https://...) or an uploaded picture; inline data: images are not kept',
 });
 
 /** POST and PUT /api/services. */

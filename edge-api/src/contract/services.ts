@@ -19,15 +19,16 @@ export interface Service extends ServiceFields {
 }
 
 /**
- * A service picture's address: an absolute http(s) URL, an inline data:image URL, or a path on this site
- * (what the embedded server answers for uploaded images, e.g. /files/service-images/x.png).
+ * A service picture's address: an absolute http(s) URL, or a path on this site (what the embedded server
+ * answers for uploaded images, e.g. /files/service-images/x.png). Never an inline data: URL: every order
+ * copies its service's picture, and every device syncs every order (decision 051); upload it instead.
  */
 export function isImageAddress(value: string): boolean {
   const text = value.trim();
   if (/^\/(?!\/)\S*$/.test(text)) return true;
   try {
     const url = new URL(text);
-    return url.protocol === 'https:' || url.protocol === 'http:' || (url.protocol === 'data:' && /^data:image\//i.test(text));
+    return url.protocol === 'https:' || url.protocol === 'http:';
   } catch {
     return false;
   }

@@ -4,6 +4,7 @@ import * as createSchema from '../../../migrations/2026-11-21-2330_create_schema
 import * as addRefreshTokenRevokedAt from '../../../migrations/2026-11-21-2340_add_refresh_token_revoked_at.ts';
 import * as createDataKeys from '../../../migrations/2026-11-23-1900_create_data_keys.ts';
 import * as idempotencyRequestHash from '../../../migrations/2026-11-23-2310_idempotency_request_hash.ts';
+import * as indexInlineImages from '../../../migrations/2026-11-23-2320_index_inline_images.ts';
 import * as addAuthConfirmation from '../../../migrations/2026-11-23-2330_add_auth_confirmation.ts';
 
 // Listed by hand so the Workers bundle needs no file system; add each new migration here.
@@ -12,6 +13,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-21-2340_add_refresh_token_revoked_at': addRefreshTokenRevokedAt,
   '2026-11-23-1900_create_data_keys': createDataKeys,
   '2026-11-23-2310_idempotency_request_hash': idempotencyRequestHash,
+  '2026-11-23-2320_index_inline_images': indexInlineImages,
   '2026-11-23-2330_add_auth_confirmation': addAuthConfirmation,
 };
 

@@ -7,6 +7,7 @@ import { toServiceColumns } from '../db/services.ts';
 import { nextVersion, writeTime } from '../db/versions.ts';
 import { sql } from 'kysely';
 import type { Deps } from '../deps.ts';
+import { DEMO_AUTH_IMAGE, demoAuthPng, demoImage } from './demo-images.ts';
 
 /** The demo accounts one signs in with; their passwords come from demo-passwords.ts, per data directory. */
 export const demoLogins = [
@@ -26,12 +27,6 @@ export interface DemoLogin {
   role: string;
 }
 
-/** A small picture per category, inline so the demo shows images with no network at all. */
-function categoryImage(label: string, from: string, to: string): string {
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="640" height="360" viewBox="0 0 640 360"><defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${from}"/><stop offset="1" stop-color="${to}"/></linearGradient></defs><rect width="640" height="360" fill="url(#g)"/><text x="320" y="195" font-family="sans-serif" font-size="44" font-weight="700" fill="#fff" text-anchor="middle">${label}</text></svg>`;
-  return `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
-}
-
 const services: ServiceFields[] = [
   {
     title: 'Editable Bank Statement Template',
@@ -39,7 +34,7 @@ const services: ServiceFields[] = [
     category: 'documents',
     features: ['Word and PDF formats', 'Any country layout', 'Unlimited revisions', 'Delivered by email'],
     popular: true,
-    image: categoryImage('Documents', '#1e3a8a', '#4338ca'),
+    image: demoImage('documents'),
     price: '15',
     deliveryTime: '3hours',
     paymentMethods: ['binance', 'bkash', 'nagad', 'wise'],
@@ -50,7 +45,7 @@ const services: ServiceFields[] = [
     category: 'editableFile',
     features: ['PSD and PDF', 'Customisable fields', 'High resolution'],
     popular: false,
-    image: categoryImage('Editable File', '#7c2d12', '#c2410c'),
+    image: demoImage('editable-file'),
     price: '10',
     deliveryTime: 'instant',
     paymentMethods: ['binance', 'bkash', 'payoneer'],
@@ -61,7 +56,7 @@ const services: ServiceFields[] = [
     category: 'wise',
     features: ['Fully verified', 'Email access included', 'Replacement guarantee', '24/7 support'],
     popular: true,
-    image: categoryImage('Wise Account', '#065f46', '#0f766e'),
+    image: demoImage('wise-account'),
     price: '120',
     deliveryTime: '1hour',
     paymentMethods: ['binance', 'wise', 'payoneer', 'remitly', 'ach'],
@@ -72,7 +67,7 @@ const services: ServiceFields[] = [
     category: 'wise',
     features: ['Business verified', 'Multi-currency', 'Login credentials'],
     popular: false,
-    image: categoryImage('Wise Business', '#14532d', '#15803d'),
+    image: demoImage('wise-business'),
     price: '180',
     deliveryTime: '24hours',
     paymentMethods: ['binance', 'wise', 'xoom'],
@@ -83,7 +78,7 @@ const services: ServiceFields[] = [
     category: 'vps',
     features: ['2 vCPU, 4 GB RAM', '80 GB SSD', 'Dedicated IPv4', 'Root access'],
     popular: true,
-    image: categoryImage('VPS', '#312e81', '#6d28d9'),
+    image: demoImage('vps'),
     price: '25',
     deliveryTime: '6hours',
     paymentMethods: ['binance', 'bkash', 'nagad', 'upay', 'roket'],
@@ -94,7 +89,7 @@ const services: ServiceFields[] = [
     category: 'vps',
     features: ['Windows Server', '4 GB RAM', 'RDP access'],
     popular: false,
-    image: categoryImage('RDP VPS', '#1f2937', '#374151'),
+    image: demoImage('rdp-vps'),
     price: '30',
     deliveryTime: '12hours',
     paymentMethods: ['binance', 'payoneer'],
@@ -127,6 +122,8 @@ export async function seedDemoData(deps: Deps, passwordFor: (email: string) => P
     const existing = await trx.selectFrom('users').select('id').limit(1).executeTakeFirst();
     const existingAuth = await trx.selectFrom('auth_users').select('id').limit(1).executeTakeFirst();
     if (existing || existingAuth) return undefined;
+    // The demo stock rows' authenticator image, kept where an uploaded stock image would be.
+    await deps.blobs.put(DEMO_AUTH_IMAGE.bucket, DEMO_AUTH_IMAGE.name, demoAuthPng(), 'image/png');
     const version = await nextVersion(trx);
     const now = deps.clock().getTime();
     const day = 24 * 3600 * 1000;
@@ -175,7 +172,7 @@ export async function seedDemoData(deps: Deps, passwordFor: (email: string) => P
           wise_email: stock.email,
           wise_password_enc: await deps.secrets.encrypt(stock.password),
           wise_password_index: await deps.secrets.blindIndex(stock.password),
-          auth_image: categoryImage('Auth', '#0f766e', '#115e59'),
+          auth_image: `${DEMO_AUTH_IMAGE.bucket}/${DEMO_AUTH_IMAGE.name}`,
           user_name: admin.name,
           user_email: admin.email,
           added_by: admin.id,

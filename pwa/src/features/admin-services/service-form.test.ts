@@ -37,9 +37,11 @@ describe('service modal validation', () => {
     expect(validateModal({ ...filled, image: 'javascript:alert(1)' }).image).toMatch(/valid URL/);
     expect(validateModal({ ...filled, image: '//evil.test/x.png' }).image).toMatch(/valid URL/);
     expect(isImageAddress('http://img.example/a.jpg')).toBe(true);
-    // Uploaded images on the embedded server, and the inline demo pictures.
+    // Uploaded images on the embedded server, and the demo pictures (files of the site).
     expect(isImageAddress('/files/service-images/1b9d.png')).toBe(true);
-    expect(isImageAddress('data:image/svg+xml;charset=utf-8,%3Csvg%3E')).toBe(true);
+    expect(isImageAddress('/demo/vps.svg')).toBe(true);
+    // Never inline: every order would carry a copy to every device (decision 051).
+    expect(validateModal({ ...filled, image: 'data:image/svg+xml;charset=utf-8,%3Csvg%3E' }).image).toMatch(/data: images are not kept/);
   });
 
   it('does not require features or payment methods', () => {
