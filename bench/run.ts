@@ -73,6 +73,9 @@ async function firstLoadBudget() {
     note(`first load of ${path}, signed out, < 120 KB JS gzip`, `${kb(out)} in ${outFiles.length} files`, 'issue 13: a lean entry', out < 120 * 1024);
     note(`first load of ${path}, signed in, < 170 KB JS gzip`, kb(inside), `supabase-js adds ${kb(inside - out)}`, inside < 170 * 1024);
   }
+  const device = [...closure(['src/db/device-impl.ts'])].filter((key) => !home.has(key));
+  const deviceBytes = jsOf(new Set(device)).reduce((sum, file) => sum + gz(file), 0);
+  figure('loaded after the first paint of / (Dexie, the sync engine: decision 052)', kb(deviceBytes), `${device.length} chunks, not counted above`);
   const dashboard = closure(['src/features/admin-orders/admin-orders-page.tsx']);
   const dashboardOnly = [...dashboard].filter((key) => !home.has(key));
   const leaked = [...home].filter((key) => key.includes('admin-') || key.includes('wise-stocks') || key.includes('dashboard'));

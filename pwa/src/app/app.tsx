@@ -3,14 +3,15 @@ import { RouterProvider } from 'react-router-dom';
 import { ConfirmProvider } from '../components/confirm-dialog.tsx';
 import { ToastProvider } from '../components/toast.tsx';
 import { UpdatePrompt } from '../components/update-prompt.tsx';
-import { startSync, wipeUserData } from '../db/sync-engine.ts';
+import { loadDevice } from '../db/device.ts';
 import { AuthProvider, setSignOutCleanup, useAuth } from '../lib/auth.tsx';
 import { createRouter } from './router.tsx';
 
 const router = createRouter();
 
 // Signing out deletes the user's data on this device (DESIGN section 6).
-setSignOutCleanup(wipeUserData);
+// The sync engine and Dexie load after the first paint (decision 052).
+setSignOutCleanup(async (userId) => (await loadDevice()).wipeUserData(userId));
 
 function AuthGate() {
   // The spec: the page is not rendered until the initial auth state is known.
@@ -20,8 +21,19 @@ function AuthGate() {
   const ended = auth.status === 'signedIn' && auth.sessionEnded === true;
 
   // One sync engine for the whole app, restarted whenever the signed-in user changes, and when an ended
-  // session is renewed (the changes kept meanwhile go at once).
-  useEffect(() => (known ? startSync(userId) : undefined), [known, userId, ended]);
+  // session is renewed (the changes kept meanwhile go at once). It loads after the first paint (decision 052).
+  useEffect(() => {
+    if (!known) return undefined;
+    let stop: (() => void) | undefined;
+    let stopped = false;
+    void loadDevice().then((device) => {
+      if (!stopped) stop = device.startSync(userId);
+    });
+    return () => {
+      stopped = true;
+      stop?.();
+    };
+  }, [known, userId, ended]);
 
   if (!known) {
     return (

@@ -9,7 +9,7 @@ import { OfflineBanner } from '../components/offline-banner.tsx';
 import { SocialLinks } from '../components/social-icons.tsx';
 import { useDismiss } from '../components/use-dismiss.ts';
 import { useSignOut } from '../components/use-sign-out.ts';
-import { useCurrentUser, useSettings } from '../db/hooks.ts';
+import { useCurrentUser, useSettings } from '../db/device-hooks.ts';
 import { useAuth } from '../lib/auth.tsx';
 
 interface MenuLink {

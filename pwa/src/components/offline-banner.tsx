@@ -1,7 +1,7 @@
 import { Link, useLocation } from 'react-router-dom';
 import type { OutboxEntry } from '../db/local-db.ts';
 import { useAuth } from '../lib/auth.tsx';
-import { dismissFailed, retryFailed } from '../db/mutations.ts';
+import { loadDevice } from '../db/device.ts';
 import { shortId } from '../lib/format.ts';
 import { useSyncStatus } from '../db/sync-status.ts';
 
@@ -66,10 +66,10 @@ export function OfflineBanner() {
                   <strong>{changeLabels[entry.name]}</strong>
                   {entry.target && <span className="font-mono"> #{shortId(entry.target.id)}</span>}: {entry.error ?? 'Refused by the server'}
                 </span>
-                <button type="button" className="btn btn-xs btn-primary" onClick={() => void retryFailed(userId, entry.id).saved.catch(() => {})}>
+                <button type="button" className="btn btn-xs btn-primary" onClick={() => void loadDevice().then((device) => device.retryFailed(userId, entry.id).saved.catch(() => {}))}>
                   Retry
                 </button>
-                <button type="button" className="btn btn-xs" onClick={() => void dismissFailed(userId, entry.id)}>
+                <button type="button" className="btn btn-xs" onClick={() => void loadDevice().then((device) => device.dismissFailed(userId, entry.id))}>
                   Dismiss
                 </button>
               </li>

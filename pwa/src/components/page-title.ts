@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useSettings } from '../db/hooks.ts';
+import { useSettings } from '../db/device-hooks.ts';
 
 /**
  * The window's title for this page, "{page} · {shop}": every page says what it is in the tab, in the

@@ -1,9 +1,19 @@
-import { useLiveQuery } from 'dexie-react-hooks';
 import { useSyncExternalStore } from 'react';
-import { userDbName, type OutboxEntry } from './local-db.ts';
-import { getSyncEngine } from './sync-engine.ts';
+import type { OutboxEntry } from './local-db.ts';
+import { onDeviceLoaded, useDevice, useDeviceQuery } from './device.ts';
+import type { SyncStatus } from './sync-engine.ts';
 
 const emptyOutbox: OutboxEntry[] = [];
+
+/** What the status is before the sync engine has loaded (decision 052): nobody's, nothing synced yet. */
+const beforeLoad: SyncStatus = {
+  userId: null,
+  online: typeof navigator === 'undefined' ? true : navigator.onLine,
+  syncing: false,
+  lastSyncedAt: null,
+  lastError: null,
+};
+const notLoaded = { subscribe: onDeviceLoaded, getStatus: () => beforeLoad };
 
 export function useSyncStatus(): {
   /** Whose changes these are (null: signed out). */
@@ -15,15 +25,19 @@ export function useSyncStatus(): {
   lastSyncedAt: string | null;
   lastError: string | null;
 } {
-  const engine = getSyncEngine();
+  const device = useDevice();
+  const engine = device ? device.getSyncEngine() : notLoaded;
   const status = useSyncExternalStore(engine.subscribe, engine.getStatus, engine.getStatus);
   const userId = status.userId;
   const outbox =
-    useLiveQuery(async () => {
-      const db = engine.userDb();
-      if (!userId || !db || db.name !== userDbName(userId)) return emptyOutbox;
-      return db.outbox.orderBy('createdAt').toArray().catch(() => emptyOutbox);
-    }, [engine, userId]) ?? emptyOutbox;
+    useDeviceQuery(
+      async (loaded) => {
+        const db = loaded.getSyncEngine().userDb();
+        if (!userId || !db || db.name !== loaded.userDbName(userId)) return emptyOutbox;
+        return db.outbox.orderBy('createdAt').toArray().catch(() => emptyOutbox);
+      },
+      [engine, userId],
+    ) ?? emptyOutbox;
   return {
     userId,
     online: status.online,

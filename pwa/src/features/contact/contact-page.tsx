@@ -3,7 +3,7 @@ import { FeatureCard } from '../../components/feature-card.tsx';
 import { LineIcon } from '../../components/line-icon.tsx';
 import { usePageTitle } from '../../components/page-title.ts';
 import { SOCIAL_NAMES, SocialIcon, type SocialNetwork } from '../../components/social-icons.tsx';
-import { useSettings } from '../../db/hooks.ts';
+import { useSettings } from '../../db/device-hooks.ts';
 
 const icon = (path: ReactNode) => <LineIcon className="h-7 w-7">{path}</LineIcon>;
 

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { FeatureCard } from '../../components/feature-card.tsx';
 import { CheckIcon, LineIcon } from '../../components/line-icon.tsx';
 import { usePageTitle } from '../../components/page-title.ts';
-import { useSettings } from '../../db/hooks.ts';
+import { useSettings } from '../../db/device-hooks.ts';
 
 const icon = (path: ReactNode) => <LineIcon className="h-7 w-7">{path}</LineIcon>;
 
