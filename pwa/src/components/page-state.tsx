@@ -1,9 +1,13 @@
 import type { ReactNode } from 'react';
 
 /** A screen (or panel) still loading; announced politely. */
-export function LoadingState({ text = 'Loading...' }: { text?: string }) {
+/**
+ * `fill`: at least a screen high, for a list that replaces it: whatever follows (the footer) starts
+ * below the screen and is not pushed down when the list arrives (no layout shift).
+ */
+export function LoadingState({ text = 'Loading...', fill = false }: { text?: string; fill?: boolean }) {
   return (
-    <div className="flex min-h-[40vh] flex-col items-center justify-center gap-3 p-8 text-center" role="status" aria-live="polite">
+    <div className={`flex ${fill ? 'min-h-screen' : 'min-h-[40vh]'} flex-col items-center justify-center gap-3 p-8 text-center`} role="status" aria-live="polite">
       <span className="loading loading-spinner loading-lg text-primary" aria-hidden="true" />
       <p className="text-base-content/80">{text}</p>
     </div>

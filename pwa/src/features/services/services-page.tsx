@@ -53,7 +53,7 @@ export function ServicesPage() {
         <p className="mx-auto mt-3 max-w-2xl text-lg">Accounts, documents, servers and proxies, delivered fast and ready to use.</p>
       </header>
 
-      {services.state === 'loading' && <LoadingState text="Loading Services..." />}
+      {services.state === 'loading' && <LoadingState text="Loading Services..." fill />}
 
       {services.state === 'error' && (
         <ErrorState title="Error" message="Failed to fetch services. Please try again later." onRetry={() => void requestSync().catch(() => undefined)} />
