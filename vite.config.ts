@@ -26,7 +26,7 @@ function precompress(outDir: string) {
     (await Promise.all((await readdir(dir, { withFileTypes: true })).map((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)])))).flat();
   return {
     name: 'precompress',
-    apply: 'build' as const,
+    apply: (_config: unknown, env: { command: string; isSsrBuild?: boolean }) => env.command === 'build' && !env.isSsrBuild,
     closeBundle: {
       sequential: true,
       order: 'post' as const,
@@ -49,12 +49,14 @@ function precompress(outDir: string) {
 
 const apiTarget = process.env.API_URL ?? 'http://127.0.0.1:8787';
 
-export default defineConfig({
+export default defineConfig(({ isSsrBuild }) => ({
   root: 'pwa',
   publicDir: '../public',
   // The manifest lets the bench measure exactly what the first load of / fetches.
   build: {
     outDir: '../dist',
+    // The server render (dist-ssr/, decision 053) needs no copy of public/.
+    copyPublicDir: !isSsrBuild,
     emptyOutDir: true,
     // Maps stay in dist/ for reading a stack trace locally; no script points at them, and neither entry
     // serves them (.assetsignore below, isUnpublished() on Node).
@@ -70,6 +72,7 @@ export default defineConfig({
     {
       // Workers serve dist/ without running the worker: these carry the entries' shared header rules there.
       name: 'workers-asset-config',
+      apply: (_config, env) => !env.isSsrBuild,
       generateBundle() {
         this.emitFile({ type: 'asset', fileName: '_headers', source: workersHeadersFile() });
         this.emitFile({ type: 'asset', fileName: '.assetsignore', source: workersAssetsIgnoreFile() });
@@ -169,4 +172,4 @@ export default defineConfig({
     }),
     precompress(fileURLToPath(new URL('./dist', import.meta.url))),
   ],
-});
+}));

@@ -31,10 +31,10 @@ export async function useDemoLoginsOf(dataDir: string): Promise<void> {
 
 const ROOT = new URL('..', import.meta.url).pathname;
 
-/** Builds the PWA once when dist/ is missing (`npm run test:e2e` builds it fresh beforehand). */
+/** Builds the PWA and its server render once when missing (`npm run test:e2e` builds them fresh beforehand). */
 export function ensureBuilt(): void {
-  if (existsSync(join(ROOT, 'dist', 'index.html'))) return;
-  const result = spawnSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' });
+  if (existsSync(join(ROOT, 'dist', 'index.html')) && existsSync(join(ROOT, 'dist-ssr', 'server-render.js'))) return;
+  const result = spawnSync(process.execPath, [join(ROOT, 'scripts/ensure-build.ts'), '--force'], { cwd: ROOT, stdio: 'inherit' });
   if (result.status !== 0) throw new Error('vite build failed');
 }
 

@@ -203,6 +203,51 @@ describe('storefront journey', () => {
     await checkA11y(page);
   });
 
+  it('the public pages arrive rendered from the database: with JavaScript off, /services shows its services', async () => {
+    const services = await servicesFromApi();
+    const noScript = await browser.newContext({ baseURL: server.url, javaScriptEnabled: false, serviceWorkers: 'block' });
+    try {
+      const bare = await noScript.newPage();
+      await bare.goto('/services');
+      await bare.getByRole('heading', { name: 'Explore Premium Services', level: 1 }).waitFor();
+      assert.equal(await bare.getByRole('link', { name: /^View Details/ }).count(), services.length);
+      await bare.getByText(serviceTitle, { exact: true }).first().waitFor();
+      assert.equal(await bare.getByText('Loading Services...').count(), 0);
+      const headings: [string, string][] = [
+        ['/', 'Congratulations, Dear Buyer'],
+        ['/about', 'Your Global Service Partner'],
+        ['/contact', 'Contact Us'],
+        ['/Proxy', 'Premium Proxy IP Access'],
+      ];
+      for (const [path, heading] of headings) {
+        await bare.goto(path);
+        await bare.getByRole('heading', { name: heading, level: 1 }).waitFor();
+      }
+    } finally {
+      await noScript.close();
+    }
+  });
+
+  it('the app takes over a rendered page without replacing its list by a loading state', async () => {
+    const fresh = await browser.newContext({ baseURL: server.url, serviceWorkers: 'block' });
+    try {
+      await fresh.addInitScript(() => {
+        const seen = window as unknown as { sawLoading?: boolean };
+        new MutationObserver(() => {
+          if (document.body?.textContent?.includes('Loading')) seen.sawLoading = true;
+        }).observe(document, { subtree: true, childList: true, characterData: true });
+      });
+      const live = await fresh.newPage();
+      await live.goto('/services');
+      // The category tabs answer only once the app runs.
+      await live.getByRole('button', { name: /^Wise \d+$/ }).click();
+      await live.waitForURL(/\?category=wise$/);
+      assert.equal(await live.evaluate(() => (window as unknown as { sawLoading?: boolean }).sawLoading ?? false), false);
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it('opening a service signed out leads to registration and back to the service', async () => {
     const service = (await servicesFromApi()).find((candidate) => candidate.title === serviceTitle);
     assert.ok(service, `the demo data has "${serviceTitle}"`);

@@ -32,6 +32,7 @@ import { loadOrCreateLocalKeys, type LocalKeys } from './local-keys.ts';
 import { applyApiHeaders, isUnpublished, staticHeaders } from './lib/http-headers.ts';
 import { clientIpFrom } from './lib/client-ip.ts';
 import { compressAnswers } from './middleware/compress-json.ts';
+import { publicPages } from './public-pages.ts';
 import { consoleLogger, type Logger } from './lib/logger.ts';
 import { createSecrets, decodeKey } from './lib/secrets.ts';
 import { fileRoutes } from './routes/files.ts';
@@ -101,7 +102,7 @@ export interface RunningServer {
  */
 export async function startNodeServer(
   env: Env,
-  options: { logger?: Logger; staticRoot?: string; onDatabaseLost?: (error: Error) => void } = {},
+  options: { logger?: Logger; staticRoot?: string; renderRoot?: string; onDatabaseLost?: (error: Error) => void } = {},
 ): Promise<RunningServer> {
   const logger = options.logger ?? consoleLogger();
   const dataDir = resolve(env.DATA_DIR);
@@ -132,7 +133,10 @@ export async function startNodeServer(
     await migrateToLatest(setupDb);
     await setupDb.destroy();
     const closing = { now: false };
-    const { server, seeded, demoShop } = await serveApp(env, { db, keys, dataDir, logger, staticRoot: options.staticRoot ?? 'dist', closing });
+    // The build's server render of the public pages sits beside dist/ (dist-ssr/); a staticRoot given
+    // without a renderRoot serves the app shell only.
+    const renderRoot = options.renderRoot ?? (options.staticRoot ? undefined : 'dist-ssr');
+    const { server, seeded, demoShop } = await serveApp(env, { db, keys, dataDir, logger, staticRoot: options.staticRoot ?? 'dist', closing, renderRoot });
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : env.PORT;
     return {
@@ -170,7 +174,8 @@ async function serveApp(
     logger,
     staticRoot,
     closing,
-  }: { db: Deps['db']; keys: LocalKeys; dataDir: string; logger: Logger; staticRoot: string; closing: { now: boolean } },
+    renderRoot,
+  }: { db: Deps['db']; keys: LocalKeys; dataDir: string; logger: Logger; staticRoot: string; closing: { now: boolean }; renderRoot: string | undefined },
 ): Promise<{ server: ServerType & { closeAllConnections(): void; closeIdleConnections(): void }; seeded: DemoLogin[] | undefined; demoShop: boolean }> {
   const credentialsKey = decodeKey(env.CREDENTIALS_KEY ?? keys.credentialsKey, 'CREDENTIALS_KEY');
   const secrets = await createSecrets(credentialsKey, decodeKey(env.BLIND_INDEX_KEY ?? keys.blindIndexKey, 'BLIND_INDEX_KEY'), { logger });
@@ -270,6 +275,9 @@ async function serveApp(
   };
   const notFound = (c: Context) => c.text('Not found', 404, { ...staticHeaders(c.req.path), 'Cache-Control': 'no-store' });
   root.get('*', async (c, next) => (isUnpublished(c.req.path) ? notFound(c) : next()));
+  // The public pages arrive rendered, from the database (decision 053).
+  const rendered = renderRoot ? await publicPages(db, staticRoot, renderRoot) : null;
+  if (rendered) root.get('*', rendered);
   root.use('*', serveStatic({ root: staticRoot, precompressed: true, onFound: withStaticHeaders }));
   // A hashed asset that is not there is a 404, never the app shell.
   root.get('/assets/*', notFound);

@@ -9,6 +9,18 @@ import { createRouter } from './router.tsx';
 
 const router = createRouter();
 
+/** Resolves once the first route's code has loaded, so the app's first render is the page, not a spinner. */
+export function routerReady(): Promise<void> {
+  return new Promise((resolve) => {
+    if (router.state.initialized) return resolve();
+    const unsubscribe = router.subscribe((state) => {
+      if (!state.initialized) return;
+      unsubscribe();
+      resolve();
+    });
+  });
+}
+
 // Signing out deletes the user's data on this device (DESIGN section 6).
 // The sync engine and Dexie load after the first paint (decision 052).
 setSignOutCleanup(async (userId) => (await loadDevice()).wipeUserData(userId));

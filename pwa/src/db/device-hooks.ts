@@ -2,6 +2,7 @@ import { useMemo } from 'react';
 import { withDefaultSettings, type SiteSettings } from '../../../edge-api/src/contract/settings.ts';
 import type { User } from '../../../edge-api/src/contract/users.ts';
 import { useAuth } from '../lib/auth.tsx';
+import { usePublicSnapshot } from '../lib/public-snapshot.tsx';
 import { useDeviceQuery } from './device.ts';
 
 // The device's rows the storefront's frame and public pages read, without loading Dexie first (decision 052).
@@ -28,12 +29,16 @@ export function useCurrentUser(): User | null | undefined {
   return result?.uid === uid ? result.user : undefined;
 }
 
-/** Site settings (links, wallets, contact details), with the built-in defaults until any are synced. */
+/**
+ * Site settings (links, wallets, contact details): the device's copy; until there is one, those the
+ * page was rendered with on the server, else the built-in defaults.
+ */
 export function useSettings(): SiteSettings {
+  const snapshot = usePublicSnapshot();
   const stored = useDeviceQuery((device) => device.getPublicDb().settings.get('site'), []);
   return useMemo(() => {
-    if (!stored) return withDefaultSettings(null);
+    if (!stored) return withDefaultSettings(snapshot?.settings ?? null);
     const { id: _id, ...settings } = stored;
     return withDefaultSettings(settings);
-  }, [stored]);
+  }, [stored, snapshot]);
 }

@@ -8,7 +8,8 @@ const emptyOutbox: OutboxEntry[] = [];
 /** What the status is before the sync engine has loaded (decision 052): nobody's, nothing synced yet. */
 const beforeLoad: SyncStatus = {
   userId: null,
-  online: typeof navigator === 'undefined' ? true : navigator.onLine,
+  // On a server (Node has a navigator without onLine) a page is rendered as online.
+  online: typeof navigator === 'undefined' || navigator.onLine !== false,
   syncing: false,
   lastSyncedAt: null,
   lastError: null,

@@ -1,7 +1,9 @@
 import { useLiveQuery } from 'dexie-react-hooks';
+import { useMemo } from 'react';
 import type { Service } from '../../../../edge-api/src/contract/services.ts';
 import { getPublicDb } from '../../db/local-db.ts';
 import { useSyncStatus } from '../../db/sync-status.ts';
+import { usePublicSnapshot } from '../../lib/public-snapshot.tsx';
 
 export type Loaded<T> = { state: 'loading' } | { state: 'error' } | { state: 'ready'; value: T };
 
@@ -22,10 +24,17 @@ function useSettled<T>(found: T | undefined | null, isEmpty: boolean): Loaded<T 
 
 const newestFirst = (a: Service, b: Service) => b.createdAt.localeCompare(a.createdAt);
 
-/** Every service stored on this device, newest first. */
+/**
+ * Every service stored on this device, newest first. Until the device has them, those the page was
+ * rendered with on the server (decision 053), so the list the HTML showed stays as it is.
+ */
 export function usePublicServices(): Loaded<Service[]> {
+  const snapshot = usePublicSnapshot();
   const services = useLiveQuery(async () => (await getPublicDb().services.toArray()).sort(newestFirst), []);
-  return useSettled(services, services?.length === 0) as Loaded<Service[]>;
+  const settled = useSettled(services, services?.length === 0) as Loaded<Service[]>;
+  const rendered = useMemo(() => (snapshot ? [...snapshot.services].sort(newestFirst) : null), [snapshot]);
+  if (settled.state !== 'ready' && rendered) return { state: 'ready', value: rendered };
+  return settled;
 }
 
 /** One service by id; `null` once it is known not to exist. */
