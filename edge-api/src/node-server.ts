@@ -276,7 +276,7 @@ async function serveApp(
   const notFound = (c: Context) => c.text('Not found', 404, { ...staticHeaders(c.req.path), 'Cache-Control': 'no-store' });
   root.get('*', async (c, next) => (isUnpublished(c.req.path) ? notFound(c) : next()));
   // The public pages arrive rendered, from the database (decision 053).
-  const rendered = renderRoot ? await publicPages(db, staticRoot, renderRoot) : null;
+  const rendered = renderRoot ? publicPages(db, staticRoot, renderRoot) : null;
   if (rendered) root.get('*', rendered);
   root.use('*', serveStatic({ root: staticRoot, precompressed: true, onFound: withStaticHeaders }));
   // A hashed asset that is not there is a 404, never the app shell.

@@ -379,7 +379,8 @@ describe('npm start on the embedded Postgres server', () => {
     expect(await first.exited).toBe(0);
   });
 
-  it('moves a PGlite DATA_DIR of an earlier version into the server on the first start, keys and all', async () => {
+  // Two databases, a full seed and a start: 15 s alone, over 30 s while the whole suite shares two cores.
+  it('moves a PGlite DATA_DIR of an earlier version into the server on the first start, keys and all', { timeout: 90_000 }, async () => {
     const dataDir = await freshDataDir();
     // The earlier version's data directory: migrations and demo data in DATA_DIR/pglite, keys in keys.json.
     const keys = await loadOrCreateLocalKeys(dataDir);
@@ -404,7 +405,8 @@ describe('npm start on the embedded Postgres server', () => {
     expect(await app.exited).toBe(0);
   }, 90_000); // PGlite, two servers and bcrypt: slow on a loaded machine
 
-  it('backs up a running shop to one file and restores it into an empty DATA_DIR with every row of every table', async () => {
+  // Two databases, a full seed and a start: 15 s alone, over 30 s while the whole suite shares two cores.
+  it('backs up a running shop to one file and restores it into an empty DATA_DIR with every row of every table', { timeout: 90_000 }, async () => {
     const source = await freshDataDir();
     const target = await freshDataDir();
     const backupDir = await freshDataDir();

@@ -19,18 +19,27 @@ interface ServerRender {
   renderPublicPage(template: string, url: string, snapshot: { settings: SiteSettings; services: Service[] }): string | null;
 }
 
+const publicPaths = new Set(['/', '/about', '/contact', '/services', '/proxy']);
+/** The pages the server renders (pwa/src/server-render.tsx has the same list), any case. */
+const isPublicPath = (pathname: string) => publicPaths.has(pathname.toLowerCase());
+
 /**
  * The public pages (/, /about, /contact, /services, /proxy) rendered from the database on each request
  * (decision 053): their HTML arrives with the content, and the app takes over from the same rows. Null
  * when the build has no server render (dist-ssr/ missing): the app shell is served as before.
  */
-export async function publicPages(db: Deps['db'], staticRoot: string, renderRoot: string): Promise<((c: Context, next: Next) => Promise<Response | void>) | null> {
+export function publicPages(db: Deps['db'], staticRoot: string, renderRoot: string): ((c: Context, next: Next) => Promise<Response | void>) | null {
   const entry = resolve(join(renderRoot, 'server-render.js'));
   if (!existsSync(entry)) return null;
-  const render = (await import(pathToFileURL(entry).href)) as ServerRender;
-  const template = await readFile(join(staticRoot, 'index.html'), 'utf8');
+  // Loaded on the first public page, not at start: React's server renderer is not what a start waits for.
+  let loading: Promise<{ render: ServerRender; template: string }> | undefined;
+  const load = () =>
+    (loading ??= Promise.all([import(pathToFileURL(entry).href) as Promise<ServerRender>, readFile(join(staticRoot, 'index.html'), 'utf8')]).then(
+      ([render, template]) => ({ render, template }),
+    ));
   return async (c, next) => {
-    if ((c.req.method !== 'GET' && c.req.method !== 'HEAD') || !render.isPublicPage(c.req.path)) return next();
+    if ((c.req.method !== 'GET' && c.req.method !== 'HEAD') || !isPublicPath(c.req.path)) return next();
+    const { render, template } = await load();
     const [rows, settingsRow] = await Promise.all([listServices(db), findSettingsRow(db)]);
     const url = new URL(c.req.url);
     const page = render.renderPublicPage(template, url.pathname + url.search, { settings: toSiteSettings(settingsRow?.value), services: rows.map(toService) });
