@@ -59,7 +59,7 @@ const apiZones = [
 ];
 
 export default tseslint.config(
-  { ignores: ['dist', 'node_modules', '.data', '.data-*', '.wrangler', 'coverage'] },
+  { ignores: ['dist', 'dist-ssr', 'node_modules', '.data', '.data-*', '.wrangler', 'coverage'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
