@@ -403,7 +403,7 @@ describe('npm start on the embedded Postgres server', () => {
     expect(readdirSync(dataDir).some((name) => name.startsWith('pglite-moved-'))).toBe(true);
     app.child.kill('SIGTERM');
     expect(await app.exited).toBe(0);
-  }, 90_000); // PGlite, two servers and bcrypt: slow on a loaded machine
+  });
 
   // Two databases, a full seed and a start: 15 s alone, over 30 s while the whole suite shares two cores.
   it('backs up a running shop to one file and restores it into an empty DATA_DIR with every row of every table', { timeout: 90_000 }, async () => {
@@ -447,5 +447,5 @@ describe('npm start on the embedded Postgres server', () => {
     expect(await stockPasswords(again.url)).toContain('Wise#Arif2026');
     again.child.kill('SIGTERM');
     expect(await again.exited).toBe(0);
-  }, 90_000); // two servers, a backup and a restore: slow on a loaded machine
+  });
 });
