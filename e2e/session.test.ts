@@ -214,3 +214,49 @@ describe('the server answers 503 (its database is down)', () => {
     });
   });
 });
+
+describe('signing out with unsent changes', () => {
+  it('offers to send them: offline it says they were not sent and stays signed in; once the server answers it sends them, then signs out', slow, async () => {
+    await e2e.withPage(async (page, context) => {
+      await page.goto('/');
+      await waitForServiceWorkerControl(page);
+      await signIn(page, demoLogins.customer);
+      await page.goto('/my-orders');
+      await page.getByText('Payment Pending').first().waitFor({ timeout: 20_000 });
+      await goOffline(context);
+      const title = await placeOrderOffline(page);
+      const cards = page.locator('article').filter({ has: page.getByRole('heading', { level: 2, name: title }) });
+      await cards.getByText('Waiting to sync', { exact: true }).first().waitFor();
+      const before = await cards.count();
+
+      // Offline, "Send now" cannot send: the user is told and stays signed in with the change kept.
+      await page.getByRole('button', { name: 'Logout' }).first().click();
+      const dialog = page.getByRole('dialog', { name: 'Send or discard 1 change before signing out?' });
+      await dialog.waitFor();
+      await dialog.getByRole('button', { name: 'Discard 1 change and Sign Out' }).waitFor();
+      await dialog.getByRole('button', { name: 'Stay Signed In' }).waitFor();
+      await dialog.getByRole('button', { name: 'Send 1 change Now' }).click();
+      await page.getByText('1 change not sent, so you are still signed in.', { exact: false }).waitFor({ timeout: 20_000 });
+      assert.equal(new URL(page.url()).pathname, '/my-orders');
+      assert.equal((await outbox(page)).length, 1, 'the change is kept');
+      assert.ok(await page.evaluate((key) => localStorage.getItem(key) !== null, SESSION_KEY), 'still signed in');
+
+      // Back online while the API is unreachable (so nothing syncs by itself), then it answers again just
+      // as the user chooses "Send now": the change goes, then the user is signed out.
+      await context.route('**/api/**', (route) => route.abort('connectionrefused'));
+      await goOnline(context);
+      await page.getByRole('button', { name: 'Logout' }).first().click();
+      await dialog.waitFor();
+      await context.unroute('**/api/**');
+      await dialog.getByRole('button', { name: 'Send 1 change Now' }).click();
+      await page.waitForURL((url) => url.pathname === '/', { timeout: 30_000 });
+      await eventually(async () => !(await databaseNames(page)).some((name) => name.startsWith('storefront-user-')), "the user's database to go");
+
+      // The server has the order, once.
+      await signIn(page, demoLogins.customer);
+      await page.goto('/my-orders');
+      await eventually(async () => (await cards.count()) === before, `${before} orders titled ${title}`);
+      assert.equal(await cards.getByText('Waiting to sync', { exact: true }).count(), 0);
+    });
+  });
+});

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from './db/connect.ts';
+import { isDatabaseUnavailable } from './db/faults.ts';
 import { parseEnv } from './env.ts';
 import { silentLogger } from './lib/logger.ts';
 import { startNodeServer, type RunningServer } from './node-server.ts';
@@ -110,7 +111,8 @@ beforeAll(async () => {
   const databaseUrl = databaseUrlThrough(proxy.port);
   dataDir = await mkdtemp(join(tmpdir(), 'storefront-faults-'));
   server = await startNodeServer(
-    parseEnv({ PORT: '0', DATA_DIR: dataDir, DATABASE_URL: databaseUrl, DB_STATEMENT_TIMEOUT_MS: '1000', DB_CONNECT_TIMEOUT_MS: '1000' }),
+    // The default timeouts: a stalled database answers 503 within 2 s with them (decision 042).
+    parseEnv({ PORT: '0', DATA_DIR: dataDir, DATABASE_URL: databaseUrl }),
     { logger: silentLogger, staticRoot: dataDir },
   );
 }, 120_000);
@@ -185,6 +187,41 @@ describe('the API when its database fails', () => {
     await recovers();
     expect(await signInStatus()).toBe(200);
   });
+
+  it('tells a stalled database from a slow statement: a long statement on a live database runs to its end, a stall fails at once whatever the statement timeout', async () => {
+    // A shop that allows statements a minute: the statement timeout alone would hold a stalled request that long.
+    const db = openDatabase({ databaseUrl: databaseUrlThrough(proxy.port), timeouts: { connectMs: 1500, statementMs: 60_000 } });
+    try {
+      const slow = await sql<{ done: number }>`select 1 as done from pg_sleep(1.5)`.execute(db);
+      expect(slow.rows).toEqual([{ done: 1 }]);
+
+      proxy.stall();
+      const stalled = await sql`select 1`.execute(db).then(
+        () => null,
+        (error: unknown) => error,
+      );
+      expect(isDatabaseUnavailable(stalled)).toBe(true);
+      // Until the database answers again, a statement is refused at once instead of waiting on it.
+      const meanwhile = await sql`select 2`.execute(db).catch((error: unknown) => error);
+      expect(isDatabaseUnavailable(meanwhile)).toBe(true);
+
+      proxy.resume();
+      let back = false;
+      for (let attempt = 0; attempt < 20 && !back; attempt++) {
+        back = await sql`select 1`.execute(db).then(
+          () => true,
+          async () => {
+            await new Promise((resolve) => setTimeout(resolve, 250));
+            return false;
+          },
+        );
+      }
+      expect(back).toBe(true);
+    } finally {
+      proxy.resume();
+      await db.destroy();
+    }
+  }, 20_000);
 });
 
 describe('a start while the database is down', () => {

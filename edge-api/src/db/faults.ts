@@ -24,6 +24,8 @@ const clientMessages = [
   'Client was closed and is not queryable',
   'Connection ended unexpectedly',
   'connect ECONNREFUSED',
+  // connect.ts's stall watch: the database did not answer its probe.
+  'The database is not answering',
 ];
 
 export function isDatabaseUnavailable(error: unknown): boolean {

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { defaultSettings } from '../../../edge-api/src/contract/settings.ts';
 import type { Role } from '../../../edge-api/src/contract/users.ts';
 import { ConfirmProvider } from '../components/confirm-dialog.tsx';
+import { ToastProvider } from '../components/toast.tsx';
 import { deleteUserDb, getUserDb } from '../db/local-db.ts';
 import { AuthContext, type AuthState } from '../lib/auth.tsx';
 import { PublicLayout } from './public-layout.tsx';
@@ -34,9 +35,11 @@ function renderLayout(auth: AuthState, path = '/') {
   );
   render(
     <AuthContext value={auth}>
-      <ConfirmProvider>
-        <RouterProvider router={router} />
-      </ConfirmProvider>
+      <ToastProvider>
+        <ConfirmProvider>
+          <RouterProvider router={router} />
+        </ConfirmProvider>
+      </ToastProvider>
     </AuthContext>,
   );
   return router;

@@ -1,7 +1,7 @@
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { useState } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfirmProvider, useConfirm } from './confirm-dialog.tsx';
+import { ConfirmProvider, useChoose, useConfirm } from './confirm-dialog.tsx';
 
 afterEach(cleanup);
 
@@ -96,5 +96,46 @@ describe('useConfirm', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Delete' }));
     await screen.findByRole('dialog');
     expect(document.activeElement?.textContent).toBe('Cancel');
+  });
+});
+
+describe('useChoose', () => {
+  function Chooser() {
+    const choose = useChoose();
+    const [answer, setAnswer] = useState('none');
+    return (
+      <>
+        <button
+          type="button"
+          onClick={async () =>
+            setAnswer(
+              await choose({ title: 'Send or discard 2 changes?', alternativeLabel: 'Send 2 changes Now', confirmLabel: 'Discard 2 changes', cancelLabel: 'Stay', danger: true }),
+            )
+          }
+        >
+          Sign out
+        </button>
+        <output>{answer}</output>
+      </>
+    );
+  }
+
+  it('offers a third answer beside confirm and cancel, and focus starts on cancel for a destructive one', async () => {
+    render(
+      <ConfirmProvider>
+        <Chooser />
+      </ConfirmProvider>,
+    );
+    for (const [button, answer] of [
+      ['Send 2 changes Now', 'alternative'],
+      ['Discard 2 changes', 'confirm'],
+      ['Stay', 'cancel'],
+    ] as const) {
+      fireEvent.click(screen.getByRole('button', { name: 'Sign out' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Send or discard 2 changes?' });
+      expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Stay' }));
+      await act(async () => fireEvent.click(within(dialog).getByRole('button', { name: button })));
+      expect(screen.getByRole('status').textContent).toBe(answer);
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { createContext, use, useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { createContext, use, useCallback, useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import { ModalBackdrop } from './modal-dialog.tsx';
 
 export interface ConfirmOptions {
@@ -17,11 +17,21 @@ export interface ConfirmOptions {
 
 export type Confirm = (options: ConfirmOptions) => Promise<boolean>;
 
-interface OpenRequest extends ConfirmOptions {
-  resolve: (confirmed: boolean) => void;
+/** A question with a safer third answer beside confirm and cancel (sign out: send, discard or stay). */
+export interface ChoiceOptions extends ConfirmOptions {
+  /** The third button, a primary one placed before the confirm button. */
+  alternativeLabel: string;
 }
 
-const ConfirmContext = createContext<Confirm | null>(null);
+export type Choice = 'confirm' | 'alternative' | 'cancel';
+export type Choose = (options: ChoiceOptions) => Promise<Choice>;
+
+interface OpenRequest extends ConfirmOptions {
+  alternativeLabel?: string;
+  resolve: (choice: Choice) => void;
+}
+
+const ConfirmContext = createContext<{ confirm: Confirm; choose: Choose } | null>(null);
 
 /**
  * One accessible confirmation dialog for the whole app: a native modal <dialog> (the rest of the page is
@@ -35,26 +45,28 @@ export function ConfirmProvider({ children }: { children: ReactNode }) {
   const subjectId = useId();
   const textId = useId();
 
-  const settle = useCallback((confirmed: boolean) => {
+  const settle = useCallback((choice: Choice) => {
     const open = current.current;
     current.current = null;
-    open?.resolve(confirmed);
+    open?.resolve(choice);
     setRequest(null);
     const dialog = dialogRef.current;
     if (dialog?.open) dialog.close();
   }, []);
 
-  const confirm = useCallback<Confirm>(
+  const choose = useCallback<Choose>(
     (options) =>
-      new Promise<boolean>((resolve) => {
+      new Promise<Choice>((resolve) => {
         // A second question replaces an unanswered first one, which counts as cancelled.
-        current.current?.resolve(false);
+        current.current?.resolve('cancel');
         const next = { ...options, resolve };
         current.current = next;
         setRequest(next);
       }),
     [],
   );
+  const confirm = useCallback<Confirm>(async (options) => (await choose({ ...options, alternativeLabel: '' })) === 'confirm', [choose]);
+  const value = useMemo(() => ({ confirm, choose }), [confirm, choose]);
 
   useEffect(() => {
     const dialog = dialogRef.current;
@@ -63,17 +75,17 @@ export function ConfirmProvider({ children }: { children: ReactNode }) {
     dialog.querySelector<HTMLElement>('[data-autofocus]')?.focus();
   }, [request]);
 
-  useEffect(() => () => current.current?.resolve(false), []);
+  useEffect(() => () => current.current?.resolve('cancel'), []);
 
   return (
-    <ConfirmContext value={confirm}>
+    <ConfirmContext value={value}>
       {children}
       <dialog
         ref={dialogRef}
         className="modal modal-bottom sm:modal-middle"
         aria-labelledby={titleId}
         aria-describedby={[request?.subject?.length ? subjectId : '', request?.text ? textId : ''].filter(Boolean).join(' ') || undefined}
-        onClose={() => settle(false)}
+        onClose={() => settle('cancel')}
       >
         {request && (
           <>
@@ -96,14 +108,19 @@ export function ConfirmProvider({ children }: { children: ReactNode }) {
                 </p>
               )}
               <div className="modal-action">
-                <button type="button" className="btn" data-autofocus={request.danger ? '' : undefined} onClick={() => settle(false)}>
+                <button type="button" className="btn" data-autofocus={request.danger ? '' : undefined} onClick={() => settle('cancel')}>
                   {request.cancelLabel ?? 'Cancel'}
                 </button>
+                {request.alternativeLabel && (
+                  <button type="button" className="btn btn-primary" onClick={() => settle('alternative')}>
+                    {request.alternativeLabel}
+                  </button>
+                )}
                 <button
                   type="button"
                   className={`btn ${request.danger ? 'btn-error' : 'btn-primary'}`}
                   data-autofocus={request.danger ? undefined : ''}
-                  onClick={() => settle(true)}
+                  onClick={() => settle('confirm')}
                 >
                   {request.confirmLabel ?? 'Confirm'}
                 </button>
@@ -119,7 +136,14 @@ export function ConfirmProvider({ children }: { children: ReactNode }) {
 }
 
 export function useConfirm(): Confirm {
-  const confirm = use(ConfirmContext);
-  if (!confirm) throw new Error('useConfirm() needs a <ConfirmProvider> above it');
-  return confirm;
+  const context = use(ConfirmContext);
+  if (!context) throw new Error('useConfirm() needs a <ConfirmProvider> above it');
+  return context.confirm;
+}
+
+/** The same dialog with three answers: confirm, the alternative, or cancel (Escape, a click beside it). */
+export function useChoose(): Choose {
+  const context = use(ConfirmContext);
+  if (!context) throw new Error('useChoose() needs a <ConfirmProvider> above it');
+  return context.choose;
 }

@@ -1,44 +1,75 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
+import { getUserDb } from '../db/local-db.ts';
+import { requestSync } from '../db/sync-engine.ts';
 import { useSyncStatus } from '../db/sync-status.ts';
 import { signOut, useAuth } from '../lib/auth.tsx';
-import { useConfirm } from './confirm-dialog.tsx';
+import { useChoose, type Choice } from './confirm-dialog.tsx';
+import { useToast } from './toast.tsx';
+
+const changes = (n: number) => (n === 1 ? '1 change' : `${n} changes`);
 
 /**
- * Signing out from a layout's Logout button: asks first when changes made on this device have not
- * reached the server (signing out deletes them), then signs out and goes to the home page.
+ * Signing out from a layout's Logout button. When changes made on this device have not reached the
+ * server (signing out deletes them), it asks first: send them now (sign out only if every one went),
+ * discard them and sign out, or stay signed in. Then it signs out and goes to the home page.
  */
 export function useSignOut(): { signOut: () => Promise<void>; signingOut: boolean } {
   const auth = useAuth();
   const userId = auth.status === 'signedIn' ? auth.user.id : undefined;
   const { pendingCount, failed } = useSyncStatus();
-  const confirm = useConfirm();
+  const choose = useChoose();
+  const toast = useToast();
   const navigate = useNavigate();
   const [signingOut, setSigningOut] = useState(false);
 
-  const run = async () => {
-    const unsent = pendingCount + failed.length;
-    if (unsent > 0) {
-      const what = unsent === 1 ? '1 change' : `${unsent} changes`;
-      const parts = [pendingCount > 0 ? `${pendingCount} waiting to sync` : '', failed.length > 0 ? `${failed.length} refused by the server` : ''].filter(Boolean);
-      const proceed = await confirm({
-        title: `Sign out and discard ${what}?`,
-        text: `${what} made on this device ${unsent === 1 ? 'has' : 'have'} not reached the server (${parts.join(', ')}). Signing out deletes ${unsent === 1 ? 'it' : 'them'} from this device. Stay signed in to send ${unsent === 1 ? 'it' : 'them'} when the connection is back.`,
-        confirmLabel: `Discard ${what} and Sign Out`,
-        cancelLabel: 'Stay Signed In',
-        danger: true,
-      });
-      if (!proceed) return;
-    }
-    setSigningOut(true);
+  const finish = async () => {
     try {
       await signOut(userId);
     } catch (error) {
       console.warn('Logout failed', error);
+    }
+    navigate('/', { replace: true });
+  };
+
+  /** Pushes the outbox, then signs out only if nothing is left in it; otherwise says why and stays. */
+  const sendThenSignOut = async () => {
+    let unreachable = '';
+    try {
+      await requestSync();
+    } catch (error) {
+      unreachable = error instanceof Error && error.message ? error.message : 'The server could not be reached.';
+    }
+    const left = userId ? await getUserDb(userId).outbox.toArray() : [];
+    if (left.length === 0) return finish();
+    const refused = left.filter((entry) => entry.status === 'failed').length;
+    const why = refused > 0 ? `${changes(refused)} refused by the server: open ${refused === 1 ? 'it' : 'them'} to retry or discard.` : unreachable || 'Try again in a moment.';
+    toast.error(`${changes(left.length)} not sent, so you are still signed in. ${why}`, 8000);
+  };
+
+  const run = async () => {
+    const unsent = pendingCount + failed.length;
+    let choice: Choice = 'confirm';
+    if (unsent > 0) {
+      const what = changes(unsent);
+      const parts = [pendingCount > 0 ? `${pendingCount} waiting to sync` : '', failed.length > 0 ? `${failed.length} refused by the server` : ''].filter(Boolean);
+      const it = unsent === 1 ? 'it' : 'them';
+      choice = await choose({
+        title: `Send or discard ${what} before signing out?`,
+        text: `${what} made on this device ${unsent === 1 ? 'has' : 'have'} not reached the server (${parts.join(', ')}). Signing out deletes ${it} from this device. Send ${it} now (you are signed out once the server has ${unsent === 1 ? 'it' : 'them all'}), discard ${it} and sign out, or stay signed in.`,
+        alternativeLabel: `Send ${what} Now`,
+        confirmLabel: `Discard ${what} and Sign Out`,
+        cancelLabel: 'Stay Signed In',
+        danger: true,
+      });
+    }
+    if (choice === 'cancel') return;
+    setSigningOut(true);
+    try {
+      await (choice === 'alternative' ? sendThenSignOut() : finish());
     } finally {
       setSigningOut(false);
     }
-    navigate('/', { replace: true });
   };
 
   return { signOut: run, signingOut };

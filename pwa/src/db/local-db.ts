@@ -79,7 +79,25 @@ export class UserDb extends Dexie {
       outbox: 'id, createdAt, status',
       meta: 'key',
     });
+    // My Orders reads one page of a user's orders newest first from this index instead of reading every
+    // order and sorting it: 5,000 orders open offline as fast as 30 (issue 11, item 6).
+    this.version(2).stores({
+      orders: 'id, userId, createdAt, orderStatus, paymentStatus, [userId+createdAt]',
+    });
   }
+}
+
+/**
+ * The newest `limit` orders of one user, read newest first from the `[userId+createdAt]` index; rows
+ * with the same creation time come in descending id order.
+ */
+export function newestOrdersOf(db: UserDb, userId: string, limit: number): Promise<Order[]> {
+  return db.orders
+    .where('[userId+createdAt]')
+    .between([userId, Dexie.minKey], [userId, Dexie.maxKey])
+    .reverse()
+    .limit(limit)
+    .toArray();
 }
 
 export const userDbName = (userId: string) => `storefront-user-${userId}`;

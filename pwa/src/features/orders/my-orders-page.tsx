@@ -1,10 +1,10 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useMemo, useState } from 'react';
 import { Link, Navigate, useLocation } from 'react-router-dom';
-import type { Order } from '../../../../edge-api/src/contract/orders.ts';
 import { EmptyState, LoadingState } from '../../components/page-state.tsx';
 import { usePageTitle } from '../../components/page-title.ts';
 import { usePendingIds, useSettings, useUserDb } from '../../db/hooks.ts';
+import { newestOrdersOf } from '../../db/local-db.ts';
 import { requestSync } from '../../db/sync-engine.ts';
 import { useAuth, type SignedInUser } from '../../lib/auth.tsx';
 import { useGoBack } from '../../lib/use-go-back.ts';
@@ -13,8 +13,6 @@ import { useSyncStatus } from '../../db/sync-status.ts';
 
 /** Orders rendered at first and added by each "Show more": a history of thousands stays a short page. */
 const ORDERS_PAGE = 30;
-
-const newestFirst = (a: Order, b: Order) => (b.createdAt || b.orderDate).localeCompare(a.createdAt || a.orderDate);
 
 export function MyOrdersPage() {
   usePageTitle('My Orders');
@@ -36,13 +34,19 @@ function MyOrders({ user }: { user: SignedInUser }) {
   const [shown, setShown] = useState(ORDERS_PAGE);
 
   // Staff devices also hold other customers' orders: this screen shows only the user's own. Without a
-  // cursor this device has never pulled the user's data, so "none here" does not mean "none yet".
+  // cursor this device has never pulled the user's data, so "none here" does not mean "none yet". Only the
+  // page shown is read, newest first from the [userId+createdAt] index; the total is an index count.
   const local = useLiveQuery(async () => {
     if (!db) return undefined;
-    const [orders, cursor] = await Promise.all([db.orders.where('userId').equals(user.id).toArray(), db.meta.get('cursor')]);
-    return { orders: orders.sort(newestFirst), pulled: cursor !== undefined };
-  }, [db, user.id]);
+    const [orders, total, cursor] = await Promise.all([
+      newestOrdersOf(db, user.id, shown),
+      db.orders.where('userId').equals(user.id).count(),
+      db.meta.get('cursor'),
+    ]);
+    return { orders, total, pulled: cursor !== undefined };
+  }, [db, user.id, shown]);
   const orders = local?.orders;
+  const total = local?.total ?? 0;
 
   const failedByOrder = useMemo(() => {
     const map = new Map<string, string>();
@@ -62,7 +66,7 @@ function MyOrders({ user }: { user: SignedInUser }) {
 
   const goBack = useGoBack('/');
 
-  const nothingLocal = orders !== undefined && orders.length === 0;
+  const nothingLocal = orders !== undefined && total === 0;
   const firstSyncFailed = nothingLocal && !local?.pulled && !sync.syncing && (sync.lastError !== null || !sync.online);
   const loading = orders === undefined || (nothingLocal && !firstSyncFailed && (sync.syncing || !local?.pulled));
   const showError = refreshFailed || firstSyncFailed;
@@ -73,7 +77,7 @@ function MyOrders({ user }: { user: SignedInUser }) {
         <div>
           <h1 className="text-3xl font-extrabold">My Orders</h1>
           <p className="mt-1">
-            {orders ? `${orders.length} ${orders.length === 1 ? 'order' : 'orders'}` : 'Orders'} for <span className="font-semibold">{user.email}</span>
+            {local ? `${total} ${total === 1 ? 'order' : 'orders'}` : 'Orders'} for <span className="font-semibold">{user.email}</span>
           </p>
         </div>
         <div className="flex flex-wrap gap-2">
@@ -101,7 +105,7 @@ function MyOrders({ user }: { user: SignedInUser }) {
       ) : orders && orders.length > 0 ? (
         <>
         <ul className="space-y-6">
-          {orders.slice(0, shown).map((order) => (
+          {orders.map((order) => (
             <li key={order.id}>
               <OrderCard
                 order={order}
@@ -112,13 +116,13 @@ function MyOrders({ user }: { user: SignedInUser }) {
             </li>
           ))}
         </ul>
-        {orders.length > shown && (
+        {total > orders.length && (
           <div className="mt-6 flex flex-col items-center gap-2">
             <p className="text-sm text-base-content/70">
-              Showing the newest {shown} of {orders.length} orders.
+              Showing the newest {orders.length} of {total} orders.
             </p>
             <button type="button" className="btn btn-outline" onClick={() => setShown((n) => n + ORDERS_PAGE)}>
-              Show {Math.min(ORDERS_PAGE, orders.length - shown)} More Orders
+              Show {Math.min(ORDERS_PAGE, total - orders.length)} More Orders
             </button>
           </div>
         )}
