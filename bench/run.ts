@@ -15,6 +15,7 @@ import { encodeAnswer } from '../edge-api/src/middleware/compress-json.ts';
 import { legacyDemoImages } from '../edge-api/src/seed/demo-images.ts';
 import { lighthouseFigures } from './lighthouse.ts';
 import { workersBench } from './workers.ts';
+import { offlineMyOrders } from './my-orders-offline.ts';
 
 const harnessOn = async (schema: string) => {
   const db = openDatabase({ databaseUrl, searchPath: `${schema},public`, maxConnections: 10 });
@@ -32,7 +33,7 @@ const embedded: EmbeddedPostgres | undefined = benchDataDir ? await startEmbedde
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? embedded!.databaseUrl;
 const databaseName = embedded ? 'the embedded Postgres server' : 'BENCH_DATABASE_URL';
 const quick = process.argv.includes('--quick');
-/** `--only=http,start` runs some of the benchmarks: first-load, http, workers, delta-sync, sync-bytes, lighthouse, start, history, search. */
+/** `--only=http,start` runs some of the benchmarks: first-load, http, workers, delta-sync, sync-bytes, lighthouse, stock-import, start, history, my-orders, search. */
 const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length).split(',');
 const runs = (name: string) => !only || only.includes(name);
 const ORDER_COUNT = quick ? 100_000 : 1_000_000;
@@ -431,6 +432,45 @@ async function staffSyncBytes(schema: string) {
   );
   note('one-change delta on a staff device < 1 KB on the wire', `${delta.wire} bytes`, `${delta.raw} bytes before compression (sent as is under 1 KB)`, delta.wire < 1024);
   await db.deleteFrom('orders').where('user_id', '=', customer.id).execute();
+}
+
+async function stockImport(schema: string) {
+  const harness = await harnessOn(schema);
+  const { db } = harness;
+  const admin = await harness.createUser('admin');
+  // A shop with stock already: 10,000 accounts the import's lines are checked against.
+  await sql`
+    insert into wise_stocks (id, wise_name, wise_email, wise_password_enc, wise_password_index, auth_image, user_name, added_by, version)
+    select gen_random_uuid(), 'Held ' || n, 'held' || n || '@bench.test', 'sealed', md5('held' || n), '', 'Bench', ${admin.id}::uuid, 1
+    from generate_series(1, 10000) as n`.execute(db);
+  const lines = (prefix: string, count: number) =>
+    ['email,password,name,notes', ...Array.from({ length: count }, (_, i) => `${prefix}${i}@bench.test,Bench#${prefix}-${i},Holder ${i},batch line`)].join('\n');
+  // Baseline: stocks added one at a time through POST /api/wise-stocks, the only way before imports.
+  const singles = 100;
+  const startSingles = performance.now();
+  for (let i = 0; i < singles; i += 1) {
+    const added = await harness.call('POST', '/api/wise-stocks', {
+      user: admin,
+      json: { wiseName: `Single ${i}`, wiseEmail: `single${i}@bench.test`, wisePassword: `Single#${i}`, authImage: 'https://img.example/a.png', userName: 'Bench' },
+    });
+    if (added.status !== 201) throw new Error(`a single stock answered ${added.status}`);
+  }
+  const perSingle = (performance.now() - startSingles) / singles;
+  const text = lines('imported', 10_000);
+  const startPreview = performance.now();
+  const preview = await harness.call<{ counts: { new: number } }>('POST', '/api/stock-batches/preview', { user: admin, json: { text } });
+  const previewMs = performance.now() - startPreview;
+  if (preview.body.counts.new !== 10_000) throw new Error(`the preview found ${preview.body.counts.new} new lines`);
+  const start = performance.now();
+  const imported = await harness.call<{ batch: { itemCount: number } }>('POST', '/api/stock-batches', { user: admin, json: { label: 'Bench', text } });
+  const importMs = performance.now() - start;
+  if (imported.status !== 201 || imported.body.batch.itemCount !== 10_000) throw new Error(`the import answered ${imported.status}`);
+  note(
+    'import of 10,000 stock lines < 10 s',
+    `${(importMs / 1000).toFixed(2)} s (preview ${(previewMs / 1000).toFixed(2)} s)`,
+    `10,000 single adds at ${perSingle.toFixed(1)} ms each would take ${((perSingle * 10_000) / 1000).toFixed(0)} s`,
+    importMs < 10_000,
+  );
   await harness.close();
 }
 
@@ -536,8 +576,10 @@ try {
   if (runs('delta-sync')) await deltaSync(schema);
   if (runs('sync-bytes')) await staffSyncBytes(schema);
   if (runs('lighthouse')) await lighthouseBudget();
+  if (runs('stock-import')) await stockImport(schema);
   if (runs('start')) await embeddedStart();
   if (runs('history')) await largeHistory(schema);
+  if (runs('my-orders')) await offlineMyOrders(note);
   if (runs('search')) await searchLatency(schema);
 } finally {
   await sql`drop schema ${sql.id(schema)} cascade`.execute(admin);

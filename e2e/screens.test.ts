@@ -151,6 +151,7 @@ describe('every screen on a phone and a tablet', () => {
       { who: 'admin', path: '/dashboard/all-wise-stocks', ready: text(/^Showing \d+ of \d+ Wise stocks/), title: /^Wise Stocks · / },
       { who: 'admin', path: stockPath, shot: 'stock-details', ready: (page) => page.getByRole('button', { name: 'Update Status' }).waitFor(), title: / · Wise Stock · / },
       { who: 'admin', path: '/dashboard/add-wise-stocks', ready: heading('Add New Wise Stock'), title: /^Add New Wise Stock · / },
+      { who: 'admin', path: '/dashboard/import-wise-stocks', ready: heading('Import Wise Stock'), title: /^Import Wise Stock · / },
       { who: 'admin', path: '/dashboard/settings', ready: (page) => page.getByRole('button', { name: /^Save/ }).waitFor(), title: /^Settings · / },
       { who: 'admin', path: '/fees', ready: heading('Under Construction'), title: /^Fees: Under Construction · / },
       { who: 'admin', path: '/dashboard/no-such-screen', page: '404', ready: heading('Page not found') },
@@ -167,7 +168,7 @@ describe('every screen on a phone and a tablet', () => {
     const sidebar = page.getByRole('navigation', { name: 'Dashboard' });
     await sidebar.getByRole('link', { name: 'Admin Orders' }).waitFor();
     const offered = await sidebar.getByRole('link').evaluateAll((links) => links.map((link) => ({ label: link.textContent ?? '', href: link.getAttribute('href') ?? '' })));
-    for (const adminOnly of ['Services', 'Add Service', 'Settings', 'User Management', 'Add Wise Stock']) {
+    for (const adminOnly of ['Services', 'Add Service', 'Settings', 'User Management', 'Add Wise Stock', 'Import Wise Stock']) {
       assert.ok(!offered.some(({ label }) => label === adminOnly), `a moderator is offered ${adminOnly}`);
     }
     await page.keyboard.press('Escape');

@@ -111,4 +111,55 @@ describe('Wise stocks', () => {
       await context.close();
     }
   });
+  it('imports a CSV file after a preview of every line, shows the batch in the stock list and withdraws it', { timeout: 180_000 }, async () => {
+    const context = await newContext(browser, server.url);
+    try {
+      const page = await context.newPage();
+      await signIn(page, demoLogins.admin);
+      await page.goto('/dashboard/all-wise-stocks');
+      await page.getByRole('link', { name: 'Import Stock' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Import Wise Stock' }).waitFor();
+      assert.equal(await page.getByRole('link', { name: 'Download template' }).getAttribute('download'), 'wise-stock-template.csv');
+      await checkA11y(page);
+
+      const csv = join(workDir, 'stock.csv');
+      await writeFile(
+        csv,
+        [
+          'email,password,name,notes',
+          'imported.one@e2e.test,Import#One-1,Imported One,first',
+          'imported.two@e2e.test,Import#Two-2,Imported Two,',
+          'IMPORTED.ONE@e2e.test,Import#Three-3,Twice,',
+          'arif.wise@demo-mail.test,Import#Four-4,Already Stocked,',
+          'not-an-email,Import#Five-5,Broken,',
+        ].join('\n'),
+      );
+      await page.getByLabel('Batch label').fill('E2E batch');
+      await page.getByLabel('CSV file').setInputFiles(csv);
+      await waitUntil(async () => (await page.getByLabel('Lines to import').inputValue()).includes('imported.two@e2e.test'));
+      await page.getByRole('button', { name: 'Preview' }).click();
+      await page.getByRole('heading', { name: 'Preview of 5 lines' }).waitFor();
+      const result = (line: number) => page.getByRole('row').filter({ has: page.getByRole('cell', { name: String(line), exact: true }) });
+      await result(2).getByText('New', { exact: true }).waitFor();
+      await result(4).getByText('same email as line 2').waitFor();
+      await result(5).getByText('email already in stock').waitFor();
+      await result(6).getByText('Invalid', { exact: true }).waitFor();
+      await checkA11y(page);
+
+      await page.getByRole('button', { name: 'Import 2 new lines' }).click();
+      await page.getByText('Imported 2 Wise stocks as batch “E2E batch”').waitFor();
+
+      await page.goto('/dashboard/all-wise-stocks?q=imported');
+      await page.getByRole('row').filter({ hasText: 'Imported Two' }).getByText('Batch: E2E batch').waitFor();
+      assert.equal(await page.getByRole('row').count(), 3, 'the header and the two imported stocks');
+      const panel = page.getByRole('region', { name: 'Import batches' });
+      await panel.getByText(/^2 imported by Demo Admin on .* · 2 available$/).waitFor();
+      await panel.getByRole('button', { name: 'Withdraw available stocks of batch E2E batch' }).click();
+      await page.getByRole('dialog', { name: 'Withdraw this batch?' }).getByRole('button', { name: 'Withdraw available' }).click();
+      await page.getByText('Withdrew 2 available stocks of batch “E2E batch”').waitFor();
+      await page.getByText('No Wise stocks found').waitFor();
+    } finally {
+      await context.close();
+    }
+  });
 });

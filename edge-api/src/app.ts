@@ -11,6 +11,7 @@ import { configRoutes } from './routes/config.ts';
 import { orderRoutes } from './routes/orders.ts';
 import { serviceRoutes } from './routes/services.ts';
 import { settingsRoutes } from './routes/settings.ts';
+import { stockBatchRoutes } from './routes/stock-batches.ts';
 import { syncRoutes } from './routes/sync.ts';
 import { uploadRoutes } from './routes/uploads.ts';
 import { userRoutes } from './routes/users.ts';
@@ -44,6 +45,7 @@ export function createApp(deps: Deps) {
     .route('/admin/credentials', adminCredentialRoutes(deps))
     .route('/admin/audit', adminAuditRoutes(deps))
     .route('/wise-stocks', wiseStockRoutes(deps))
+    .route('/stock-batches', stockBatchRoutes(deps))
     .route('/settings', settingsRoutes(deps))
     .route('/uploads', uploadRoutes(deps))
     .route('/sync', syncRoutes(deps));

@@ -14,6 +14,8 @@ export const errorStatus = {
   stock_unavailable: 409,
   /** The order already carries delivered credentials; only a delivery with `replace: true` changes them. */
   already_delivered: 409,
+  /** The stock's email or password is already in stock or delivered; `details` is the StockDuplicateCheck. Send overrideDuplicates to add it anyway. */
+  duplicate_credentials: 409,
   /** An idempotency key was reused with a different request body (Stripe answers the same). */
   idempotency_mismatch: 422,
   /** The change would leave the shop without an admin. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { expectedVersion, IMAGE_ADDRESS_MAX, requiredEmail, requiredText, text, uuid, wisePassword } from './fields.ts';
+import { blankAsMissing, EMAIL_MAX, expectedVersion, IMAGE_ADDRESS_MAX, queryText, requiredEmail, requiredText, text, uuid, WISE_PASSWORD_MAX, wisePassword } from './fields.ts';
 import { isHttpUrl, parseBlobRef } from './uploads.ts';
-import { stockStatuses } from './wise-stocks.ts';
+import { stockStatuses, type StockStatus } from './wise-stocks.ts';
 
 /** An image uploaded through POST /api/uploads (kind stock), or an external http(s) URL; '' is no image. */
 const stockImage = text(IMAGE_ADDRESS_MAX).refine((value) => value === '' || parseBlobRef(value)?.bucket === 'stock-images' || isHttpUrl(value), {
@@ -18,6 +18,8 @@ export const newStockBody = z.object({
   docImg1: stockImage.nullish().transform((value) => value ?? ''),
   docImg2: stockImage.nullish().transform((value) => value ?? ''),
   userName: requiredText(200),
+  /** Add it although its email or password is already in stock or delivered (answered 409 duplicate_credentials without). */
+  overrideDuplicates: z.boolean({ error: 'must be true or false' }).optional(),
   // serviceName and status are not read: a new stock is always a 'WiseStock' and 'available'.
 });
 
@@ -32,4 +34,18 @@ export const stockChangeBody = z.object({
   // The client's clock is not trusted; updatedAt is set by the server.
   updatedAt: z.unknown().optional(),
   version: expectedVersion,
+});
+
+/** GET /api/wise-stocks/check: whether credentials about to be stocked are in stock or delivered already. */
+export const stockCheckQuery = z
+  .object({
+    email: z.preprocess(blankAsMissing, z.string({ error: 'must be given once' }).trim().max(EMAIL_MAX, `must be at most ${EMAIL_MAX} characters`).optional()),
+    password: z.preprocess(blankAsMissing, queryText(WISE_PASSWORD_MAX).optional()),
+  })
+  .refine((query) => query.email !== undefined || query.password !== undefined, { path: ['email'], message: 'send an email, a password or both' });
+
+/** GET /api/wise-stocks/export.csv: every live stock, or those of one status; passwords only when asked. */
+export const stockExportQuery = z.object({
+  passwords: z.preprocess(blankAsMissing, z.enum(['true', 'false'], { error: 'must be true or false' }).optional()).transform((value) => value === 'true'),
+  status: z.preprocess(blankAsMissing, z.enum(stockStatuses as [StockStatus, ...StockStatus[]], { error: `must be one of ${stockStatuses.join(', ')}` }).optional()),
 });

@@ -24,6 +24,8 @@ export interface WiseStock {
   soldTo: string | null;
   orderId: string | null;
   notes: string;
+  /** The import batch it came in with (GET /api/stock-batches); absent when added one at a time. */
+  batchId?: string;
   createdAt: string;
   updatedAt: string;
   version: number;
@@ -52,3 +54,21 @@ export function statusChangeProblem(change: { status?: string | null; soldTo?: s
 export interface WiseStockReveal {
   wisePassword: string;
 }
+
+/** Where credentials were found before: in stock (any live stock row) or delivered to a paid order. */
+export type DuplicatePlace = 'stock' | 'order';
+
+/**
+ * GET /api/wise-stocks/check, and the details of a 409 duplicate_credentials: the order credentials
+ * check's three answers (exact pair, email, password), each with where it was found.
+ */
+export interface StockDuplicateCheck {
+  exactMatch: boolean;
+  emailExists: boolean;
+  passwordExists: boolean;
+  exactIn: DuplicatePlace[];
+  emailIn: DuplicatePlace[];
+  passwordIn: DuplicatePlace[];
+}
+
+export const hasDuplicate = (check: StockDuplicateCheck): boolean => check.emailExists || check.passwordExists;

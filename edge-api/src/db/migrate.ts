@@ -6,6 +6,8 @@ import * as createDataKeys from '../../../migrations/2026-11-23-1900_create_data
 import * as idempotencyRequestHash from '../../../migrations/2026-11-23-2310_idempotency_request_hash.ts';
 import * as indexInlineImages from '../../../migrations/2026-11-23-2320_index_inline_images.ts';
 import * as addAuthConfirmation from '../../../migrations/2026-11-23-2330_add_auth_confirmation.ts';
+import * as indexStockCredentials from '../../../migrations/2026-11-24-0000_index_stock_credentials.ts';
+import * as createStockBatches from '../../../migrations/2026-11-24-0010_create_stock_batches.ts';
 
 // Listed by hand so the Workers bundle needs no file system; add each new migration here.
 const migrations: Record<string, Migration> = {
@@ -15,6 +17,8 @@ const migrations: Record<string, Migration> = {
   '2026-11-23-2310_idempotency_request_hash': idempotencyRequestHash,
   '2026-11-23-2320_index_inline_images': indexInlineImages,
   '2026-11-23-2330_add_auth_confirmation': addAuthConfirmation,
+  '2026-11-24-0000_index_stock_credentials': indexStockCredentials,
+  '2026-11-24-0010_create_stock_batches': createStockBatches,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -79,6 +79,20 @@ export interface WiseStocksTable extends Synced {
   sold_to: string | null;
   order_id: string | null;
   notes: Generated<string>;
+  /** The import batch it came in with; null when added one at a time. */
+  batch_id: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+export interface StockBatchesTable {
+  id: string;
+  label: string;
+  added_by: string;
+  user_name: string;
+  user_email: string;
+  item_count: number;
+  withdrawn_count: Generated<number>;
+  withdrawn_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  created_at: Generated<Date>;
 }
 
 export interface SettingsTable extends Synced {
@@ -153,6 +167,7 @@ export interface Database {
   services: ServicesTable;
   orders: OrdersTable;
   wise_stocks: WiseStocksTable;
+  stock_batches: StockBatchesTable;
   settings: SettingsTable;
   audit_log: AuditLogTable;
   idempotency_keys: IdempotencyKeysTable;
@@ -167,4 +182,5 @@ export type UserRow = Selectable<UsersTable>;
 export type ServiceRow = Selectable<ServicesTable>;
 export type OrderRow = Selectable<OrdersTable>;
 export type StockRow = Selectable<WiseStocksTable>;
+export type StockBatchRow = Selectable<StockBatchesTable>;
 export type AuditRow = Selectable<AuditLogTable>;

@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { StockImageField, StockStatus } from '../contract/wise-stocks.ts';
 import type { Database } from './schema.ts';
 import { writeTime } from './versions.ts';
@@ -123,4 +123,22 @@ export function markStockSold(db: Db, stockId: string, sale: { userId: string; o
     .where('id', '=', stockId)
     .where('deleted_at', 'is', null)
     .executeTakeFirstOrThrow();
+}
+
+/** Serializes additions of stock until the transaction ends (a transaction-scoped advisory lock). */
+export async function lockStockAdditions(trx: Transaction<Database>) {
+  await sql`select pg_advisory_xact_lock(hashtext('wise_stocks.add'))`.execute(trx);
+}
+
+/** The next live stocks of an export after the id `after`, in id order (a key that never ties or drifts). */
+export function exportStockBatch(db: Db, filter: { status?: StockStatus }, after: string | null, size: number) {
+  return db
+    .selectFrom('wise_stocks')
+    .selectAll()
+    .where('deleted_at', 'is', null)
+    .$if(filter.status !== undefined, (qb) => qb.where('status', '=', filter.status!))
+    .$if(after !== null, (qb) => qb.where('id', '>', after!))
+    .orderBy('id')
+    .limit(size)
+    .execute();
 }

@@ -1,6 +1,7 @@
 import { bodyLimit } from 'hono/body-limit';
 import { createMiddleware } from 'hono/factory';
 import { UNSAFE_TEXT_MESSAGE, unsafeTextPath } from '../contract/fields.ts';
+import { STOCK_IMPORT_MAX_CHARS } from '../contract/stock-batches.ts';
 import type { Deps } from '../deps.ts';
 import { ApiError, badRequest } from '../errors.ts';
 import { createFixedWindowLimiter } from '../lib/rate-limit.ts';
@@ -9,18 +10,27 @@ import type { AppEnv } from './session.ts';
 /** The largest JSON body any route takes: a service with its features, settings, a delivery. */
 export const MAX_JSON_BODY_BYTES = 256 * 1024;
 
+/** A stock import's JSON body holding the largest text allowed, escapes and all (about 600 KB for 10,000 lines). */
+const STOCK_IMPORT_BODY_BYTES = STOCK_IMPORT_MAX_CHARS * 2 + 10_000;
+
+const isUpload = (path: string) => path === '/api/uploads' || path.startsWith('/api/uploads/');
+const isStockImport = (path: string) => path === '/api/stock-batches' || path === '/api/stock-batches/preview';
+
 /**
  * Every /api route but the uploads (which limit by the caller's role, routes/uploads.ts) refuses a body
- * over MAX_JSON_BODY_BYTES with 413: from Content-Length before reading it, or while streaming it.
+ * over MAX_JSON_BODY_BYTES with 413 (a stock import over STOCK_IMPORT_BODY_BYTES): from Content-Length
+ * before reading it, or while streaming it. One limit per request, here, before anything reads the body.
  */
-const isUpload = (path: string) => path === '/api/uploads' || path.startsWith('/api/uploads/');
-
 export const limitBodies = createMiddleware(async (c, next) => {
   if (isUpload(c.req.path)) return next();
+  const importing = isStockImport(c.req.path);
   return bodyLimit({
-    maxSize: MAX_JSON_BODY_BYTES,
+    maxSize: importing ? STOCK_IMPORT_BODY_BYTES : MAX_JSON_BODY_BYTES,
     onError: () => {
-      throw new ApiError('payload_too_large', `The request body is larger than ${MAX_JSON_BODY_BYTES / 1024} KB`);
+      throw new ApiError(
+        'payload_too_large',
+        importing ? `An import holds at most ${STOCK_IMPORT_MAX_CHARS} characters` : `The request body is larger than ${MAX_JSON_BODY_BYTES / 1024} KB`,
+      );
     },
   })(c, next);
 });

@@ -32,6 +32,7 @@ export async function toWiseStock(row: StockRow, secrets: Secrets, blobs: BlobSt
     soldTo: row.sold_to,
     orderId: row.order_id,
     notes: row.notes,
+    ...(row.batch_id && { batchId: row.batch_id }),
     createdAt: new Date(row.created_at).toISOString(),
     updatedAt: new Date(row.updated_at).toISOString(),
     version: Number(row.version),

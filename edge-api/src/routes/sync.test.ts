@@ -88,7 +88,7 @@ async function insertOrder(owner: TestUser, seed: OrderSeed = {}) {
 async function insertStock(password: string) {
   const created = await api.call<WiseStock>('POST', '/api/wise-stocks', {
     user: admin,
-    json: { wiseName: 'Stock', wiseEmail: 'stock@wise.test', wisePassword: password, authImage: 'https://img.test/a.png', userName: 'Admin' },
+    json: { wiseName: 'Stock', wiseEmail: `stock-${crypto.randomUUID().slice(0, 8)}@wise.test`, wisePassword: password, authImage: 'https://img.test/a.png', userName: 'Admin' },
   });
   expect(created.status).toBe(201);
   return created.body;

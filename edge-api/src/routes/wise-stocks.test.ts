@@ -22,10 +22,12 @@ async function uploadStockImage(): Promise<string> {
   return uploaded.body.path;
 }
 
+// Every stock made here has credentials of its own unless a test says otherwise: duplicates are refused.
+let made = 0;
 const newStock = (overrides: Record<string, unknown> = {}) => ({
   wiseName: 'Rahim Uddin',
-  wiseEmail: 'rahim.wise@example.test',
-  wisePassword: 'S3cret-Wise!pass',
+  wiseEmail: `rahim.wise.${++made}@example.test`,
+  wisePassword: `S3cret-Wise!pass-${made}`,
   authImage: 'https://img.example/auth.jpg',
   docImg1: '',
   docImg2: '',
@@ -54,7 +56,15 @@ describe('creating a Wise stock', () => {
     const authImage = await uploadStockImage();
     const created = await api.call<WiseStock>('POST', '/api/wise-stocks', {
       user: admin,
-      json: newStock({ authImage, docImg1: 'https://img.example/doc1.png', status: 'sold', serviceName: 'Other', soldTo: customer.id }),
+      json: newStock({
+        wiseEmail: 'rahim.wise@example.test',
+        wisePassword: 'S3cret-Wise!pass',
+        authImage,
+        docImg1: 'https://img.example/doc1.png',
+        status: 'sold',
+        serviceName: 'Other',
+        soldTo: customer.id,
+      }),
     });
     expect(created.status).toBe(201);
     const stock = created.body;
@@ -176,14 +186,14 @@ describe('listing stocks', () => {
   });
 
   it('lists every stock when one password cannot be read, marking that one', async () => {
-    const readable = (await api.call<WiseStock>('POST', '/api/wise-stocks', { user: admin, json: newStock({ authImage: await uploadStockImage() }) })).body;
+    const readable = (await api.call<WiseStock>('POST', '/api/wise-stocks', { user: admin, json: newStock({ wisePassword: 'Readable#Wise-1', authImage: await uploadStockImage() }) })).body;
     const damaged = (await api.call<WiseStock>('POST', '/api/wise-stocks', { user: admin, json: newStock({ authImage: await uploadStockImage() }) })).body;
     const stranger = await createSecrets(crypto.getRandomValues(new Uint8Array(32)), crypto.getRandomValues(new Uint8Array(32)));
     await api.db.updateTable('wise_stocks').set({ wise_password_enc: await stranger.encrypt('Lost#1') }).where('id', '=', damaged.id).execute();
 
     const listed = await api.call<WiseStock[]>('GET', '/api/wise-stocks', { user: admin });
     expect(listed.status).toBe(200);
-    expect(listed.body.find((stock) => stock.id === readable.id)).toMatchObject({ wisePassword: 'S3cret-Wise!pass' });
+    expect(listed.body.find((stock) => stock.id === readable.id)).toMatchObject({ wisePassword: 'Readable#Wise-1' });
     expect(listed.body.find((stock) => stock.id === damaged.id)).toMatchObject({ wisePassword: '', wisePasswordUnreadable: true });
     const one = await api.call<WiseStock>('GET', `/api/wise-stocks/${damaged.id}`, { user: admin });
     expect(one.status).toBe(200);
@@ -193,7 +203,7 @@ describe('listing stocks', () => {
 
 describe('who may do what with stocks', () => {
   it('answers 401 without a token, 403 for customers, read-only for moderators, everything for admins', async () => {
-    const stock = await createStock();
+    const stock = await createStock({ wisePassword: 'Admins#Read-It' });
     const calls = [
       { method: 'GET', path: '/api/wise-stocks', moderator: 200 },
       { method: 'GET', path: `/api/wise-stocks/${stock.id}`, moderator: 200 },
@@ -213,7 +223,7 @@ describe('who may do what with stocks', () => {
 
     const listed = await api.call<WiseStock[]>('GET', '/api/wise-stocks', { user: admin });
     expect(listed.status).toBe(200);
-    expect(listed.body.find((s) => s.id === stock.id)?.wisePassword).toBe('S3cret-Wise!pass');
+    expect(listed.body.find((s) => s.id === stock.id)?.wisePassword).toBe('Admins#Read-It');
     expect((await api.call('PUT', `/api/wise-stocks/${stock.id}`, { user: admin, json: { status: 'active' } })).status).toBe(200);
     expect((await api.call('DELETE', `/api/wise-stocks/${stock.id}`, { user: admin })).status).toBe(204);
   });

@@ -1,16 +1,20 @@
 import { Hono, type Context } from 'hono';
 import { idParam } from '../contract/fields.ts';
-import { newStockBody, stockChangeBody } from '../contract/wise-stock-requests.ts';
-import { statusChangeProblem, stockImageFields, type WiseStockReveal } from '../contract/wise-stocks.ts';
+import { newStockBody, stockChangeBody, stockCheckQuery, stockExportQuery } from '../contract/wise-stock-requests.ts';
+import { hasDuplicate, statusChangeProblem, stockImageFields, type WiseStockReveal } from '../contract/wise-stocks.ts';
 import { recordAudit } from '../db/audit.ts';
+import { credentialsKeys, duplicateCheck, findKnownCredentials } from '../db/credentials.ts';
 import { nextVersion } from '../db/versions.ts';
-import { findStock, findStockIncludingDeleted, insertStock, listStocks, lockStock, setStockImage, setStockStatus, softDeleteStock } from '../db/wise-stocks.ts';
+import { exportStockBatch, findStock, findStockIncludingDeleted, insertStock, lockStockAdditions, listStocks, lockStock, setStockImage, setStockStatus, softDeleteStock } from '../db/wise-stocks.ts';
 import type { Deps } from '../deps.ts';
-import { badRequest, conflict, misconfigured, notFound } from '../errors.ts';
+import { ApiError, badRequest, conflict, misconfigured, notFound } from '../errors.ts';
 import { validate } from '../lib/validate.ts';
 import { assertVersion } from '../lib/versioning.ts';
 import { requireAdmin, requireStaff, type AppEnv } from '../middleware/session.ts';
+import { stockCsvHeader, stockCsvRow } from '../presenters/stock-csv.ts';
 import { toWiseStock, type StockViewer } from '../presenters/wise-stocks.ts';
+
+const EXPORT_BATCH = 1000;
 
 const field = (path: string, message: string) => [{ path, message }];
 
@@ -22,6 +26,50 @@ export function wiseStockRoutes(deps: Deps) {
     .get('/', requireStaff, async (c) => {
       const viewer = viewerOf(c);
       return c.json(await Promise.all((await listStocks(deps.db)).map((row) => toWiseStock(row, deps.secrets, deps.blobs, viewer))));
+    })
+    .get('/check', requireStaff, validate('query', stockCheckQuery), async (c) => {
+      const { email, password } = c.req.valid('query');
+      const keys = await credentialsKeys(deps.secrets.blindIndex, email, password);
+      return c.json(duplicateCheck(await findKnownCredentials(deps.db, [keys]), keys));
+    })
+    .get('/export.csv', requireAdmin, validate('query', stockExportQuery), async (c) => {
+      const { passwords, status } = c.req.valid('query');
+      const user = c.get('user')!;
+      // Recorded before anything is sent: an export that starts is an export that happened.
+      await recordAudit(deps.db, user, { action: 'wise_stock.export', entity: 'wise_stock', entityId: 'export', details: { passwords, status: status ?? 'all' } });
+      const encoder = new TextEncoder();
+      let after: string | null = null;
+      let started = false;
+      // Streamed in keyset batches: a large export never sits in memory whole.
+      const body = new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          if (!started) {
+            started = true;
+            controller.enqueue(encoder.encode(stockCsvHeader(passwords)));
+            return;
+          }
+          try {
+            const rows = await exportStockBatch(deps.db, { status }, after, EXPORT_BATCH);
+            if (rows.length > 0) {
+              const opened = await Promise.all(
+                rows.map(async (row) => (passwords ? ((await deps.secrets.open(row.wise_password_enc, { entity: 'wise_stock', id: row.id })) ?? '') : undefined)),
+              );
+              controller.enqueue(encoder.encode(rows.map((row, i) => stockCsvRow(row, opened[i])).join('')));
+              after = rows[rows.length - 1]!.id;
+            }
+            if (rows.length < EXPORT_BATCH) controller.close();
+          } catch (error) {
+            deps.logger.error('stock export failed', { error: String(error) });
+            controller.error(error);
+          }
+        },
+      });
+      const day = deps.clock().toISOString().slice(0, 10);
+      return c.body(body, 200, {
+        'content-type': 'text/csv; charset=utf-8',
+        'content-disposition': `attachment; filename="wise-stocks-${day}${passwords ? '-with-passwords' : ''}.csv"`,
+        'cache-control': 'no-store',
+      });
     })
     .get('/:id', requireStaff, validate('param', idParam), async (c) => {
       const row = await findStock(deps.db, c.req.valid('param').id);
@@ -41,10 +89,23 @@ export function wiseStockRoutes(deps: Deps) {
       return c.json(answer);
     })
     .post('/', requireAdmin, validate('json', newStockBody), async (c) => {
-      const { id = crypto.randomUUID(), wisePassword, ...fields } = c.req.valid('json');
+      const { id = crypto.randomUUID(), wisePassword, overrideDuplicates = false, ...fields } = c.req.valid('json');
       const user = c.get('user')!;
-      const [wisePasswordEnc, wisePasswordIndex] = await Promise.all([deps.secrets.encrypt(wisePassword), deps.secrets.blindIndex(wisePassword)]);
+      const [wisePasswordEnc, keys] = await Promise.all([deps.secrets.encrypt(wisePassword), credentialsKeys(deps.secrets.blindIndex, fields.wiseEmail, wisePassword)]);
+      const wisePasswordIndex = keys.passwordIndex!;
       const result = await deps.db.transaction().execute(async (trx) => {
+        // Additions of stock take turns, so two at once cannot both find the other's credentials absent.
+        await lockStockAdditions(trx);
+        const earlier = await findStockIncludingDeleted(trx, id);
+        if (earlier) {
+          // A replayed create (same client id) answers the stock the first one made.
+          if (earlier.deleted_at) throw conflict('This Wise stock was deleted');
+          return { row: earlier, replay: true };
+        }
+        const check = duplicateCheck(await findKnownCredentials(trx, [keys]), keys);
+        if (hasDuplicate(check) && !overrideDuplicates) {
+          throw new ApiError('duplicate_credentials', 'These credentials are already in stock or delivered to an order; send overrideDuplicates to add them anyway', check);
+        }
         const created = await insertStock(
           trx,
           id,
@@ -57,7 +118,12 @@ export function wiseStockRoutes(deps: Deps) {
           if (!existing || existing.deleted_at) throw conflict('This Wise stock was deleted');
           return { row: existing, replay: true };
         }
-        await recordAudit(trx, user, { action: 'wise_stock.create', entity: 'wise_stock', entityId: id, details: { wiseName: fields.wiseName } });
+        await recordAudit(trx, user, {
+          action: 'wise_stock.create',
+          entity: 'wise_stock',
+          entityId: id,
+          details: { wiseName: fields.wiseName, ...(hasDuplicate(check) ? { overrodeDuplicates: check } : {}) },
+        });
         return { row: created, replay: false };
       });
       return c.json(await answer(result.row), result.replay ? 200 : 201);

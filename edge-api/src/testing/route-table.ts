@@ -60,11 +60,21 @@ export const routeTable: Record<string, RouteRow> = {
   'GET /api/admin/audit': { access: 'admin', badInputs: [{ query: '' }, { query: 'entity=orders' }] },
 
   'GET /api/wise-stocks': { access: 'staff', badInputs: [] },
+  'GET /api/wise-stocks/check': { access: 'staff', badInputs: [{ query: '' }, { query: `email=${'a'.repeat(321)}` }] },
+  'GET /api/wise-stocks/export.csv': { access: 'admin', badInputs: [{ query: 'passwords=yes' }, { query: 'status=lost' }] },
   'GET /api/wise-stocks/:id': { access: 'staff', badInputs: [notUuid('/api/wise-stocks/not-a-uuid')] },
   'POST /api/wise-stocks/:id/reveal': { access: 'staff', badInputs: [notUuid('/api/wise-stocks/not-a-uuid/reveal')] },
-  'POST /api/wise-stocks': { access: 'admin', badInputs: [notJson, { json: {} }] },
+  'POST /api/wise-stocks': {
+    access: 'admin',
+    badInputs: [notJson, { json: {} }, { json: { wiseName: 'A', wiseEmail: 'a@b.test', wisePassword: 'pw-123456', authImage: 'https://img.example/a.jpg', userName: 'K', overrideDuplicates: 'yes' } }],
+  },
   'PUT /api/wise-stocks/:id': { access: 'admin', badInputs: [notUuid('/api/wise-stocks/not-a-uuid'), { json: {} }, { json: { status: 'lost' } }] },
   'DELETE /api/wise-stocks/:id': { access: 'admin', badInputs: [notUuid('/api/wise-stocks/not-a-uuid')] },
+
+  'GET /api/stock-batches': { access: 'staff', badInputs: [] },
+  'POST /api/stock-batches/preview': { access: 'admin', badInputs: [notJson, { json: {} }, { json: { text: '   ' } }] },
+  'POST /api/stock-batches': { access: 'admin', badInputs: [notJson, { json: { text: 'a@b.test,pw-123456,A' } }, { json: { label: 'x', text: '' } }] },
+  'POST /api/stock-batches/:id/withdraw': { access: 'admin', badInputs: [notUuid('/api/stock-batches/not-a-uuid/withdraw')] },
 
   'GET /api/settings': { access: 'anyone', badInputs: [] },
   'PUT /api/settings': { access: 'admin', badInputs: [notJson, { json: {} }] },

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Order } from '../../../edge-api/src/contract/orders.ts';
 import type { StaffRole } from '../../../edge-api/src/contract/users.ts';
 import { ConfirmProvider } from '../components/confirm-dialog.tsx';
+import { ToastProvider } from '../components/toast.tsx';
 import { deleteUserDb, getUserDb } from '../db/local-db.ts';
 import { AuthContext, type AuthState } from '../lib/auth.tsx';
 import { StaffRoleProvider } from '../lib/authorization.tsx';
@@ -35,11 +36,13 @@ function renderDashboard(role: StaffRole = 'admin') {
   );
   render(
     <AuthContext value={signedIn}>
-      <ConfirmProvider>
-        <StaffRoleProvider role={role}>
-          <RouterProvider router={router} />
-        </StaffRoleProvider>
-      </ConfirmProvider>
+      <ToastProvider>
+        <ConfirmProvider>
+          <StaffRoleProvider role={role}>
+            <RouterProvider router={router} />
+          </StaffRoleProvider>
+        </ConfirmProvider>
+      </ToastProvider>
     </AuthContext>,
   );
   return router;
@@ -98,6 +101,7 @@ describe('DashboardLayout', () => {
       'User Management': '/dashboard/admin-users',
       'All Wise Stocks': '/dashboard/all-wise-stocks',
       'Add Wise Stock': '/dashboard/add-wise-stocks',
+      'Import Wise Stock': '/dashboard/import-wise-stocks',
       'Student Attendance': '/student-attendance',
       'Student Attn Reports5': '/student-attn-reports',
       'Employee Attendance': '/employee-attendance',
@@ -112,7 +116,7 @@ describe('DashboardLayout', () => {
     renderDashboard('moderator');
     await screen.findByRole('heading', { name: 'Orders screen' });
     const links = linksOf(sidebar());
-    for (const adminOnly of ['Services', 'Add Service', 'Settings', 'User Management', 'Add Wise Stock']) expect(links[adminOnly]).toBeUndefined();
+    for (const adminOnly of ['Services', 'Add Service', 'Settings', 'User Management', 'Add Wise Stock', 'Import Wise Stock']) expect(links[adminOnly]).toBeUndefined();
     expect(links['Admin Orders']).toBe('/dashboard');
     expect(links['All Wise Stocks']).toBe('/dashboard/all-wise-stocks');
     expect(within(sidebar()).queryByRole('heading', { name: 'Users' })).toBeNull();

@@ -30,6 +30,7 @@ export const sidebar: SidebarGroup[] = [
     links: [
       { to: '/dashboard/all-wise-stocks', label: 'All Wise Stocks' },
       { to: '/dashboard/add-wise-stocks', label: 'Add Wise Stock', permission: 'stocks:manage' },
+      { to: '/dashboard/import-wise-stocks', label: 'Import Wise Stock', permission: 'stocks:manage' },
     ],
   },
   {

@@ -82,6 +82,10 @@ export const routes: RouteObject[] = [
             path: 'add-wise-stocks',
             lazy: () => import('../features/wise-stocks/add-wise-stock-page.tsx').then((m) => ({ Component: m.AddWiseStockPage })),
           },
+          {
+            path: 'import-wise-stocks',
+            lazy: () => import('../features/wise-stocks/import-stock-page.tsx').then((m) => ({ Component: m.ImportStockPage })),
+          },
           { path: 'settings', lazy: () => import('../features/settings/settings-page.tsx').then((m) => ({ Component: m.SettingsPage })) },
           { path: '*', Component: ErrorPage },
         ],

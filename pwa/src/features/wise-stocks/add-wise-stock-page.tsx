@@ -1,7 +1,8 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import type { UploadedImage } from '../../../../edge-api/src/contract/uploads.ts';
-import type { StockImageField } from '../../../../edge-api/src/contract/wise-stocks.ts';
+import type { StockDuplicateCheck, StockImageField } from '../../../../edge-api/src/contract/wise-stocks.ts';
+import { useConfirm } from '../../components/confirm-dialog.tsx';
 import { NoAccess } from '../../components/no-access.tsx';
 import { usePageTitle } from '../../components/page-title.ts';
 import { PasswordInput } from '../../components/password-input.tsx';
@@ -9,8 +10,9 @@ import { useToast } from '../../components/toast.tsx';
 import { keepOnDevice } from '../../db/device-copy.ts';
 import { useCurrentUser, useUserDb } from '../../db/hooks.ts';
 import { requestSync } from '../../db/sync-engine.ts';
+import { useSyncStatus } from '../../db/sync-status.ts';
 import { api, unwrap } from '../../lib/api-client.ts';
-import { isRefusal } from '../../lib/app-error.ts';
+import { hasCode, isRefusal } from '../../lib/app-error.ts';
 import { useAuthorization } from '../../lib/authorization.tsx';
 import type { UploadProblem } from '../../lib/image-upload.ts';
 import { useGoBack } from '../../lib/use-go-back.ts';
@@ -18,6 +20,7 @@ import { ADD_FAILED, ADDED_MESSAGE, draftProblems, emptyDraft, MISSING_FIELDS, t
 import { ImageDropZone, POPUP_MS } from './image-drop-zone.tsx';
 import { stockImageSlots } from './stock-images.ts';
 import { STOCKS_PATH } from './stock-paths.ts';
+import { useStockDuplicateCheck } from './use-stock-duplicate-check.ts';
 
 interface Notice extends UploadProblem {
   detail?: string;
@@ -55,7 +58,11 @@ function AddWiseStockForm() {
   const [showMissing, setShowMissing] = useState(false);
   const [notice, setNotice] = useState<Notice | null>(null);
   const resetTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
-  const ids = { wiseName: useId(), wiseEmail: useId(), wisePassword: useId(), userName: useId(), notice: useId() };
+  const ids = { wiseName: useId(), wiseEmail: useId(), wisePassword: useId(), userName: useId(), notice: useId(), duplicate: useId(), emailNote: useId() };
+  const confirm = useConfirm();
+  const { online } = useSyncStatus();
+  const duplicates = useStockDuplicateCheck(draft.wiseEmail, draft.wisePassword, online);
+  const { warning } = duplicates;
 
   useEffect(() => () => clearTimeout(resetTimer.current), []);
 
@@ -97,13 +104,33 @@ function AddWiseStockForm() {
     setSubmitting(true);
     setNotice(null);
     try {
-      const stock = await unwrap(api['wise-stocks'].$post({ json: toCreateBody(current, clientId) }));
+      // Credentials already in stock or delivered are added only when the admin overrides, having seen the
+      // warning: a first click that finds them shows it and sends nothing.
+      const shown = warning;
+      const found = await duplicates.checkNow();
+      if (found.kind !== 'none' && found.kind !== shown.kind) return;
+      if (found.needsConfirmation) {
+        const confirmed = await confirm({
+          title: 'Add duplicate credentials?',
+          text: 'These exact credentials are already in stock or delivered to an order. Adding them again will create duplicate credentials.',
+          confirmLabel: 'Override & Add',
+          danger: true,
+        });
+        if (!confirmed) return;
+      }
+      const body = { ...toCreateBody(current, clientId), ...(found.kind !== 'none' ? { overrideDuplicates: true } : {}) };
+      const stock = await unwrap(api['wise-stocks'].$post({ json: body }));
       if (db) await keepOnDevice(db, { stocks: [stock] });
       requestSync().catch(() => {});
       toast.success(ADDED_MESSAGE, POPUP_MS);
       setAdded(true);
       resetTimer.current = setTimeout(reset, POPUP_MS);
     } catch (error) {
+      if (hasCode(error, 'duplicate_credentials')) {
+        // Found by the server meanwhile: the warning shows, and the next click is the override.
+        duplicates.learn(error.details as StockDuplicateCheck);
+        return;
+      }
       console.error('Adding a Wise stock failed', error);
       const detail = isRefusal(error) ? error.message : undefined;
       setNotice({ ...ADD_FAILED, detail });
@@ -126,7 +153,7 @@ function AddWiseStockForm() {
         </button>
       </header>
 
-      <form noValidate onSubmit={submit} className="card bg-base-100 shadow-sm" aria-describedby={notice ? ids.notice : undefined}>
+      <form noValidate onSubmit={submit} className="card bg-base-100 shadow-sm" aria-describedby={[notice ? ids.notice : '', warning.title ? ids.duplicate : ''].join(' ').trim() || undefined}>
         <div className="card-body gap-6">
           {notice && (
             <div id={ids.notice} role="alert" className="alert alert-error">
@@ -135,6 +162,19 @@ function AddWiseStockForm() {
                   <strong>{notice.title}</strong> {notice.text}
                 </p>
                 {notice.detail && <p className="text-sm">{notice.detail}</p>}
+              </div>
+            </div>
+          )}
+
+          {warning.title && (
+            <div id={ids.duplicate} role="alert" className={`alert ${warning.kind === 'exact' ? 'alert-error' : 'alert-warning'}`}>
+              <div>
+                <p className="font-semibold">{warning.title}</p>
+                {warning.lines.map((line) => (
+                  <p key={line} className="text-sm">
+                    {line}
+                  </p>
+                ))}
               </div>
             </div>
           )}
@@ -168,9 +208,15 @@ function AddWiseStockForm() {
                 onChange={(event) => change('wiseEmail', event.target.value)}
                 required
                 aria-invalid={missing.has('wiseEmail') || undefined}
+                aria-describedby={warning.emailInline ? ids.emailNote : undefined}
                 autoComplete="off"
                 disabled={busy}
               />
+              {warning.emailInline && (
+                <p id={ids.emailNote} className="mt-1 text-xs text-base-content/70">
+                  {warning.emailInline}
+                </p>
+              )}
             </div>
             <PasswordInput
               id={ids.wisePassword}
@@ -181,6 +227,7 @@ function AddWiseStockForm() {
               onChange={(event) => change('wisePassword', event.target.value)}
               required
               aria-invalid={missing.has('wisePassword') || undefined}
+              hint={warning.passwordInline ?? undefined}
               autoComplete="off"
               disabled={busy}
             />
@@ -232,7 +279,7 @@ function AddWiseStockForm() {
             </button>
             <button type="submit" className="btn btn-primary" disabled={busy || busyUploading} aria-busy={submitting || undefined}>
               {submitting && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
-              {submitting ? 'Adding...' : 'Add Wise Stock'}
+              {submitting ? 'Adding...' : warning.submitLabel}
             </button>
           </div>
         </div>

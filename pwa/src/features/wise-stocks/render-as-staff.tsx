@@ -9,6 +9,7 @@ import { getUserDb } from '../../db/local-db.ts';
 import { AuthContext } from '../../lib/auth.tsx';
 import { StaffRoleProvider } from '../../lib/authorization.tsx';
 import { AddWiseStockPage } from './add-wise-stock-page.tsx';
+import { ImportStockPage } from './import-stock-page.tsx';
 import { WiseStockDetailsPage } from './wise-stock-details-page.tsx';
 import { WiseStocksPage } from './wise-stocks-page.tsx';
 
@@ -87,6 +88,7 @@ export function renderAsStaff(path: string) {
                 <Route path="all-wise-stocks" element={<WiseStocksPage />} />
                 <Route path="wise-stocks/:id" element={<WiseStockDetailsPage />} />
                 <Route path="add-wise-stocks" element={<AddWiseStockPage />} />
+                <Route path="import-wise-stocks" element={<ImportStockPage />} />
               </Route>
               <Route path="/login" element={<h1>Login screen</h1>} />
             </Routes>

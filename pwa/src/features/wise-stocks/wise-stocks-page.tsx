@@ -17,7 +17,9 @@ import { hasCode } from '../../lib/app-error.ts';
 import { useAuthorization } from '../../lib/authorization.tsx';
 import { formatDateShort } from '../../lib/format.ts';
 import { byNewest, countStocks, filterStocks, hasActiveFilters, soldToName, type StatusFilter, type StockCounts } from './stock-filters.ts';
-import { ADD_STOCK_PATH, stockDetailsPath } from './stock-paths.ts';
+import { StockBatchesPanel, useStockBatches } from './stock-batches-panel.tsx';
+import { StockExport } from './stock-export.tsx';
+import { ADD_STOCK_PATH, IMPORT_STOCK_PATH, stockDetailsPath } from './stock-paths.ts';
 import { statusBadgeClass, statusLabel } from './stock-status.ts';
 import { useStockUsers } from './use-stock-users.ts';
 import { revealFor } from './reveal-password.ts';
@@ -48,6 +50,8 @@ export function WiseStocksPage() {
   const pendingIds = usePendingIds();
   const { online, syncing } = useSyncStatus();
   const { usersById } = useStockUsers(online);
+  const batches = useStockBatches(online);
+  const batchLabels = useMemo(() => new Map(batches.batches?.map((batch) => [batch.id, batch.label]) ?? []), [batches.batches]);
   const [params, setParams] = useSearchParams();
   const search = params.get('q') ?? '';
   const status = readStatusFilter(params.get('status'));
@@ -94,7 +98,7 @@ export function WiseStocksPage() {
   const refresh = async () => {
     setRefreshing(true);
     try {
-      await requestSync();
+      await Promise.all([requestSync(), batches.reload()]);
       setFetchFailed(false);
     } catch (error) {
       console.warn(FETCH_FAILED_MESSAGE, error);
@@ -139,9 +143,14 @@ export function WiseStocksPage() {
         <p className="text-base-content/70">Every Wise account in stock, who added it and who bought it.</p>
       </div>
       {canManage && (
-        <Link to={ADD_STOCK_PATH} className="btn btn-primary">
-          <span aria-hidden="true">+</span> Add Wise Stock
-        </Link>
+        <div className="flex flex-wrap gap-2">
+          <Link to={IMPORT_STOCK_PATH} className="btn btn-outline">
+            Import Stock
+          </Link>
+          <Link to={ADD_STOCK_PATH} className="btn btn-primary">
+            <span aria-hidden="true">+</span> Add Wise Stock
+          </Link>
+        </div>
       )}
     </header>
   );
@@ -214,6 +223,7 @@ export function WiseStocksPage() {
           {refreshing && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
           Refresh
         </button>
+        {canManage && <StockExport status={filters.status} online={online} />}
       </div>
 
       {fetchFailed && (
@@ -266,6 +276,9 @@ export function WiseStocksPage() {
                           <MaskedSecret label={`password of ${stock.wiseName}`} value={stock.wisePassword} reveal={revealFor(stock)} />
                         )}
                       </div>
+                      {stock.batchId && batchLabels.has(stock.batchId) && (
+                        <div className="text-xs text-base-content/70">Batch: {batchLabels.get(stock.batchId)}</div>
+                      )}
                     </td>
                     <td role="cell" className={stacked.cell}>
                       <CellLabel>Added By</CellLabel>
@@ -319,6 +332,8 @@ export function WiseStocksPage() {
         {filters.search.trim() && <> matching “{filters.search.trim()}”</>}
         {filters.status !== 'all' && <> with status {statusLabel(filters.status)}</>}
       </p>
+
+      <StockBatchesPanel batches={batches.batches} failed={batches.failed} canManage={canManage} onChanged={batches.replace} />
     </div>
   );
 }

@@ -1,0 +1,95 @@
+import { useCallback, useEffect, useId, useState } from 'react';
+import type { StockBatch } from '../../../../edge-api/src/contract/stock-batches.ts';
+import { useConfirm } from '../../components/confirm-dialog.tsx';
+import { useToast } from '../../components/toast.tsx';
+import { requestSync } from '../../db/sync-engine.ts';
+import { api, unwrap } from '../../lib/api-client.ts';
+import { formatDateTime } from '../../lib/format.ts';
+
+/** The import batches, read from the server (they are not kept on the device); null while loading or offline. */
+export function useStockBatches(online: boolean) {
+  const [batches, setBatches] = useState<StockBatch[] | null>(null);
+  const [failed, setFailed] = useState(false);
+  const reload = useCallback(async () => {
+    try {
+      setBatches(await unwrap(api['stock-batches'].$get()));
+      setFailed(false);
+    } catch (error) {
+      console.warn('Loading stock batches failed', error);
+      setFailed(true);
+    }
+  }, []);
+  useEffect(() => {
+    if (online) void reload();
+  }, [online, reload]);
+  return { batches, failed, reload, replace: (batch: StockBatch) => setBatches((all) => all?.map((b) => (b.id === batch.id ? batch : b)) ?? null) };
+}
+
+export const withdrawnMessage = (count: number, label: string) => `Withdrew ${count} available ${count === 1 ? 'stock' : 'stocks'} of batch “${label}”`;
+
+/** Import batches under the stock list: label, who, when, how many; admins withdraw what is still available. */
+export function StockBatchesPanel({ batches, failed, canManage, onChanged }: { batches: StockBatch[] | null; failed: boolean; canManage: boolean; onChanged: (batch: StockBatch) => void }) {
+  const headingId = useId();
+  const confirm = useConfirm();
+  const toast = useToast();
+  const [withdrawing, setWithdrawing] = useState<string | null>(null);
+
+  if (!batches || batches.length === 0) {
+    return failed ? <p className="text-sm text-base-content/70">Import batches could not be loaded.</p> : null;
+  }
+
+  const withdraw = async (batch: StockBatch) => {
+    const confirmed = await confirm({
+      title: 'Withdraw this batch?',
+      subject: [`Batch “${batch.label}”`, `${batch.availableCount} still available of ${batch.itemCount}`],
+      text: 'Its available stocks leave the inventory; sold ones stay as they are.',
+      confirmLabel: 'Withdraw available',
+      danger: true,
+    });
+    if (!confirmed) return;
+    setWithdrawing(batch.id);
+    try {
+      const result = await unwrap(api['stock-batches'][':id'].withdraw.$post({ param: { id: batch.id } }));
+      onChanged(result.batch);
+      toast.success(withdrawnMessage(result.withdrawn, batch.label));
+      await requestSync().catch(() => {});
+    } catch (error) {
+      console.error('Withdrawing a batch failed', error);
+      toast.error('Failed to withdraw the batch');
+    } finally {
+      setWithdrawing(null);
+    }
+  };
+
+  return (
+    <section aria-labelledby={headingId} className="space-y-2 rounded-box bg-base-100 p-4 shadow-sm">
+      <h2 id={headingId} className="text-lg font-semibold">
+        Import batches
+      </h2>
+      <ul className="divide-y divide-base-200">
+        {batches.map((batch) => (
+          <li key={batch.id} className="flex flex-wrap items-center justify-between gap-2 py-2">
+            <div>
+              <div className="font-medium">{batch.label}</div>
+              <div className="text-sm text-base-content/70">
+                {batch.itemCount} imported by {batch.userName} on {formatDateTime(batch.createdAt)} · {batch.availableCount} available
+                {batch.withdrawnCount > 0 && <> · {batch.withdrawnCount} withdrawn</>}
+              </div>
+            </div>
+            {canManage && batch.availableCount > 0 && (
+              <button
+                type="button"
+                className="btn btn-sm btn-outline btn-error"
+                onClick={() => void withdraw(batch)}
+                disabled={withdrawing === batch.id}
+                aria-label={`Withdraw available stocks of batch ${batch.label}`}
+              >
+                Withdraw available
+              </button>
+            )}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
