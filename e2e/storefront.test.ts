@@ -180,14 +180,14 @@ describe('storefront journey', () => {
     assert.ok(popular.length > 0 && popular.length < services.length, 'the demo data has popular services and others');
     assert.equal(await page.getByText('PREMIUM', { exact: true }).count(), popular.length, 'PREMIUM marks the popular services only');
     // Categories by their names, never as code identifiers.
-    await page.getByRole('button', { name: /^Editable Files \d+$/ }).waitFor();
-    await page.getByRole('button', { name: /^VPS \d+$/ }).waitFor();
+    await page.getByRole('link', { name: /^Editable Files \d+$/ }).waitFor();
+    await page.getByRole('link', { name: /^VPS \d+$/ }).waitFor();
 
     const wise = services.filter((service) => service.category === 'wise');
-    await page.getByRole('button', { name: /^Wise \d+$/ }).click();
+    await page.getByRole('link', { name: /^Wise \d+$/ }).click();
+    await page.waitForURL(/\?category=wise$/);
     assert.equal(await page.getByRole('link', { name: /^View Details/ }).count(), wise.length);
-    assert.equal(new URL(page.url()).search, '?category=wise');
-    await page.getByRole('button', { name: /^All Services \d+$/ }).click();
+    await page.getByRole('link', { name: /^All Services \d+$/ }).click();
 
     await page.getByRole('button', { name: 'Search' }).focus();
     await page.keyboard.press('Enter');
@@ -213,6 +213,11 @@ describe('storefront journey', () => {
       assert.equal(await bare.getByRole('link', { name: /^View Details/ }).count(), services.length);
       await bare.getByText(serviceTitle, { exact: true }).first().waitFor();
       assert.equal(await bare.getByText('Loading Services...').count(), 0);
+      // Its category tabs work without JavaScript: each is a link to the page rendered with that category.
+      await bare.getByRole('link', { name: /^Wise \d+$/ }).click();
+      await bare.waitForURL(/\?category=wise$/);
+      const wise = services.filter((service) => service.category === 'wise');
+      assert.equal(await bare.getByRole('link', { name: /^View Details/ }).count(), wise.length);
       const headings: [string, string][] = [
         ['/', 'Congratulations, Dear Buyer'],
         ['/about', 'Your Global Service Partner'],
@@ -239,14 +244,13 @@ describe('storefront journey', () => {
       });
       const live = await fresh.newPage();
       await live.goto('/services');
-      // The category tabs answer only once the app runs; a click on the rendered page before that does
-      // nothing, so click until one answers.
-      const wise = live.getByRole('button', { name: /^Wise \d+$/ });
-      for (let tries = 0; !/\?category=wise$/.test(live.url()); tries++) {
-        if (tries === 30) throw new Error('The Wise tab never answered: the app did not take over the page');
-        await wise.click();
-        await live.waitForURL(/\?category=wise$/, { timeout: 1_000 }).catch(() => undefined);
-      }
+      // A tap on a category tab is never lost, whether the app has taken the page over yet or not: the
+      // tabs are links, and the server renders the page with that category.
+      await live.getByRole('link', { name: /^Wise \d+$/ }).click();
+      await live.waitForURL(/\?category=wise$/);
+      const wise = (await servicesFromApi()).filter((service) => service.category === 'wise');
+      await live.getByRole('link', { name: /^Wise \d+$/ }).and(live.locator('[aria-current="true"]')).waitFor();
+      assert.equal(await live.getByRole('link', { name: /^View Details/ }).count(), wise.length);
       assert.equal(await live.evaluate(() => (window as unknown as { sawLoading?: boolean }).sawLoading ?? false), false);
     } finally {
       await fresh.close();

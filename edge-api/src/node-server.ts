@@ -32,7 +32,7 @@ import { loadOrCreateLocalKeys, type LocalKeys } from './local-keys.ts';
 import { applyApiHeaders, isUnpublished, staticHeaders } from './lib/http-headers.ts';
 import { clientIpFrom } from './lib/client-ip.ts';
 import { compressAnswers } from './middleware/compress-json.ts';
-import { publicPages } from './public-pages.ts';
+import { publicPages } from './public-pages-node.ts';
 import { consoleLogger, type Logger } from './lib/logger.ts';
 import { createSecrets, decodeKey } from './lib/secrets.ts';
 import { fileRoutes } from './routes/files.ts';
@@ -276,7 +276,7 @@ async function serveApp(
   const notFound = (c: Context) => c.text('Not found', 404, { ...staticHeaders(c.req.path), 'Cache-Control': 'no-store' });
   root.get('*', async (c, next) => (isUnpublished(c.req.path) ? notFound(c) : next()));
   // The public pages arrive rendered, from the database (decision 053).
-  const rendered = renderRoot ? publicPages(db, staticRoot, renderRoot) : null;
+  const rendered = renderRoot ? publicPages(db, logger, staticRoot, renderRoot) : null;
   if (rendered) root.get('*', rendered);
   root.use('*', serveStatic({ root: staticRoot, precompressed: true, onFound: withStaticHeaders }));
   // A hashed asset that is not there is a 404, never the app shell.

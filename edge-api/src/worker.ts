@@ -14,6 +14,11 @@ import { consoleLogger, type Logger } from './lib/logger.ts';
 import { createSecrets, decodeKey } from './lib/secrets.ts';
 import { fileRoutes } from './routes/files.ts';
 import { parseWorkerEnv, type AssetsBinding, type EnvProblem, type WorkerEnv } from './worker-env.ts';
+import { isPublicPath, renderPublicHtml } from './public-pages.ts';
+import { staticHeaders } from './lib/http-headers.ts';
+// The build's server render (dist-ssr/server-render.js, made by `npm run build`), bundled by wrangler
+// through the alias in wrangler.toml (decision 053).
+import * as serverRender from 'storefront-server-render';
 
 interface ExecutionContext {
   waitUntil(promise: Promise<unknown>): void;
@@ -93,6 +98,15 @@ async function buildIsolate(source: Record<string, unknown>, logger: Logger): Pr
   app.route('/', createApp(deps));
   app.all('/api/*', apiNotFound);
   app.route('/files', fileRoutes(blobs));
+  // The public pages, rendered from the database like the Node entry's; the app shell when it cannot be read.
+  app.on(['GET', 'HEAD'], '*', async (c) => {
+    const assets = (c.env as Record<string, unknown> | undefined)?.ASSETS as AssetsBinding | undefined;
+    if (!assets) return c.notFound();
+    const page = await renderPublicHtml(deps.db, logger, serverRender, await appShell(assets, c.req.url), new URL(c.req.url));
+    if (page === null) return assets.fetch(c.req.raw);
+    const headers = { ...staticHeaders(c.req.path), 'Content-Type': 'text/html; charset=UTF-8' };
+    return new Response(c.req.method === 'HEAD' ? null : page, { status: 200, headers });
+  });
   // Once per isolate: the app is built here, not per request.
   logger.info('worker: isolate ready');
   return { kind: 'ready', env, app, deps, runWithPool: run, dataKeys: 'unchecked' };
@@ -127,6 +141,19 @@ function endPoolAfterBody(response: Response, pool: { end(): Promise<void> }, ct
   return new Response(readable, response);
 }
 
+/** The built app shell (dist/index.html), read once per isolate from the platform's assets. */
+let shell: Promise<string> | undefined;
+function appShell(assets: AssetsBinding, url: string): Promise<string> {
+  shell ??= assets.fetch(new Request(new URL('/', url))).then(async (answer) => {
+    if (!answer.ok) throw new Error(`the app shell answered ${answer.status}`);
+    return answer.text();
+  });
+  shell.catch(() => {
+    shell = undefined;
+  });
+  return shell;
+}
+
 /**
  * A hashed asset is served by the platform, but a name that is not there must not become the app shell
  * with a year of caching (the SPA fallback would): 404 instead.
@@ -147,12 +174,16 @@ async function hashedAsset(request: Request, assets: AssetsBinding): Promise<Res
 export default {
   async fetch(request: Request, source: Record<string, unknown>, ctx: ExecutionContext): Promise<Response> {
     const { pathname } = new URL(request.url);
+    const assets = source.ASSETS as AssetsBinding | undefined;
+    const servesAssets = assets !== undefined && typeof assets.fetch === 'function';
+    const publicPage = servesAssets && (request.method === 'GET' || request.method === 'HEAD') && isPublicPath(pathname);
     // The static app needs nothing of the isolate: a broken environment still serves it.
-    if (!pathname.startsWith('/api/') && !pathname.startsWith('/files/')) {
-      const assets = source.ASSETS as AssetsBinding | undefined;
-      if (assets && typeof assets.fetch === 'function') return pathname.startsWith('/assets/') ? hashedAsset(request, assets) : assets.fetch(request);
+    if (!publicPage && !pathname.startsWith('/api/') && !pathname.startsWith('/files/') && servesAssets) {
+      return pathname.startsWith('/assets/') ? hashedAsset(request, assets) : assets.fetch(request);
     }
     const isolate = await isolateFor(source);
+    // A public page of a shop that cannot reach its database (or is misconfigured) is still the app shell.
+    if (publicPage && (isolate.kind === 'misconfigured' || isolate.dataKeys instanceof DataKeyMismatch)) return assets!.fetch(request);
     if (isolate.kind === 'misconfigured') {
       const named = isolate.problems.map((problem) => `${problem.path} ${problem.message}`).join('; ');
       return misconfiguredAnswer(`The server is not configured correctly: ${named}`, isolate.problems);
@@ -171,6 +202,7 @@ export default {
             if (!(error instanceof DataKeyMismatch)) {
               isolate.deps.logger.error('worker: the data key check could not read the database', { error: String(error) });
               await pool.end().catch(() => {});
+              if (publicPage) return assets!.fetch(request);
               const unavailable = Response.json({ error: { code: 'internal', message: 'The database cannot be reached right now' } }, { status: 503 });
               applyApiHeaders(unavailable.headers);
               return unavailable;

@@ -3,6 +3,7 @@ import { decodeJwt, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateKey } from './lib/secrets.ts';
 import { createApiHarness, remoteApi, type ApiHarness } from './testing/api-harness.ts';
+import { REVALIDATE } from './lib/http-headers.ts';
 import { expectEntryHeaders } from './testing/entry-headers.ts';
 import { startWorker, type RunningWorker } from './testing/workerd.ts';
 
@@ -57,6 +58,31 @@ describe('the worker under workerd', () => {
     await expectEntryHeaders(target.url, { hashedAsset: `/assets/${hashedAsset}`, sourceMap: `/assets/${sourceMap}` });
   });
 
+  it('renders the public pages from the database, as the Node entry does, and leaves the client routes to the app shell', async () => {
+    const admin = await api.createUser('admin');
+    const title = `Rendered VPS ${crypto.randomUUID().slice(0, 8)}`;
+    const created = await api.call('POST', '/api/services', {
+      user: admin,
+      json: { title, description: 'Rendered by the worker', category: 'vps', features: ['2 vCPU'], popular: false, image: 'https://img.example/vps.png', price: '25', deliveryTime: '1hour', paymentMethods: ['binance'] },
+    });
+    expect(created.status).toBe(201);
+    const page = await fetch(`${target.url}/services`, { headers: { 'sec-fetch-mode': 'navigate' } });
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(page.headers.get('cache-control')).toBe(REVALIDATE);
+    const html = await page.text();
+    expect(html).toContain('Explore Premium Services');
+    expect(html).toContain(title);
+    expect(html).toContain('id="public-snapshot"');
+    expect(html).not.toContain('Loading Services');
+    const proxy = await fetch(`${target.url}/Proxy`);
+    expect(await proxy.text()).toContain('Premium Proxy IP Access');
+    // A client route is the empty app shell, rendered by the app on the device.
+    const shell = await (await fetch(`${target.url}/my-orders`, { headers: { 'sec-fetch-mode': 'navigate' } })).text();
+    expect(shell).toContain('<div id="root"></div>');
+    expect(shell).not.toContain('id="public-snapshot"');
+  });
+
   it('answers a clear 503 naming what is misconfigured, logs it once per isolate, and still serves the app', async () => {
     const { CREDENTIALS_KEY: _dropped, ...vars } = goodVars();
     const broken = await worker({ ...vars, SUPABASE_URL: 'https://your-project.supabase.co', BLIND_INDEX_KEY: 'short' });
@@ -90,6 +116,10 @@ describe('the worker under workerd', () => {
       expect(body.error.message).not.toContain(other);
     }
     expect(await logged(wrongKey, 'the data keys do not match')).toHaveLength(1);
+    // Its public pages are still the app shell, which renders from the device.
+    const page = await fetch(`${wrongKey.url}/services`, { headers: { 'sec-fetch-mode': 'navigate' } });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<div id="root"></div>');
   });
 
   it('takes HS256 tokens signed with SUPABASE_JWT_SECRET beside the JWKS ones, builds its app once, and logs why it refuses a token', async () => {

@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { getUserDb } from '../db/local-db.ts';
-import { requestSync } from '../db/sync-engine.ts';
+import { loadDevice } from '../db/device.ts';
 import { useSyncStatus } from '../db/sync-status.ts';
 import { signOut, useAuth } from '../lib/auth.tsx';
 import { useChoose, type Choice } from './confirm-dialog.tsx';
@@ -34,13 +33,15 @@ export function useSignOut(): { signOut: () => Promise<void>; signingOut: boolea
 
   /** Pushes the outbox, then signs out only if nothing is left in it; otherwise says why and stays. */
   const sendThenSignOut = async () => {
+    // The device's database and sync engine load after the first paint (decision 052): never statically here.
+    const device = await loadDevice();
     let unreachable = '';
     try {
-      await requestSync();
+      await device.getSyncEngine().syncNow();
     } catch (error) {
       unreachable = error instanceof Error && error.message ? error.message : 'The server could not be reached.';
     }
-    const left = userId ? await getUserDb(userId).outbox.toArray() : [];
+    const left = userId ? await device.getUserDb(userId).outbox.toArray() : [];
     if (left.length === 0) return finish();
     const refused = left.filter((entry) => entry.status === 'failed').length;
     const why = refused > 0 ? `${changes(refused)} refused by the server: open ${refused === 1 ? 'it' : 'them'} to retry or discard.` : unreachable || 'Try again in a moment.';

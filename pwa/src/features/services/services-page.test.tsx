@@ -45,7 +45,7 @@ function renderListing() {
 }
 
 const cardTitles = () => screen.queryAllByRole('heading', { level: 2 }).map((heading) => heading.textContent);
-const tab = (name: RegExp) => screen.getByRole('button', { name });
+const tab = (name: RegExp) => within(screen.getByRole('group', { name: 'Categories' })).getByRole('link', { name });
 
 beforeEach(async () => {
   await getPublicDb().services.bulkPut([wiseUk, wiseUs, vps, files]);
@@ -80,7 +80,7 @@ describe('services listing', () => {
     renderListing();
     await screen.findByRole('heading', { name: 'UK Wise Account' });
     const tabs = within(screen.getByRole('group', { name: 'Categories' }))
-      .getAllByRole('button')
+      .getAllByRole('link')
       .map((button) => button.textContent);
     expect(tabs).toEqual(['All Services 4', 'Editable Files 1', 'VPS 1', 'Wise 2']);
   });
@@ -98,7 +98,7 @@ describe('services listing', () => {
     renderListing();
     await screen.findByRole('heading', { name: 'Old VPS' });
     const tabs = within(screen.getByRole('group', { name: 'Categories' }))
-      .getAllByRole('button')
+      .getAllByRole('link')
       .map((button) => button.textContent);
     expect(tabs).toEqual(['All Services 6', 'Editable Files 2', 'VPS 2', 'Wise 2']);
     fireEvent.click(tab(/^VPS/));
@@ -113,7 +113,7 @@ describe('services listing', () => {
       </MemoryRouter>,
     );
     await screen.findByRole('heading', { name: 'UK Wise Account' });
-    expect(tab(/^Wise/).getAttribute('aria-pressed')).toBe('true');
+    expect(tab(/^Wise/).getAttribute('aria-current')).toBe('true');
     expect(cardTitles().sort()).toEqual(['UK Wise Account', 'US Wise Account']);
   });
 
@@ -121,7 +121,8 @@ describe('services listing', () => {
     renderListing();
     await screen.findByRole('heading', { name: 'UK Wise Account' });
     fireEvent.click(tab(/^Wise/));
-    expect(tab(/^Wise/).getAttribute('aria-pressed')).toBe('true');
+    expect(tab(/^Wise/).getAttribute('aria-current')).toBe('true');
+    expect(tab(/^All Services/).getAttribute('aria-current')).toBeNull();
     expect(cardTitles().sort()).toEqual(['UK Wise Account', 'US Wise Account']);
     fireEvent.click(tab(/^All Services/));
     expect(cardTitles()).toHaveLength(4);

@@ -1,33 +1,25 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
-import { useSearchParams } from 'react-router-dom';
+import { Link, useSearchParams } from 'react-router-dom';
 import { SearchIcon } from '../../components/icons.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../../components/page-state.tsx';
 import { usePageTitle } from '../../components/page-title.ts';
-import { requestSync } from '../../db/sync-engine.ts';
 import { categoryKey } from '../../lib/catalog.ts';
 import { ALL_CATEGORIES, filterServices } from '../../lib/service-search.ts';
 import { ServiceCard } from './service-card.tsx';
 import { categoryTabs } from './service-filters.ts';
-import { usePublicServices } from './use-public-services.ts';
+import { retryServices, usePublicServices } from './use-public-services.ts';
 
 export function ServicesPage() {
   usePageTitle('Services');
   const services = usePublicServices();
   const [searchOpen, setSearchOpen] = useState(false);
   const [query, setQuery] = useState('');
-  // The tab is kept in the address (/services?category=wise): the menu's Services › Wise opens it, and back returns to it.
-  const [params, setParams] = useSearchParams();
+  // The tab is kept in the address (/services?category=wise): the menu's Services › Wise opens it, and back
+  // returns to it. The tabs are links, so a tap on the server-rendered page before the app has taken it
+  // over opens the same page, rendered with that category (decision 053), instead of being lost.
+  const [params] = useSearchParams();
   const category = categoryKey(params.get('category') ?? '') || ALL_CATEGORIES;
-  const setCategory = (key: string) =>
-    setParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        if (key === ALL_CATEGORIES) next.delete('category');
-        else next.set('category', key);
-        return next;
-      },
-      { replace: true },
-    );
+  const categorySearch = (key: string) => (key === ALL_CATEGORIES ? '' : `?${new URLSearchParams({ category: key })}`);
   const searchInput = useRef<HTMLInputElement>(null);
   const searchId = useId();
 
@@ -56,7 +48,7 @@ export function ServicesPage() {
       {services.state === 'loading' && <LoadingState text="Loading Services..." fill />}
 
       {services.state === 'error' && (
-        <ErrorState title="Error" message="Failed to fetch services. Please try again later." onRetry={() => void requestSync().catch(() => undefined)} />
+        <ErrorState title="Error" message="Failed to fetch services. Please try again later." onRetry={() => void retryServices().catch(() => undefined)} />
       )}
 
       {services.state === 'ready' && (
@@ -65,18 +57,18 @@ export function ServicesPage() {
             <div className="flex flex-wrap items-center justify-between gap-3">
               <div role="group" aria-label="Categories" className="flex flex-wrap gap-2">
                 {tabs.map((tab) => (
-                  <button
+                  <Link
                     key={tab.key}
-                    type="button"
-                    aria-pressed={tab.key === activeCategory}
+                    to={{ search: categorySearch(tab.key) }}
+                    replace
+                    aria-current={tab.key === activeCategory ? 'true' : undefined}
                     className={`btn btn-sm btn-primary ${tab.key === activeCategory ? '' : 'btn-outline'}`}
-                    onClick={() => setCategory(tab.key)}
                   >
                     {tab.label}{' '}
                     <span className={`rounded-full px-2 text-xs font-bold ${tab.key === activeCategory ? 'bg-primary-content text-primary' : 'bg-base-200 text-base-content'}`}>
                       {tab.count}
                     </span>
-                  </button>
+                  </Link>
                 ))}
               </div>
               <button type="button" className="btn btn-outline btn-primary btn-sm" aria-expanded={searchOpen} aria-controls={searchId} onClick={toggleSearch}>

@@ -1,7 +1,6 @@
-import { useLiveQuery } from 'dexie-react-hooks';
 import { useMemo } from 'react';
 import type { Service } from '../../../../edge-api/src/contract/services.ts';
-import { getPublicDb } from '../../db/local-db.ts';
+import { loadDevice, useDeviceQuery } from '../../db/device.ts';
 import { useSyncStatus } from '../../db/sync-status.ts';
 import { usePublicSnapshot } from '../../lib/public-snapshot.tsx';
 
@@ -26,11 +25,12 @@ const newestFirst = (a: Service, b: Service) => b.createdAt.localeCompare(a.crea
 
 /**
  * Every service stored on this device, newest first. Until the device has them, those the page was
- * rendered with on the server (decision 053), so the list the HTML showed stays as it is.
+ * rendered with on the server (decision 053), so the list the HTML showed stays as it is. The device's
+ * database loads after the first paint (decision 052): the public pages' first load carries no Dexie.
  */
 export function usePublicServices(): Loaded<Service[]> {
   const snapshot = usePublicSnapshot();
-  const services = useLiveQuery(async () => (await getPublicDb().services.toArray()).sort(newestFirst), []);
+  const services = useDeviceQuery(async (device) => (await device.getPublicDb().services.toArray()).sort(newestFirst), []);
   const settled = useSettled(services, services?.length === 0) as Loaded<Service[]>;
   const rendered = useMemo(() => (snapshot ? [...snapshot.services].sort(newestFirst) : null), [snapshot]);
   if (settled.state !== 'ready' && rendered) return { state: 'ready', value: rendered };
@@ -39,6 +39,11 @@ export function usePublicServices(): Loaded<Service[]> {
 
 /** One service by id; `null` once it is known not to exist. */
 export function usePublicService(id: string): Loaded<Service | null> {
-  const service = useLiveQuery(async () => (await getPublicDb().services.get(id)) ?? null, [id]);
+  const service = useDeviceQuery(async (device) => (await device.getPublicDb().services.get(id)) ?? null, [id]);
   return useSettled(service, service === null);
+}
+
+/** Asks the sync engine for the services again (the error state's retry). */
+export function retryServices(): Promise<void> {
+  return loadDevice().then((device) => device.getSyncEngine().syncNow());
 }
