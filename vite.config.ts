@@ -49,9 +49,18 @@ function precompress(outDir: string) {
 
 const apiTarget = process.env.API_URL ?? 'http://127.0.0.1:8787';
 
-export default defineConfig(({ isSsrBuild }) => ({
+export default defineConfig(({ isSsrBuild, command }) => ({
   root: 'pwa',
   publicDir: '../public',
+  // React Router publishes a production build beside the default one, which keeps its development
+  // warnings; its package exports offer no condition that picks it, so the app's build names it (the dev
+  // server and the server render keep the default one, with its warnings).
+  resolve: {
+    alias: command !== 'build' || isSsrBuild ? [] : [
+      { find: /^react-router\/dom$/, replacement: fileURLToPath(new URL('./node_modules/react-router/dist/production/dom-export.mjs', import.meta.url)) },
+      { find: /^react-router$/, replacement: fileURLToPath(new URL('./node_modules/react-router/dist/production/index.mjs', import.meta.url)) },
+    ],
+  },
   // The manifest lets the bench measure exactly what the first load of / fetches.
   build: {
     outDir: '../dist',

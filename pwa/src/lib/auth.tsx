@@ -1,6 +1,5 @@
 import type { Session, User as AuthUser } from '@supabase/supabase-js';
 import { createContext, use, useEffect, useState, type ReactNode } from 'react';
-import { api, unwrap } from './api-client.ts';
 import { AppError, hasCode, isApiAnswer } from './app-error.ts';
 import { getSupabase, hasStoredSession, SESSION_STORAGE_KEY, supabaseLoaded } from './supabase.ts';
 
@@ -196,7 +195,11 @@ export async function signUp(input: SignUpInput): Promise<{ needsConfirmation: b
   return { needsConfirmation: false };
 }
 
-function saveUserRecord(user: AuthUser, fields: { displayName: string; email: string; mobile: string }) {
+/** The API client, loaded when an account is made or signs in: the first paint of a page needs none of it. */
+const apiClient = () => import('./api-client.ts');
+
+async function saveUserRecord(user: AuthUser, fields: { displayName: string; email: string; mobile: string }) {
+  const { api, unwrap } = await apiClient();
   return unwrap(
     api.users.$post({
       json: {
@@ -224,6 +227,7 @@ export async function signIn(email: string, password: string): Promise<void> {
  * save) gets it now from its metadata. Best effort: sign-in succeeds either way.
  */
 async function ensureUserRecord(user: AuthUser): Promise<void> {
+  const { api, unwrap } = await apiClient();
   try {
     await unwrap(api.users[':uid'].$get({ param: { uid: user.id } }));
   } catch (error) {
