@@ -1,10 +1,15 @@
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import type { Kysely } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/schema.ts';
 import { freshEmail, startAuthServer, supabaseClient, type AuthServer } from '../../testing/auth-server.ts';
 import { openTestDatabase } from '../../testing/test-database.ts';
-import { readMailbox, type StoredMail } from './mailer.ts';
+import { mailboxMailer, readMailbox, type StoredMail } from './mailer.ts';
+import { ANON_KEY } from '../../testing/auth-server.ts';
 
 let db: Kysely<Database>;
 let closeDb: () => Promise<void>;
@@ -155,6 +160,27 @@ describe('password recovery (resetPasswordForEmail)', () => {
     expect(linkIn(await waitForMail(other.email)).searchParams.get('redirect_to')).toBe(`${OTHER_SITE}/reset-password`);
   });
 
+  it('builds the link on the configured site, whatever Host header the request came with', async () => {
+    const { email } = await signUp();
+    const status = await new Promise<number>((resolve, reject) => {
+      const body = JSON.stringify({ email });
+      const sent = request(
+        `${server.url}/auth/v1/recover`,
+        { method: 'POST', headers: { host: 'attacker.example', apikey: ANON_KEY, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+        (response) => {
+          response.resume();
+          resolve(response.statusCode ?? 0);
+        },
+      );
+      sent.on('error', reject);
+      sent.end(body);
+    });
+    expect(status).toBe(200);
+    const link = linkIn(await waitForMail(email));
+    expect(link.origin).toBe(server.url);
+    expect(new URL(link.searchParams.get('redirect_to')!).origin).toBe(server.url);
+  });
+
   it('verifyOtp with the token_hash answers the session; a link older than an hour, or an older link, does not', async () => {
     const { email } = await signUp('first password');
     await client().auth.resetPasswordForEmail(email);
@@ -256,5 +282,26 @@ describe('user updates (updateUser, signOut)', () => {
     expect((await phone.auth.refreshSession()).error).not.toBeNull();
     expect((await supabase.auth.getUser()).error).toBeNull();
     expect((await supabase.auth.refreshSession()).error).toBeNull();
+  });
+});
+
+describe('the local mailbox (no SMTP_URL)', () => {
+  it('keeps each message as an owner-only file and prints its link on the console, once', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mailbox-test-'));
+    try {
+      const lines: string[] = [];
+      const logger = { info: (message: string) => lines.push(message), warn: () => {}, error: () => {} };
+      const mailer = await mailboxMailer(join(dir, 'mailbox'), { logger });
+      await mailer.send({ to: 'ana@example.test', subject: 'Reset your password', text: 'Open http://localhost/x?token=abc', link: 'http://localhost/x?token=abc' });
+      const [mail] = await readMailbox(join(dir, 'mailbox'));
+      expect(mail).toMatchObject({ to: 'ana@example.test', subject: 'Reset your password', text: 'Open http://localhost/x?token=abc\n' });
+      expect((await stat(join(dir, 'mailbox'))).mode & 0o777).toBe(0o700);
+      expect((await stat(mail!.file)).mode & 0o777).toBe(0o600);
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain('http://localhost/x?token=abc');
+      expect(lines[0]).toContain(mail!.file);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
