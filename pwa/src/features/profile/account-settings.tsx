@@ -271,7 +271,7 @@ export function OtherDevicesCard() {
   return (
     <Card id="other-devices-title" title="Other Devices">
       <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4" aria-busy={busy}>
-        <p className="text-base-content/80">Signed in on a phone or computer you no longer use, or lost? Sign it out. This device stays signed in.</p>
+        <p className="text-base-content/80">Still signed in on a phone or computer you no longer use, or one you lost? Sign out everywhere else; this device stays signed in.</p>
         <OutcomeLine outcome={outcome} />
         <SubmitButton busy={busy} label="Sign Out Other Devices" busyLabel="Signing Out..." />
       </form>
