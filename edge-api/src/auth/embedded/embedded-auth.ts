@@ -467,7 +467,7 @@ export function createEmbeddedAuth(options: EmbeddedAuthOptions): EmbeddedAuth {
       subject: 'Confirm your new email address',
       link,
       text: [
-        'Someone, hopefully you, asked to change the email address of a Storefront account to this one.',
+        `Someone, hopefully you, asked to change the email address of an account at ${siteUrl.host} to this one.`,
         '',
         'To confirm the change, open this link within one hour:',
         link,
@@ -497,7 +497,7 @@ export function createEmbeddedAuth(options: EmbeddedAuthOptions): EmbeddedAuth {
           subject: 'Reset your password',
           link,
           text: [
-            'Someone, hopefully you, asked to reset the password of your Storefront account.',
+            `Someone, hopefully you, asked to reset the password of your account at ${siteUrl.host}.`,
             '',
             'To choose a new password, open this link within one hour:',
             link,
