@@ -30,12 +30,11 @@ function smtpReceiver(): Promise<{ server: Server; port: number; received: { fro
         const command = buffer.slice(0, line);
         buffer = buffer.slice(line + 2);
         const verb = command.slice(0, 4).toUpperCase();
-        if (verb === 'EHLO' || verb === 'HELO') socket.write('250 test\r\n');
-        else if (verb === 'MAIL') (current.from = command), socket.write('250 ok\r\n');
-        else if (verb === 'RCPT') current.to.push(command), socket.write('250 ok\r\n');
-        else if (verb === 'DATA') (inData = true), socket.write('354 go on\r\n');
-        else if (verb === 'QUIT') socket.end('221 bye\r\n');
-        else socket.write('250 ok\r\n');
+        if (verb === 'MAIL') current.from = command;
+        if (verb === 'RCPT') current.to.push(command);
+        if (verb === 'DATA') inData = true;
+        if (verb === 'QUIT') socket.end('221 bye\r\n');
+        else socket.write(verb === 'DATA' ? '354 go on\r\n' : '250 ok\r\n');
       }
     });
   });
