@@ -119,6 +119,8 @@ describe('every screen on a phone and a tablet', () => {
       { who: 'visitor', path: '/Proxy', ready: heading('Premium Proxy IP Access'), title: /^Proxy IP Access · / },
       { who: 'visitor', path: '/login', ready: heading('Welcome Back'), title: /^Sign In · / },
       { who: 'visitor', path: '/register', ready: heading('Create Account'), title: /^Create Account · / },
+      { who: 'visitor', path: '/forgot-password', ready: heading('Forgot Password?'), title: /^Forgot Password · / },
+      { who: 'visitor', path: '/reset-password', ready: heading('Reset Password'), title: /^Reset Password · / },
       { who: 'visitor', path: '/under-construction', ready: heading('Under Construction'), title: /^Under Construction · / },
       { who: 'visitor', path: '/no-such-page', page: '404', ready: heading('Page not found'), title: /^Page not found · / },
     ];
@@ -130,7 +132,7 @@ describe('every screen on a phone and a tablet', () => {
     const screens: Screen[] = [
       { who: 'customer', path: `/service-details/${service.id}`, shot: 'service-details', ready: heading(service.title), title: new RegExp(`^${service.title} · `) },
       { who: 'customer', path: '/my-orders', ready: (page) => page.getByRole('article').first().waitFor(), title: /^My Orders · / },
-      { who: 'customer', path: '/profile', ready: (page) => page.getByRole('heading', { name: 'Personal Information' }).waitFor(), title: /^Profile · / },
+      { who: 'customer', path: '/profile', ready: (page) => page.getByRole('button', { name: 'Sign Out Other Devices' }).waitFor(), title: /^Profile · / },
       { who: 'customer', path: '/dashboard', ready: heading('No access to the dashboard'), title: /^Dashboard: no access · / },
     ];
     for (const screen of screens) await checkScreen(screen);

@@ -36,6 +36,15 @@ const envSchema = z
     /** Orders one signed-in user may place, and images upload, in 10 minutes (429 past them). */
     ORDERS_PER_10_MIN: z.coerce.number().int().positive().default(60),
     UPLOADS_PER_10_MIN: z.coerce.number().int().positive().default(40),
+    /**
+     * Embedded auth: where its mail goes, e.g. smtps://user:pass@smtp.example.com:465; unset, every message
+     * is kept in DATA_DIR/mailbox and its link printed on the console (decision 057).
+     */
+    SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
+    /** The From of the embedded auth's mail. */
+    MAIL_FROM: z.string().min(3).optional(),
+    /** The address customers open the shop at (https://shop.example.com): mailed links point there. Default http://localhost:PORT. */
+    SITE_URL: z.url({ protocol: /^https?$/ }).optional(),
     /** Addresses of the reverse proxies in front of this server, whose X-Forwarded-For the rate limits believe. */
     TRUSTED_PROXIES: list,
   })

@@ -9,6 +9,7 @@ import { createLocalJWKSet } from 'jose';
 import { sql } from 'kysely';
 import { apiNotFound, createApp } from './app.ts';
 import { createEmbeddedAuth } from './auth/embedded/embedded-auth.ts';
+import { DEFAULT_MAIL_FROM, mailboxMailer, smtpMailer } from './auth/embedded/mailer.ts';
 import { importSigningKey } from './auth/signing-key.ts';
 import { cachedSessionCheck, embeddedSessionCheck, supabaseSessionCheck } from './auth/session-check.ts';
 import { supabaseEmailConfirmed, supabaseUserDeleter } from './auth/supabase-admin.ts';
@@ -235,6 +236,11 @@ async function serveApp(
       clientIp: (c) => clientIpFrom(getConnInfo(c).remote.address, c.req.header('x-forwarded-for'), env.TRUSTED_PROXIES),
       logger,
       unconfirmedEmails: env.ADMIN_EMAILS,
+      mailer: env.SMTP_URL
+        ? await smtpMailer(env.SMTP_URL, env.MAIL_FROM ?? DEFAULT_MAIL_FROM)
+        : await mailboxMailer(join(dataDir, 'mailbox'), { logger, from: env.MAIL_FROM }),
+      siteUrl: env.SITE_URL ?? `http://localhost:${env.PORT}`,
+      redirectOrigins: env.ALLOWED_ORIGINS,
       // A stand-in plays a Supabase project on the legacy secret too: it verifies such tokens on /user.
       ...(standIn && env.SUPABASE_JWT_SECRET && { legacyJwtSecret: env.SUPABASE_JWT_SECRET }),
       // A stand-in serves a whole test suite's sign-ups from one address.

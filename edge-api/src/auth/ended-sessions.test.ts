@@ -75,7 +75,7 @@ describe('the API refuses the access token of an ended session', () => {
   it("after a password change on another device, but not the device's own that changed it", async () => {
     const { id, clients } = await customer(2);
     const [stolen, owner] = [await tokenOf(clients[0]!), await tokenOf(clients[1]!)];
-    expect((await clients[1]!.auth.updateUser({ password: 'a new password' })).error).toBeNull();
+    expect((await clients[1]!.auth.updateUser({ password: 'a new password', current_password: 'correct horse' })).error).toBeNull();
     expect((await readProfile(id, stolen)).status).toBe(401);
     expect((await readProfile(id, owner)).status).toBe(200);
   });

@@ -20,3 +20,13 @@ export const roleBody = z.object({
   userRole: oneOf(roles),
   version: expectedVersion,
 });
+
+/**
+ * PUT /api/users/{uid}: the signed-in user's own name and mobile. The email is not in the body: the
+ * server copies the address the auth server vouches for (it changes only through the mailed link).
+ */
+export const profileBody = z.object({
+  displayName: requiredText(userLimits.displayName),
+  mobile: requiredText(userLimits.mobile),
+  version: expectedVersion,
+});

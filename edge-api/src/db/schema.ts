@@ -143,6 +143,17 @@ export interface AuthSessionsTable {
   user_id: string;
   created_at: Timestamp;
   refreshed_at: Timestamp | null;
+  /** How the session began: 'password', 'recovery' (a mailed link) or 'email_change'. */
+  method: ColumnType<string, string | undefined, string>;
+}
+
+/** A mailed link's secret, hashed: one live link per account and purpose. */
+export interface AuthOneTimeTokensTable {
+  token_hash: string;
+  user_id: string;
+  purpose: 'recovery' | 'email_change';
+  new_email: string | null;
+  created_at: Timestamp;
 }
 
 export interface AuthRefreshTokensTable {
@@ -175,6 +186,7 @@ export interface Database {
   auth_users: AuthUsersTable;
   auth_sessions: AuthSessionsTable;
   auth_refresh_tokens: AuthRefreshTokensTable;
+  auth_one_time_tokens: AuthOneTimeTokensTable;
   data_keys: DataKeysTable;
 }
 

@@ -83,3 +83,14 @@ export function softDeleteUser(db: Db, id: string, version: number) {
     .returning('id')
     .executeTakeFirst();
 }
+
+/** The user's own name and mobile, and the email the auth server vouches for. */
+export function updateProfile(db: Db, id: string, fields: { displayName: string; mobile: string; email: string }, version: number) {
+  return db
+    .updateTable('users')
+    .set({ display_name: fields.displayName, mobile: fields.mobile, email: fields.email, version, updated_at: writeTime() })
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}

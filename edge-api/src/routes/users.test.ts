@@ -340,3 +340,41 @@ describe('DELETE /api/users/:uid', () => {
     expect((await api.call('DELETE', `/api/users/${crypto.randomUUID()}`, { user: admin })).status).toBe(404);
   });
 });
+
+describe('PUT /api/users/{uid} (own profile)', () => {
+  it('saves the name and mobile with a new version for the sync, and takes the email from the auth server, not the body', async () => {
+    const user = await api.createUser('user', 'profile');
+    const before = await userRow(user.id);
+    // As after a confirmed email change: the record still has the old address, the token the new one.
+    await api.db.updateTable('users').set({ email: 'old-address@example.test' }).where('id', '=', user.id).execute();
+    const saved = await api.call<User>('PUT', `/api/users/${user.id}`, {
+      user,
+      json: { displayName: '  Nadia R.  ', mobile: '01811111111', version: before!.version, email: 'someone-else@example.test' },
+    });
+    expect(saved.status).toBe(200);
+    expect(saved.body).toMatchObject({ uid: user.id, displayName: 'Nadia R.', mobile: '01811111111', email: user.email, userRole: 'user' });
+    const after = await userRow(user.id);
+    expect(after!.version).toBeGreaterThan(before!.version);
+    const audit = await api.db.selectFrom('audit_log').selectAll().where('entity_id', '=', user.id).where('action', '=', 'user.profile').execute();
+    expect(audit).toHaveLength(1);
+    expect(audit[0]!.details).toEqual({ changed: ['displayName', 'mobile', 'email'] });
+
+    const stale = await api.call<ErrorBody>('PUT', `/api/users/${user.id}`, { user, json: { displayName: 'Late', mobile: '017', version: before!.version } });
+    expect(stale.status).toBe(409);
+    expect((await userRow(user.id))!.display_name).toBe('Nadia R.');
+  });
+
+  it("refuses someone else's profile, staff included, changing nothing", async () => {
+    for (const caller of [otherCustomer, admin]) {
+      const refused = await api.call<ErrorBody>('PUT', `/api/users/${customer.id}`, { user: caller, json: { displayName: 'Hijacked', mobile: '01700000000' } });
+      expect(refused.status).toBe(403);
+    }
+    expect((await userRow(customer.id))!.display_name).not.toBe('Hijacked');
+  });
+
+  it('refuses a blank name and a mobile over 15 characters with the field named', async () => {
+    const blank = await api.call<ErrorBody>('PUT', `/api/users/${customer.id}`, { user: customer, json: { displayName: '   ', mobile: '0'.repeat(16) } });
+    expect(blank.status).toBe(400);
+    expect(blank.body.error.details?.map((d) => d.path).sort()).toEqual(['displayName', 'mobile']);
+  });
+});

@@ -1,10 +1,10 @@
 import { Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
-import { registerBody, roleBody, uidParam } from '../contract/user-requests.ts';
+import { profileBody, registerBody, roleBody, uidParam } from '../contract/user-requests.ts';
 import type { Role } from '../contract/users.ts';
 import { recordAudit } from '../db/audit.ts';
 import type { UserRow } from '../db/schema.ts';
-import { findUser, findUserIncludingDeleted, insertUser, listUsers, lockAdminIds, lockUser, setUserRole, softDeleteUser } from '../db/users.ts';
+import { findUser, findUserIncludingDeleted, insertUser, listUsers, lockAdminIds, lockUser, setUserRole, softDeleteUser, updateProfile } from '../db/users.ts';
 import { nextVersion } from '../db/versions.ts';
 import type { Deps } from '../deps.ts';
 import { ApiError, badRequest, conflict, forbidden, notFound } from '../errors.ts';
@@ -87,6 +87,32 @@ export function userRoutes(deps: Deps) {
       if (me.id !== uid && !isStaff(me)) throw forbidden('You can only read your own profile');
       const row = await findUser(deps.db, uid);
       if (!row) throw notFound('User');
+      return c.json(toUser(row));
+    })
+    .put('/:uid', requireRole(), validate('param', uidParam), validate('json', profileBody), async (c) => {
+      const { uid } = c.req.valid('param');
+      const { displayName, mobile, version } = c.req.valid('json');
+      const me = c.get('user')!;
+      if (me.id !== uid) throw forbidden('You can only edit your own profile');
+      const claims = c.get('auth')!;
+      let row: UserRow;
+      try {
+        row = await deps.db.transaction().execute(async (trx) => {
+          const current = await lockUser(trx, uid);
+          if (!current) throw notFound('User');
+          assertVersion(current.version, version, 'user');
+          // The address follows the auth account once its owner confirmed the change there.
+          const email = claims.email ? claims.email.toLowerCase() : current.email;
+          if (current.display_name === displayName && current.mobile === mobile && current.email === email) return current;
+          const updated = await updateProfile(trx, uid, { displayName, mobile, email }, await nextVersion(trx));
+          const changed = [current.display_name !== displayName && 'displayName', current.mobile !== mobile && 'mobile', current.email !== email && 'email'].filter(Boolean);
+          await recordAudit(trx, me, { action: 'user.profile', entity: 'user', entityId: uid, details: { changed } });
+          return updated;
+        });
+      } catch (error) {
+        if (isUniqueViolation(error)) throw conflict('An account with this email address already exists');
+        throw error;
+      }
       return c.json(toUser(row));
     })
     .put('/:uid/role', requireAdmin, validate('param', uidParam), validate('json', roleBody), async (c) => {

@@ -1,11 +1,15 @@
+import { mkdtemp, rm } from 'node:fs/promises';
 import type { Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { Hono } from 'hono';
 import type { Kysely } from 'kysely';
-import { createEmbeddedAuth, type EmbeddedAuth } from '../auth/embedded/embedded-auth.ts';
+import { createEmbeddedAuth, type EmbeddedAuth, type EmbeddedAuthOptions } from '../auth/embedded/embedded-auth.ts';
+import { mailboxMailer } from '../auth/embedded/mailer.ts';
 import { generateSigningKey, importSigningKey } from '../auth/signing-key.ts';
 import type { Database } from '../db/schema.ts';
 import { silentLogger } from '../lib/logger.ts';
@@ -17,6 +21,8 @@ export interface AuthServer {
   url: string;
   issuer: string;
   auth: EmbeddedAuth;
+  /** The local mailbox (a temporary directory) its recovery and email-change mail lands in. */
+  mailbox: string;
   close: () => Promise<void>;
 }
 
@@ -26,7 +32,7 @@ export interface AuthServer {
  */
 export async function startAuthServer(
   db: Kysely<Database>,
-  options: { clock?: () => Date; rateLimits?: { tokenPer5Min?: number; refreshPer5Min?: number; signupPer5Min?: number; accountFreeFailures?: number }; unconfirmedEmails?: string[] } = {},
+  options: { clock?: () => Date; rateLimits?: EmbeddedAuthOptions['rateLimits']; unconfirmedEmails?: string[]; redirectOrigins?: string[] } = {},
 ): Promise<AuthServer> {
   let handle: (request: Request, env: unknown) => Response | Promise<Response> = () => new Response(null, { status: 503 });
   const server = await new Promise<Server>((resolve) => {
@@ -34,6 +40,7 @@ export async function startAuthServer(
   });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const issuer = `${url}/auth/v1`;
+  const mailbox = await mkdtemp(join(tmpdir(), 'storefront-mailbox-'));
   const auth = createEmbeddedAuth({
     db,
     key: await importSigningKey(await generateSigningKey()),
@@ -45,6 +52,8 @@ export async function startAuthServer(
     logger: silentLogger,
     rateLimits: options.rateLimits,
     unconfirmedEmails: options.unconfirmedEmails,
+    mailer: await mailboxMailer(mailbox, { logger: silentLogger }),
+    redirectOrigins: options.redirectOrigins,
   });
   const root = new Hono().route('/auth/v1', auth.app);
   handle = (request, env) => root.fetch(request, env);
@@ -52,11 +61,14 @@ export async function startAuthServer(
     url,
     issuer,
     auth,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
+    mailbox,
+    close: async () => {
+      await new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();
-      }),
+      });
+      await rm(mailbox, { recursive: true, force: true });
+    },
   };
 }
 

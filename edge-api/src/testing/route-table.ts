@@ -44,6 +44,7 @@ export const routeTable: Record<string, RouteRow> = {
   'POST /api/users': { access: 'account', badInputs: [notJson, { json: { email: 'not an email' } }] },
   'GET /api/users': { access: 'staff', badInputs: [] },
   'GET /api/users/:uid': { access: 'user', badInputs: [notUuid('/api/users/not-a-uuid')] },
+  'PUT /api/users/:uid': { access: 'user', badInputs: [notUuid('/api/users/not-a-uuid'), notJson, { json: { displayName: '', mobile: '017' } }, { json: { displayName: 'Ana', mobile: '0'.repeat(16) } }] },
   'PUT /api/users/:uid/role': { access: 'admin', badInputs: [notUuid('/api/users/not-a-uuid/role'), { json: { userRole: 'owner' } }] },
   'DELETE /api/users/:uid': { access: 'admin', badInputs: [notUuid('/api/users/not-a-uuid')] },
 

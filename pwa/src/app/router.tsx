@@ -32,6 +32,8 @@ export const routes: RouteObject[] = [
       { path: 'Proxy', lazy: () => import('../features/proxy/proxy-page.tsx').then((m) => ({ Component: m.ProxyPage })) },
       { path: 'register', lazy: () => import('../features/auth/register-page.tsx').then((m) => ({ Component: m.RegisterPage })) },
       { path: 'login', lazy: () => import('../features/auth/login-page.tsx').then((m) => ({ Component: m.LoginPage })) },
+      { path: 'forgot-password', lazy: () => import('../features/auth/forgot-password-page.tsx').then((m) => ({ Component: m.ForgotPasswordPage })) },
+      { path: 'reset-password', lazy: () => import('../features/auth/reset-password-page.tsx').then((m) => ({ Component: m.ResetPasswordPage })) },
       { path: 'profile', lazy: () => import('../features/profile/profile-page.tsx').then((m) => ({ Component: m.ProfilePage })) },
       { path: 'services', lazy: () => import('../features/services/services-page.tsx').then((m) => ({ Component: m.ServicesPage })) },
       {

@@ -11,6 +11,29 @@ const CONFIG_KEY = 'storefront:config';
 /** Where supabase-js keeps the session in localStorage; named, so it can be looked for without supabase-js. */
 export const SESSION_STORAGE_KEY = 'storefront:auth';
 
+/** What a mailed link (password recovery, email change) left in the address when the app opened. */
+export interface AuthCallback {
+  /** The link signed this browser in (the session is in the fragment, for supabase-js to take). */
+  type: 'recovery' | 'email_change' | null;
+  /** The link no longer works: the auth server's error code, e.g. 'otp_expired'. */
+  error: string | null;
+}
+
+/** Read once at start, before supabase-js clears the fragment. */
+function readAuthCallback(): AuthCallback | null {
+  if (typeof window === 'undefined') return null;
+  const params = new URLSearchParams(window.location.hash.slice(1));
+  const type = params.get('type');
+  if (params.get('access_token') && (type === 'recovery' || type === 'email_change')) return { type, error: null };
+  const error = params.get('error_code') ?? params.get('error');
+  return error ? { type: null, error } : null;
+}
+
+export const authCallback = readAuthCallback();
+
+/** supabase-js takes a session from the URL only when it comes from one of our mailed links. */
+const isOurCallback = (_url: URL, params: Record<string, string>) => Boolean(params.access_token) && (params.type === 'recovery' || params.type === 'email_change');
+
 let client: Promise<SupabaseClient> | undefined;
 let announceClient: (supabase: SupabaseClient) => void;
 /** Resolves with the client once anything has loaded it. */
@@ -60,7 +83,7 @@ export function getSupabase(): Promise<SupabaseClient> {
     // The embedded server answers a relative origin; supabase-js needs an absolute URL.
     const url = new URL(config.supabaseUrl, window.location.origin).toString().replace(/\/$/, '');
     const supabase = createClient(url, config.supabaseAnonKey, {
-      auth: { persistSession: true, autoRefreshToken: true, detectSessionInUrl: false, storageKey: SESSION_STORAGE_KEY },
+      auth: { persistSession: true, autoRefreshToken: true, detectSessionInUrl: isOurCallback, storageKey: SESSION_STORAGE_KEY },
     });
     announceClient(supabase);
     return supabase;

@@ -139,18 +139,80 @@ export async function deleteAuthUser(db: Db, id: string): Promise<boolean> {
   return result.numDeletedRows > 0n;
 }
 
+/** How a session began: a sign-in with the password, or a mailed link (recovery, email change). */
+export type SessionMethod = 'password' | 'recovery' | 'email_change';
+
 /** Starts a session with its first refresh token. */
-export async function startSession(db: Db, userId: string, refreshTokenHash: string, now: Date): Promise<string> {
+export async function startSession(db: Db, userId: string, refreshTokenHash: string, now: Date, method: SessionMethod = 'password'): Promise<string> {
   const sessionId = crypto.randomUUID();
-  await db.insertInto('auth_sessions').values({ id: sessionId, user_id: userId, created_at: now }).execute();
+  await db.insertInto('auth_sessions').values({ id: sessionId, user_id: userId, created_at: now, method }).execute();
   await db.insertInto('auth_refresh_tokens').values({ token_hash: refreshTokenHash, session_id: sessionId, user_id: userId, created_at: now }).execute();
   return sessionId;
 }
 
 export async function sessionExists(db: Db, sessionId: string, userId: string): Promise<boolean> {
-  if (!isUuid(sessionId)) return false;
-  const row = await db.selectFrom('auth_sessions').select('id').where('id', '=', sessionId).where('user_id', '=', userId).executeTakeFirst();
-  return row !== undefined;
+  return (await findSessionMethod(db, sessionId, userId)) !== undefined;
+}
+
+/** How the user's session began; undefined when it does not exist (ended, or someone else's). */
+export async function findSessionMethod(db: Db, sessionId: string, userId: string): Promise<SessionMethod | undefined> {
+  if (!isUuid(sessionId)) return undefined;
+  const row = await db.selectFrom('auth_sessions').select('method').where('id', '=', sessionId).where('user_id', '=', userId).executeTakeFirst();
+  return row?.method as SessionMethod | undefined;
+}
+
+export async function setSessionMethod(db: Db, sessionId: string, method: SessionMethod): Promise<void> {
+  await db.updateTable('auth_sessions').set({ method }).where('id', '=', sessionId).execute();
+}
+
+export type LinkPurpose = 'recovery' | 'email_change';
+
+/** Keeps the hash of a mailed link's secret; an earlier link of the same account and purpose stops working. */
+export async function saveOneTimeToken(
+  db: Db,
+  token: { tokenHash: string; userId: string; purpose: LinkPurpose; newEmail?: string; now: Date },
+): Promise<void> {
+  const values = { token_hash: token.tokenHash, user_id: token.userId, purpose: token.purpose, new_email: token.newEmail ?? null, created_at: token.now };
+  await db
+    .insertInto('auth_one_time_tokens')
+    .values(values)
+    .onConflict((oc) => oc.columns(['user_id', 'purpose']).doUpdateSet({ token_hash: values.token_hash, new_email: values.new_email, created_at: values.created_at }))
+    .execute();
+}
+
+/**
+ * Uses up a link: deletes its row and answers it when it was issued after `notBefore` for `purpose`.
+ * A link presented twice, too late or for another purpose answers undefined (and a late one is gone).
+ */
+export async function takeOneTimeToken(
+  trx: Transaction<Database>,
+  tokenHash: string,
+  purpose: LinkPurpose,
+  notBefore: Date,
+): Promise<{ userId: string; newEmail: string | null } | undefined> {
+  const row = await trx.deleteFrom('auth_one_time_tokens').where('token_hash', '=', tokenHash).where('purpose', '=', purpose).returningAll().executeTakeFirst();
+  if (!row || row.created_at.getTime() < notBefore.getTime()) return undefined;
+  return { userId: row.user_id, newEmail: row.new_email };
+}
+
+/** The address an account asked to move to and has not confirmed yet, if any. */
+export async function pendingEmailChange(db: Db, userId: string): Promise<{ newEmail: string; sentAt: Date } | undefined> {
+  const row = await db.selectFrom('auth_one_time_tokens').select(['new_email', 'created_at']).where('user_id', '=', userId).where('purpose', '=', 'email_change').executeTakeFirst();
+  return row?.new_email ? { newEmail: row.new_email, sentAt: row.created_at } : undefined;
+}
+
+export async function deleteOneTimeTokens(db: Db, userId: string, purpose: LinkPurpose): Promise<void> {
+  await db.deleteFrom('auth_one_time_tokens').where('user_id', '=', userId).where('purpose', '=', purpose).execute();
+}
+
+/** Confirms the address (a mailed link was opened), and moves the account to `email` when given. */
+export function confirmEmail(db: Db, id: string, now: Date, email?: string): Promise<AuthUserRow> {
+  return db
+    .updateTable('auth_users')
+    .set((eb) => ({ email_confirmed_at: eb.fn.coalesce('email_confirmed_at', eb.val(now)), updated_at: now, ...(email ? { email } : {}) }))
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 /** Ends sessions of a user (their refresh tokens cascade): all of them, only one, or all but one. */

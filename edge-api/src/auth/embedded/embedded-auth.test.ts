@@ -232,9 +232,9 @@ describe('the signed-in user', () => {
     const { supabase, email, password } = await signUp();
     const otherDevice = await client().auth.signInWithPassword({ email, password });
 
-    const same = await supabase.auth.updateUser({ password });
+    const same = await supabase.auth.updateUser({ password, current_password: password });
     expect(same.error).toMatchObject({ status: 422, code: 'same_password' });
-    const changed = await supabase.auth.updateUser({ password: 'a brand new password' });
+    const changed = await supabase.auth.updateUser({ password: 'a brand new password', current_password: password });
     expect(changed.error).toBeNull();
 
     expect((await supabase.auth.getUser()).error).toBeNull();

@@ -10,20 +10,27 @@ import type { Logger } from '../../lib/logger.ts';
 import { signAccessToken, type SigningKey } from '../signing-key.ts';
 import {
   BCRYPT_COST,
+  confirmEmail,
   deleteAuthUser,
+  deleteOneTimeTokens,
   endSessions,
   findAuthUserByEmail,
   findAuthUserById,
+  findSessionMethod,
   hashRefreshToken,
   insertAuthUser,
   lockAuthUser,
   newRefreshToken,
   recordSignIn,
   rotateRefreshToken,
-  sessionExists,
+  saveOneTimeToken,
+  setSessionMethod,
   startSession,
+  takeOneTimeToken,
   updateAuthUser,
   type AuthUserRow,
+  type LinkPurpose,
+  type SessionMethod,
 } from './auth-store.ts';
 import {
   AuthFailure,
@@ -38,6 +45,7 @@ import {
   validationFailed,
 } from './auth-requests.ts';
 import { toAuthUser } from './auth-user.ts';
+import type { Mailer } from './mailer.ts';
 import { createFailureBackoff, createFixedWindowLimiter, type RateLimiter } from '../../lib/rate-limit.ts';
 
 export interface EmbeddedAuthOptions {
@@ -70,7 +78,25 @@ export interface EmbeddedAuthOptions {
    * (signupPer5Min, 30) in 5 minutes; per account: `accountFreeFailures` (5) wrong passwords in a row,
    * then a wait that doubles from 30 s up to 15 minutes.
    */
-  rateLimits?: { tokenPer5Min?: number; refreshPer5Min?: number; signupPer5Min?: number; accountFreeFailures?: number };
+  rateLimits?: {
+    tokenPer5Min?: number;
+    refreshPer5Min?: number;
+    signupPer5Min?: number;
+    accountFreeFailures?: number;
+    /** Recovery and email-change mails per caller IP in 5 minutes (30). */
+    mailPer5Min?: number;
+    /** Mails to one address in an hour (5); whatever the count, one a minute at most. */
+    mailsPerAddressPerHour?: number;
+  };
+  /** Sends the recovery and email-change links (SMTP, or the local mailbox). */
+  mailer: Mailer;
+  /**
+   * The address customers reach the shop at (SITE_URL, else http://localhost:PORT): mailed links point
+   * there, and a link's redirect_to must be on it or on one of `redirectOrigins`.
+   */
+  siteUrl?: string;
+  /** Other origins a mailed link may send its tokens to (ALLOWED_ORIGINS). */
+  redirectOrigins?: string[];
 }
 
 export interface EmbeddedAuth {
@@ -87,6 +113,13 @@ const API_VERSION_HEADER = 'X-Supabase-Api-Version';
 const REFRESH_REUSE_GRACE_MS = 10_000;
 const RATE_WINDOW_MS = 5 * 60_000;
 const MAX_BODY_BYTES = 64 * 1024;
+/** How long a mailed link works: GoTrue's default mailer OTP lifetime is one hour too. */
+const LINK_LIFETIME_MS = 60 * 60_000;
+const MAIL_INTERVAL_SECONDS = 60;
+const LINK_INVALID = 'Email link is invalid or has expired';
+
+/** Where a verified link sends the browser by default: the PWA's screens for each purpose. */
+const LANDING_PATHS: Record<LinkPurpose, string> = { recovery: '/reset-password', email_change: '/profile' };
 
 /**
  * The subset of Supabase Auth the PWA needs, speaking its wire protocol so that supabase-js works against
@@ -108,6 +141,45 @@ export function createEmbeddedAuth(options: EmbeddedAuthOptions): EmbeddedAuth {
     clock,
   });
   const signupLimiter = createFixedWindowLimiter({ limit: options.rateLimits?.signupPer5Min ?? 30, windowMs: RATE_WINDOW_MS, clock });
+  const mailLimiter = createFixedWindowLimiter({ limit: options.rateLimits?.mailPer5Min ?? 30, windowMs: RATE_WINDOW_MS, clock });
+  const addressMinuteLimiter = createFixedWindowLimiter({ limit: 1, windowMs: MAIL_INTERVAL_SECONDS * 1000, clock });
+  const addressHourLimiter = createFixedWindowLimiter({ limit: options.rateLimits?.mailsPerAddressPerHour ?? 5, windowMs: 60 * 60_000, clock });
+  const siteUrl = new URL(options.siteUrl ?? new URL(issuer).origin);
+  const redirectOrigins = new Set([siteUrl.origin, ...(options.redirectOrigins ?? []).flatMap((origin) => (URL.canParse(origin) ? [new URL(origin).origin] : []))]);
+  /** A redirect_to on an allowed origin, else the PWA's screen on the site: never a stranger's page (the tokens ride along). */
+  const redirectFor = (purpose: LinkPurpose, requested: string | undefined): URL => {
+    if (requested && URL.canParse(requested)) {
+      const url = new URL(requested);
+      if (redirectOrigins.has(url.origin)) {
+        url.hash = '';
+        return url;
+      }
+    }
+    return new URL(LANDING_PATHS[purpose], siteUrl);
+  };
+  /** Per address, whoever asks: one mail a minute, a few an hour; the same answer whether the account exists or not. */
+  const limitMailsTo = (c: Context, email: string) => {
+    const perMinute = addressMinuteLimiter.hit(email);
+    if (!perMinute.allowed) {
+      c.header('Retry-After', String(perMinute.retryAfterSeconds));
+      throw new AuthFailure(429, 'over_email_send_rate_limit', `For security purposes, you can only request this after ${perMinute.retryAfterSeconds} seconds.`);
+    }
+    const perHour = addressHourLimiter.hit(email);
+    if (!perHour.allowed) {
+      c.header('Retry-After', String(perHour.retryAfterSeconds));
+      throw new AuthFailure(429, 'over_email_send_rate_limit', 'Email rate limit exceeded');
+    }
+  };
+  /** A new link for the account: its secret goes into the mail, only its hash into the database. */
+  const issueLink = async (userId: string, purpose: LinkPurpose, redirectTo: string | undefined, newEmail?: string): Promise<string> => {
+    const token = newRefreshToken();
+    await saveOneTimeToken(db, { tokenHash: await hashRefreshToken(token), userId, purpose, newEmail, now: clock() });
+    const link = new URL('/auth/v1/verify', siteUrl);
+    link.searchParams.set('token', token);
+    link.searchParams.set('type', purpose);
+    link.searchParams.set('redirect_to', redirectFor(purpose, redirectTo).toString());
+    return link.toString();
+  };
   const jwks = () => ({ keys: [key.publicJwk] });
   const legacySecret = options.legacyJwtSecret ? new TextEncoder().encode(options.legacyJwtSecret) : undefined;
   const localKeys = createLocalJWKSet(jwks());
@@ -139,7 +211,7 @@ export function createEmbeddedAuth(options: EmbeddedAuthOptions): EmbeddedAuth {
   };
 
   /** The signed-in caller: a valid access token whose user and session still exist. */
-  const authenticate = async (c: Context): Promise<{ user: AuthUserRow; sessionId: string }> => {
+  const authenticate = async (c: Context): Promise<{ user: AuthUserRow; sessionId: string; method: SessionMethod }> => {
     const bearer = bearerToken(c);
     if (!bearer || bearer === anonKey) throw new AuthFailure(401, 'no_authorization', 'This endpoint requires a valid Bearer token');
     let sub: unknown;
@@ -158,10 +230,9 @@ export function createEmbeddedAuth(options: EmbeddedAuthOptions): EmbeddedAuth {
     if (typeof sub !== 'string' || typeof sessionId !== 'string') throw new AuthFailure(403, 'bad_jwt', 'invalid JWT: missing sub or session_id claim');
     const user = await findAuthUserById(db, sub);
     if (!user) throw new AuthFailure(403, 'user_not_found', 'User from sub claim in JWT does not exist');
-    if (!(await sessionExists(db, sessionId, user.id))) {
-      throw new AuthFailure(403, 'session_not_found', 'Session from session_id claim in JWT does not exist');
-    }
-    return { user, sessionId };
+    const method = await findSessionMethod(db, sessionId, user.id);
+    if (!method) throw new AuthFailure(403, 'session_not_found', 'Session from session_id claim in JWT does not exist');
+    return { user, sessionId, method };
   };
 
   const tokenResponse = async (user: AuthUserRow, sessionId: string, refreshToken: string) => {
@@ -251,10 +322,11 @@ export function createEmbeddedAuth(options: EmbeddedAuthOptions): EmbeddedAuth {
       maxAge: 600,
     }),
   );
-  // Like Supabase's gateway: every call but the public key set and the health check carries a known API key.
+  // Like Supabase's gateway: every call but the public key set, the health check and the mailed link carries a known API key.
   app.use('*', async (c, next) => {
     const path = c.req.path;
-    if (path.endsWith('/.well-known/jwks.json') || path.endsWith('/health')) return next();
+    // The mailed link is opened by a browser that has no key, as Supabase's gateway lets it through too.
+    if (path.endsWith('/.well-known/jwks.json') || path.endsWith('/health') || (c.req.method === 'GET' && path.endsWith('/verify'))) return next();
     const apikey = c.req.header('apikey');
     if (!apikey) return c.json({ message: 'No API key found in request', hint: 'No `apikey` request header or url param was found.' }, 401);
     if (apikey !== anonKey && !sameSecret(apikey, serviceRoleKey)) {
@@ -337,31 +409,167 @@ export function createEmbeddedAuth(options: EmbeddedAuthOptions): EmbeddedAuth {
   });
 
   app.put('/user', async (c) => {
-    const { user, sessionId } = await authenticate(c);
+    const { user, sessionId, method } = await authenticate(c);
     const body = await readJsonObject(c);
-    if (typeof body.email === 'string' && body.email.trim().toLowerCase() !== user.email) {
-      throw validationFailed('Changing the email address is not supported');
-    }
     if (typeof body.phone === 'string' && body.phone !== '') throw new AuthFailure(422, 'phone_provider_disabled', 'Phone logins are disabled');
     const changes = metadataObject(body.data);
+    const newEmail = body.email === undefined || body.email === null || body.email === '' ? undefined : normalizeEmail(body.email);
+    const emailChange = newEmail !== undefined && newEmail !== user.email ? newEmail : undefined;
     const newPassword = body.password === undefined || body.password === null ? undefined : checkNewPassword(body.password, 'Password must be a string');
     let passwordHash: string | undefined;
     if (newPassword !== undefined) {
+      // A session begun from a recovery link sets the new password without the old one; any other needs it
+      // (GoTrue's "require current password"), so an unlocked phone is not enough to take the account.
+      if (method !== 'recovery') {
+        if (typeof body.current_password !== 'string' || body.current_password === '') {
+          throw new AuthFailure(400, 'current_password_required', 'Current password required when setting new password.');
+        }
+        const waited = accountBackoff.check(user.email);
+        if (!waited.allowed) throw refuseFor(c, waited.retryAfterSeconds);
+        if (!(await bcrypt.compare(body.current_password, user.encrypted_password))) {
+          accountBackoff.fail(user.email);
+          throw new AuthFailure(400, 'current_password_mismatch', 'Current password does not match.');
+        }
+        accountBackoff.succeed(user.email);
+      }
       if (await bcrypt.compare(newPassword, user.encrypted_password)) {
         throw new AuthFailure(422, 'same_password', 'New password should be different from the old password.');
       }
       passwordHash = await bcrypt.hash(newPassword, BCRYPT_COST);
     }
+    if (emailChange !== undefined) {
+      const owner = await findAuthUserByEmail(db, emailChange);
+      if (owner && owner.id !== user.id) throw new AuthFailure(422, 'email_exists', 'A user with this email address has already been registered');
+      const limited = mailLimiter.hit(clientIp(c));
+      if (!limited.allowed) throw refuseFor(c, limited.retryAfterSeconds);
+      limitMailsTo(c, emailChange);
+    }
+    const now = clock();
     const updated = await db.transaction().execute(async (trx) => {
       const current = await lockAuthUser(trx, user.id);
       if (!current) throw new AuthFailure(403, 'user_not_found', 'User from sub claim in JWT does not exist');
-      const row = await updateAuthUser(trx, user.id, { metadata: mergeMetadata(current.user_metadata, changes), passwordHash, now: clock() });
-      // Whoever learnt the old password loses every session but the one that changed it.
-      if (passwordHash) await endSessions(trx, user.id, { except: sessionId });
+      const row = await updateAuthUser(trx, user.id, { metadata: mergeMetadata(current.user_metadata, changes), passwordHash, now });
+      if (passwordHash) {
+        // Whoever learnt the old password loses every session but the one that changed it; a recovery
+        // link still unused stops working, and this session needs the password from now on.
+        await endSessions(trx, user.id, { except: sessionId });
+        await deleteOneTimeTokens(trx, user.id, 'recovery');
+        if (method === 'recovery') await setSessionMethod(trx, sessionId, 'password');
+      }
       return row;
     });
     if (passwordHash) logger.info('auth: password changed, other sessions ended', { userId: user.id });
-    return c.json(toAuthUser(updated));
+    if (emailChange === undefined) return c.json(toAuthUser(updated));
+    // The address moves only when the link mailed to it is opened: it proves the new address is theirs.
+    const link = await issueLink(user.id, 'email_change', c.req.query('redirect_to'), emailChange);
+    await options.mailer.send({
+      to: emailChange,
+      subject: 'Confirm your new email address',
+      link,
+      text: [
+        `Someone, hopefully you, asked to change the email address of an account at ${siteUrl.host} to this one.`,
+        '',
+        'To confirm the change, open this link within one hour:',
+        link,
+        '',
+        `Until then the account keeps signing in with ${user.email}. If you did not ask for this, ignore this message.`,
+      ].join('\n'),
+    });
+    logger.info('auth: email change requested, confirmation mailed to the new address', { userId: user.id });
+    return c.json({ ...toAuthUser(updated), new_email: emailChange, email_change_sent_at: now.toISOString() });
+  });
+
+  app.post('/recover', async (c) => {
+    const body = await readJsonObject(c);
+    const email = normalizeEmail(body.email);
+    const limited = mailLimiter.hit(clientIp(c));
+    if (!limited.allowed) throw refuseFor(c, limited.retryAfterSeconds);
+    limitMailsTo(c, email);
+    const redirectTo = c.req.query('redirect_to');
+    // The answer is the same whether the account exists or not, and comes before the mail is sent, so
+    // neither it nor its timing says who has an account here.
+    const found = await findAuthUserByEmail(db, email);
+    if (found) {
+      void (async () => {
+        const link = await issueLink(found.id, 'recovery', redirectTo);
+        await options.mailer.send({
+          to: found.email,
+          subject: 'Reset your password',
+          link,
+          text: [
+            `Someone, hopefully you, asked to reset the password of your account at ${siteUrl.host}.`,
+            '',
+            'To choose a new password, open this link within one hour:',
+            link,
+            '',
+            'If you did not ask for this, ignore this message: your password stays as it is.',
+          ].join('\n'),
+        });
+        logger.info('auth: password recovery mailed', { userId: found.id });
+      })().catch((error: unknown) => logger.error('auth: could not send the password recovery mail', { userId: found.id, error: String(error) }));
+    }
+    return c.json({});
+  });
+
+  /** Uses a mailed link: a session for its account (and, for an email change, the account's new address). */
+  const verifyLink = async (token: unknown, type: unknown) => {
+    if (type !== 'recovery' && type !== 'email_change') throw validationFailed('Verify requires a verification type of recovery or email_change');
+    if (typeof token !== 'string' || token === '' || token.length > 200) throw new AuthFailure(403, 'otp_expired', LINK_INVALID);
+    const purpose: LinkPurpose = type;
+    const tokenHash = await hashRefreshToken(token);
+    const now = clock();
+    const refreshToken = newRefreshToken();
+    const refreshTokenHash = await hashRefreshToken(refreshToken);
+    const verified = await db.transaction().execute(async (trx) => {
+      const link = await takeOneTimeToken(trx, tokenHash, purpose, new Date(now.getTime() - LINK_LIFETIME_MS));
+      if (!link) return undefined;
+      const current = await lockAuthUser(trx, link.userId);
+      if (!current) return undefined;
+      if (purpose === 'email_change') {
+        // Taken by someone else since it was asked for: the link no longer works.
+        const owner = link.newEmail ? await findAuthUserByEmail(trx, link.newEmail) : undefined;
+        if (!link.newEmail || (owner && owner.id !== current.id)) return undefined;
+      }
+      // Opening a link mailed to the address proves it is theirs.
+      const user = await confirmEmail(trx, current.id, now, purpose === 'email_change' ? (link.newEmail ?? undefined) : undefined);
+      const sessionId = await startSession(trx, user.id, refreshTokenHash, now, purpose);
+      return { user: await recordSignIn(trx, user.id, now), sessionId };
+    });
+    if (!verified) throw new AuthFailure(403, 'otp_expired', LINK_INVALID);
+    logger.info(purpose === 'recovery' ? 'auth: recovery link used' : 'auth: email address changed', { userId: verified.user.id });
+    return tokenResponse(verified.user, verified.sessionId, refreshToken);
+  };
+
+  // The link in the mail: GoTrue's redirect, with the session in the URL fragment (never sent to a server)
+  // for supabase-js's detectSessionInUrl, or the error there when the link no longer works.
+  app.get('/verify', async (c) => {
+    const type = c.req.query('type');
+    const purpose: LinkPurpose = type === 'email_change' ? 'email_change' : 'recovery';
+    const target = redirectFor(purpose, c.req.query('redirect_to'));
+    let fragment: URLSearchParams;
+    try {
+      const session = await verifyLink(c.req.query('token'), type);
+      fragment = new URLSearchParams({
+        access_token: session.access_token,
+        expires_at: String(session.expires_at),
+        expires_in: String(session.expires_in),
+        refresh_token: session.refresh_token,
+        token_type: session.token_type,
+        type: purpose,
+      });
+    } catch (error) {
+      if (!(error instanceof AuthFailure)) throw error;
+      fragment = new URLSearchParams({ error: 'access_denied', error_code: error.code, error_description: error.message });
+    }
+    c.header('Cache-Control', 'no-store');
+    c.header('Referrer-Policy', 'no-referrer');
+    return c.redirect(`${target.toString()}#${fragment.toString()}`, 303);
+  });
+
+  // supabase-js's verifyOtp({type, token_hash}): the same link's secret, answered with the session.
+  app.post('/verify', async (c) => {
+    const body = await readJsonObject(c);
+    return c.json(await verifyLink(body.token_hash ?? body.token, body.type));
   });
 
   app.post('/logout', async (c) => {

@@ -61,6 +61,9 @@ export function LoginPage() {
           value={fields.password}
           onChange={(event) => setFields((f) => ({ ...f, password: event.target.value }))}
         />
+        <Link to="/forgot-password" className="link link-primary -mt-2 self-end text-sm">
+          Forgot password?
+        </Link>
         <button type="submit" className="btn btn-primary mt-2 w-full" disabled={busy}>
           {busy && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
           {busy ? 'Signing In...' : 'Sign In'}

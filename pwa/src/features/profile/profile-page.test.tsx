@@ -13,6 +13,7 @@ import { ProfilePage, STALE_NOTICE } from './profile-page.tsx';
 // The API client's session: only the token it sends is stood in for.
 const session = vi.hoisted(() => ({ token: null as string | null }));
 vi.mock('../../lib/supabase.ts', () => ({
+  authCallback: null,
   getAccessToken: async () => session.token,
   getSupabase: async () => {
     throw new Error('No auth server in this test');
@@ -137,6 +138,23 @@ describe('ProfilePage', () => {
       const alert = await screen.findByRole('alert');
       expect(within(alert).getByRole('heading', { name: 'Unable to Load Profile' })).toBeTruthy();
       expect(within(alert).getByText('Failed to fetch user profile.')).toBeTruthy();
+    });
+
+    it('saves a new name and mobile on the server and on this device, and refuses a blank name naming the field', async () => {
+      renderProfile(signedInAccount());
+      const form = await screen.findByRole('region', { name: 'Edit Profile' });
+      fireEvent.change(within(form).getByLabelText('Full Name'), { target: { value: '  ' } });
+      fireEvent.click(within(form).getByRole('button', { name: 'Save Changes' }));
+      expect(within(form).getByText('is required')).toBeTruthy();
+
+      fireEvent.change(within(form).getByLabelText('Full Name'), { target: { value: 'Ada King' } });
+      fireEvent.change(within(form).getByLabelText('Mobile Number'), { target: { value: '01899999999' } });
+      await act(async () => fireEvent.click(within(form).getByRole('button', { name: 'Save Changes' })));
+      expect((await within(form).findByRole('status')).textContent).toBe('Your profile has been saved.');
+      const row = await api.db.selectFrom('users').selectAll().where('id', '=', account.id).executeTakeFirstOrThrow();
+      expect({ name: row.display_name, mobile: row.mobile }).toEqual({ name: 'Ada King', mobile: '01899999999' });
+      expect(await getUserDb(account.id).users.get(account.id)).toMatchObject({ displayName: 'Ada King', mobile: '01899999999' });
+      expect(await screen.findByRole('heading', { level: 1, name: 'Ada King' })).toBeTruthy();
     });
   });
 });

@@ -10,6 +10,9 @@ import { api, unwrap } from '../../lib/api-client.ts';
 import { hasCode } from '../../lib/app-error.ts';
 import { useAuth } from '../../lib/auth.tsx';
 import { formatDateLong, greetingFor, initialOf, roleBadgeClass, roleLabel } from '../../lib/format.ts';
+import { authCallback } from '../../lib/supabase.ts';
+import type { UserDb } from '../../db/local-db.ts';
+import { ChangeEmailCard, ChangePasswordCard, EditProfileCard, OtherDevicesCard, saveProfile } from './account-settings.tsx';
 
 export const STALE_NOTICE = 'Showing the copy saved on this device: the server could not be reached, so it may be out of date.';
 
@@ -22,10 +25,13 @@ export function ProfilePage() {
   const auth = useAuth();
   const location = useLocation();
   if (auth.status !== 'signedIn') return <Navigate to="/login" replace state={{ from: location, reason: 'Sign in to see your profile.' }} />;
-  return <Profile uid={auth.user.id} />;
+  return <Profile uid={auth.user.id} sessionEmail={auth.session?.user?.email} />;
 }
 
-function Profile({ uid }: { uid: string }) {
+/** Said once, when the page opens from the confirmation link of an email change. */
+let emailChangeToAnnounce = authCallback?.type === 'email_change';
+
+function Profile({ uid, sessionEmail }: { uid: string; sessionEmail: string | undefined }) {
   const user = useCurrentUser();
   const userDb = useUserDb();
   // Whether the device holds a copy at all (useCurrentUser stays undefined until a first sync).
@@ -54,6 +60,21 @@ function Profile({ uid }: { uid: string }) {
     };
   }, [uid, attempt, userDb]);
 
+  // The auth server confirmed a new address (the link was opened here or on another device): the record follows.
+  const [emailMoved] = useState(() => {
+    const announce = emailChangeToAnnounce;
+    emailChangeToAnnounce = false;
+    return announce;
+  });
+  const recordEmail = user?.email;
+  useEffect(() => {
+    if (!user || !sessionEmail || refresh !== 'done' || sessionEmail.toLowerCase() === user.email.toLowerCase()) return;
+    saveProfile(userDb, user, { displayName: user.displayName, mobile: user.mobile }).catch((error: unknown) =>
+      console.warn('Could not bring the new email address to the profile', error),
+    );
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per address seen, not per edit of the row
+  }, [sessionEmail, recordEmail, refresh]);
+
   const retry = () => setAttempt((n) => n + 1);
   if (user && refresh !== 'missing') {
     // The server could not be asked: the copy on this device is shown, and said to be one.
@@ -66,7 +87,23 @@ function Profile({ uid }: { uid: string }) {
           </button>
         </div>
       ) : null;
-    return <ProfileView user={user} notice={stale} />;
+    const moved = emailMoved ? (
+      <div role="status" className="alert alert-success mb-6">
+        <span>Your email address has been changed to {sessionEmail ?? user.email}. Sign in with it from now on.</span>
+      </div>
+    ) : null;
+    return (
+      <ProfileView
+        user={user}
+        userDb={userDb}
+        notice={
+          <>
+            {moved}
+            {stale}
+          </>
+        }
+      />
+    );
   }
   if (refresh === 'failed' && localRead === false) {
     return <ErrorState title="Unable to Load Profile" message="Failed to fetch user profile." onRetry={retry} />;
@@ -81,7 +118,7 @@ function Profile({ uid }: { uid: string }) {
   return <LoadingState text="Loading profile..." />;
 }
 
-function ProfileView({ user, notice }: { user: User; notice: ReactNode }) {
+function ProfileView({ user, userDb, notice }: { user: User; userDb: UserDb | null; notice: ReactNode }) {
   const greeting = greetingFor();
   const name = user.displayName || 'there';
 
@@ -138,6 +175,11 @@ function ProfileView({ user, notice }: { user: User; notice: ReactNode }) {
               </dl>
             </div>
           </section>
+
+          <EditProfileCard key={user.uid} user={user} userDb={userDb} />
+          <ChangePasswordCard />
+          <ChangeEmailCard currentEmail={user.email} />
+          <OtherDevicesCard />
         </div>
       </div>
     </div>
