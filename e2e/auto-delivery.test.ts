@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import type { Order } from '../edge-api/src/contract/orders.ts';
 import type { Service } from '../edge-api/src/contract/services.ts';
 import type { SiteSettings } from '../edge-api/src/contract/settings.ts';
-import { checkA11y, demoLogins, launchBrowser, newContext, signIn, startServer, type AppServer } from './harness.ts';
+import { checkA11y, demoLogins, goOffline, goOnline, launchBrowser, newContext, signIn, startServer, waitForServiceWorkerControl, type AppServer } from './harness.ts';
 
 let server: AppServer;
 let browser: Browser;
@@ -121,6 +121,16 @@ describe('automatic delivery from stock (issue 16, items 5-7)', () => {
     await page.getByRole('button', { name: 'Mark all read' }).click();
     await page.getByTestId('unread-summary').getByText('0', { exact: true }).waitFor();
     await checkBothWidths(page);
+
+    // Offline, the centre still opens from what was synced, read state included.
+    await waitForServiceWorkerControl(page);
+    await goOffline(context);
+    await page.reload();
+    await page.getByText('Offline: these are the notifications synced to this device.', { exact: false }).waitFor();
+    await page.getByRole('main').getByText(`#${orderId.slice(-8)}`, { exact: false }).first().waitFor();
+    await page.getByTestId('unread-summary').getByText('0', { exact: true }).waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Mark all read' }).isDisabled(), true);
+    await goOnline(context);
 
     // The shop-wide threshold on the settings screen.
     await page.goto('/dashboard/settings');
