@@ -52,6 +52,15 @@ export async function watchStockLevel(trx: Transaction<Database>, version?: numb
   for (const service of services) {
     await compare(trx, version, available, service.low_stock_threshold ?? 0, serviceKey(service.id), `Low stock for ${service.title}`, service.id);
   }
+  // A service deleted, or without a threshold of its own now: its open warning is over.
+  await trx
+    .updateTable('notifications')
+    .set({ resolved_at: sql<Date>`now()`, updated_at: sql<Date>`now()`, version })
+    .where('kind', '=', 'low_stock')
+    .where('resolved_at', 'is', null)
+    .where('service_id', 'is not', null)
+    .$if(services.length > 0, (qb) => qb.where('service_id', 'not in', services.map((service) => service.id)))
+    .execute();
 }
 
 async function compare(trx: Transaction<Database>, version: number, available: number, threshold: number, key: string, title: string, serviceId: string | null) {

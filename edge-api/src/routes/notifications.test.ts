@@ -106,6 +106,12 @@ describe('low-stock warnings (issue 16, item 6)', () => {
     const lowered = await api.call<Service>('PUT', `/api/services/${created.body.id}`, { user: admin, json: { ...serviceBody, lowStockThreshold: 1 } });
     expect(lowered.body.lowStockThreshold).toBe(1);
     expect(await openLowStock(key)).toEqual([]);
+
+    // Warned again, then the service is deleted: its warning is over.
+    await api.call('PUT', `/api/services/${created.body.id}`, { user: admin, json: { ...serviceBody, lowStockThreshold: 9 } });
+    expect(await openLowStock(key)).toHaveLength(1);
+    expect((await api.call('DELETE', `/api/services/${created.body.id}`, { user: admin })).status).toBe(204);
+    expect(await openLowStock(key)).toEqual([]);
   });
 });
 

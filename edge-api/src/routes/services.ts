@@ -60,6 +60,7 @@ export function serviceRoutes(deps: Deps) {
         const deleted = await softDeleteService(trx, id, await nextVersion(trx));
         if (!deleted) throw notFound('Service');
         await recordAudit(trx, c.get('user'), { action: 'service.delete', entity: 'service', entityId: id });
+        await watchStockLevel(trx);
       });
       return c.body(null, 204);
     });
