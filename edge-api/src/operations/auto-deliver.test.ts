@@ -89,6 +89,20 @@ describe('automatic delivery from stock (issue 16, item 5)', () => {
     expect(await openNoStock(id)).toEqual([]);
   });
 
+  it('answers a replayed keyed "paid" (a device resending its queued change) with the first answer, delivering once', async () => {
+    const stocks = await Promise.all(Array.from({ length: 3 }, (_, i) => orders.seedStock(`key-${i}-${random()}@wise.test`, `Key-${i}-${random()}`)));
+    const id = await orders.placeOrder();
+    const headers = { 'Idempotency-Key': `auto-${random()}` };
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, () => api.call<Order>('PUT', `/api/admin/orders/${id}`, { user: moderator, json: { paymentStatus: 'paid' }, headers })),
+    );
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
+    for (const answer of answers) expect(answer.body).toEqual(answers[0]!.body);
+    expect(answers[0]!.body).toMatchObject({ orderStatus: 'delivered' });
+    const sold = await api.db.selectFrom('wise_stocks').select('id').where('id', 'in', stocks).where('status', '=', 'sold').execute();
+    expect(sold).toHaveLength(1);
+  });
+
   it('gives each stock to one order when more orders than stock are paid at once; the others stay paid and waiting, and staff are told once each', async () => {
     const stocks = await Promise.all(Array.from({ length: 2 }, (_, i) => orders.seedStock(`last-${i}-${random()}@wise.test`, `Last-${i}-${random()}`)));
     const buyers = await Promise.all(Array.from({ length: 8 }, () => api.createUser('user')));
