@@ -155,6 +155,7 @@ describe('every screen on a phone and a tablet', () => {
       { who: 'admin', path: '/dashboard/add-wise-stocks', ready: heading('Add New Wise Stock'), title: /^Add New Wise Stock · / },
       { who: 'admin', path: '/dashboard/import-wise-stocks', ready: heading('Import Wise Stock'), title: /^Import Wise Stock · / },
       { who: 'admin', path: '/dashboard/settings', ready: (page) => page.getByRole('button', { name: /^Save/ }).waitFor(), title: /^Settings · / },
+      { who: 'admin', path: '/dashboard/notifications', ready: heading('Notifications'), title: /^Notifications · / },
       { who: 'admin', path: '/fees', ready: heading('Under Construction'), title: /^Fees: Under Construction · / },
       { who: 'admin', path: '/dashboard/no-such-screen', page: '404', ready: heading('Page not found') },
     ];

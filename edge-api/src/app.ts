@@ -8,6 +8,7 @@ import { adminAuditRoutes } from './routes/admin-audit.ts';
 import { adminCredentialRoutes } from './routes/admin-credentials.ts';
 import { adminOrderRoutes } from './routes/admin-orders.ts';
 import { configRoutes } from './routes/config.ts';
+import { notificationRoutes } from './routes/notifications.ts';
 import { orderRoutes } from './routes/orders.ts';
 import { serviceRoutes } from './routes/services.ts';
 import { settingsRoutes } from './routes/settings.ts';
@@ -46,6 +47,7 @@ export function createApp(deps: Deps) {
     .route('/admin/audit', adminAuditRoutes(deps))
     .route('/wise-stocks', wiseStockRoutes(deps))
     .route('/stock-batches', stockBatchRoutes(deps))
+    .route('/notifications', notificationRoutes(deps))
     .route('/settings', settingsRoutes(deps))
     .route('/uploads', uploadRoutes(deps))
     .route('/sync', syncRoutes(deps));

@@ -1,6 +1,16 @@
 import { z } from 'zod';
 import { expectedVersion, IMAGE_ADDRESS_MAX, requiredText, text, textList, uuid } from './fields.ts';
-import { isImageAddress } from './services.ts';
+import { isImageAddress, LOW_STOCK_THRESHOLD_MAX } from './services.ts';
+
+/** A low-stock threshold: a whole number of accounts, 0 (never warn) to LOW_STOCK_THRESHOLD_MAX. */
+export const lowStockThreshold = z
+  .number({ error: 'must be a whole number' })
+  .int('must be a whole number')
+  .min(0, 'must be 0 or more')
+  .max(LOW_STOCK_THRESHOLD_MAX, `must be at most ${LOW_STOCK_THRESHOLD_MAX}`);
+
+/** The Wise category, however older data spells it ('wise', 'WISE', 'Wise'): the one Wise stock serves. */
+export const categoryIsWise = (category: string) => category.trim().toLowerCase() === 'wise';
 
 /** '' (no picture) or an address a browser can show; see isImageAddress. */
 export const serviceImage = text(IMAGE_ADDRESS_MAX).refine((value) => value === '' || isImageAddress(value), {
@@ -19,5 +29,12 @@ export const serviceBody = z.object({
   price: requiredText(60),
   deliveryTime: requiredText(60),
   paymentMethods: textList(20, 40).default([]),
+  autoDeliver: z.boolean().optional(),
+  lowStockThreshold: lowStockThreshold.nullable().optional(),
   version: expectedVersion,
 });
+
+/** Why a service body cannot deliver automatically, or null (checked by the route and the form). */
+export const AUTO_DELIVER_WISE_ONLY = 'Automatic delivery takes accounts from Wise stock: only a service of the Wise category can deliver automatically';
+export const autoDeliverProblem = (body: { autoDeliver?: boolean; category: string }) =>
+  body.autoDeliver && !categoryIsWise(body.category) ? AUTO_DELIVER_WISE_ONLY : null;

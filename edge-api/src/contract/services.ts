@@ -9,7 +9,14 @@ export interface ServiceFields {
   price: string;
   deliveryTime: string;
   paymentMethods: string[];
+  /** Delivers an account from Wise stock by itself when an order is marked paid (decision 061). */
+  autoDeliver?: boolean;
+  /** Warn staff below this many available stock accounts; null: the shop's threshold (settings). */
+  lowStockThreshold?: number | null;
 }
+
+/** The most a low-stock threshold may be. */
+export const LOW_STOCK_THRESHOLD_MAX = 100_000;
 
 export interface Service extends ServiceFields {
   id: string;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EMAIL_MAX, emailText, requiredText, text } from './fields.ts';
+import { lowStockThreshold } from './service-requests.ts';
 import { MAX_WALLETS, type SiteSettings } from './settings.ts';
 
 const linkProtocols = new Set(['https:', 'http:', 'tg:', 'whatsapp:', 'mailto:', 'tel:']);
@@ -36,4 +37,5 @@ export const settingsBody = z.object({
     whatsapp: optionalLink,
   }),
   wallets: z.array(z.object({ name: requiredText(40), number: requiredText(40) })).max(MAX_WALLETS, `must have at most ${MAX_WALLETS} entries`),
+  lowStockThreshold: lowStockThreshold.optional(),
 }) satisfies z.ZodType<SiteSettings>;

@@ -10,6 +10,8 @@ export interface SiteSettings {
   address: string;
   socialLinks: { facebook: string; twitter: string; instagram: string; linkedin: string; telegram: string; whatsapp: string };
   wallets: { name: string; number: string }[];
+  /** Staff are warned when fewer Wise stock accounts than this are available; 0: never (decision 061). */
+  lowStockThreshold?: number;
 }
 
 /** The most wallets the settings hold. */
@@ -38,6 +40,7 @@ export const defaultSettings: SiteSettings = {
     { name: 'Nagad', number: '01XXXXXXXXX' },
     { name: 'Rocket', number: '01XXXXXXXXX' },
   ],
+  lowStockThreshold: 0,
 };
 
 /** Stored settings over the defaults, so a field added later (or never synced) still reads something sensible. */

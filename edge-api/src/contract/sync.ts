@@ -1,3 +1,4 @@
+import type { StaffNotification } from './notifications.ts';
 import type { Order } from './orders.ts';
 import type { Service } from './services.ts';
 import type { SiteSettings } from './settings.ts';
@@ -17,11 +18,14 @@ export interface SyncResponse {
     users?: User[];
     orders?: Order[];
     wiseStocks?: WiseStock[];
+    /** Staff only: the notification centre, with the caller's read state (decision 062). */
+    notifications?: StaffNotification[];
   };
   deleted: {
     services?: string[];
     users?: string[];
     orders?: string[];
     wiseStocks?: string[];
+    notifications?: string[];
   };
 }

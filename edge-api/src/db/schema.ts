@@ -37,6 +37,10 @@ export interface ServicesTable extends Synced {
   price: string;
   delivery_time: string;
   payment_methods: JsonWithDefault<string[]>;
+  /** Delivers from stock by itself when an order is marked paid (decision 061). */
+  auto_deliver: Generated<boolean>;
+  /** Below this many available stock accounts, staff are warned; null: the shop's threshold. */
+  low_stock_threshold: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface OrdersTable extends Synced {
@@ -98,6 +102,25 @@ export interface StockBatchesTable {
 export interface SettingsTable extends Synced {
   id: string;
   value: Json<Record<string, unknown>>;
+}
+
+export interface NotificationsTable extends Synced {
+  id: string;
+  kind: string;
+  title: string;
+  body: Generated<string>;
+  order_id: string | null;
+  service_id: string | null;
+  /** One open notification per key (a low-stock scope, a paid order waiting for stock). */
+  dedupe_key: string | null;
+  resolved_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
+export interface NotificationReadsTable {
+  notification_id: string;
+  user_id: string;
+  read_at: Timestamp;
+  version: Version;
 }
 
 export interface AuditLogTable {
@@ -188,6 +211,8 @@ export interface Database {
   auth_refresh_tokens: AuthRefreshTokensTable;
   auth_one_time_tokens: AuthOneTimeTokensTable;
   data_keys: DataKeysTable;
+  notifications: NotificationsTable;
+  notification_reads: NotificationReadsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -196,3 +221,4 @@ export type OrderRow = Selectable<OrdersTable>;
 export type StockRow = Selectable<WiseStocksTable>;
 export type StockBatchRow = Selectable<StockBatchesTable>;
 export type AuditRow = Selectable<AuditLogTable>;
+export type NotificationRow = Selectable<NotificationsTable>;

@@ -16,6 +16,9 @@ export const toServiceColumns = (fields: ServiceFields) => ({
   price: fields.price,
   delivery_time: fields.deliveryTime,
   payment_methods: JSON.stringify(fields.paymentMethods),
+  // Left out of a body: kept as they are (an older client never turns them off).
+  ...(fields.autoDeliver !== undefined && { auto_deliver: fields.autoDeliver }),
+  ...(fields.lowStockThreshold !== undefined && { low_stock_threshold: fields.lowStockThreshold }),
 });
 
 export function listServices(db: Db) {

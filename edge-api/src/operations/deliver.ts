@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { orderChangeBody } from '../contract/order-requests.ts';
 import type { Order } from '../contract/orders.ts';
 import { recordAudit } from '../db/audit.ts';
+import { resolveNotification } from '../db/notifications.ts';
 import { KeyReusedError, onceForKey, type StoredAnswer } from '../db/idempotency.ts';
 import { lockOrder, updateOrder } from '../db/orders.ts';
 import type { OrderRow, OrdersTable, StockRow, UserRow } from '../db/schema.ts';
@@ -12,6 +13,8 @@ import type { Deps } from '../deps.ts';
 import { ApiError, notFound } from '../errors.ts';
 import { assertVersion } from '../lib/versioning.ts';
 import { presentOrder } from '../presenters/orders.ts';
+import { automaticDelivery, afterAutomaticDelivery } from './auto-deliver.ts';
+import { noStockKey, watchStockLevel } from './stock-watch.ts';
 
 /** What PUT /api/admin/orders/{id} asks for: statuses, or a delivery of typed credentials or of a stock. */
 export type OrderChange = z.infer<typeof orderChangeBody>;
@@ -116,10 +119,12 @@ export async function changeOrder(
         if (change.paymentStatus) changes.payment_status = change.paymentStatus;
         if (change.orderStatus) changes.order_status = change.orderStatus;
         let stock: StockRow | undefined;
+        // Marked paid, for a service that delivers by itself: the oldest free stock, in this transaction (decision 061).
+        const auto = typedColumns || change.stockId ? null : await automaticDelivery(trx, current, change);
         if (typedColumns) {
           Object.assign(changes, typedColumns, { payment_status: 'paid', order_status: 'delivered' });
-        } else if (change.stockId) {
-          stock = await lockStockForDelivery(trx, change.stockId);
+        } else if (change.stockId || auto?.stock) {
+          stock = auto?.stock ?? (await lockStockForDelivery(trx, change.stockId!));
           if (!stock || stock.status !== 'available') throw stockUnavailable();
           // The sealed password and its index move as they are: same keys, and the plain text is never needed.
           Object.assign(changes, {
@@ -144,7 +149,10 @@ export async function changeOrder(
           });
         }
         const updated = await updateOrder(trx, orderId, changes, version);
-        const delivered = typedColumns ? 'typed' : stock ? 'stock' : undefined;
+        if (auto) await afterAutomaticDelivery(trx, version, updated, auto);
+        else if (typedColumns || stock) await resolveNotification(trx, version, noStockKey(orderId));
+        if (stock) await watchStockLevel(trx, version);
+        const delivered = typedColumns ? 'typed' : auto?.stock ? 'auto' : stock ? 'stock' : undefined;
         await recordAudit(trx, actor, {
           action: delivered ? 'order.deliver' : 'order.update',
           entity: 'order',

@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { placeOrderBody, userIdParam, userOrdersQuery } from '../contract/order-requests.ts';
 import { recordAudit } from '../db/audit.ts';
+import { notifyNewOrder } from '../operations/staff-notices.ts';
 import { findOrderIncludingDeleted, insertOrder, listUserOrders, listUserOrdersPage } from '../db/orders.ts';
 import type { OrderRow } from '../db/schema.ts';
 import { findService } from '../db/services.ts';
@@ -52,8 +53,10 @@ export function orderRoutes(deps: Deps) {
           userName: me.display_name,
           orderDate: deps.clock(),
         };
-        const created = await insertOrder(trx, fields, await nextVersion(trx));
+        const version = await nextVersion(trx);
+        const created = await insertOrder(trx, fields, version);
         if (!created) return replayOf((await findOrderIncludingDeleted(trx, id))!);
+        await notifyNewOrder(trx, version, created);
         await recordAudit(trx, me, { action: 'order.create', entity: 'order', entityId: id, details: { productId, price: service.price } });
         return { row: created, created: true };
       });

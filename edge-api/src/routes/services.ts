@@ -1,15 +1,22 @@
 import { Hono } from 'hono';
 import { idParam } from '../contract/fields.ts';
-import { serviceBody } from '../contract/service-requests.ts';
+import { autoDeliverProblem, serviceBody } from '../contract/service-requests.ts';
 import { recordAudit } from '../db/audit.ts';
 import { findService, insertService, listServices, softDeleteService, updateService } from '../db/services.ts';
+import { watchStockLevel } from '../operations/stock-watch.ts';
 import { nextVersion } from '../db/versions.ts';
 import type { Deps } from '../deps.ts';
-import { notFound } from '../errors.ts';
+import { badRequest, notFound } from '../errors.ts';
 import { validate } from '../lib/validate.ts';
 import { assertVersion } from '../lib/versioning.ts';
 import { requireAdmin, type AppEnv } from '../middleware/session.ts';
 import { toService } from '../presenters/services.ts';
+
+/** Automatic delivery draws on Wise stock (decision 061): refused, with nothing written, for another category. */
+function assertCanAutoDeliver(fields: { autoDeliver?: boolean; category: string }) {
+  const problem = autoDeliverProblem(fields);
+  if (problem) throw badRequest(`autoDeliver: ${problem}`, [{ path: 'autoDeliver', message: problem }]);
+}
 
 export function serviceRoutes(deps: Deps) {
   return new Hono<AppEnv>()
@@ -21,11 +28,13 @@ export function serviceRoutes(deps: Deps) {
     })
     .post('/', requireAdmin, validate('json', serviceBody), async (c) => {
       const { id = crypto.randomUUID(), version: _ignored, ...fields } = c.req.valid('json');
+      assertCanAutoDeliver(fields);
       const row = await deps.db.transaction().execute(async (trx) => {
         const existing = await findService(trx, id);
         if (existing) return existing; // a replayed create answers the first result
         const created = await insertService(trx, id, fields, await nextVersion(trx));
         await recordAudit(trx, c.get('user'), { action: 'service.create', entity: 'service', entityId: id, details: { title: fields.title } });
+        if (fields.lowStockThreshold != null) await watchStockLevel(trx);
         return created;
       });
       return c.json(toService(row), 201);
@@ -33,12 +42,14 @@ export function serviceRoutes(deps: Deps) {
     .put('/:id', requireAdmin, validate('param', idParam), validate('json', serviceBody), async (c) => {
       const { id } = c.req.valid('param');
       const { id: _bodyId, version, ...fields } = c.req.valid('json');
+      assertCanAutoDeliver(fields);
       const row = await deps.db.transaction().execute(async (trx) => {
         const current = await trx.selectFrom('services').select('version').where('id', '=', id).where('deleted_at', 'is', null).forUpdate().executeTakeFirst();
         if (!current) throw notFound('Service');
         assertVersion(current.version, version, 'service');
         const updated = await updateService(trx, id, fields, await nextVersion(trx));
         await recordAudit(trx, c.get('user'), { action: 'service.update', entity: 'service', entityId: id, details: { title: fields.title } });
+        if (fields.lowStockThreshold !== undefined) await watchStockLevel(trx);
         return updated!;
       });
       return c.json(toService(row));
@@ -49,6 +60,7 @@ export function serviceRoutes(deps: Deps) {
         const deleted = await softDeleteService(trx, id, await nextVersion(trx));
         if (!deleted) throw notFound('Service');
         await recordAudit(trx, c.get('user'), { action: 'service.delete', entity: 'service', entityId: id });
+        await watchStockLevel(trx);
       });
       return c.body(null, 204);
     });

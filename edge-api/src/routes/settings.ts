@@ -7,17 +7,22 @@ import { nextVersion } from '../db/versions.ts';
 import type { Deps } from '../deps.ts';
 import { validate } from '../lib/validate.ts';
 import { requireAdmin, type AppEnv } from '../middleware/session.ts';
+import { watchStockLevel } from '../operations/stock-watch.ts';
 import { toSiteSettings } from '../presenters/settings.ts';
 
 export function settingsRoutes(deps: Deps) {
   return new Hono<AppEnv>()
     .get('/', async (c) => c.json<SiteSettings>(toSiteSettings((await findSettingsRow(deps.db))?.value)))
     .put('/', requireAdmin, validate('json', settingsBody), async (c) => {
-      const settings: SiteSettings = c.req.valid('json');
+      const body: SiteSettings = c.req.valid('json');
+      let settings = body;
       await deps.db.transaction().execute(async (trx) => {
         const version = await nextVersion(trx);
         const before = toSiteSettings((await findSettingsRow(trx))?.value);
+        // A body without the low-stock threshold (an older client) keeps the one set.
+        settings = { ...body, lowStockThreshold: body.lowStockThreshold ?? before.lowStockThreshold ?? 0 };
         await saveSettings(trx, settings, version);
+        await watchStockLevel(trx, version);
         const changed = (Object.keys(settings) as (keyof SiteSettings)[]).filter(
           (key) => JSON.stringify(before[key]) !== JSON.stringify(settings[key]),
         );

@@ -4,6 +4,7 @@ import { importBody, importPreviewBody, type ImportResult, type WithdrawResult }
 import { recordAudit } from '../db/audit.ts';
 import { findBatch, insertBatch, listBatches, lockBatch, withdrawBatchItems } from '../db/stock-batches.ts';
 import { lockStockAdditions } from '../db/wise-stocks.ts';
+import { watchStockLevel } from '../operations/stock-watch.ts';
 import { nextVersion } from '../db/versions.ts';
 import type { Deps } from '../deps.ts';
 import { badRequest, conflict, notFound } from '../errors.ts';
@@ -43,6 +44,7 @@ export function stockBatchRoutes(deps: Deps) {
           })),
         );
         await insertBatch(trx, { id, label, addedBy: user.id, userName: user.display_name || user.email, userEmail: user.email }, items, await nextVersion(trx));
+        await watchStockLevel(trx);
         const preview = toPreview(planned);
         await recordAudit(trx, user, { action: 'stock_batch.import', entity: 'stock_batch', entityId: id, details: { label, imported: accepted.length, counts: preview.counts } });
         return { batch: toStockBatch((await findBatch(trx, id))!), preview } satisfies ImportResult;
@@ -54,6 +56,7 @@ export function stockBatchRoutes(deps: Deps) {
       const result = await deps.db.transaction().execute(async (trx) => {
         if (!(await lockBatch(trx, id))) throw notFound('Stock batch');
         const withdrawn = await withdrawBatchItems(trx, id, await nextVersion(trx));
+        await watchStockLevel(trx);
         await recordAudit(trx, c.get('user'), { action: 'stock_batch.withdraw', entity: 'stock_batch', entityId: id, details: { withdrawn } });
         return { batch: toStockBatch((await findBatch(trx, id))!), withdrawn } satisfies WithdrawResult;
       });

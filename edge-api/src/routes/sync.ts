@@ -11,11 +11,13 @@ import {
   changedWorkingSetOrders,
   readPage,
 } from '../db/sync.ts';
+import { changedNotifications } from '../db/notifications.ts';
 import { currentVersion } from '../db/versions.ts';
 import type { Deps } from '../deps.ts';
 import { forbidden, unauthorized } from '../errors.ts';
 import { validate } from '../lib/validate.ts';
 import { isStaff, type AppEnv } from '../middleware/session.ts';
+import { toStaffNotification } from '../presenters/notifications.ts';
 import { toSyncedOrder } from '../presenters/orders.ts';
 import { toService } from '../presenters/services.ts';
 import { toSiteSettings } from '../presenters/settings.ts';
@@ -72,12 +74,13 @@ export function syncRoutes(deps: Deps) {
         const staff = isStaff(me);
         const { tables, upTo } = await readPage(
           async (window) => {
-            const [users, orders, wiseStocks] = await Promise.all([
+            const [users, orders, wiseStocks, notifications] = await Promise.all([
               changedUsers(trx, window, staff ? undefined : me.id),
               staff ? changedWorkingSetOrders(trx, window, deps.clock()) : changedOwnOrders(trx, window, me.id),
               staff ? changedStocks(trx, window) : [],
+              staff ? changedNotifications(trx, window, me.id) : [],
             ]);
-            return { users, orders, wiseStocks };
+            return { users, orders, wiseStocks, notifications };
           },
           after,
           latest,
@@ -90,6 +93,9 @@ export function syncRoutes(deps: Deps) {
           const stocks = await split(tables.wiseStocks, (row) => toWiseStock(row, deps.secrets, deps.blobs, me.user_role === 'admin' ? 'admin' : 'moderator'));
           response.changes.wiseStocks = stocks.changes;
           response.deleted.wiseStocks = stocks.deleted;
+          const notifications = await split(tables.notifications, toStaffNotification);
+          response.changes.notifications = notifications.changes;
+          response.deleted.notifications = notifications.deleted;
         }
         return { ...response, cursor: upTo, hasMore: upTo < latest };
       });

@@ -4,6 +4,7 @@ import { newStockBody, stockChangeBody, stockCheckQuery, stockExportQuery } from
 import { hasDuplicate, statusChangeProblem, stockImageFields, type WiseStockReveal } from '../contract/wise-stocks.ts';
 import { recordAudit } from '../db/audit.ts';
 import { credentialsKeys, duplicateCheck, findKnownCredentials } from '../db/credentials.ts';
+import { watchStockLevel } from '../operations/stock-watch.ts';
 import { nextVersion } from '../db/versions.ts';
 import { exportStockBatch, findStock, findStockIncludingDeleted, insertStock, lockStockAdditions, listStocks, lockStock, setStockImage, setStockStatus, softDeleteStock } from '../db/wise-stocks.ts';
 import type { Deps } from '../deps.ts';
@@ -124,6 +125,7 @@ export function wiseStockRoutes(deps: Deps) {
           entityId: id,
           details: { wiseName: fields.wiseName, ...(hasDuplicate(check) ? { overrodeDuplicates: check } : {}) },
         });
+        await watchStockLevel(trx);
         return { row: created, replay: false };
       });
       return c.json(await answer(result.row), result.replay ? 200 : 201);
@@ -181,6 +183,7 @@ export function wiseStockRoutes(deps: Deps) {
           entityId: id,
           details: { from: current.status, to: newStatus, soldTo: updated.sold_to, notesChanged: notes !== undefined },
         });
+        await watchStockLevel(trx);
         return updated;
       });
       return c.json({ stock: await answer(row) });
@@ -191,6 +194,7 @@ export function wiseStockRoutes(deps: Deps) {
         const deleted = await softDeleteStock(trx, id, await nextVersion(trx));
         if (!deleted) throw notFound('Wise stock');
         await recordAudit(trx, c.get('user'), { action: 'wise_stock.delete', entity: 'wise_stock', entityId: id });
+        await watchStockLevel(trx);
       });
       return c.body(null, 204);
     });

@@ -76,6 +76,8 @@ export const routeTable: Record<string, RouteRow> = {
   'POST /api/stock-batches/preview': { access: 'admin', badInputs: [notJson, { json: {} }, { json: { text: '   ' } }] },
   'POST /api/stock-batches': { access: 'admin', badInputs: [notJson, { json: { text: 'a@b.test,pw-123456,A' } }, { json: { label: 'x', text: '' } }] },
   'POST /api/stock-batches/:id/withdraw': { access: 'admin', badInputs: [notUuid('/api/stock-batches/not-a-uuid/withdraw')] },
+  'GET /api/notifications': { access: 'staff', badInputs: [] },
+  'POST /api/notifications/read': { access: 'staff', badInputs: [notJson, { json: {} }, { json: { ids: ['not-a-uuid'] } }, { json: { all: false } }] },
 
   'GET /api/settings': { access: 'anyone', badInputs: [] },
   'PUT /api/settings': { access: 'admin', badInputs: [notJson, { json: {} }] },

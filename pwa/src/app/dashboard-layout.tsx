@@ -9,6 +9,9 @@ import { WIDE_SCREEN_QUERY } from '../components/use-dismiss.ts';
 import { useSettings } from '../db/hooks.ts';
 import { useAuthorization } from '../lib/authorization.tsx';
 import { isDemoShop } from '../lib/supabase.ts';
+import { LowStockBanner } from '../features/notifications/low-stock-banner.tsx';
+import { NotificationPanel } from '../features/notifications/notification-panel.tsx';
+import { unreadOf, useDeviceNotifications } from '../features/notifications/notifications-data.ts';
 import { useAttentionItems } from './dashboard-attention.ts';
 import { sidebarFor } from './dashboard-nav.ts';
 
@@ -31,6 +34,7 @@ export function DashboardLayout() {
   const settings = useSettings();
   const { can } = useAuthorization();
   const attention = useAttentionItems();
+  const notifications = useDeviceNotifications();
   const { signOut, signingOut } = useSignOut();
   const [open, setOpen] = useState(false);
   const toggleRef = useRef<HTMLButtonElement>(null);
@@ -86,7 +90,9 @@ export function DashboardLayout() {
               <span className="max-sm:sr-only">{settings.brandName}</span>
             </Link>
             <div className="flex-1" />
-            <NotificationBell items={attention} />
+            <NotificationBell items={attention} unread={notifications ? unreadOf(notifications).length : 0}>
+              <NotificationPanel />
+            </NotificationBell>
             <Link to="/" className="btn btn-ghost btn-sm gap-1 px-2 sm:px-3">
               <StorefrontIcon />
               <span>Shop</span>
@@ -105,6 +111,7 @@ export function DashboardLayout() {
           <OfflineBanner />
         </header>
         <main id="main-content" tabIndex={-1} className="flex-1 p-4 focus:outline-none md:p-6">
+          <LowStockBanner />
           <Outlet />
         </main>
       </div>

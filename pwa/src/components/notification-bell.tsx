@@ -17,13 +17,15 @@ export interface NotificationBellProps {
   items: readonly AttentionItem[] | undefined;
   /** More of the panel below the items (where a notification centre's own list would go). */
   children?: ReactNode;
+  /** Unread notifications, counted in the badge with the items. */
+  unread?: number;
 }
 
 /**
  * The dashboard's bell: a button whose badge counts what waits for staff, opening a panel that lists it
  * with links to where it is done. A disclosure: Escape, a click beside it or a link chosen closes it.
  */
-export function NotificationBell({ items, children }: NotificationBellProps) {
+export function NotificationBell({ items, children, unread = 0 }: NotificationBellProps) {
   const [open, setOpen] = useState(false);
   const containerRef = useRef<HTMLDivElement>(null);
   const buttonRef = useRef<HTMLButtonElement>(null);
@@ -34,8 +36,12 @@ export function NotificationBell({ items, children }: NotificationBellProps) {
   useEffect(() => setOpen(false), [pathname, search]);
 
   const shown = (items ?? []).filter((item) => item.count > 0);
-  const total = shown.reduce((sum, item) => sum + item.count, 0);
-  const summary = items === undefined ? 'Loading' : total === 0 ? 'Nothing needs your attention' : `${total} ${total === 1 ? 'thing needs' : 'things need'} your attention`;
+  const total = shown.reduce((sum, item) => sum + item.count, 0) + unread;
+  const summary = items === undefined
+      ? 'Loading'
+      : total === 0
+        ? 'Nothing needs your attention'
+        : `${total} ${total === 1 ? 'thing needs' : 'things need'} your attention${unread > 0 ? `, ${unread} unread ${unread === 1 ? 'notification' : 'notifications'}` : ''}`;
 
   return (
     <div ref={containerRef} className="relative">

@@ -1,4 +1,5 @@
 import { Dexie, type EntityTable } from 'dexie';
+import type { StaffNotification } from '../../../edge-api/src/contract/notifications.ts';
 import type { Order } from '../../../edge-api/src/contract/orders.ts';
 import type { Service } from '../../../edge-api/src/contract/services.ts';
 import type { SiteSettings } from '../../../edge-api/src/contract/settings.ts';
@@ -67,6 +68,8 @@ export class UserDb extends Dexie {
   users!: EntityTable<User, 'uid'>;
   orders!: EntityTable<Order, 'id'>;
   wiseStocks!: EntityTable<WiseStock, 'id'>;
+  /** Staff only: the notification centre as last synced, with this user's read state (decision 062). */
+  notifications!: EntityTable<StaffNotification, 'id'>;
   outbox!: EntityTable<OutboxEntry, 'id'>;
   meta!: EntityTable<MetaEntry, 'key'>;
 
@@ -83,6 +86,9 @@ export class UserDb extends Dexie {
     // order and sorting it: 5,000 orders open offline as fast as 30 (issue 11, item 6).
     this.version(2).stores({
       orders: 'id, userId, createdAt, orderStatus, paymentStatus, [userId+createdAt]',
+    });
+    this.version(3).stores({
+      notifications: 'id, createdAt, kind',
     });
   }
 }

@@ -88,11 +88,12 @@ export async function pullPrivate(
 
 /** Applies one pull in one transaction; answers whether the user moved between customer and staff. */
 async function applyPrivate(db: UserDb, userId: string, answer: SyncResponse, wipe: boolean): Promise<boolean> {
-  return db.transaction('rw', [db.users, db.orders, db.wiseStocks, db.outbox, db.meta], async () => {
+  return db.transaction('rw', [db.users, db.orders, db.wiseStocks, db.notifications, db.outbox, db.meta], async () => {
     const pending = await db.outbox.where('status').equals('pending').toArray();
     const queued = new Set(pending.flatMap(entryTargets).map(baseKey));
     if (wipe) {
       await db.users.clear();
+      await db.notifications.clear();
       for (const table of [db.orders, db.wiseStocks] as const) {
         const name = table === db.orders ? 'orders' : 'wiseStocks';
         const ids = (await table.toCollection().primaryKeys()) as string[];
@@ -103,6 +104,9 @@ async function applyPrivate(db: UserDb, userId: string, answer: SyncResponse, wi
     if (answer.deleted.users?.length) await db.users.bulkDelete(answer.deleted.users);
     await applyRows(db, 'orders', answer.changes.orders, answer.deleted.orders, queued);
     await applyRows(db, 'wiseStocks', answer.changes.wiseStocks, answer.deleted.wiseStocks, queued);
+    // Notifications change only on the server (marking read answers the rows): no outbox to respect.
+    if (answer.changes.notifications?.length) await db.notifications.bulkPut(answer.changes.notifications);
+    if (answer.deleted.notifications?.length) await db.notifications.bulkDelete(answer.deleted.notifications);
 
     const me = answer.changes.users?.find((user) => user.uid === userId);
     const knownRole = await readMeta<Role>(db, ROLE_KEY);

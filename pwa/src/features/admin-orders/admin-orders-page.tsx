@@ -18,6 +18,7 @@ import { shortOrderId } from '../../lib/order-rules.ts';
 import { saveBlobAs } from '../../lib/save-file.ts';
 import { getAccessToken } from '../../lib/supabase.ts';
 import { AuditModal } from './audit-modal.tsx';
+import { deliversAutomatically, markPaidForAutoDelivery } from './auto-delivery.ts';
 import { CredentialsModal } from './credentials-modal.tsx';
 import { OrderFiltersBar } from './order-filters-bar.tsx';
 import {
@@ -90,6 +91,18 @@ export function AdminOrdersPage() {
     if (paymentStatus === order.paymentStatus) return;
     // Spec: 'paid' opens the credentials modal and nothing is saved until Approve & Deliver.
     if (paymentStatus === 'paid') {
+      // A service that delivers by itself (decision 061): 'paid' is saved, and the server delivers from stock.
+      if (db && (await deliversAutomatically(order))) {
+        try {
+          const told = await markPaidForAutoDelivery(userId, db, order);
+          if (told.ok) toast.success(told.text);
+          else toast.error(told.text, 8000);
+        } catch (error) {
+          console.error('Payment status update failed', error);
+          toast.error('Failed to update payment status.');
+        }
+        return;
+      }
       setDelivering(order);
       return;
     }

@@ -1,5 +1,5 @@
 import type { ZodType } from 'zod';
-import { serviceBody, serviceImage } from '../../../../edge-api/src/contract/service-requests.ts';
+import { autoDeliverProblem, serviceBody, serviceImage } from '../../../../edge-api/src/contract/service-requests.ts';
 import type { Service } from '../../../../edge-api/src/contract/services.ts';
 import { categoryKey } from '../../lib/catalog.ts';
 import { checkWith } from '../../lib/form-problems.ts';
@@ -12,15 +12,18 @@ export function choicesWith(ids: readonly string[], current: string): string[] {
 /** The body of POST/PUT /api/services: a service's own fields. */
 export type ServiceBody = Omit<Service, 'id' | 'createdAt' | 'updatedAt' | 'version'>;
 
-/** What the service forms edit: the same fields, but lists keep their blank rows until saved. */
-export type ServiceFormValues = ServiceBody;
+/**
+ * What the service forms edit: the same fields, but lists keep their blank rows until saved, and the
+ * low-stock threshold is the text typed ('' for the shop's threshold).
+ */
+export type ServiceFormValues = Omit<ServiceBody, 'autoDeliver' | 'lowStockThreshold'> & { autoDeliver?: boolean; lowStockThreshold?: string };
 
-export type ServiceField = 'title' | 'category' | 'description' | 'price' | 'deliveryTime' | 'image';
+export type ServiceField = 'title' | 'category' | 'description' | 'price' | 'deliveryTime' | 'image' | 'lowStockThreshold';
 export type ServiceFormErrors = Partial<Record<ServiceField, string>>;
 
 /** The dashboard modal in create mode: every field empty, one empty entry in each list. */
 export function emptyModalValues(): ServiceFormValues {
-  return { title: '', category: '', description: '', price: '', deliveryTime: '', image: '', features: [''], paymentMethods: [''], popular: false };
+  return { title: '', category: '', description: '', price: '', deliveryTime: '', image: '', features: [''], paymentMethods: [''], popular: false, autoDeliver: false, lowStockThreshold: '' };
 }
 
 /** The modal in edit mode: the service's values, and still one (empty) entry in a list that has none. */
@@ -36,6 +39,8 @@ export function valuesFromService(service: Service): ServiceFormValues {
     features: service.features.length > 0 ? [...service.features] : [''],
     paymentMethods: service.paymentMethods.length > 0 ? [...service.paymentMethods] : [''],
     popular: service.popular,
+    autoDeliver: service.autoDeliver ?? false,
+    lowStockThreshold: service.lowStockThreshold == null ? '' : String(service.lowStockThreshold),
   };
 }
 
@@ -51,6 +56,7 @@ const fieldLabels: Record<ServiceField, string> = {
   price: 'Price',
   deliveryTime: 'Delivery Time',
   image: 'Image URL',
+  lowStockThreshold: 'Low-stock threshold',
 };
 
 /** The modal also requires a picture (spec section 5); the API takes a service without one. */
@@ -66,7 +72,11 @@ function problemsOf(schema: ZodType, values: ServiceFormValues, fields: readonly
 
 /** Spec section 5 (service modal): title, category, description, price, deliveryTime and image required; image a URL. */
 export function validateModal(values: ServiceFormValues): ServiceFormErrors {
-  return problemsOf(modalRules, values, ['title', 'category', 'description', 'price', 'deliveryTime', 'image'], {});
+  const errors = problemsOf(modalRules, values, ['title', 'category', 'description', 'price', 'deliveryTime', 'image', 'lowStockThreshold'], {});
+  // Automatic delivery draws on Wise stock (decision 061): said under the category, the field to change.
+  const auto = autoDeliverProblem(toServiceBody(values));
+  if (auto && !errors.category) errors.category = auto;
+  return errors;
 }
 
 /** Spec section 5 (storefront form): title, description, category, price and delivery time required. */
@@ -88,6 +98,11 @@ export function toServiceBody(values: ServiceFormValues): ServiceBody {
     features: withoutBlanks(values.features),
     paymentMethods: [...new Set(withoutBlanks(values.paymentMethods))],
     popular: values.popular,
+    // Only from the dashboard's modal, which offers them; '' is the shop's threshold, other text is checked as a number.
+    ...(values.autoDeliver !== undefined && { autoDeliver: values.autoDeliver }),
+    ...(values.lowStockThreshold !== undefined && {
+      lowStockThreshold: values.lowStockThreshold.trim() === '' ? null : Number(values.lowStockThreshold.trim()),
+    }),
   };
 }
 

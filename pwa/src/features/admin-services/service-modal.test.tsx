@@ -71,6 +71,8 @@ describe('service modal', () => {
       features: ['Full KYC', 'Debit card'],
       paymentMethods: ['wise'],
       popular: true,
+      autoDeliver: false,
+      lowStockThreshold: null,
     });
   });
 

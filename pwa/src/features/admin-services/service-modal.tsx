@@ -14,7 +14,7 @@ export interface ServiceModalProps {
   onClose: () => void;
 }
 
-const fieldOrder: ServiceField[] = ['title', 'category', 'description', 'price', 'deliveryTime', 'image'];
+const fieldOrder: ServiceField[] = ['title', 'category', 'description', 'price', 'deliveryTime', 'image', 'lowStockThreshold'];
 
 /**
  * The dashboard's create/edit modal (a native modal <dialog>). Mounted while open: closing it, by Cancel or
@@ -112,6 +112,25 @@ export function ServiceModal({ service, save, onClose }: ServiceModalProps) {
           <input type="checkbox" className="checkbox checkbox-primary" checked={values.popular} onChange={(e) => set('popular', e.target.checked)} />
           Mark as popular service
         </label>
+        <fieldset className="space-y-2 rounded-box border border-base-300 p-3">
+          <legend className="px-1 text-sm font-medium text-base-content">Stock</legend>
+          <label className="label cursor-pointer gap-3 whitespace-normal text-base-content">
+            <input
+              type="checkbox"
+              name="autoDeliver"
+              className="checkbox checkbox-primary"
+              checked={values.autoDeliver}
+              onChange={(e) => set('autoDeliver', e.target.checked)}
+            />
+            Deliver automatically from stock when the order is marked paid
+          </label>
+          <p className="text-sm text-base-content/70">Wise services only: the oldest available Wise stock account goes to the order.</p>
+          {field(
+            'lowStockThreshold',
+            'Low-stock threshold for this service',
+            <input type="number" inputMode="numeric" min={0} step={1} className="input w-full" placeholder="The shop's threshold" {...bind('lowStockThreshold')} />,
+          )}
+        </fieldset>
         <div className="modal-action">
           <button type="button" className="btn" disabled={saving} onClick={() => onClose()}>
             Cancel

@@ -37,7 +37,7 @@ export function useServiceForm(initial: () => ServiceFormValues, fieldOrder: rea
   const bind = (field: ServiceField) => ({
     id: fieldId(field),
     name: field,
-    value: values[field],
+    value: values[field] ?? '',
     onChange: (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>) => set(field, event.target.value),
     ...(errors[field] ? { 'aria-invalid': true as const, 'aria-describedby': `${fieldId(field)}-error` } : {}),
   });

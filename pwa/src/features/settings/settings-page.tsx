@@ -227,6 +227,38 @@ function SettingsForm({ initial, fromDevice, onReload }: { initial: SiteSettings
           </div>
         </section>
 
+        <section className={cardClass} aria-labelledby={fieldId('stock-heading')}>
+          <div className="card-body gap-4">
+            <h2 id={fieldId('stock-heading')} className="card-title">
+              Stock
+            </h2>
+            <div>
+              <label htmlFor={fieldId('lowStockThreshold')} className={labelClass}>
+                Low-stock threshold
+              </label>
+              <input
+                id={fieldId('lowStockThreshold')}
+                type="number"
+                inputMode="numeric"
+                min={0}
+                step={1}
+                className="input w-full"
+                value={Number.isNaN(settings.lowStockThreshold) ? '' : (settings.lowStockThreshold ?? 0)}
+                onChange={(event) => {
+                  const text = event.target.value;
+                  setSettings((current) => ({ ...current, lowStockThreshold: text === '' ? Number.NaN : Number(text) }));
+                  clearError('lowStockThreshold');
+                }}
+                {...errorProps('lowStockThreshold')}
+              />
+              <p className="mt-1 text-xs text-base-content/80">
+                Staff are warned when fewer Wise stock accounts than this are available; 0 never warns. A service can set its own.
+              </p>
+              {errorText('lowStockThreshold', 'Low-stock threshold')}
+            </div>
+          </div>
+        </section>
+
         <section className={cardClass} aria-labelledby={fieldId('wallets-heading')}>
           <div className="card-body gap-4">
             <h2 id={fieldId('wallets-heading')} className="card-title">

@@ -1,0 +1,159 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import type { Order } from '../edge-api/src/contract/orders.ts';
+import type { Service } from '../edge-api/src/contract/services.ts';
+import type { SiteSettings } from '../edge-api/src/contract/settings.ts';
+import { checkA11y, demoLogins, goOffline, goOnline, launchBrowser, newContext, signIn, startServer, waitForServiceWorkerControl, type AppServer } from './harness.ts';
+
+let server: AppServer;
+let browser: Browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** A session token straight from the auth server, to arrange and check what the API holds. */
+async function tokenFor(login: { email: string; password: string }): Promise<{ token: string; userId: string }> {
+  const config = (await (await fetch(`${server.url}/api/config`)).json()) as { supabaseAnonKey: string };
+  const response = await fetch(`${server.url}/auth/v1/token?grant_type=password`, {
+    method: 'POST',
+    headers: { apikey: config.supabaseAnonKey, 'content-type': 'application/json' },
+    body: JSON.stringify(login),
+  });
+  assert.equal(response.status, 200, `sign-in of ${login.email}`);
+  const body = (await response.json()) as { access_token: string; user: { id: string } };
+  return { token: body.access_token, userId: body.user.id };
+}
+
+async function apiCall<T>(method: string, path: string, token: string | null, json?: unknown, expected = 200): Promise<T> {
+  const response = await fetch(`${server.url}/api${path}`, {
+    method,
+    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(json !== undefined ? { 'content-type': 'application/json' } : {}) },
+    body: json === undefined ? undefined : JSON.stringify(json),
+  });
+  assert.equal(response.status, expected, `${method} ${path}: ${await response.clone().text()}`);
+  return (await response.json()) as T;
+}
+
+const sizes = [
+  { width: 412, height: 915 },
+  { width: 820, height: 1180 },
+];
+
+/** axe at both widths the screens are checked at. */
+async function checkBothWidths(page: Page) {
+  for (const size of sizes) {
+    await page.setViewportSize(size);
+    await checkA11y(page);
+  }
+}
+
+describe('automatic delivery from stock (issue 16, items 5-7)', () => {
+  it('admin sets a Wise service to deliver by itself, marks its order paid, and the customer sees the credentials', async () => {
+    const admin = await tokenFor(demoLogins.admin);
+    const customer = await tokenFor(demoLogins.customer);
+    const services = await apiCall<Service[]>('GET', '/services', null);
+    const service = services.find((candidate) => candidate.title === 'Wise Business Account');
+    assert.ok(service, 'the demo shop sells a Wise Business Account');
+
+    // The admin turns automatic delivery on, on the service form.
+    const context = await newContext(browser, server.url);
+    const page = await context.newPage();
+    await signIn(page, demoLogins.admin);
+    await page.goto('/dashboard/admin-services');
+    await page.getByRole('button', { name: `Edit ${service.title}` }).click();
+    const modal = page.getByRole('dialog', { name: 'Edit Service' });
+    await modal.waitFor();
+    await modal.getByLabel('Deliver automatically from stock when the order is marked paid').check();
+    await modal.getByLabel('Low-stock threshold for this service').fill('2');
+    await checkBothWidths(page);
+    await modal.getByRole('button', { name: 'Update Service' }).click();
+    await modal.waitFor({ state: 'detached' });
+    const saved = await apiCall<Service>('GET', `/services/${service.id}`, null);
+    assert.equal(saved.autoDeliver, true);
+    assert.equal(saved.lowStockThreshold, 2);
+
+    // The customer orders it; one account is put in stock, the only one available.
+    const placed = await apiCall<{ order: Order }>('POST', '/orders', customer.token, { productId: service.id }, 201);
+    const orderId = placed.order.id;
+    const stocks = await apiCall<{ id: string; status: string }[]>('GET', '/wise-stocks', admin.token);
+    for (const stock of stocks.filter((s) => s.status === 'available')) {
+      await apiCall('PUT', `/wise-stocks/${stock.id}`, admin.token, { status: 'disabled' });
+    }
+    const wiseEmail = `auto.${Date.now()}@wise.test`;
+    const wisePassword = 'Auto#Delivery-7';
+    await apiCall('POST', '/wise-stocks', admin.token, { wiseName: 'Auto Stock', wiseEmail, wisePassword, authImage: `${server.url}/pwa-192.png`, userName: 'Demo Admin' }, 201);
+
+    // The admin marks it paid: no credentials form, the server delivers from stock.
+    await page.goto('/dashboard');
+    await page.getByRole('heading', { name: 'Admin Order Management' }).waitFor();
+    await page.getByLabel('Search', { exact: true }).fill(orderId);
+    await page.getByText('Showing 1–1 of 1 orders').waitFor();
+    await page.getByLabel(`Payment status of order #${orderId.slice(-8)}`).selectOption('paid');
+    await page.getByText(`Order #${orderId.slice(-8)} is paid and was delivered automatically from stock.`).waitFor();
+    assert.equal(await page.getByRole('dialog', { name: 'Add WISE Credentials' }).count(), 0, 'no credentials form opens');
+    const delivered = await apiCall<Order>('GET', `/admin/orders/${orderId}`, admin.token);
+    assert.equal(delivered.paymentStatus, 'paid');
+    assert.equal(delivered.orderStatus, 'delivered');
+    assert.equal(delivered.wiseEmail, wiseEmail);
+    assert.ok(delivered.stockId);
+
+    // Stock is now 0, under the service's threshold of 2: the dashboard warns, and the bell lists it.
+    await page.reload();
+    await page.getByTestId('low-stock-banner').getByText('Low stock for Wise Business Account.').waitFor({ timeout: 30_000 });
+    await page.getByRole('button', { name: 'Notifications' }).click();
+    const panel = page.getByRole('region', { name: 'Notifications' });
+    await panel.getByText('Low stock for Wise Business Account').first().waitFor();
+    await checkBothWidths(page);
+
+    // The notification centre: the new order, the low stock; marked read, the unread count goes to 0.
+    await page.goto('/dashboard/notifications');
+    await page.getByRole('heading', { name: 'Notifications', level: 1 }).waitFor();
+    await page.getByRole('main').getByText(`#${orderId.slice(-8)}`, { exact: false }).first().waitFor();
+    await checkBothWidths(page);
+    await page.getByRole('button', { name: 'Mark all read' }).click();
+    await page.getByTestId('unread-summary').getByText('0', { exact: true }).waitFor();
+    await checkBothWidths(page);
+
+    // Offline, the centre still opens from what was synced, read state included.
+    await waitForServiceWorkerControl(page);
+    await goOffline(context);
+    await page.reload();
+    await page.getByText('Offline: these are the notifications synced to this device.', { exact: false }).waitFor();
+    await page.getByRole('main').getByText(`#${orderId.slice(-8)}`, { exact: false }).first().waitFor();
+    await page.getByTestId('unread-summary').getByText('0', { exact: true }).waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Mark all read' }).isDisabled(), true);
+    await goOnline(context);
+
+    // The shop-wide threshold on the settings screen.
+    await page.goto('/dashboard/settings');
+    await page.getByLabel('Low-stock threshold', { exact: true }).fill('3');
+    await checkBothWidths(page);
+    await page.getByRole('button', { name: 'Save Settings' }).click();
+    await page.getByText('Settings saved successfully').waitFor();
+    assert.equal((await apiCall<SiteSettings>('GET', '/settings', null)).lowStockThreshold, 3);
+    await context.close();
+
+    // The customer's phone shows the delivered account.
+    const phone = await newContext(browser, server.url);
+    const customerPage = await phone.newPage();
+    await customerPage.setViewportSize(sizes[0]!);
+    await signIn(customerPage, demoLogins.customer);
+    await customerPage.goto('/my-orders');
+    const card = customerPage.locator('article', { hasText: wiseEmail });
+    await card.waitFor({ timeout: 30_000 });
+    await card.getByRole('button', { name: /^Show/ }).first().click();
+    await card.getByText(wisePassword).waitFor();
+    await checkA11y(customerPage);
+    const own = await apiCall<Order[]>('GET', `/orders/user/${customer.userId}`, customer.token);
+    assert.equal(own.find((order) => order.id === orderId)?.wisePassword, wisePassword);
+    await phone.close();
+  });
+});

@@ -1,0 +1,30 @@
+import type { StaffNotification } from '../../../../edge-api/src/contract/notifications.ts';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router-dom';
+import { kindLabel, notificationLink } from './notifications-data.ts';
+
+const when = (iso: string) => new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+
+/** One notification: its kind, title, text and time, unread marked in words as well as colour. */
+export function NotificationItem({ notification, compact = false, action }: { notification: StaffNotification; compact?: boolean; action?: ReactNode }) {
+  const unread = notification.readAt === null;
+  const link = notificationLink(notification);
+  return (
+    <li className={`rounded-box border p-3 ${unread ? 'border-primary bg-primary/5' : 'border-base-300'}`} data-testid="notification">
+      <div className="flex flex-wrap items-center gap-2">
+        <span className="badge badge-outline badge-sm">{kindLabel(notification.kind)}</span>
+        {unread && <span className="badge badge-primary badge-sm">Unread</span>}
+        {notification.resolved && <span className="badge badge-ghost badge-sm">Resolved</span>}
+      </div>
+      <p className="mt-1 font-semibold">{link ? <Link to={link} className="link link-hover">{notification.title}</Link> : notification.title}</p>
+      {!compact && notification.body && <p className="text-sm text-base-content/80">{notification.body}</p>}
+      {compact && notification.body && <p className="line-clamp-2 text-sm text-base-content/80">{notification.body}</p>}
+      <div className="mt-1 flex flex-wrap items-center justify-between gap-2">
+        <time dateTime={notification.createdAt} className="text-xs text-base-content/70">
+          {when(notification.createdAt)}
+        </time>
+        {action}
+      </div>
+    </li>
+  );
+}
