@@ -9,6 +9,10 @@ export interface ServiceFields {
   price: string;
   deliveryTime: string;
   paymentMethods: string[];
+  /** The order needs details from the customer (an editable document's data, say): the note is then required. */
+  needsDetails?: boolean;
+  /** What to write in that note, shown under it. */
+  detailsHint?: string;
 }
 
 export interface Service extends ServiceFields {

@@ -16,6 +16,8 @@ export const toServiceColumns = (fields: ServiceFields) => ({
   price: fields.price,
   delivery_time: fields.deliveryTime,
   payment_methods: JSON.stringify(fields.paymentMethods),
+  needs_details: fields.needsDetails ?? false,
+  details_hint: fields.detailsHint ?? '',
 });
 
 export function listServices(db: Db) {

@@ -13,15 +13,18 @@ export function settingsRoutes(deps: Deps) {
   return new Hono<AppEnv>()
     .get('/', async (c) => c.json<SiteSettings>(toSiteSettings((await findSettingsRow(deps.db))?.value)))
     .put('/', requireAdmin, validate('json', settingsBody), async (c) => {
-      const settings: SiteSettings = c.req.valid('json');
-      await deps.db.transaction().execute(async (trx) => {
+      const body: SiteSettings = c.req.valid('json');
+      const settings = await deps.db.transaction().execute(async (trx) => {
         const version = await nextVersion(trx);
         const before = toSiteSettings((await findSettingsRow(trx))?.value);
+        // A form that does not know the payment instructions leaves them as they are.
+        const settings: SiteSettings = { ...body, paymentInstructions: body.paymentInstructions ?? before.paymentInstructions };
         await saveSettings(trx, settings, version);
         const changed = (Object.keys(settings) as (keyof SiteSettings)[]).filter(
           (key) => JSON.stringify(before[key]) !== JSON.stringify(settings[key]),
         );
         await recordAudit(trx, c.get('user'), { action: 'settings.update', entity: 'settings', entityId: SITE_SETTINGS_ID, details: { changed } });
+        return settings;
       });
       return c.json<SiteSettings>(settings);
     });
