@@ -36,6 +36,8 @@ export function valuesFromService(service: Service): ServiceFormValues {
     features: service.features.length > 0 ? [...service.features] : [''],
     paymentMethods: service.paymentMethods.length > 0 ? [...service.paymentMethods] : [''],
     popular: service.popular,
+    needsDetails: service.needsDetails ?? false,
+    detailsHint: service.detailsHint ?? '',
   };
 }
 
@@ -88,6 +90,7 @@ export function toServiceBody(values: ServiceFormValues): ServiceBody {
     features: withoutBlanks(values.features),
     paymentMethods: [...new Set(withoutBlanks(values.paymentMethods))],
     popular: values.popular,
+    ...(values.needsDetails !== undefined ? { needsDetails: values.needsDetails, detailsHint: values.needsDetails ? (values.detailsHint ?? '').trim() : '' } : {}),
   };
 }
 
