@@ -22,8 +22,11 @@ export interface MutationArgs {
   setStockStatus: { stockId: string; status: StockStatus; soldTo?: string | null; notes?: string; version: number };
   /** The customer cancels their own pending, unpaid order. */
   cancelOrder: { orderId: string };
-  /** A transaction id and/or a screenshot (kept in the outbox as the picture itself until it is uploaded). */
-  sendPaymentProof: { orderId: string; transactionId?: string; screenshot?: Blob };
+  /**
+   * A transaction id and/or a screenshot, kept in the outbox as the picture's bytes until it is uploaded
+   * (bytes rather than a Blob: every browser's IndexedDB keeps an ArrayBuffer).
+   */
+  sendPaymentProof: { orderId: string; transactionId?: string; screenshot?: { bytes: ArrayBuffer; type: string } };
 }
 
 /** What an effect needs from outside the user's database (one transaction cannot span two databases). */
@@ -213,9 +216,10 @@ export const mutators: { [N in MutationName]: Mutator<MutationArgs[N]> } = {
 };
 
 /** POST /api/uploads of a customer's payment screenshot; the route reads its form itself, so it is untyped here. */
-async function uploadScreenshot(client: ApiClient, screenshot: Blob): Promise<string> {
+async function uploadScreenshot(client: ApiClient, screenshot: { bytes: ArrayBuffer; type: string }): Promise<string> {
   const post = client.uploads.$post as unknown as (args: { form: Record<string, string | Blob> }) => Promise<Response>;
-  const answer = await unwrap<{ path: string }>(post({ form: { kind: 'payment', file: screenshot } }));
+  const file = new File([screenshot.bytes], 'payment', { type: screenshot.type });
+  const answer = await unwrap<{ path: string }>(post({ form: { kind: 'payment', file } }));
   return answer.path;
 }
 

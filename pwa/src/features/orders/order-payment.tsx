@@ -110,8 +110,11 @@ function CustomerPaymentActions({ order, userId }: { order: Order; userId: strin
     setBusy(true);
     setProblem(null);
     try {
-      let picture: Blob | undefined;
-      if (screenshot) picture = (await isHeicFile(screenshot)) ? await convertHeicToJpeg(screenshot) : screenshot;
+      let picture: { bytes: ArrayBuffer; type: string } | undefined;
+      if (screenshot) {
+        const file = (await isHeicFile(screenshot)) ? await convertHeicToJpeg(screenshot) : screenshot;
+        picture = { bytes: await file.arrayBuffer(), type: file.type };
+      }
       const handle = sendPaymentProof(userId, { orderId: order.id, ...(reference ? { transactionId: reference } : {}), ...(picture ? { screenshot: picture } : {}) });
       await handle.saved;
       setTransactionId('');
