@@ -95,7 +95,7 @@ export function orderRoutes(deps: Deps) {
           throw conflict(cancelRefusal(current), { orderStatus: current.order_status, paymentStatus: current.payment_status });
         }
         const updated = await updateOrder(trx, id, { order_status: 'cancelled', cancelled_at: deps.clock() }, await nextVersion(trx));
-        await recordAudit(trx, me, { action: 'order.cancel', entity: 'order', entityId: id, details: { by: 'customer' } });
+        await recordAudit(trx, me, { action: 'order.cancel', entity: 'order', entityId: id, details: { by: 'customer', from: { orderStatus: current.order_status }, to: { orderStatus: 'cancelled' } } });
         return updated;
       });
       return c.json(await presentOrder(row, 'owner', deps.secrets, deps.blobs));
