@@ -50,9 +50,16 @@ async function prepareShop() {
   const updated = await api<Service>('PUT', `/api/services/${id}`, admin.token, { ...fields, needsDetails: true, detailsHint: 'Full name and address for the document' });
   const method = updated.paymentMethods[0]!;
   const settings = await api<SiteSettings>('GET', '/api/settings', admin.token);
+  // The QR picture, uploaded as the settings screen uploads it.
+  const form = new FormData();
+  form.set('kind', 'service');
+  form.set('file', new File([screenshotPng], 'qr.png', { type: 'image/png' }));
+  const upload = await fetch(`${e2e.server.url}/api/uploads`, { method: 'POST', headers: { authorization: `Bearer ${admin.token}` }, body: form });
+  assert.equal(upload.status, 201);
+  const qrImage = ((await upload.json()) as { url: string }).url;
   await api('PUT', '/api/settings', admin.token, {
     ...settings,
-    paymentInstructions: [{ method, address: ADDRESS, accountName: ACCOUNT, qrImage: '', instructions: 'Use Send Money, then send the transaction id below.' }],
+    paymentInstructions: [{ method, address: ADDRESS, accountName: ACCOUNT, qrImage, instructions: 'Use Send Money, then send the transaction id below.' }],
   });
   return { admin, service: updated, method };
 }
@@ -81,6 +88,7 @@ describe('ordering with a note, paying with instructions and a proof, cancelling
         await dialog.getByText('Expected Delivery').waitFor();
         await dialog.getByText(ADDRESS).waitFor();
         await dialog.getByText(ACCOUNT).waitFor();
+        await dialog.getByRole('img', { name: /payment QR code$/ }).waitFor();
         await dialog.getByText('Full name and address for the document').waitFor();
         await dialog.getByRole('button', { name: 'Confirm Order' }).click();
         await dialog.getByText('This service needs details from you: please write them in the note.').waitFor();
@@ -103,6 +111,7 @@ describe('ordering with a note, paying with instructions and a proof, cancelling
       await card.getByText(ADDRESS).waitFor();
       await card.getByRole('button', { name: /^Copy .* number$/ }).waitFor();
       await card.getByRole('button', { name: 'Copy account name' }).waitFor();
+      assert.equal(await card.getByRole('img', { name: /payment QR code$/ }).evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), true, 'the QR picture loads');
       const transactionId = `TRX${Date.now()}`;
       await card.getByLabel('Transaction ID').fill(transactionId);
       await card.getByLabel('Payment screenshot').setInputFiles({ name: 'paid.png', mimeType: 'image/png', buffer: screenshotPng });

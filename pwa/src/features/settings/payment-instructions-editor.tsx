@@ -1,4 +1,6 @@
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
+import { useToast } from '../../components/toast.tsx';
+import { IMAGE_FILE_ACCEPT, uploadImage, uploadProblem } from '../../lib/image-upload.ts';
 import { MAX_PAYMENT_INSTRUCTIONS, type PaymentInstructions } from '../../../../edge-api/src/contract/settings.ts';
 import { paymentMethodIds, paymentMethodName } from '../../lib/catalog.ts';
 
@@ -8,7 +10,7 @@ type Part = Exclude<keyof PaymentInstructions, 'method'>;
 const parts: { key: Part; label: string; hint?: string; multiline?: boolean }[] = [
   { key: 'address', label: 'Number or address', hint: 'The wallet number, address or account number customers pay to.' },
   { key: 'accountName', label: 'Account name' },
-  { key: 'qrImage', label: 'QR image link (optional)', hint: 'An https:// link to a picture of the QR code.' },
+  { key: 'qrImage', label: 'QR image link (optional)', hint: 'An https:// link to a picture of the QR code, or upload the picture below.' },
   { key: 'instructions', label: 'Instructions', multiline: true, hint: 'e.g. Use Send Money, then send the transaction id on the order.' },
 ];
 
@@ -86,6 +88,7 @@ export function PaymentInstructionsEditor({
                       {part.multiline ? <textarea className="textarea w-full" rows={2} {...props} /> : <input className="input w-full" {...props} />}
                       {part.hint && <p className="mt-1 text-xs text-base-content/80">{part.hint}</p>}
                       {errorText(path, part.label)}
+                      {part.key === 'qrImage' && <QrUpload method={entry.method} onUploaded={(url) => setPart(index, 'qrImage', url)} />}
                     </div>
                   );
                 })}
@@ -103,5 +106,34 @@ export function PaymentInstructionsEditor({
         </button>
       </div>
     </section>
+  );
+}
+
+/** Uploads a QR picture (a public image, as service pictures are) and hands back its address. */
+function QrUpload({ method, onUploaded }: { method: string; onUploaded: (url: string) => void }) {
+  const toast = useToast();
+  const [busy, setBusy] = useState(false);
+  return (
+    <label className="mt-2 flex flex-wrap items-center gap-2 text-sm">
+      <span>Upload a QR picture for {paymentMethodName(method)}</span>
+      <input
+        type="file"
+        accept={IMAGE_FILE_ACCEPT}
+        className="file-input file-input-sm max-w-full"
+        disabled={busy}
+        onChange={(event) => {
+          const file = event.target.files?.[0];
+          if (!file) return;
+          setBusy(true);
+          uploadImage(file, 'service')
+            .then((uploaded) => onUploaded(uploaded.url))
+            .catch((error: unknown) => {
+              const problem = uploadProblem(error, 'service');
+              toast.error(`${problem.title} ${problem.text}`);
+            })
+            .finally(() => setBusy(false));
+        }}
+      />
+    </label>
   );
 }
