@@ -119,6 +119,8 @@ describe('ordering with a note, paying with instructions and a proof, cancelling
       await page.getByText('Payment proof sent. The shop will check it and mark your order paid.').waitFor({ timeout: 15_000 });
       await card.getByText(transactionId).waitFor();
       await card.getByRole('link', { name: 'View the screenshot you sent' }).waitFor({ timeout: 15_000 });
+      assert.equal(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth + 1), true, 'the card fits a 412 px screen');
+      await card.screenshot({ path: 'test-results/order-payment-card-412.png' });
       await checkA11y(page);
 
       // 3. A second order, its proof sent offline (queued in the outbox) with the same id and screenshot.
