@@ -57,6 +57,7 @@ describe('a customer orders and an admin delivers', () => {
     await customerPage.goto(`/service-details/${service.id}`);
     await customerPage.getByRole('heading', { level: 1, name: service.title }).waitFor();
     await customerPage.getByRole('button', { name: 'Place Order Now' }).click();
+    await customerPage.getByRole('dialog', { name: 'Confirm your order' }).getByRole('button', { name: 'Confirm Order' }).click();
     await customerPage.getByText('Order placed successfully!').waitFor({ state: 'visible', timeout: 15_000 });
     await customerPage.waitForURL('**/my-orders');
     await customerPage.getByText('Payment Pending').first().waitFor();

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import type { Service } from '../edge-api/src/contract/services.ts';
+import type { SiteSettings } from '../edge-api/src/contract/settings.ts';
 import { checkA11y, demoLogins, newContext, setUpServerAndBrowser, signIn } from './harness.ts';
 
 /**
@@ -308,5 +309,49 @@ describe('the tablet and the phone in use', () => {
     const apart = shown.x >= logout.x + logout.width || shown.x + shown.width <= logout.x || shown.y >= logout.y + logout.height || shown.y + shown.height <= logout.y;
     assert.ok(apart, `the toast (${JSON.stringify(shown)}) covers Logout (${JSON.stringify(logout)})`);
     assert.ok(shown.x >= 0 && shown.x + shown.width <= 412 && shown.y + shown.height <= 915, 'the toast is on the screen');
+  });
+
+  it('the order summary, the payment instructions and a needs-details service form fit and pass axe at both sizes (issue 17)', async () => {
+    const { pages, service } = await people();
+    const config = (await (await fetch(`${e2e.server.url}/api/config`)).json()) as { supabaseAnonKey: string };
+    const signInAnswer = await fetch(`${e2e.server.url}/auth/v1/token?grant_type=password`, {
+      method: 'POST',
+      headers: { apikey: config.supabaseAnonKey, 'content-type': 'application/json' },
+      body: JSON.stringify(demoLogins.admin),
+    });
+    const token = ((await signInAnswer.json()) as { access_token: string }).access_token;
+    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const settings = (await (await fetch(`${e2e.server.url}/api/settings`)).json()) as SiteSettings;
+    const method = service.paymentMethods[0] ?? 'binance';
+    const instructions = [{ method, address: 'TXz9Demo1234567890', accountName: 'Demo Shop', qrImage: '', instructions: 'Send the exact amount, then send the transaction id.' }];
+    const saved = await fetch(`${e2e.server.url}/api/settings`, { method: 'PUT', headers, body: JSON.stringify({ ...settings, paymentInstructions: instructions }) });
+    assert.equal(saved.status, 200);
+
+    const customer = pages.get('customer')!;
+    for (const size of SIZES) {
+      await customer.setViewportSize({ width: size.width, height: size.height });
+      await customer.goto(`/service-details/${service.id}`);
+      await customer.getByRole('heading', { level: 1, name: service.title }).waitFor({ timeout: 30_000 });
+      await customer.getByRole('button', { name: 'Place Order Now' }).click();
+      const dialog = customer.getByRole('dialog', { name: 'Confirm your order' });
+      await dialog.getByText('TXz9Demo1234567890').waitFor();
+      assert.deepEqual(await controlsOutOfView(customer), [], `the order summary at ${size.width}px: controls beyond the screen's edge`);
+      await checkA11y(customer);
+      await customer.screenshot({ path: join(SHOTS, `customer-order-summary-${size.width}.png`) });
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+    }
+
+    await checkScreen({ who: 'admin', path: '/dashboard/settings', shot: 'settings-payment-instructions', ready: (page) => page.getByLabel('Number or address').first().waitFor({ timeout: 30_000 }) });
+
+    const admin = pages.get('admin')!;
+    for (const size of SIZES) {
+      await admin.setViewportSize({ width: size.width, height: size.height });
+      await admin.goto('/dashboard/add-services');
+      await admin.getByRole('heading', { level: 1, name: 'Add New Service' }).waitFor({ timeout: 30_000 });
+      await admin.getByLabel('Orders need details from the customer').check();
+      await admin.getByLabel('What the customer should write').waitFor();
+      assert.deepEqual(await controlsOutOfView(admin), [], `the service form with details at ${size.width}px`);
+      await checkA11y(admin);
+    }
   });
 });

@@ -73,6 +73,7 @@ async function placeOrderOffline(page: Page): Promise<string> {
   await page.getByRole('button', { name: 'Place Order Now' }).waitFor();
   const title = (await page.getByRole('heading', { level: 1 }).first().textContent())!.trim();
   await page.getByRole('button', { name: 'Place Order Now' }).click();
+  await page.getByRole('dialog', { name: 'Confirm your order' }).getByRole('button', { name: 'Confirm Order' }).click();
   await page.getByText('Your order is saved and will be sent when you are back online.').waitFor();
   await page.waitForURL('**/my-orders');
   return title;

@@ -281,6 +281,7 @@ describe('storefront journey', () => {
   it('placing the order shows the confirmation and the order, pending, in My Orders', async () => {
     const service = (await servicesFromApi()).find((candidate) => candidate.title === serviceTitle)!;
     await page.getByRole('button', { name: 'Place Order Now' }).click();
+    await page.getByRole('dialog', { name: 'Confirm your order' }).getByRole('button', { name: 'Confirm Order' }).click();
     await page.getByText('Order placed successfully!').waitFor({ state: 'visible', timeout: 15_000 });
     await page.waitForURL('**/my-orders');
     await page.getByRole('heading', { level: 2, name: serviceTitle }).waitFor();
@@ -340,6 +341,7 @@ describe('storefront journey', () => {
     await page.goto(`/service-details/${service.id}`);
     await page.getByRole('heading', { level: 1, name: service.title }).waitFor();
     await page.getByRole('button', { name: 'Place Order Now' }).click();
+    await page.getByRole('dialog', { name: 'Confirm your order' }).getByRole('button', { name: 'Confirm Order' }).click();
     await page.getByText('Your order is saved and will be sent when you are back online.').waitFor();
     await page.waitForURL('**/my-orders');
     const card = page.locator('article').filter({ has: page.getByRole('heading', { level: 2, name: service.title }) });

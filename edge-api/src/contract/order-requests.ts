@@ -15,11 +15,33 @@ import {
 import { orderPageSizes, orderStatuses, paymentStatuses } from './orders.ts';
 import { isHttpUrl, parseBlobRef } from './uploads.ts';
 
+/** The longest note a customer may write to the shop. */
+export const ORDER_NOTE_MAX = 2000;
+/** The longest transaction id a payment proof takes. */
+export const TRANSACTION_ID_MAX = 120;
+
 /** POST /api/orders: only the id and the service are read; the copies, the customer and the statuses are the server's. */
 export const placeOrderBody = z.object({
   id: uuid.optional(),
   productId: uuid,
+  /** The customer's note to the shop: required when the service needs details. */
+  note: text(ORDER_NOTE_MAX).optional(),
+  /** One of the service's payment methods. */
+  paymentMethod: text(40).optional(),
 });
+
+/** A customer's payment screenshot: what POST /api/uploads answers for kind `payment`. */
+export const paymentScreenshot = text(IMAGE_ADDRESS_MAX).refine((value) => value.startsWith('order-proofs/payments/') && parseBlobRef(value) !== null, {
+  message: 'must be a payment screenshot uploaded with kind payment',
+});
+
+/** PUT /api/orders/{id}/payment-proof: a transaction id, a screenshot, or both. */
+export const paymentProofBody = z
+  .object({
+    transactionId: text(TRANSACTION_ID_MAX).regex(/^[\x21-\x7E]*$/, 'may hold only letters, digits and symbols, no spaces').optional(),
+    screenshot: paymentScreenshot.optional(),
+  })
+  .refine((body) => !!body.transactionId || !!body.screenshot, { path: ['transactionId'], message: 'send a transaction id, a screenshot or both' });
 
 export const userIdParam = z.object({ userId: uuid });
 

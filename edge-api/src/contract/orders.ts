@@ -33,7 +33,33 @@ export interface Order {
   wiseImage?: string;
   /** The inventory account the credentials came from, if any (staff only). */
   stockId?: string | null;
+  /** The customer's note to the shop ('' when none), and the payment method chosen when ordering. */
+  note?: string;
+  paymentMethod?: string | null;
+  /** The payment proof the customer sent, if any. */
+  paymentProof?: PaymentProof;
+  /** When the customer cancelled the order. */
+  cancelledAt?: string;
 }
+
+/** A customer's payment proof on an order. */
+export interface PaymentProof {
+  transactionId: string | null;
+  /** A URL the browser can load (signed, short-lived), when a screenshot was sent. */
+  screenshotUrl?: string;
+  sentAt: string;
+  /** Staff only: the other orders (ids) that had already used the same transaction id, or the identical screenshot. */
+  reusedTransactionIdOn?: string[];
+  reusedScreenshotOn?: string[];
+}
+
+/** A customer may cancel an order only while nothing has happened to it yet (no payment, no processing). */
+export const isCancellable = (order: Pick<Order, 'orderStatus' | 'paymentStatus' | 'wiseEmail'>) =>
+  order.orderStatus === 'pending' && (order.paymentStatus === 'pending' || order.paymentStatus === 'failed') && !order.wiseEmail;
+
+/** A customer may send a payment proof while the order waits for payment. */
+export const acceptsPaymentProof = (order: Pick<Order, 'orderStatus' | 'paymentStatus'>) =>
+  (order.paymentStatus === 'pending' || order.paymentStatus === 'failed') && (order.orderStatus === 'pending' || order.orderStatus === 'processing');
 
 /** The page sizes the admin order list offers. */
 export const orderPageSizes = [10, 25, 50, 100] as const;

@@ -12,6 +12,9 @@ export const lowStockThreshold = z
 /** The Wise category, however older data spells it ('wise', 'WISE', 'Wise'): the one Wise stock serves. */
 export const categoryIsWise = (category: string) => category.trim().toLowerCase() === 'wise';
 
+/** The longest hint a service gives for the customer's note. */
+export const DETAILS_HINT_MAX = 300;
+
 /** '' (no picture) or an address a browser can show; see isImageAddress. */
 export const serviceImage = text(IMAGE_ADDRESS_MAX).refine((value) => value === '' || isImageAddress(value), {
   message: 'must be a valid URL (https://...) or an uploaded picture; inline data: images are not kept',
@@ -31,6 +34,8 @@ export const serviceBody = z.object({
   paymentMethods: textList(20, 40).default([]),
   autoDeliver: z.boolean().optional(),
   lowStockThreshold: lowStockThreshold.nullable().optional(),
+  needsDetails: z.boolean().default(false),
+  detailsHint: text(DETAILS_HINT_MAX).default(''),
   version: expectedVersion,
 });
 

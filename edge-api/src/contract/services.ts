@@ -13,6 +13,10 @@ export interface ServiceFields {
   autoDeliver?: boolean;
   /** Warn staff below this many available stock accounts; null: the shop's threshold (settings). */
   lowStockThreshold?: number | null;
+  /** The order needs details from the customer (an editable document's data, say): the note is then required. */
+  needsDetails?: boolean;
+  /** What to write in that note, shown under it. */
+  detailsHint?: string;
 }
 
 /** The most a low-stock threshold may be. */

@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { EMAIL_MAX, emailText, requiredText, text } from './fields.ts';
+import { EMAIL_MAX, emailText, IMAGE_ADDRESS_MAX, requiredText, text } from './fields.ts';
 import { lowStockThreshold } from './service-requests.ts';
-import { MAX_WALLETS, type SiteSettings } from './settings.ts';
+import { isImageAddress } from './services.ts';
+import { MAX_PAYMENT_INSTRUCTIONS, MAX_WALLETS, type SiteSettings } from './settings.ts';
 
 const linkProtocols = new Set(['https:', 'http:', 'tg:', 'whatsapp:', 'mailto:', 'tel:']);
 const linkMessage = 'must be a link starting with https://, http://, tg://, whatsapp://, mailto: or tel:';
@@ -38,4 +39,17 @@ export const settingsBody = z.object({
   }),
   wallets: z.array(z.object({ name: requiredText(40), number: requiredText(40) })).max(MAX_WALLETS, `must have at most ${MAX_WALLETS} entries`),
   lowStockThreshold: lowStockThreshold.optional(),
+  paymentInstructions: z
+    .array(
+      z.object({
+        method: requiredText(40),
+        address: requiredText(200),
+        accountName: text(100),
+        qrImage: text(IMAGE_ADDRESS_MAX).refine((value) => value === '' || isImageAddress(value), { message: 'must be an uploaded picture or an http(s) URL' }),
+        instructions: text(500),
+      }),
+    )
+    .max(MAX_PAYMENT_INSTRUCTIONS, `must have at most ${MAX_PAYMENT_INSTRUCTIONS} entries`)
+    .refine((list) => new Set(list.map((entry) => entry.method.toLowerCase())).size === list.length, { message: 'must name each payment method once' })
+    .optional(),
 }) satisfies z.ZodType<SiteSettings>;

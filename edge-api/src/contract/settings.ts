@@ -12,7 +12,28 @@ export interface SiteSettings {
   wallets: { name: string; number: string }[];
   /** Staff are warned when fewer Wise stock accounts than this are available; 0: never (decision 061). */
   lowStockThreshold?: number;
+  /** Per payment method, what a customer who chose it is shown until the order is paid (issue 17). */
+  paymentInstructions?: PaymentInstructions[];
 }
+
+/** How to pay with one method: where to send, to whom, an optional QR image and a line of instructions. */
+export interface PaymentInstructions {
+  /** A payment method id (bkash, binance, ...), as services list them. */
+  method: string;
+  /** The wallet number, address or account number to pay to. */
+  address: string;
+  accountName: string;
+  /** '' or an image address (an uploaded picture or an http(s) URL). */
+  qrImage: string;
+  instructions: string;
+}
+
+/** The most payment methods the instructions cover. */
+export const MAX_PAYMENT_INSTRUCTIONS = 20;
+
+/** The instructions for `method` (ids compare without case), if staff wrote any. */
+export const instructionsFor = (settings: Pick<SiteSettings, 'paymentInstructions'>, method: string | null | undefined) =>
+  method ? settings.paymentInstructions?.find((entry) => entry.method.toLowerCase() === method.toLowerCase()) : undefined;
 
 /** The most wallets the settings hold. */
 export const MAX_WALLETS = 10;
@@ -41,6 +62,7 @@ export const defaultSettings: SiteSettings = {
     { name: 'Rocket', number: '01XXXXXXXXX' },
   ],
   lowStockThreshold: 0,
+  paymentInstructions: [],
 };
 
 /** Stored settings over the defaults, so a field added later (or never synced) still reads something sensible. */
@@ -51,5 +73,6 @@ export function withDefaultSettings(stored: Partial<SiteSettings> | null | undef
     ...value,
     socialLinks: { ...defaultSettings.socialLinks, ...value.socialLinks },
     wallets: Array.isArray(value.wallets) ? value.wallets : defaultSettings.wallets,
+    paymentInstructions: Array.isArray(value.paymentInstructions) ? value.paymentInstructions : [],
   };
 }

@@ -9,6 +9,7 @@ import * as addAuthConfirmation from '../../../migrations/2026-11-23-2330_add_au
 import * as indexStockCredentials from '../../../migrations/2026-11-24-0000_index_stock_credentials.ts';
 import * as createStockBatches from '../../../migrations/2026-11-24-0010_create_stock_batches.ts';
 import * as createAuthOneTimeTokens from '../../../migrations/2026-11-24-0100_create_auth_one_time_tokens.ts';
+import * as addOrderNoteAndPaymentProof from '../../../migrations/2026-11-24-0200_add_order_note_and_payment_proof.ts';
 import * as autoDeliveryAndNotifications from '../../../migrations/2026-11-24-0300_auto_delivery_and_notifications.ts';
 
 // Listed by hand so the Workers bundle needs no file system; add each new migration here.
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-24-0000_index_stock_credentials': indexStockCredentials,
   '2026-11-24-0010_create_stock_batches': createStockBatches,
   '2026-11-24-0100_create_auth_one_time_tokens': createAuthOneTimeTokens,
+  '2026-11-24-0200_add_order_note_and_payment_proof': addOrderNoteAndPaymentProof,
   '2026-11-24-0300_auto_delivery_and_notifications': autoDeliveryAndNotifications,
 };
 

@@ -9,7 +9,7 @@ type Db = Kysely<Database> | Transaction<Database>;
 export type NewOrderFields = Pick<
   Order,
   'id' | 'productId' | 'title' | 'description' | 'category' | 'image' | 'price' | 'deliveryTime' | 'userId' | 'userEmail' | 'userName'
-> & { orderDate: Date };
+> & { orderDate: Date; note?: string; paymentMethod?: string | null };
 
 /** Inserts a pending order; undefined when the id is taken (a replayed placement). */
 export function insertOrder(db: Db, fields: NewOrderFields, version: number) {
@@ -27,6 +27,8 @@ export function insertOrder(db: Db, fields: NewOrderFields, version: number) {
       user_id: fields.userId,
       user_email: fields.userEmail,
       user_name: fields.userName,
+      note: fields.note ?? '',
+      payment_method: fields.paymentMethod ?? null,
       payment_status: 'pending',
       order_status: 'pending',
       order_date: fields.orderDate,
@@ -95,4 +97,26 @@ export function softDeleteOrder(db: Db, id: string, version: number) {
     .where('deleted_at', 'is', null)
     .returning('id')
     .executeTakeFirst();
+}
+
+/**
+ * The other live orders that already carry this transaction id (compared without case) or this
+ * screenshot's SHA-256: a proof used twice is flagged to staff.
+ */
+export async function findProofReuse(db: Db, orderId: string, proof: { transactionId: string | null; screenshotHash: string | null }) {
+  const others = (column: 'reference' | 'hash', value: string | null) =>
+    value === null
+      ? Promise.resolve([] as string[])
+      : db
+          .selectFrom('orders')
+          .select('id')
+          .where((eb) => (column === 'reference' ? eb(eb.fn('lower', ['payment_reference']), '=', value.toLowerCase()) : eb('payment_proof_hash', '=', value)))
+          .where('id', '<>', orderId)
+          .where('deleted_at', 'is', null)
+          .orderBy('created_at')
+          .limit(20)
+          .execute()
+          .then((rows) => rows.map((row) => row.id));
+  const [transactionId, screenshot] = await Promise.all([others('reference', proof.transactionId), others('hash', proof.screenshotHash)]);
+  return { transactionId, screenshot };
 }

@@ -6,6 +6,12 @@ import type { StockStatus } from '../contract/wise-stocks.ts';
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type Json<T> = ColumnType<T, string, string>;
 /** A JSON column with a database default: optional on insert. */
+/** Other orders that already used an order's payment proof (issue 17). */
+export interface ProofReuse {
+  transactionId: string[];
+  screenshot: string[];
+}
+
 type JsonWithDefault<T> = ColumnType<T, string | undefined, string>;
 /** Both drivers are set to parse int8 as a JS number; versions stay far below 2^53. */
 type Version = ColumnType<number, number, number>;
@@ -41,6 +47,8 @@ export interface ServicesTable extends Synced {
   auto_deliver: Generated<boolean>;
   /** Below this many available stock accounts, staff are warned; null: the shop's threshold. */
   low_stock_threshold: ColumnType<number | null, number | null | undefined, number | null>;
+  needs_details: Generated<boolean>;
+  details_hint: Generated<string>;
 }
 
 export interface OrdersTable extends Synced {
@@ -64,6 +72,18 @@ export interface OrdersTable extends Synced {
   wise_password_index: string | null;
   wise_image: string | null;
   stock_id: string | null;
+  /** The customer's note to the shop, and the payment method chosen when ordering (issue 17). */
+  note: Generated<string>;
+  payment_method: string | null;
+  /** The customer's payment proof: a transaction id, a screenshot (blob ref) and the SHA-256 of its bytes. */
+  payment_reference: string | null;
+  payment_proof: string | null;
+  payment_proof_hash: string | null;
+  proof_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** The other orders that used the same transaction id or screenshot when this proof came. */
+  proof_reuse: ColumnType<ProofReuse | null, string | null | undefined, string | null>;
+  /** Set when the customer cancelled the order. */
+  cancelled_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 export interface WiseStocksTable extends Synced {

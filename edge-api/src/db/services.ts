@@ -19,6 +19,8 @@ export const toServiceColumns = (fields: ServiceFields) => ({
   // Left out of a body: kept as they are (an older client never turns them off).
   ...(fields.autoDeliver !== undefined && { auto_deliver: fields.autoDeliver }),
   ...(fields.lowStockThreshold !== undefined && { low_stock_threshold: fields.lowStockThreshold }),
+  needs_details: fields.needsDetails ?? false,
+  details_hint: fields.detailsHint ?? '',
 });
 
 export function listServices(db: Db) {

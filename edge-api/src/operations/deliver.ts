@@ -113,6 +113,14 @@ export async function changeOrder(
         if ((typedColumns || change.stockId) && (current.wise_email !== null || current.stock_id !== null) && change.replace !== true) {
           throw alreadyDelivered();
         }
+        // The customer cancelled it meanwhile (issue 17): marking it paid would surprise both; say so instead.
+        if (paysOrDelivers && current.cancelled_at !== null && current.order_status === 'cancelled' && change.base?.orderStatus !== 'cancelled') {
+          throw new ApiError(
+            'conflict',
+            'The customer cancelled this order, so it was not marked paid or delivered. If the payment did arrive, set the order status back first.',
+            { field: 'orderStatus', theirs: 'cancelled', currentVersion: Number(current.version) },
+          );
+        }
         if (change.base) assertFieldsUnchanged(current, change, change.base);
         else assertVersion(current.version, change.version, 'order');
         const changes: Updateable<OrdersTable> = {};

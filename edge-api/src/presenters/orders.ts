@@ -1,5 +1,5 @@
 import { resolveImageUrl, type BlobStore } from '../blobs/blob-store.ts';
-import type { Order } from '../contract/orders.ts';
+import type { Order, PaymentProof } from '../contract/orders.ts';
 import type { OrderRow, UserRow } from '../db/schema.ts';
 import type { Deps } from '../deps.ts';
 import type { Secrets } from '../lib/secrets.ts';
@@ -33,6 +33,18 @@ export async function presentOrder(row: OrderRow, audience: OrderAudience, secre
     updatedAt: new Date(row.updated_at).toISOString(),
     version: Number(row.version),
   };
+  if (row.note) order.note = row.note;
+  if (row.payment_method) order.paymentMethod = row.payment_method;
+  if (row.cancelled_at) order.cancelledAt = new Date(row.cancelled_at).toISOString();
+  if (row.proof_at) {
+    const proof: PaymentProof = { transactionId: row.payment_reference, sentAt: new Date(row.proof_at).toISOString() };
+    if (row.payment_proof) proof.screenshotUrl = await resolveImageUrl(blobs, row.payment_proof);
+    if (audience === 'staff' && row.proof_reuse) {
+      if (row.proof_reuse.transactionId.length > 0) proof.reusedTransactionIdOn = row.proof_reuse.transactionId;
+      if (row.proof_reuse.screenshot.length > 0) proof.reusedScreenshotOn = row.proof_reuse.screenshot;
+    }
+    order.paymentProof = proof;
+  }
   if (audience === 'staff') {
     if (row.wise_email !== null) order.wiseEmail = row.wise_email;
     if (row.wise_image) order.wiseImage = await resolveImageUrl(blobs, row.wise_image);

@@ -14,6 +14,8 @@ export const toService = (row: ServiceRow): Service => ({
   paymentMethods: row.payment_methods,
   autoDeliver: row.auto_deliver,
   lowStockThreshold: row.low_stock_threshold,
+  needsDetails: row.needs_details,
+  detailsHint: row.details_hint,
   createdAt: new Date(row.created_at).toISOString(),
   updatedAt: new Date(row.updated_at).toISOString(),
   version: Number(row.version),

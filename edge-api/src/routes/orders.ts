@@ -1,8 +1,11 @@
 import { Hono } from 'hono';
-import { placeOrderBody, userIdParam, userOrdersQuery } from '../contract/order-requests.ts';
+import { idParam } from '../contract/fields.ts';
+import { paymentProofBody, placeOrderBody, userIdParam, userOrdersQuery } from '../contract/order-requests.ts';
+import { acceptsPaymentProof, isCancellable } from '../contract/orders.ts';
+import { parseBlobRef } from '../contract/uploads.ts';
 import { recordAudit } from '../db/audit.ts';
 import { notifyNewOrder } from '../operations/staff-notices.ts';
-import { findOrderIncludingDeleted, insertOrder, listUserOrders, listUserOrdersPage } from '../db/orders.ts';
+import { findOrderIncludingDeleted, findProofReuse, insertOrder, listUserOrders, listUserOrdersPage, lockOrder, updateOrder } from '../db/orders.ts';
 import type { OrderRow } from '../db/schema.ts';
 import { findService } from '../db/services.ts';
 import { nextVersion } from '../db/versions.ts';
@@ -23,10 +26,18 @@ function readCursor(cursor: string): string {
   return id;
 }
 
+/** Why an order can no longer be cancelled, in words a customer can act on. */
+function cancelRefusal(row: OrderRow): string {
+  if (row.payment_status === 'paid') return 'This order has already been marked paid, so it can no longer be cancelled. Contact the shop if you no longer want it.';
+  if (row.payment_status === 'refunded') return 'This order has been refunded and cannot be cancelled.';
+  if (row.order_status === 'cancelled') return 'This order was already cancelled by the shop.';
+  return `This order is already ${row.order_status === 'pending' ? 'being handled' : row.order_status}, so it can no longer be cancelled. Contact the shop if you no longer want it.`;
+}
+
 export function orderRoutes(deps: Deps) {
   return new Hono<AppEnv>()
     .post('/', requireRole(), validate('json', placeOrderBody), async (c) => {
-      const { id = crypto.randomUUID(), productId } = c.req.valid('json');
+      const { id = crypto.randomUUID(), productId, note = '', paymentMethod } = c.req.valid('json');
       const me = c.get('user')!;
       /** A replayed placement answers the order the first one made; an id of someone else's order is refused. */
       const replayOf = (row: OrderRow) => {
@@ -39,6 +50,15 @@ export function orderRoutes(deps: Deps) {
         if (existing) return replayOf(existing);
         const service = await findService(trx, productId);
         if (!service) throw notFound('Service');
+        if (service.needs_details && note === '') {
+          const message = service.details_hint ? `This service needs details from you: ${service.details_hint}` : 'This service needs details from you: write them in the note';
+          throw badRequest(`note: ${message}`, [{ path: 'note', message }]);
+        }
+        const method = paymentMethod ? service.payment_methods.find((m) => m.toLowerCase() === paymentMethod.toLowerCase()) : undefined;
+        if (paymentMethod && !method) {
+          const message = `must be one of this service's payment methods: ${service.payment_methods.join(', ') || 'none'}`;
+          throw badRequest(`paymentMethod: ${message}`, [{ path: 'paymentMethod', message }]);
+        }
         const fields = {
           id,
           productId: service.id,
@@ -52,6 +72,8 @@ export function orderRoutes(deps: Deps) {
           userEmail: me.email,
           userName: me.display_name,
           orderDate: deps.clock(),
+          note,
+          paymentMethod: method ?? null,
         };
         const version = await nextVersion(trx);
         const created = await insertOrder(trx, fields, version);
@@ -62,6 +84,67 @@ export function orderRoutes(deps: Deps) {
       });
       const order = await presentOrder(result.row, 'owner', deps.secrets, deps.blobs);
       return c.json({ success: true as const, order }, result.created ? 201 : 200);
+    })
+    .post('/:id/cancel', requireRole(), validate('param', idParam), async (c) => {
+      const { id } = c.req.valid('param');
+      const me = c.get('user')!;
+      const row = await deps.db.transaction().execute(async (trx) => {
+        // Under the order's row lock: a cancel and a staff member's "paid" are never both taken.
+        const current = await lockOrder(trx, id);
+        if (!current) throw notFound('Order');
+        if (current.user_id !== me.id) throw forbidden('You can only cancel your own orders');
+        if (current.order_status === 'cancelled' && current.cancelled_at) return current;
+        if (!isCancellable({ orderStatus: current.order_status, paymentStatus: current.payment_status, wiseEmail: current.wise_email ?? undefined })) {
+          throw conflict(cancelRefusal(current), { orderStatus: current.order_status, paymentStatus: current.payment_status });
+        }
+        const updated = await updateOrder(trx, id, { order_status: 'cancelled', cancelled_at: deps.clock() }, await nextVersion(trx));
+        await recordAudit(trx, me, { action: 'order.cancel', entity: 'order', entityId: id, details: { by: 'customer', from: { orderStatus: current.order_status }, to: { orderStatus: 'cancelled' } } });
+        return updated;
+      });
+      return c.json(await presentOrder(row, 'owner', deps.secrets, deps.blobs));
+    })
+    .put('/:id/payment-proof', requireRole(), validate('param', idParam), validate('json', paymentProofBody), async (c) => {
+      const { id } = c.req.valid('param');
+      const { transactionId = '', screenshot = '' } = c.req.valid('json');
+      const me = c.get('user')!;
+      // The screenshot's bytes decide its hash, read before any row is locked.
+      let screenshotHash: string | null = null;
+      if (screenshot) {
+        const ref = parseBlobRef(screenshot)!;
+        const bytes = await deps.blobs.read(ref.bucket, ref.path);
+        if (!bytes) throw badRequest('screenshot: no such upload; upload the picture again', [{ path: 'screenshot', message: 'no such upload' }]);
+        screenshotHash = Buffer.from(await crypto.subtle.digest('SHA-256', new Uint8Array(bytes))).toString('hex');
+      }
+      const row = await deps.db.transaction().execute(async (trx) => {
+        const current = await lockOrder(trx, id);
+        if (!current) throw notFound('Order');
+        if (current.user_id !== me.id) throw forbidden('You can only send a payment proof for your own orders');
+        if (!acceptsPaymentProof({ orderStatus: current.order_status, paymentStatus: current.payment_status })) {
+          throw conflict(
+            current.payment_status === 'paid' ? 'This order is already paid: no proof is needed.' : `This order is ${current.order_status}: it takes no payment proof.`,
+            { orderStatus: current.order_status, paymentStatus: current.payment_status },
+          );
+        }
+        // A second proof adds to the first: a transaction id sent after the screenshot keeps the screenshot.
+        const reference = transactionId || current.payment_reference;
+        const proof = screenshot || current.payment_proof;
+        const hash = screenshot ? screenshotHash : current.payment_proof_hash;
+        const reuse = await findProofReuse(trx, id, { transactionId: reference, screenshotHash: hash });
+        const updated = await updateOrder(
+          trx,
+          id,
+          { payment_reference: reference || null, payment_proof: proof || null, payment_proof_hash: hash, proof_at: deps.clock(), proof_reuse: JSON.stringify(reuse) },
+          await nextVersion(trx),
+        );
+        await recordAudit(trx, me, {
+          action: 'order.payment_proof',
+          entity: 'order',
+          entityId: id,
+          details: { transactionId: reference || null, screenshot: !!proof, reusedOn: [...new Set([...reuse.transactionId, ...reuse.screenshot])] },
+        });
+        return updated;
+      });
+      return c.json(await presentOrder(row, 'owner', deps.secrets, deps.blobs));
     })
     .get('/user/:userId', requireRole(), validate('param', userIdParam), validate('query', userOrdersQuery), async (c) => {
       const { userId } = c.req.valid('param');

@@ -61,10 +61,11 @@ describe('site settings', () => {
     const before = await settingsRow();
     const saved = await api.call<SiteSettings>('PUT', '/api/settings', { user: admin, json: { ...shopSettings, brandName: '  Rahim Digital  ' } });
     expect(saved.status).toBe(200);
-    expect(saved.body).toEqual({ ...shopSettings, lowStockThreshold: 0 });
+    // A form that sends no low-stock threshold or payment instructions keeps the ones stored (none here).
+    expect(saved.body).toEqual({ ...shopSettings, lowStockThreshold: 0, paymentInstructions: [] });
     for (const user of [undefined, customer, moderator]) {
       const read = await api.call<SiteSettings>('GET', '/api/settings', { user });
-      expect(read.body).toEqual({ ...shopSettings, lowStockThreshold: 0 });
+      expect(read.body).toEqual({ ...shopSettings, lowStockThreshold: 0, paymentInstructions: [] });
     }
     const after = await settingsRow();
     expect(Number(after!.version)).toBeGreaterThan(Number(before?.version ?? 0));

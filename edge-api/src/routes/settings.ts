@@ -15,18 +15,23 @@ export function settingsRoutes(deps: Deps) {
     .get('/', async (c) => c.json<SiteSettings>(toSiteSettings((await findSettingsRow(deps.db))?.value)))
     .put('/', requireAdmin, validate('json', settingsBody), async (c) => {
       const body: SiteSettings = c.req.valid('json');
-      let settings = body;
-      await deps.db.transaction().execute(async (trx) => {
+      const settings = await deps.db.transaction().execute(async (trx) => {
         const version = await nextVersion(trx);
         const before = toSiteSettings((await findSettingsRow(trx))?.value);
-        // A body without the low-stock threshold (an older client) keeps the one set.
-        settings = { ...body, lowStockThreshold: body.lowStockThreshold ?? before.lowStockThreshold ?? 0 };
+        // A body without the low-stock threshold or the payment instructions (a form or an older client
+        // that does not know them) keeps the ones set.
+        const settings: SiteSettings = {
+          ...body,
+          lowStockThreshold: body.lowStockThreshold ?? before.lowStockThreshold ?? 0,
+          paymentInstructions: body.paymentInstructions ?? before.paymentInstructions,
+        };
         await saveSettings(trx, settings, version);
         await watchStockLevel(trx, version);
         const changed = (Object.keys(settings) as (keyof SiteSettings)[]).filter(
           (key) => JSON.stringify(before[key]) !== JSON.stringify(settings[key]),
         );
         await recordAudit(trx, c.get('user'), { action: 'settings.update', entity: 'settings', entityId: SITE_SETTINGS_ID, details: { changed } });
+        return settings;
       });
       return c.json<SiteSettings>(settings);
     });

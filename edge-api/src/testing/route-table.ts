@@ -49,6 +49,8 @@ export const routeTable: Record<string, RouteRow> = {
   'DELETE /api/users/:uid': { access: 'admin', badInputs: [notUuid('/api/users/not-a-uuid')] },
 
   'POST /api/orders': { access: 'user', badInputs: [notJson, { json: {} }, { json: { productId: 'not-a-uuid' } }] },
+  'POST /api/orders/:id/cancel': { access: 'user', badInputs: [notUuid('/api/orders/not-a-uuid/cancel')] },
+  'PUT /api/orders/:id/payment-proof': { access: 'user', badInputs: [notUuid('/api/orders/not-a-uuid/payment-proof'), notJson, { json: {} }, { json: { screenshot: 'stock-images/a.png' } }] },
   'GET /api/orders/user/:userId': { access: 'user', badInputs: [notUuid('/api/orders/user/not-a-uuid'), { query: 'limit=0' }, { query: 'limit=501' }, { query: 'limit=5&cursor=not*a*cursor' }] },
 
   'GET /api/admin/orders': { access: 'staff', badInputs: [{ query: 'page=0' }, { query: 'limit=7' }, { query: 'status=shipped' }] },
@@ -81,6 +83,6 @@ export const routeTable: Record<string, RouteRow> = {
 
   'GET /api/settings': { access: 'anyone', badInputs: [] },
   'PUT /api/settings': { access: 'admin', badInputs: [notJson, { json: {} }] },
-  'POST /api/uploads': { access: 'staff', badInputs: [{ json: { file: 'picture.png' } }, { body: 'not a form', type: 'multipart/form-data; boundary=x' }] },
+  'POST /api/uploads': { access: 'user', badInputs: [{ json: { file: 'picture.png' } }, { body: 'not a form', type: 'multipart/form-data; boundary=x' }] },
   'GET /api/sync': { access: 'anyone', badInputs: [{ query: 'cursor=-1' }, { query: 'scope=everything' }] },
 };

@@ -11,6 +11,8 @@ const changeLabels: Record<OutboxEntry['name'], string> = {
   setPaymentStatus: 'Payment status change',
   deliverOrder: 'Credentials delivery',
   setStockStatus: 'Wise stock status change',
+  cancelOrder: 'Order cancellation',
+  sendPaymentProof: 'Payment proof',
 };
 
 const changes = (count: number) => (count === 1 ? '1 change' : `${count} changes`);

@@ -30,7 +30,7 @@ export interface RowRef {
   id: string;
 }
 
-export type MutationName = 'placeOrder' | 'setOrderStatus' | 'setPaymentStatus' | 'deliverOrder' | 'setStockStatus';
+export type MutationName = 'placeOrder' | 'setOrderStatus' | 'setPaymentStatus' | 'deliverOrder' | 'setStockStatus' | 'cancelOrder' | 'sendPaymentProof';
 
 export interface MetaEntry {
   key: string;

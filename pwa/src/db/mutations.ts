@@ -87,8 +87,19 @@ function enqueue<N extends MutationName>(userId: string, name: N, args: Mutation
 }
 
 /** Places an order for a local service; the order's id is also the idempotency key, so it is made once. */
-export function placeOrder(userId: string, input: { id: string; productId: string }): MutationHandle {
-  return enqueue(userId, 'placeOrder', { id: input.id, productId: input.productId }, { entryId: input.id });
+export function placeOrder(userId: string, input: MutationArgs['placeOrder']): MutationHandle {
+  const { id, productId, note, paymentMethod } = input;
+  return enqueue(userId, 'placeOrder', { id, productId, ...(note ? { note } : {}), ...(paymentMethod ? { paymentMethod } : {}) }, { entryId: id });
+}
+
+/** The customer cancels their own pending, unpaid order. */
+export function cancelOrder(userId: string, input: MutationArgs['cancelOrder']): MutationHandle {
+  return enqueue(userId, 'cancelOrder', input);
+}
+
+/** The customer's transaction id and/or payment screenshot for a pending order. */
+export function sendPaymentProof(userId: string, input: MutationArgs['sendPaymentProof']): MutationHandle {
+  return enqueue(userId, 'sendPaymentProof', input);
 }
 
 export function setOrderStatus(userId: string, input: MutationArgs['setOrderStatus'], options?: ChangeOptions): MutationHandle {

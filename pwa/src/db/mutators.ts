@@ -3,7 +3,7 @@
  * optimistic effect on this device and its upload to the API (after Replicache's mutators). An outbox
  * entry stores only the name and the args, so the same entry is replayed after a reload, or retried.
  */
-import type { Order, OrderStatus, PaymentStatus } from '../../../edge-api/src/contract/orders.ts';
+import { isCancellable, type Order, type OrderStatus, type PaymentStatus } from '../../../edge-api/src/contract/orders.ts';
 import type { Service } from '../../../edge-api/src/contract/services.ts';
 import type { StockStatus, WiseStock } from '../../../edge-api/src/contract/wise-stocks.ts';
 import { unwrap, type ApiClient } from '../lib/api-client.ts';
@@ -12,7 +12,7 @@ import { getPublicDb, type MutationName, type RowRef, type UserDb } from './loca
 
 /** What each named mutation carries in its outbox entry. */
 export interface MutationArgs {
-  placeOrder: { id: string; productId: string };
+  placeOrder: { id: string; productId: string; note?: string; paymentMethod?: string };
   /** `from`: the value the device showed; sent as the change's base, so a change to another field meanwhile is no conflict. */
   setOrderStatus: { orderId: string; orderStatus: OrderStatus; version: number; from?: OrderStatus };
   setPaymentStatus: { orderId: string; paymentStatus: PaymentStatus; version: number; from?: PaymentStatus };
@@ -20,6 +20,13 @@ export interface MutationArgs {
     | { orderId: string; version: number; wiseEmail: string; wisePassword: string; wiseImage?: string }
     | { orderId: string; version: number; stockId: string };
   setStockStatus: { stockId: string; status: StockStatus; soldTo?: string | null; notes?: string; version: number };
+  /** The customer cancels their own pending, unpaid order. */
+  cancelOrder: { orderId: string };
+  /**
+   * A transaction id and/or a screenshot, kept in the outbox as the picture's bytes until it is uploaded
+   * (bytes rather than a Blob: every browser's IndexedDB keeps an ArrayBuffer).
+   */
+  sendPaymentProof: { orderId: string; transactionId?: string; screenshot?: { bytes: ArrayBuffer; type: string } };
 }
 
 /** What an effect needs from outside the user's database (one transaction cannot span two databases). */
@@ -88,6 +95,8 @@ export const mutators: { [N in MutationName]: Mutator<MutationArgs[N]> } = {
         userName: me?.displayName ?? '',
         paymentStatus: 'pending',
         orderStatus: 'pending',
+        ...(args.note ? { note: args.note } : {}),
+        ...(args.paymentMethod ? { paymentMethod: args.paymentMethod } : {}),
         orderDate: at,
         createdAt: at,
         updatedAt: at,
@@ -96,7 +105,8 @@ export const mutators: { [N in MutationName]: Mutator<MutationArgs[N]> } = {
       return [{ ref: { table: 'orders', id: args.id }, row: order }];
     },
     async upload(client, args, key) {
-      const answer = await unwrap(client.orders.$post({ json: { id: args.id, productId: args.productId } }, { headers: { 'Idempotency-Key': key } }));
+      const json = { id: args.id, productId: args.productId, ...(args.note ? { note: args.note } : {}), ...(args.paymentMethod ? { paymentMethod: args.paymentMethod } : {}) };
+      const answer = await unwrap(client.orders.$post({ json }, { headers: { 'Idempotency-Key': key } }));
       return { ref: { table: 'orders', id: args.id }, row: answer.order as Order };
     },
   },
@@ -151,6 +161,39 @@ export const mutators: { [N in MutationName]: Mutator<MutationArgs[N]> } = {
     upload: (client, { orderId, ...rest }, key) => putOrder(client, orderId, { paymentStatus: 'paid', orderStatus: 'delivered', ...rest }, key),
   },
 
+  cancelOrder: {
+    rows: (args) => [{ table: 'orders', id: args.orderId }],
+    async apply(db, args) {
+      const order = await orderOnDevice(db, args.orderId);
+      if (order.orderStatus === 'cancelled') return [];
+      if (!isCancellable(order)) throw new AppError('conflict', 'This order can no longer be cancelled');
+      const at = now();
+      return [{ ref: { table: 'orders', id: order.id }, row: { ...order, orderStatus: 'cancelled', cancelledAt: at, updatedAt: at } }];
+    },
+    async upload(client, args) {
+      const answer = await unwrap(client.orders[':id'].cancel.$post({ param: { id: args.orderId } }));
+      return { ref: { table: 'orders', id: args.orderId }, row: answer as Order };
+    },
+  },
+
+  sendPaymentProof: {
+    rows: (args) => [{ table: 'orders', id: args.orderId }],
+    async apply(db, args) {
+      const order = await orderOnDevice(db, args.orderId);
+      const at = now();
+      const before = order.paymentProof;
+      const proof = { transactionId: args.transactionId || before?.transactionId || null, sentAt: at, ...(before?.screenshotUrl ? { screenshotUrl: before.screenshotUrl } : {}) };
+      return [{ ref: { table: 'orders', id: order.id }, row: { ...order, paymentProof: proof, updatedAt: at } }];
+    },
+    // The picture goes up first; a retry uploads it again (the first copy is then never referenced).
+    async upload(client, args, key) {
+      const screenshot = args.screenshot ? await uploadScreenshot(client, args.screenshot) : undefined;
+      const json = { ...(args.transactionId ? { transactionId: args.transactionId } : {}), ...(screenshot ? { screenshot } : {}) };
+      const answer = await unwrap(client.orders[':id']['payment-proof'].$put({ param: { id: args.orderId }, json }, { headers: { 'Idempotency-Key': key } }));
+      return { ref: { table: 'orders', id: args.orderId }, row: answer as Order };
+    },
+  },
+
   setStockStatus: {
     rows: (args) => [{ table: 'wiseStocks', id: args.stockId }],
     async apply(db, args) {
@@ -171,6 +214,14 @@ export const mutators: { [N in MutationName]: Mutator<MutationArgs[N]> } = {
     },
   },
 };
+
+/** POST /api/uploads of a customer's payment screenshot; the route reads its form itself, so it is untyped here. */
+async function uploadScreenshot(client: ApiClient, screenshot: { bytes: ArrayBuffer; type: string }): Promise<string> {
+  const post = client.uploads.$post as unknown as (args: { form: Record<string, string | Blob> }) => Promise<Response>;
+  const file = new File([screenshot.bytes], 'payment', { type: screenshot.type });
+  const answer = await unwrap<{ path: string }>(post({ form: { kind: 'payment', file } }));
+  return answer.path;
+}
 
 /** The mutator of a stored entry (its args were checked when it was queued). */
 export const mutatorOf = (name: MutationName) => mutators[name] as Mutator<unknown>;

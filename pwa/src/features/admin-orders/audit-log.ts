@@ -30,6 +30,14 @@ export function describeAuditEntry(entry: AuditEntry): string {
       return 'Placed the order';
     case 'order.delete':
       return 'Deleted the order';
+    case 'order.cancel':
+      return 'The customer cancelled the order';
+    case 'order.payment_proof': {
+      const reference = typeof details.transactionId === 'string' ? ` transaction ID ${details.transactionId}` : '';
+      const screenshot = details.screenshot ? `${reference ? ' and' : ''} a screenshot` : '';
+      const reused = Array.isArray(details.reusedOn) && details.reusedOn.length > 0 ? ` (already used on ${details.reusedOn.length} other order${details.reusedOn.length === 1 ? '' : 's'})` : '';
+      return `Sent a payment proof:${reference}${screenshot}${reused}`;
+    }
     default:
       return changes.length ? `${entry.action}: ${changes.join(', ')}` : entry.action;
   }

@@ -2,6 +2,7 @@ import { useId } from 'react';
 import { orderStatuses, paymentStatuses, type Order, type OrderStatus, type PaymentStatus } from '../../../../edge-api/src/contract/orders.ts';
 import { capitalize, formatDateShort } from '../../lib/format.ts';
 import { normalizeOrderStatus, normalizePaymentStatus, shortOrderId } from '../../lib/order-rules.ts';
+import { CustomerPaymentDetails } from './customer-payment-details.tsx';
 
 export interface OrderListProps {
   orders: readonly Order[];
@@ -167,6 +168,7 @@ function OrderItem({
             </div>
           )}
         </div>
+        <CustomerPaymentDetails order={order} />
       </article>
     </li>
   );

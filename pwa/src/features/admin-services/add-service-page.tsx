@@ -11,6 +11,7 @@ import { ListField } from './list-field.tsx';
 import { createService } from './service-api.ts';
 import { emptyAddFormValues, toServiceBody, validateAddForm, type ServiceField } from './service-form.ts';
 import { FIELD_LABEL_CLASS, useServiceForm } from './use-service-form.tsx';
+import { DetailsFields } from './details-fields.tsx';
 
 const MAX_IMAGE_MB = uploadLimitMegabytes.service;
 
@@ -205,6 +206,7 @@ export function AddServiceForm() {
               <input type="checkbox" className="checkbox checkbox-primary" checked={values.popular} onChange={(e) => set('popular', e.target.checked)} />
               Popular service
             </label>
+            <DetailsFields values={values} set={set} />
           </div>
         </section>
 

@@ -41,6 +41,8 @@ export function valuesFromService(service: Service): ServiceFormValues {
     popular: service.popular,
     autoDeliver: service.autoDeliver ?? false,
     lowStockThreshold: service.lowStockThreshold == null ? '' : String(service.lowStockThreshold),
+    needsDetails: service.needsDetails ?? false,
+    detailsHint: service.detailsHint ?? '',
   };
 }
 
@@ -103,6 +105,7 @@ export function toServiceBody(values: ServiceFormValues): ServiceBody {
     ...(values.lowStockThreshold !== undefined && {
       lowStockThreshold: values.lowStockThreshold.trim() === '' ? null : Number(values.lowStockThreshold.trim()),
     }),
+    ...(values.needsDetails !== undefined ? { needsDetails: values.needsDetails, detailsHint: values.needsDetails ? (values.detailsHint ?? '').trim() : '' } : {}),
   };
 }
 

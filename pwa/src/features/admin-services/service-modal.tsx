@@ -5,6 +5,7 @@ import { categoryLabel, deliveryTimeIds, deliveryTimeLabel, paymentMethodIds, pa
 import { ListField } from './list-field.tsx';
 import { choicesWith, emptyModalValues, toServiceBody, validateModal, valuesFromService, type ServiceBody, type ServiceField } from './service-form.ts';
 import { useServiceForm } from './use-service-form.tsx';
+import { DetailsFields } from './details-fields.tsx';
 
 export interface ServiceModalProps {
   /** The service being edited; null creates a new one. */
@@ -131,6 +132,7 @@ export function ServiceModal({ service, save, onClose }: ServiceModalProps) {
             <input type="number" inputMode="numeric" min={0} step={1} className="input w-full" placeholder="The shop's threshold" {...bind('lowStockThreshold')} />,
           )}
         </fieldset>
+        <DetailsFields values={values} set={set} />
         <div className="modal-action">
           <button type="button" className="btn" disabled={saving} onClick={() => onClose()}>
             Cancel

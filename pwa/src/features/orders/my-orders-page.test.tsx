@@ -2,6 +2,8 @@ import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Order } from '../../../../edge-api/src/contract/orders.ts';
+import { ConfirmProvider } from '../../components/confirm-dialog.tsx';
+import { ToastProvider } from '../../components/toast.tsx';
 import { deleteUserDb, getUserDb } from '../../db/local-db.ts';
 import { AuthContext, type AuthState } from '../../lib/auth.tsx';
 import { MyOrdersPage } from './my-orders-page.tsx';
@@ -53,11 +55,15 @@ describe('MyOrdersPage with a long history', () => {
     await db.meta.put({ key: 'cursor', value: 1 });
     render(
       <AuthContext value={signedIn}>
-        <MemoryRouter initialEntries={['/my-orders']}>
-          <Routes>
-            <Route path="/my-orders" element={<MyOrdersPage />} />
-          </Routes>
-        </MemoryRouter>
+        <ToastProvider>
+          <ConfirmProvider>
+            <MemoryRouter initialEntries={['/my-orders']}>
+              <Routes>
+                <Route path="/my-orders" element={<MyOrdersPage />} />
+              </Routes>
+            </MemoryRouter>
+          </ConfirmProvider>
+        </ToastProvider>
       </AuthContext>,
     );
     expect(await screen.findByRole('heading', { name: 'Order number 4999' })).toBeTruthy();
@@ -82,11 +88,15 @@ describe('MyOrdersPage with a long history', () => {
     });
     render(
       <AuthContext value={signedIn}>
-        <MemoryRouter initialEntries={['/my-orders']}>
-          <Routes>
-            <Route path="/my-orders" element={<MyOrdersPage />} />
-          </Routes>
-        </MemoryRouter>
+        <ToastProvider>
+          <ConfirmProvider>
+            <MemoryRouter initialEntries={['/my-orders']}>
+              <Routes>
+                <Route path="/my-orders" element={<MyOrdersPage />} />
+              </Routes>
+            </MemoryRouter>
+          </ConfirmProvider>
+        </ToastProvider>
       </AuthContext>,
     );
     await screen.findByRole('heading', { name: 'Order number 4999' });

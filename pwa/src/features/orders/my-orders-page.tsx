@@ -112,6 +112,8 @@ function MyOrders({ user }: { user: SignedInUser }) {
                 providerChatUrl={settings.providerChatUrl}
                 waitingToSync={pendingIds.has(order.id)}
                 syncError={failedByOrder.get(order.id)}
+                paymentInstructions={settings.paymentInstructions}
+                userId={user.id}
               />
             </li>
           ))}

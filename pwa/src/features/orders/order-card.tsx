@@ -12,7 +12,9 @@ import {
   paymentStatusLabel,
   shortOrderId,
 } from '../../lib/order-rules.ts';
+import type { PaymentInstructions } from '../../../../edge-api/src/contract/settings.ts';
 import { CredentialsPanel } from './credentials-panel.tsx';
+import { OrderNote, OrderPayment } from './order-payment.tsx';
 
 const orderBadge = {
   pending: 'badge-warning',
@@ -36,9 +38,13 @@ export interface OrderCardProps {
   waitingToSync: boolean;
   /** The server refused a queued change to this order: why. */
   syncError?: string;
+  /** The settings' payment instructions, shown for the method chosen until the order is paid. */
+  paymentInstructions?: PaymentInstructions[];
+  /** The signed-in customer: with it the card offers to send a payment proof and to cancel. */
+  userId?: string;
 }
 
-export function OrderCard({ order, providerChatUrl, waitingToSync, syncError }: OrderCardProps) {
+export function OrderCard({ order, providerChatUrl, waitingToSync, syncError, paymentInstructions = [], userId }: OrderCardProps) {
   const orderStatus = normalizeOrderStatus(order.orderStatus);
   const paymentStatus = normalizePaymentStatus(order.paymentStatus);
   const delivery = deliveryTimeLabel(order.deliveryTime);
@@ -117,6 +123,9 @@ export function OrderCard({ order, providerChatUrl, waitingToSync, syncError }: 
             </a>
           </div>
         )}
+
+        <OrderNote note={order.note} />
+        <OrderPayment order={order} paymentInstructions={paymentInstructions} providerChatUrl={providerChatUrl} userId={userId} />
 
         {orderStatus === 'delivered' && order.wiseEmail && (
           <CredentialsPanel

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Navigate, useLocation, useParams } from 'react-router-dom';
 import type { Service } from '../../../../edge-api/src/contract/services.ts';
 import { BottomBar } from '../../components/bottom-bar.tsx';
@@ -11,6 +11,7 @@ import { useAuth } from '../../lib/auth.tsx';
 import { categoryLabel, deliveryTimeLabel, paymentMethodName } from '../../lib/catalog.ts';
 import { shortServiceId } from '../../lib/order-rules.ts';
 import { useGoBack } from '../../lib/use-go-back.ts';
+import { OrderConfirmDialog } from './order-confirm-dialog.tsx';
 import { PaymentMethodSymbol } from './payment-methods.tsx';
 import { usePlaceOrder } from './use-place-order.ts';
 import { usePublicService } from './use-public-services.ts';
@@ -65,9 +66,11 @@ function InfoRow({ label, children }: { label: string; children: ReactNode }) {
 function ServiceView({ service, userId, onBack }: { service: Service; userId: string; onBack: () => void }) {
   const settings = useSettings();
   const { place, placing, error } = usePlaceOrder();
+  // "Place Order Now" opens the summary; its confirm button places the order.
+  const [confirming, setConfirming] = useState(false);
   const delivery = deliveryTimeLabel(service.deliveryTime);
   const orderButton = (className: string) => (
-    <button type="button" className={`btn btn-primary ${className}`} disabled={placing} onClick={() => void place(userId, service.id)}>
+    <button type="button" className={`btn btn-primary ${className}`} disabled={placing} onClick={() => setConfirming(true)}>
       {placing && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
       {placing ? 'Placing Order...' : 'Place Order Now'}
     </button>
@@ -200,6 +203,17 @@ function ServiceView({ service, userId, onBack }: { service: Service; userId: st
           </section>
         </aside>
       </div>
+
+      {confirming && (
+        <OrderConfirmDialog
+          service={service}
+          settings={settings}
+          placing={placing}
+          error={error}
+          onConfirm={(choice) => void place(userId, service.id, choice)}
+          onClose={() => setConfirming(false)}
+        />
+      )}
 
       <BottomBar label="Price and order">
         {error && (

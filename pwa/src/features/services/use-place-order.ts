@@ -31,11 +31,11 @@ export function usePlaceOrder() {
   }, []);
 
   const place = useCallback(
-    async (userId: string, productId: string) => {
+    async (userId: string, productId: string, choice: { note?: string; paymentMethod?: string } = {}) => {
       setPlacing(true);
       setError(null);
       try {
-        const handle = placeOrder(userId, { id: crypto.randomUUID(), productId });
+        const handle = placeOrder(userId, { id: crypto.randomUUID(), productId, ...choice });
         await handle.saved;
         const outcome = await serverOutcome(handle.done, CONFIRM_WAIT_MS);
         if (outcome === 'confirmed') toast.success(ORDER_PLACED, 2000);

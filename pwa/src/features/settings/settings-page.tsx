@@ -13,6 +13,7 @@ import { api, unwrap } from '../../lib/api-client.ts';
 import { hasCode, isApiAnswer } from '../../lib/app-error.ts';
 import { useAuthorization } from '../../lib/authorization.tsx';
 import { checkWith, problemsFromAnswer, type FieldProblems } from '../../lib/form-problems.ts';
+import { PaymentInstructionsEditor } from './payment-instructions-editor.tsx';
 import { addWallet, fieldGroups, removeWallet, setSocial, setText, setWallet, shiftWalletErrors, socialFields } from './settings-form.ts';
 
 type Loaded = { kind: 'loading' } | { kind: 'error' } | { kind: 'ready'; settings: SiteSettings; source: 'server' | 'device' };
@@ -330,6 +331,20 @@ function SettingsForm({ initial, fromDevice, onReload }: { initial: SiteSettings
             </button>
           </div>
         </section>
+
+        <PaymentInstructionsEditor
+          list={settings.paymentInstructions ?? []}
+          onChange={(next, changedPath) => {
+            setSettings((current) => ({ ...current, paymentInstructions: next }));
+            if (changedPath === 'paymentInstructions') setErrors((current) => Object.fromEntries(Object.entries(current).filter(([path]) => !path.startsWith('paymentInstructions'))));
+            else if (changedPath) clearError(changedPath);
+          }}
+          fieldId={fieldId}
+          errorProps={errorProps}
+          errorText={errorText}
+          labelClass={labelClass}
+          cardClass={cardClass}
+        />
       </fieldset>
 
       <div className="flex justify-end gap-2">
