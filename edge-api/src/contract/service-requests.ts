@@ -7,6 +7,9 @@ export const serviceImage = text(IMAGE_ADDRESS_MAX).refine((value) => value === 
   message: 'must be a valid URL (https://...) or an uploaded picture; inline data: images are not kept',
 });
 
+/** The longest warranty a service can give, in days. */
+export const WARRANTY_DAYS_MAX = 3650;
+
 /** POST and PUT /api/services. */
 export const serviceBody = z.object({
   id: uuid.optional(),
@@ -19,5 +22,11 @@ export const serviceBody = z.object({
   price: requiredText(60),
   deliveryTime: requiredText(60),
   paymentMethods: textList(20, 40).default([]),
+  warrantyDays: z
+    .number({ error: 'must be a whole number of days' })
+    .int('must be a whole number of days')
+    .min(0, 'must be 0 (no warranty) or more')
+    .max(WARRANTY_DAYS_MAX, `must be at most ${WARRANTY_DAYS_MAX} days`)
+    .optional(),
   version: expectedVersion,
 });

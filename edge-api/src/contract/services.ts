@@ -9,6 +9,8 @@ export interface ServiceFields {
   price: string;
   deliveryTime: string;
   paymentMethods: string[];
+  /** Days after delivery in which a customer may report a problem and get a replacement; 0: no warranty. */
+  warrantyDays?: number;
 }
 
 export interface Service extends ServiceFields {

@@ -1,7 +1,7 @@
-export type UploadKind = 'service' | 'proof' | 'stock';
+export type UploadKind = 'service' | 'proof' | 'stock' | 'report';
 
 /** The largest file each kind of upload takes, in MB: the server refuses more, and the forms say so first. */
-export const uploadLimitMegabytes: Record<UploadKind, number> = { service: 32, proof: 10, stock: 10 };
+export const uploadLimitMegabytes: Record<UploadKind, number> = { service: 32, proof: 10, stock: 10, report: 10 };
 
 /** What POST /api/uploads answers: the path a record keeps, and a URL the browser can show now. */
 export interface UploadedImage {

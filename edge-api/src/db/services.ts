@@ -16,6 +16,7 @@ export const toServiceColumns = (fields: ServiceFields) => ({
   price: fields.price,
   delivery_time: fields.deliveryTime,
   payment_methods: JSON.stringify(fields.paymentMethods),
+  warranty_days: fields.warrantyDays ?? 0,
 });
 
 export function listServices(db: Db) {

@@ -12,6 +12,7 @@ export const toService = (row: ServiceRow): Service => ({
   price: row.price,
   deliveryTime: row.delivery_time,
   paymentMethods: row.payment_methods,
+  warrantyDays: row.warranty_days,
   createdAt: new Date(row.created_at).toISOString(),
   updatedAt: new Date(row.updated_at).toISOString(),
   version: Number(row.version),

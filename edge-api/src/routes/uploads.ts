@@ -7,14 +7,16 @@ import type { Role } from '../contract/users.ts';
 import type { Deps } from '../deps.ts';
 import { ApiError, badRequest, forbidden, misconfigured } from '../errors.ts';
 import { detectImageType } from '../lib/image-types.ts';
-import { requireStaff, type AppEnv } from '../middleware/session.ts';
+import { requireRole, type AppEnv } from '../middleware/session.ts';
 
 const MB = 1024 * 1024;
 
-const uploadKinds: Record<UploadKind, { bucket: Bucket; maxMegabytes: number; roles: readonly Role[] }> = {
+const uploadKinds: Record<UploadKind, { bucket: Bucket; maxMegabytes: number; roles: readonly Role[]; folder?: string }> = {
   service: { bucket: 'service-images', maxMegabytes: uploadLimitMegabytes.service, roles: ['admin'] },
   proof: { bucket: 'order-proofs', maxMegabytes: uploadLimitMegabytes.proof, roles: ['moderator', 'admin'] },
   stock: { bucket: 'stock-images', maxMegabytes: uploadLimitMegabytes.stock, roles: ['admin'] },
+  // A customer's screenshot of a problem with a delivered order (decision 063): private, in a folder of its own.
+  report: { bucket: 'order-proofs', maxMegabytes: uploadLimitMegabytes.report, roles: ['user', 'moderator', 'admin'], folder: 'reports' },
 };
 
 const isUploadKind = (value: unknown): value is UploadKind => typeof value === 'string' && Object.hasOwn(uploadKinds, value);
@@ -36,7 +38,7 @@ const limitBodyForRole = createMiddleware<AppEnv>(async (c, next) => {
 });
 
 export function uploadRoutes(deps: Deps) {
-  return new Hono<AppEnv>().post('/', requireStaff, limitBodyForRole, async (c) => {
+  return new Hono<AppEnv>().post('/', requireRole(), limitBodyForRole, async (c) => {
     if (!c.req.header('content-type')?.toLowerCase().startsWith('multipart/form-data')) {
       throw badRequest('Send the image as multipart/form-data with the fields file and kind', [{ path: 'file', message: 'is required' }]);
     }
@@ -48,7 +50,7 @@ export function uploadRoutes(deps: Deps) {
     }
     const kind = form.get('kind');
     if (!isUploadKind(kind)) {
-      throw badRequest('kind: must be one of service, proof, stock', [{ path: 'kind', message: 'must be one of service, proof, stock' }]);
+      throw badRequest('kind: must be one of service, proof, stock, report', [{ path: 'kind', message: 'must be one of service, proof, stock, report' }]);
     }
     const rules = uploadKinds[kind];
     if (!rules.roles.includes(c.get('user')!.user_role)) throw forbidden(`You may not upload ${kind} images`);
@@ -64,7 +66,7 @@ export function uploadRoutes(deps: Deps) {
     if (!type) {
       throw new ApiError('unsupported_media_type', 'Invalid file type! Please select a JPG, PNG, WEBP or GIF image (HEIC is converted to JPEG before upload)');
     }
-    const name = `${crypto.randomUUID()}.${type.extension}`;
+    const name = `${rules.folder ? `${rules.folder}/` : ''}${crypto.randomUUID()}.${type.extension}`;
     try {
       await deps.blobs.put(rules.bucket, name, bytes, type.mime);
     } catch (error) {

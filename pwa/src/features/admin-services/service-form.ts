@@ -15,12 +15,12 @@ export type ServiceBody = Omit<Service, 'id' | 'createdAt' | 'updatedAt' | 'vers
 /** What the service forms edit: the same fields, but lists keep their blank rows until saved. */
 export type ServiceFormValues = ServiceBody;
 
-export type ServiceField = 'title' | 'category' | 'description' | 'price' | 'deliveryTime' | 'image';
+export type ServiceField = 'title' | 'category' | 'description' | 'price' | 'deliveryTime' | 'image' | 'warrantyDays';
 export type ServiceFormErrors = Partial<Record<ServiceField, string>>;
 
 /** The dashboard modal in create mode: every field empty, one empty entry in each list. */
 export function emptyModalValues(): ServiceFormValues {
-  return { title: '', category: '', description: '', price: '', deliveryTime: '', image: '', features: [''], paymentMethods: [''], popular: false };
+  return { title: '', category: '', description: '', price: '', deliveryTime: '', image: '', features: [''], paymentMethods: [''], popular: false, warrantyDays: 0 };
 }
 
 /** The modal in edit mode: the service's values, and still one (empty) entry in a list that has none. */
@@ -36,12 +36,13 @@ export function valuesFromService(service: Service): ServiceFormValues {
     features: service.features.length > 0 ? [...service.features] : [''],
     paymentMethods: service.paymentMethods.length > 0 ? [...service.paymentMethods] : [''],
     popular: service.popular,
+    warrantyDays: service.warrantyDays ?? 0,
   };
 }
 
 /** The Add New Service form: category documents, three empty features, popular off, the rest empty. */
 export function emptyAddFormValues(): ServiceFormValues {
-  return { title: '', category: 'documents', description: '', price: '', deliveryTime: '', image: '', features: ['', '', ''], paymentMethods: [], popular: false };
+  return { title: '', category: 'documents', description: '', price: '', deliveryTime: '', image: '', features: ['', '', ''], paymentMethods: [], popular: false, warrantyDays: 0 };
 }
 
 const fieldLabels: Record<ServiceField, string> = {
@@ -51,6 +52,7 @@ const fieldLabels: Record<ServiceField, string> = {
   price: 'Price',
   deliveryTime: 'Delivery Time',
   image: 'Image URL',
+  warrantyDays: 'Warranty (days)',
 };
 
 /** The modal also requires a picture (spec section 5); the API takes a service without one. */
@@ -66,12 +68,12 @@ function problemsOf(schema: ZodType, values: ServiceFormValues, fields: readonly
 
 /** Spec section 5 (service modal): title, category, description, price, deliveryTime and image required; image a URL. */
 export function validateModal(values: ServiceFormValues): ServiceFormErrors {
-  return problemsOf(modalRules, values, ['title', 'category', 'description', 'price', 'deliveryTime', 'image'], {});
+  return problemsOf(modalRules, values, ['title', 'category', 'description', 'price', 'deliveryTime', 'image', 'warrantyDays'], {});
 }
 
 /** Spec section 5 (storefront form): title, description, category, price and delivery time required. */
 export function validateAddForm(values: ServiceFormValues): ServiceFormErrors {
-  return problemsOf(serviceBody, values, ['title', 'description', 'category', 'price', 'deliveryTime'], { title: 'Service Title' });
+  return problemsOf(serviceBody, values, ['title', 'description', 'category', 'price', 'deliveryTime', 'warrantyDays'], { title: 'Service Title' });
 }
 
 const withoutBlanks = (items: readonly string[]) => items.map((item) => item.trim()).filter((item) => item.length > 0);
@@ -88,6 +90,7 @@ export function toServiceBody(values: ServiceFormValues): ServiceBody {
     features: withoutBlanks(values.features),
     paymentMethods: [...new Set(withoutBlanks(values.paymentMethods))],
     popular: values.popular,
+    warrantyDays: values.warrantyDays ?? 0,
   };
 }
 
