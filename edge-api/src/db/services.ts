@@ -16,7 +16,8 @@ export const toServiceColumns = (fields: ServiceFields) => ({
   price: fields.price,
   delivery_time: fields.deliveryTime,
   payment_methods: JSON.stringify(fields.paymentMethods),
-  warranty_days: fields.warrantyDays ?? 0,
+  // Left as it is when a caller sends no warranty (an older client): 0 for a new service.
+  ...(fields.warrantyDays !== undefined ? { warranty_days: fields.warrantyDays } : {}),
 });
 
 export function listServices(db: Db) {

@@ -11,6 +11,8 @@ const changeLabels: Record<OutboxEntry['name'], string> = {
   setPaymentStatus: 'Payment status change',
   deliverOrder: 'Credentials delivery',
   setStockStatus: 'Wise stock status change',
+  reportProblem: 'Problem report',
+  declineReport: 'Problem report answer',
 };
 
 const changes = (count: number) => (count === 1 ? '1 change' : `${count} changes`);

@@ -29,7 +29,7 @@ export interface RowRef {
   id: string;
 }
 
-export type MutationName = 'placeOrder' | 'setOrderStatus' | 'setPaymentStatus' | 'deliverOrder' | 'setStockStatus';
+export type MutationName = 'placeOrder' | 'setOrderStatus' | 'setPaymentStatus' | 'deliverOrder' | 'setStockStatus' | 'reportProblem' | 'declineReport';
 
 export interface MetaEntry {
   key: string;

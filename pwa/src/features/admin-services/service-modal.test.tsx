@@ -71,6 +71,7 @@ describe('service modal', () => {
       features: ['Full KYC', 'Debit card'],
       paymentMethods: ['wise'],
       popular: true,
+      warrantyDays: 0,
     });
   });
 

@@ -12,6 +12,7 @@ import {
   paymentStatusLabel,
   shortOrderId,
 } from '../../lib/order-rules.ts';
+import { AfterSalesPanel } from './after-sales-panel.tsx';
 import { CredentialsPanel } from './credentials-panel.tsx';
 
 const orderBadge = {
@@ -117,6 +118,8 @@ export function OrderCard({ order, providerChatUrl, waitingToSync, syncError }: 
             </a>
           </div>
         )}
+
+        <AfterSalesPanel order={order} />
 
         {orderStatus === 'delivered' && order.wiseEmail && (
           <CredentialsPanel
