@@ -66,7 +66,7 @@ export function AfterSalesPanel({ order }: { order: Order }) {
               : `The warranty ended on ${formatDateLong(order.warrantyEndsAt)}.`}
         </p>
         {canReport(order) && (
-          <button type="button" className="btn btn-outline btn-warning btn-sm" onClick={() => setReporting(true)}>
+          <button type="button" className="btn btn-outline btn-sm" onClick={() => setReporting(true)}>
             Report a problem
           </button>
         )}
