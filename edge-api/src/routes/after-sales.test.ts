@@ -62,6 +62,13 @@ describe('the warranty window', () => {
     }
     const unchanged = await api.call<Service>('GET', `/api/services/${created.body.id}`);
     expect(unchanged.body.warrantyDays).toBe(30);
+    // A caller that sends no warranty (an older client) leaves it as it is.
+    const older = await api.call<Service>('PUT', `/api/services/${created.body.id}`, {
+      user: admin,
+      json: { title: 'VPS 2', description: 'x', category: 'vps', price: '5', deliveryTime: '1h' },
+    });
+    expect(older.status).toBe(200);
+    expect(older.body).toMatchObject({ title: 'VPS 2', warrantyDays: 30 });
   });
 
   it('starts at the first delivery and lasts the service warranty', async () => {
