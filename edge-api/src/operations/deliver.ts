@@ -86,7 +86,7 @@ async function keepReplacedDelivery(trx: Transaction<Database>, actor: UserRow, 
 }
 
 /** JSON with object keys sorted, so one request always hashes the same. */
-function canonicalJson(value: unknown): string {
+export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value && typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);

@@ -176,6 +176,11 @@ describe('the warranty window', () => {
     expect(second.status).toBe(200);
     expect(second.body.report).toEqual(first.body.report);
     expect((await orders.auditRows(id)).filter((row) => row.action === 'order.report')).toHaveLength(1);
+    // The same key with another body: 422, nothing changed (decision 044).
+    const reused = await report(id, { reason: 'other', note: 'Something else entirely' }, customer, { 'idempotency-key': key });
+    expect(reused.status).toBe(422);
+    expect(reused.body.error.code).toBe('idempotency_mismatch');
+    expect((await orders.orderRow(id)).report_reason).toBe('login_fails');
   });
 });
 
