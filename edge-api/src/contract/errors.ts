@@ -16,6 +16,18 @@ export const errorStatus = {
   already_delivered: 409,
   /** The stock's email or password is already in stock or delivered; `details` is the StockDuplicateCheck. Send overrideDuplicates to add it anyway. */
   duplicate_credentials: 409,
+  /** A problem report on an order that was not delivered (decision 063). */
+  not_delivered: 409,
+  /** The order's service gave no warranty: problems are not reported through the app. */
+  no_warranty: 409,
+  /** The order's warranty window ended; `details.warrantyEndsAt` says when. */
+  warranty_expired: 409,
+  /** A problem with this order is already reported and waits for staff. */
+  report_open: 409,
+  /** Staff answered a report that is no longer open. */
+  no_open_report: 409,
+  /** The stock was replaced as faulty on an order and can never be made available again. */
+  stock_faulty: 409,
   /** An idempotency key was reused with a different request body (Stripe answers the same). */
   idempotency_mismatch: 422,
   /** The change would leave the shop without an admin. */

@@ -7,12 +7,13 @@ import {
   IMAGE_ADDRESS_MAX,
   oneOf,
   queryText,
+  requiredText,
   text,
   uuid,
   WISE_PASSWORD_MAX,
   wisePassword,
 } from './fields.ts';
-import { orderPageSizes, orderStatuses, paymentStatuses } from './orders.ts';
+import { orderPageSizes, orderStatuses, paymentStatuses, reportReasons } from './orders.ts';
 import { isHttpUrl, parseBlobRef } from './uploads.ts';
 
 /** The longest note a customer may write to the shop. */
@@ -70,6 +71,8 @@ export const adminOrderFilterQuery = z.object({
   status: z.preprocess(blankAsMissing, oneOf(orderStatuses).optional()),
   paymentStatus: z.preprocess(blankAsMissing, oneOf(paymentStatuses).optional()),
   search: queryText(200).optional(),
+  /** open: the orders with a problem report waiting for staff (decision 063). */
+  report: z.preprocess(blankAsMissing, z.enum(['open'], { error: 'must be open' }).optional()),
 });
 
 const pageSizeText = orderPageSizes.map(String);
@@ -152,3 +155,26 @@ export const credentialsCheckQuery = z
     excludeOrderId: z.preprocess(blankAsMissing, uuid.optional()),
   })
   .refine((query) => query.email !== undefined || query.password !== undefined, { path: ['email'], message: 'send an email, a password or both' });
+
+/** A screenshot sent with a problem report: uploaded through POST /api/uploads (kind report). */
+export const reportImage = text(IMAGE_ADDRESS_MAX).refine((value) => value === '' || /^order-proofs\/reports\/[A-Za-z0-9_-][A-Za-z0-9._-]{0,199}$/.test(value), {
+  message: 'must be a screenshot uploaded for a report (order-proofs/reports/...)',
+});
+
+export const REPORT_NOTE_MAX = 1000;
+
+/** POST /api/orders/{id}/report: the customer's problem with a delivered order, within its warranty (decision 063). */
+export const orderReportBody = z
+  .object({
+    reason: oneOf(reportReasons),
+    note: text(REPORT_NOTE_MAX).default(''),
+    image: reportImage.nullish(),
+  })
+  .superRefine((body, ctx) => {
+    if (body.reason === 'other' && body.note === '') ctx.addIssue({ code: 'custom', path: ['note'], message: 'is required when the reason is "Something else"' });
+  });
+
+export const REPORT_REPLY_MAX = 1000;
+
+/** POST /api/admin/orders/{id}/report/decline: staff's answer to a report they do not replace. */
+export const reportDeclineBody = z.object({ message: requiredText(REPORT_REPLY_MAX) });

@@ -40,6 +40,47 @@ export interface Order {
   paymentProof?: PaymentProof;
   /** When the customer cancelled the order. */
   cancelledAt?: string;
+  /** When credentials were first delivered. */
+  deliveredAt?: string;
+  /** Until when a problem can be reported (the service's warranty at delivery); absent: no warranty. */
+  warrantyEndsAt?: string;
+  /** The customer's latest problem report and its outcome (decision 063). */
+  report?: OrderReport;
+  /** The deliveries this order had before, oldest first: the email masked for the customer, never a password. */
+  deliveryHistory?: PastDelivery[];
+  /** The password of the delivered account was changed in stock at this time (decision 064): the customer is told. */
+  credentialsRotatedAt?: string;
+}
+
+export type ReportStatus = 'open' | 'replaced' | 'declined';
+export type ReportReason = 'login_fails' | 'wrong_password' | 'locked' | 'other';
+export const reportReasons: readonly ReportReason[] = ['login_fails', 'wrong_password', 'locked', 'other'];
+export const reportReasonLabels: Record<ReportReason, string> = {
+  login_fails: 'I cannot log in',
+  wrong_password: 'The password is wrong',
+  locked: 'The account is locked or suspended',
+  other: 'Something else',
+};
+
+export interface OrderReport {
+  status: ReportStatus;
+  reason: ReportReason;
+  note: string;
+  /** A URL the browser can load (signed, short-lived), when a screenshot came with the report. */
+  image?: string;
+  reportedAt: string;
+  /** Staff's message when they declined. */
+  reply?: string;
+  resolvedAt?: string;
+}
+
+export interface PastDelivery {
+  at: string;
+  kind: 'replaced' | 'rotated';
+  /** In full for staff; masked (jo•••@example.com) for the customer. */
+  wiseEmail: string;
+  /** Staff only. */
+  stockId?: string | null;
 }
 
 /** A customer's payment proof on an order. */

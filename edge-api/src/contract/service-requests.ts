@@ -20,6 +20,9 @@ export const serviceImage = text(IMAGE_ADDRESS_MAX).refine((value) => value === 
   message: 'must be a valid URL (https://...) or an uploaded picture; inline data: images are not kept',
 });
 
+/** The longest warranty a service can give, in days. */
+export const WARRANTY_DAYS_MAX = 3650;
+
 /** POST and PUT /api/services. */
 export const serviceBody = z.object({
   id: uuid.optional(),
@@ -36,6 +39,12 @@ export const serviceBody = z.object({
   lowStockThreshold: lowStockThreshold.nullable().optional(),
   needsDetails: z.boolean().default(false),
   detailsHint: text(DETAILS_HINT_MAX).default(''),
+  warrantyDays: z
+    .number({ error: 'must be a whole number of days' })
+    .int('must be a whole number of days')
+    .min(0, 'must be 0 (no warranty) or more')
+    .max(WARRANTY_DAYS_MAX, `must be at most ${WARRANTY_DAYS_MAX} days`)
+    .optional(),
   version: expectedVersion,
 });
 

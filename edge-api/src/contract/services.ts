@@ -17,6 +17,8 @@ export interface ServiceFields {
   needsDetails?: boolean;
   /** What to write in that note, shown under it. */
   detailsHint?: string;
+  /** Days after delivery in which a customer may report a problem and get a replacement; 0: no warranty. */
+  warrantyDays?: number;
 }
 
 /** The most a low-stock threshold may be. */

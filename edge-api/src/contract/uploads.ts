@@ -1,8 +1,8 @@
-/** `payment`: a customer's payment screenshot (issue 17). */
-export type UploadKind = 'service' | 'proof' | 'stock' | 'payment';
+/** `payment`: a customer's payment screenshot (issue 17); `report`: a customer's screenshot of a problem (decision 063). */
+export type UploadKind = 'service' | 'proof' | 'stock' | 'payment' | 'report';
 
 /** The largest file each kind of upload takes, in MB: the server refuses more, and the forms say so first. */
-export const uploadLimitMegabytes: Record<UploadKind, number> = { service: 32, proof: 10, stock: 10, payment: 10 };
+export const uploadLimitMegabytes: Record<UploadKind, number> = { service: 32, proof: 10, stock: 10, payment: 10, report: 10 };
 
 /** What POST /api/uploads answers: the path a record keeps, and a URL the browser can show now. */
 export interface UploadedImage {

@@ -49,3 +49,14 @@ export const stockExportQuery = z.object({
   passwords: z.preprocess(blankAsMissing, z.enum(['true', 'false'], { error: 'must be true or false' }).optional()).transform((value) => value === 'true'),
   status: z.preprocess(blankAsMissing, z.enum(stockStatuses as [StockStatus, ...StockStatus[]], { error: `must be one of ${stockStatuses.join(', ')}` }).optional()),
 });
+
+/**
+ * POST /api/wise-stocks/{id}/password: a new password for a stock (decision 064). When the stock was sold,
+ * the order holding it shows the new password at once, the old one kept in its history.
+ */
+export const stockPasswordBody = z.object({
+  wisePassword,
+  /** Use it although the password is already in stock or delivered (answered 409 duplicate_credentials without). */
+  overrideDuplicates: z.boolean({ error: 'must be true or false' }).optional(),
+  version: expectedVersion,
+});

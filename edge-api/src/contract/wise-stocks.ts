@@ -26,6 +26,8 @@ export interface WiseStock {
   notes: string;
   /** The import batch it came in with (GET /api/stock-batches); absent when added one at a time. */
   batchId?: string;
+  /** Replaced as faulty on an order (decision 063): never available again. */
+  faultyAt?: string;
   createdAt: string;
   updatedAt: string;
   version: number;
@@ -72,3 +74,10 @@ export interface StockDuplicateCheck {
 }
 
 export const hasDuplicate = (check: StockDuplicateCheck): boolean => check.emailExists || check.passwordExists;
+
+/** What POST /api/wise-stocks/{id}/password answers: the stock, and the order that now shows the new password. */
+export interface StockPasswordChange {
+  stock: WiseStock;
+  /** The live order this stock was delivered to, now carrying the new password; null when none. */
+  orderId: string | null;
+}

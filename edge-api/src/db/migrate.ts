@@ -11,6 +11,7 @@ import * as createStockBatches from '../../../migrations/2026-11-24-0010_create_
 import * as createAuthOneTimeTokens from '../../../migrations/2026-11-24-0100_create_auth_one_time_tokens.ts';
 import * as addOrderNoteAndPaymentProof from '../../../migrations/2026-11-24-0200_add_order_note_and_payment_proof.ts';
 import * as autoDeliveryAndNotifications from '../../../migrations/2026-11-24-0300_auto_delivery_and_notifications.ts';
+import * as warrantyAndReplacements from '../../../migrations/2026-11-24-0400_warranty_and_replacements.ts';
 
 // Listed by hand so the Workers bundle needs no file system; add each new migration here.
 const migrations: Record<string, Migration> = {
@@ -25,6 +26,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-24-0100_create_auth_one_time_tokens': createAuthOneTimeTokens,
   '2026-11-24-0200_add_order_note_and_payment_proof': addOrderNoteAndPaymentProof,
   '2026-11-24-0300_auto_delivery_and_notifications': autoDeliveryAndNotifications,
+  '2026-11-24-0400_warranty_and_replacements': warrantyAndReplacements,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

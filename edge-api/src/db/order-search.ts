@@ -8,6 +8,8 @@ export interface AdminOrderFilter {
   status?: OrderStatus;
   paymentStatus?: PaymentStatus;
   search?: string;
+  /** 'open': only orders whose problem report waits for staff. */
+  report?: 'open';
 }
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
@@ -32,6 +34,7 @@ function statusConditions(filter: AdminOrderFilter): RawBuilder<SqlBool>[] {
     sql<SqlBool>`deleted_at is null`,
     ...(filter.status ? [sql<SqlBool>`order_status = ${filter.status}`] : []),
     ...(filter.paymentStatus ? [sql<SqlBool>`payment_status = ${filter.paymentStatus}`] : []),
+    ...(filter.report ? [sql<SqlBool>`report_status = ${filter.report}`] : []),
   ];
 }
 

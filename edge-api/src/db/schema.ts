@@ -1,5 +1,5 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
-import type { OrderStatus, PaymentStatus } from '../contract/orders.ts';
+import type { OrderStatus, PaymentStatus, ReportStatus } from '../contract/orders.ts';
 import type { Role } from '../contract/users.ts';
 import type { StockStatus } from '../contract/wise-stocks.ts';
 
@@ -49,6 +49,8 @@ export interface ServicesTable extends Synced {
   low_stock_threshold: ColumnType<number | null, number | null | undefined, number | null>;
   needs_details: Generated<boolean>;
   details_hint: Generated<string>;
+  /** Days after delivery in which a customer may report a problem; 0: no warranty (decision 063). */
+  warranty_days: Generated<number>;
 }
 
 export interface OrdersTable extends Synced {
@@ -84,6 +86,34 @@ export interface OrdersTable extends Synced {
   proof_reuse: ColumnType<ProofReuse | null, string | null | undefined, string | null>;
   /** Set when the customer cancelled the order. */
   cancelled_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** Set by the trigger orders_first_delivery when credentials first land (decision 063). */
+  delivered_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  warranty_ends_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  report_status: ColumnType<ReportStatus | null, ReportStatus | null | undefined, ReportStatus | null>;
+  report_reason: ColumnType<string | null, string | null | undefined, string | null>;
+  report_note: Generated<string>;
+  report_image: ColumnType<string | null, string | null | undefined, string | null>;
+  reported_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  report_reply: Generated<string>;
+  report_resolved_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** The deliveries this order had before, oldest first, passwords still sealed. */
+  delivery_history: JsonWithDefault<StoredDelivery[]>;
+  credentials_rotated_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
+/** One earlier delivery of an order, as orders.delivery_history keeps it. */
+export interface StoredDelivery {
+  /** When it stopped being the order's delivery. */
+  at: string;
+  /** Why: replaced by staff (after a report or not), or its password rotated in stock. */
+  kind: 'replaced' | 'rotated';
+  wiseEmail: string;
+  /** Sealed as orders.wise_password_enc was: never opened for anyone. */
+  wisePasswordEnc: string | null;
+  wiseImage: string | null;
+  stockId: string | null;
+  /** Who made the change. */
+  byEmail: string;
 }
 
 export interface WiseStocksTable extends Synced {
@@ -105,6 +135,8 @@ export interface WiseStocksTable extends Synced {
   notes: Generated<string>;
   /** The import batch it came in with; null when added one at a time. */
   batch_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Replaced as faulty on an order: never available again (a check constraint holds it). */
+  faulty_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 export interface StockBatchesTable {

@@ -21,6 +21,8 @@ export const toServiceColumns = (fields: ServiceFields) => ({
   ...(fields.lowStockThreshold !== undefined && { low_stock_threshold: fields.lowStockThreshold }),
   needs_details: fields.needsDetails ?? false,
   details_hint: fields.detailsHint ?? '',
+  // Left as it is when a caller sends no warranty (an older client): 0 for a new service.
+  ...(fields.warrantyDays !== undefined ? { warranty_days: fields.warrantyDays } : {}),
 });
 
 export function listServices(db: Db) {

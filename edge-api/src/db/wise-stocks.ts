@@ -125,6 +125,21 @@ export function markStockSold(db: Db, stockId: string, sale: { userId: string; o
     .executeTakeFirstOrThrow();
 }
 
+/**
+ * A stock replaced on its order as faulty (decision 063): disabled, never available again (a check
+ * constraint holds it), still showing whom it was sold to. Undefined when the stock is gone.
+ */
+export async function markStockFaulty(trx: Transaction<Database>, stockId: string, note: string, version: number) {
+  const before = await trx.selectFrom('wise_stocks').select(['status', 'notes']).where('id', '=', stockId).forUpdate().executeTakeFirst();
+  if (!before) return undefined;
+  await trx
+    .updateTable('wise_stocks')
+    .set({ status: 'disabled', faulty_at: writeTime(), notes: before.notes ? `${before.notes}\n${note}` : note, version, updated_at: writeTime() })
+    .where('id', '=', stockId)
+    .execute();
+  return { from: before.status };
+}
+
 /** Serializes additions of stock until the transaction ends (a transaction-scoped advisory lock). */
 export async function lockStockAdditions(trx: Transaction<Database>) {
   await sql`select pg_advisory_xact_lock(hashtext('wise_stocks.add'))`.execute(trx);

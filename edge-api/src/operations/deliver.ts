@@ -1,4 +1,4 @@
-import type { Updateable } from 'kysely';
+import type { Transaction, Updateable } from 'kysely';
 import type { z } from 'zod';
 import type { orderChangeBody } from '../contract/order-requests.ts';
 import type { Order } from '../contract/orders.ts';
@@ -6,9 +6,9 @@ import { recordAudit } from '../db/audit.ts';
 import { resolveNotification } from '../db/notifications.ts';
 import { KeyReusedError, onceForKey, type StoredAnswer } from '../db/idempotency.ts';
 import { lockOrder, updateOrder } from '../db/orders.ts';
-import type { OrderRow, OrdersTable, StockRow, UserRow } from '../db/schema.ts';
+import type { Database, OrderRow, OrdersTable, StockRow, StoredDelivery, UserRow } from '../db/schema.ts';
 import { nextVersion } from '../db/versions.ts';
-import { lockStockForDelivery, markStockSold } from '../db/wise-stocks.ts';
+import { lockStockForDelivery, markStockFaulty, markStockSold } from '../db/wise-stocks.ts';
 import type { Deps } from '../deps.ts';
 import { ApiError, notFound } from '../errors.ts';
 import { assertVersion } from '../lib/versioning.ts';
@@ -52,8 +52,44 @@ function assertFieldsUnchanged(current: OrderRow, change: OrderChange, base: Non
   }
 }
 
+/**
+ * A replacement (decision 063): the delivery it replaces goes to the order's history as it was (the
+ * password still sealed), the stock it came from is marked faulty so it is never sold again, an open
+ * problem report is answered as replaced, and a rotation notice gives way to the new delivery. Runs in
+ * the delivery's transaction, under the order's row lock.
+ */
+async function keepReplacedDelivery(trx: Transaction<Database>, actor: UserRow, current: OrderRow, changes: Updateable<OrdersTable>, version: number, now: Date) {
+  const past: StoredDelivery = {
+    at: now.toISOString(),
+    kind: 'replaced',
+    wiseEmail: current.wise_email!,
+    wisePasswordEnc: current.wise_password_enc,
+    wiseImage: current.wise_image,
+    stockId: current.stock_id,
+    byEmail: actor.email,
+  };
+  changes.delivery_history = JSON.stringify([...current.delivery_history, past]);
+  changes.credentials_rotated_at = null;
+  if (current.report_status === 'open') {
+    changes.report_status = 'replaced';
+    changes.report_resolved_at = now;
+    changes.report_reply = '';
+  }
+  if (current.stock_id) {
+    const faulty = await markStockFaulty(trx, current.stock_id, `Replaced as faulty on order ${current.id} on ${now.toISOString().slice(0, 10)}.`, version);
+    if (faulty) {
+      await recordAudit(trx, actor, {
+        action: 'wise_stock.faulty',
+        entity: 'wise_stock',
+        entityId: current.stock_id,
+        details: { from: faulty.from, to: 'disabled', orderId: current.id },
+      });
+    }
+  }
+}
+
 /** JSON with object keys sorted, so one request always hashes the same. */
-function canonicalJson(value: unknown): string {
+export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value && typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
@@ -77,7 +113,8 @@ const isUniqueViolation = (error: unknown) => (error as { code?: unknown } | nul
  * is. Two staff delivering one stock at once: the second finds it sold (or trips the unique index on
  * orders.stock_id) and gets stock_unavailable, and its order stays as it was. An order that already
  * carries credentials is delivered again only with `replace: true` (already_delivered otherwise, decision
- * 041); a replaced stock stays sold to the customer, who has seen it, and the audit row names it.
+ * 041); the replaced delivery is kept in the order's history and its stock is marked faulty (decision 063),
+ * and the audit row names it.
  */
 export async function changeOrder(
   deps: Deps,
@@ -147,6 +184,8 @@ export async function changeOrder(
           });
         }
         const version = await nextVersion(trx);
+        const replacing = (typedColumns !== null || stock !== undefined) && current.wise_email !== null;
+        if (replacing) await keepReplacedDelivery(trx, actor, current, changes, version, deps.clock());
         if (stock) {
           await markStockSold(trx, stock.id, { userId: current.user_id, orderId }, version);
           await recordAudit(trx, actor, {

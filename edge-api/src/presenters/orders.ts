@@ -1,5 +1,5 @@
 import { resolveImageUrl, type BlobStore } from '../blobs/blob-store.ts';
-import type { Order, PaymentProof } from '../contract/orders.ts';
+import type { Order, OrderReport, PaymentProof } from '../contract/orders.ts';
 import type { OrderRow, UserRow } from '../db/schema.ts';
 import type { Deps } from '../deps.ts';
 import type { Secrets } from '../lib/secrets.ts';
@@ -45,6 +45,7 @@ export async function presentOrder(row: OrderRow, audience: OrderAudience, secre
     }
     order.paymentProof = proof;
   }
+  await addAfterSales(order, row, audience, blobs);
   if (audience === 'staff') {
     if (row.wise_email !== null) order.wiseEmail = row.wise_email;
     if (row.wise_image) order.wiseImage = await resolveImageUrl(blobs, row.wise_image);
@@ -61,6 +62,41 @@ export async function presentOrder(row: OrderRow, audience: OrderAudience, secre
     if (row.wise_image) order.wiseImage = await resolveImageUrl(blobs, row.wise_image);
   }
   return order;
+}
+
+/** jo•••@example.com: enough for the customer to tell two accounts apart, not enough to use either. */
+export function maskEmail(email: string): string {
+  const at = email.lastIndexOf('@');
+  const name = at > 0 ? email.slice(0, at) : email;
+  const domain = at > 0 ? email.slice(at) : '';
+  return `${name.slice(0, Math.min(2, Math.max(1, name.length - 1)))}•••${domain}`;
+}
+
+const iso = (value: Date | string | null) => (value === null ? undefined : new Date(value).toISOString());
+
+/** Delivery time, warranty, the problem report and earlier deliveries (decisions 063, 064). */
+async function addAfterSales(order: Order, row: OrderRow, audience: OrderAudience, blobs: BlobStore) {
+  if (row.delivered_at) order.deliveredAt = iso(row.delivered_at);
+  if (row.warranty_ends_at) order.warrantyEndsAt = iso(row.warranty_ends_at);
+  if (row.credentials_rotated_at) order.credentialsRotatedAt = iso(row.credentials_rotated_at);
+  if (row.report_status && row.report_reason && row.reported_at) {
+    order.report = {
+      status: row.report_status,
+      reason: row.report_reason as OrderReport['reason'],
+      note: row.report_note,
+      reportedAt: iso(row.reported_at)!,
+      ...(row.report_image ? { image: await resolveImageUrl(blobs, row.report_image) } : {}),
+      ...(row.report_reply ? { reply: row.report_reply } : {}),
+      ...(row.report_resolved_at ? { resolvedAt: iso(row.report_resolved_at) } : {}),
+    };
+  }
+  if (row.delivery_history.length > 0) {
+    order.deliveryHistory = row.delivery_history.map((past) =>
+      audience === 'staff'
+        ? { at: past.at, kind: past.kind, wiseEmail: past.wiseEmail, stockId: past.stockId }
+        : { at: past.at, kind: past.kind, wiseEmail: maskEmail(past.wiseEmail) },
+    );
+  }
 }
 
 /** An order as `viewer` may see it: the owner gets the delivered credentials, staff never another's password. */

@@ -16,6 +16,7 @@ export const toService = (row: ServiceRow): Service => ({
   lowStockThreshold: row.low_stock_threshold,
   needsDetails: row.needs_details,
   detailsHint: row.details_hint,
+  warrantyDays: row.warranty_days,
   createdAt: new Date(row.created_at).toISOString(),
   updatedAt: new Date(row.updated_at).toISOString(),
   version: Number(row.version),

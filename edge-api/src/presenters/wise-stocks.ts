@@ -33,6 +33,7 @@ export async function toWiseStock(row: StockRow, secrets: Secrets, blobs: BlobSt
     orderId: row.order_id,
     notes: row.notes,
     ...(row.batch_id && { batchId: row.batch_id }),
+    ...(row.faulty_at && { faultyAt: new Date(row.faulty_at).toISOString() }),
     createdAt: new Date(row.created_at).toISOString(),
     updatedAt: new Date(row.updated_at).toISOString(),
     version: Number(row.version),

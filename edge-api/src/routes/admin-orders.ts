@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { idempotencyHeader, idParam } from '../contract/fields.ts';
-import { adminOrderFilterQuery, adminOrderListQuery, orderChangeBody } from '../contract/order-requests.ts';
+import { adminOrderFilterQuery, adminOrderListQuery, orderChangeBody, reportDeclineBody } from '../contract/order-requests.ts';
 import type { AdminOrderPage, OrderStats } from '../contract/orders.ts';
 import { recordAudit } from '../db/audit.ts';
 import { exportBatch, type ExportCursor } from '../db/order-export.ts';
@@ -14,6 +14,7 @@ import type { Deps } from '../deps.ts';
 import { notFound } from '../errors.ts';
 import { validate } from '../lib/validate.ts';
 import { requireAdmin, requireStaff, type AppEnv } from '../middleware/session.ts';
+import { declineReport } from '../operations/after-sales.ts';
 import { changeOrder } from '../operations/deliver.ts';
 import { csvHeader, csvRow } from '../presenters/order-csv.ts';
 import { presentOrder } from '../presenters/orders.ts';
@@ -83,6 +84,10 @@ export function adminOrderRoutes(deps: Deps) {
       const { id } = c.req.valid('param');
       const answer = await changeOrder(deps, c.get('user')!, id, c.req.valid('json'), c.req.valid('header')['idempotency-key']);
       return c.json(answer.body, answer.status as ContentfulStatusCode);
+    })
+    .post('/:id/report/decline', requireStaff, validate('param', idParam), validate('header', idempotencyHeader), validate('json', reportDeclineBody), async (c) => {
+      const answer = await declineReport(deps, c.get('user')!, c.req.valid('param').id, c.req.valid('json').message, c.req.valid('header')['idempotency-key']);
+      return c.json(answer.body, 200);
     })
     .delete('/:id', requireAdmin, validate('param', idParam), async (c) => {
       const { id } = c.req.valid('param');

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
-import { idParam } from '../contract/fields.ts';
-import { paymentProofBody, placeOrderBody, userIdParam, userOrdersQuery } from '../contract/order-requests.ts';
+import { idempotencyHeader, idParam } from '../contract/fields.ts';
+import { orderReportBody, paymentProofBody, placeOrderBody, userIdParam, userOrdersQuery } from '../contract/order-requests.ts';
 import { acceptsPaymentProof, isCancellable } from '../contract/orders.ts';
 import { parseBlobRef } from '../contract/uploads.ts';
 import { recordAudit } from '../db/audit.ts';
@@ -13,6 +13,7 @@ import type { Deps } from '../deps.ts';
 import { badRequest, conflict, forbidden, notFound } from '../errors.ts';
 import { validate } from '../lib/validate.ts';
 import { isStaff, requireRole, type AppEnv } from '../middleware/session.ts';
+import { reportProblem } from '../operations/after-sales.ts';
 import { presentOrder } from '../presenters/orders.ts';
 
 /** A page's end as an opaque cursor: the id of its last order. */
@@ -164,5 +165,9 @@ export function orderRoutes(deps: Deps) {
       }
       const audience = me.id === userId ? 'owner' : 'staff';
       return c.json(await Promise.all(rows.map((row) => presentOrder(row, audience, deps.secrets, deps.blobs))));
+    })
+    .post('/:id/report', requireRole(), validate('param', idParam), validate('header', idempotencyHeader), validate('json', orderReportBody), async (c) => {
+      const answer = await reportProblem(deps, c.get('user')!, c.req.valid('param').id, c.req.valid('json'), c.req.valid('header')['idempotency-key']);
+      return c.json(answer.body, 200);
     });
 }

@@ -17,6 +17,8 @@ const uploadKinds: Record<UploadKind, { bucket: Bucket; maxMegabytes: number; ro
   stock: { bucket: 'stock-images', maxMegabytes: uploadLimitMegabytes.stock, roles: ['admin'] },
   // A customer's payment screenshot, kept apart under payments/ so an order's proof can only name one of these.
   payment: { bucket: 'order-proofs', maxMegabytes: uploadLimitMegabytes.payment, roles: ['user', 'moderator', 'admin'], folder: 'payments/' },
+  // A customer's screenshot of a problem with a delivered order (decision 063): private, in a folder of its own.
+  report: { bucket: 'order-proofs', maxMegabytes: uploadLimitMegabytes.report, roles: ['user', 'moderator', 'admin'], folder: 'reports/' },
 };
 
 const isUploadKind = (value: unknown): value is UploadKind => typeof value === 'string' && Object.hasOwn(uploadKinds, value);
@@ -50,7 +52,7 @@ export function uploadRoutes(deps: Deps) {
     }
     const kind = form.get('kind');
     if (!isUploadKind(kind)) {
-      throw badRequest('kind: must be one of service, proof, stock, payment', [{ path: 'kind', message: 'must be one of service, proof, stock, payment' }]);
+      throw badRequest('kind: must be one of service, proof, stock, payment, report', [{ path: 'kind', message: 'must be one of service, proof, stock, payment, report' }]);
     }
     const rules = uploadKinds[kind];
     if (!rules.roles.includes(c.get('user')!.user_role)) throw forbidden(`You may not upload ${kind} images`);

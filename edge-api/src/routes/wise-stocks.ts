@@ -1,6 +1,6 @@
 import { Hono, type Context } from 'hono';
 import { idParam } from '../contract/fields.ts';
-import { newStockBody, stockChangeBody, stockCheckQuery, stockExportQuery } from '../contract/wise-stock-requests.ts';
+import { newStockBody, stockChangeBody, stockCheckQuery, stockExportQuery, stockPasswordBody } from '../contract/wise-stock-requests.ts';
 import { hasDuplicate, statusChangeProblem, stockImageFields, type WiseStockReveal } from '../contract/wise-stocks.ts';
 import { recordAudit } from '../db/audit.ts';
 import { credentialsKeys, duplicateCheck, findKnownCredentials } from '../db/credentials.ts';
@@ -14,6 +14,7 @@ import { assertVersion } from '../lib/versioning.ts';
 import { requireAdmin, requireStaff, type AppEnv } from '../middleware/session.ts';
 import { stockCsvHeader, stockCsvRow } from '../presenters/stock-csv.ts';
 import { toWiseStock, type StockViewer } from '../presenters/wise-stocks.ts';
+import { rotateStockPassword } from '../operations/rotate-password.ts';
 
 const EXPORT_BATCH = 1000;
 
@@ -166,6 +167,9 @@ export function wiseStockRoutes(deps: Deps) {
         const current = await lockStock(trx, id);
         if (!current) throw notFound('Wise stock');
         assertVersion(current.version, body.version, 'Wise stock');
+        if (current.faulty_at && newStatus === 'available') {
+          throw new ApiError('stock_faulty', 'This stock was replaced as faulty on an order and can never be sold again.');
+        }
         if (newStatus === 'sold') {
           const buyer = await trx.selectFrom('users').select('id').where('id', '=', soldTo!).where('deleted_at', 'is', null).executeTakeFirst();
           if (!buyer) throw badRequest('The selected user does not exist', field('soldTo', 'no such user'));
@@ -187,6 +191,9 @@ export function wiseStockRoutes(deps: Deps) {
         return updated;
       });
       return c.json({ stock: await answer(row) });
+    })
+    .post('/:id/password', requireAdmin, validate('param', idParam), validate('json', stockPasswordBody), async (c) => {
+      return c.json(await rotateStockPassword(deps, c.get('user')!, c.req.valid('param').id, c.req.valid('json')));
     })
     .delete('/:id', requireAdmin, validate('param', idParam), async (c) => {
       const { id } = c.req.valid('param');

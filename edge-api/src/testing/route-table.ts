@@ -51,9 +51,11 @@ export const routeTable: Record<string, RouteRow> = {
   'POST /api/orders': { access: 'user', badInputs: [notJson, { json: {} }, { json: { productId: 'not-a-uuid' } }] },
   'POST /api/orders/:id/cancel': { access: 'user', badInputs: [notUuid('/api/orders/not-a-uuid/cancel')] },
   'PUT /api/orders/:id/payment-proof': { access: 'user', badInputs: [notUuid('/api/orders/not-a-uuid/payment-proof'), notJson, { json: {} }, { json: { screenshot: 'stock-images/a.png' } }] },
+  'POST /api/orders/:id/report': { access: 'user', badInputs: [notUuid('/api/orders/not-a-uuid/report'), notJson, { json: {} }, { json: { reason: 'bored' } }, { json: { reason: 'other', note: ' ' } }, { json: { reason: 'locked', image: 'stock-images/x.png' } }] },
   'GET /api/orders/user/:userId': { access: 'user', badInputs: [notUuid('/api/orders/user/not-a-uuid'), { query: 'limit=0' }, { query: 'limit=501' }, { query: 'limit=5&cursor=not*a*cursor' }] },
 
-  'GET /api/admin/orders': { access: 'staff', badInputs: [{ query: 'page=0' }, { query: 'limit=7' }, { query: 'status=shipped' }] },
+  'GET /api/admin/orders': { access: 'staff', badInputs: [{ query: 'page=0' }, { query: 'limit=7' }, { query: 'status=shipped' }, { query: 'report=closed' }] },
+  'POST /api/admin/orders/:id/report/decline': { access: 'staff', badInputs: [notUuid('/api/admin/orders/not-a-uuid/report/decline'), notJson, { json: {} }, { json: { message: '   ' } }] },
   'GET /api/admin/orders/stats': { access: 'staff', badInputs: [] },
   'GET /api/admin/orders/export.csv': { access: 'staff', badInputs: [{ query: 'paymentStatus=free' }] },
   'GET /api/admin/orders/:id': { access: 'staff', badInputs: [notUuid('/api/admin/orders/not-a-uuid')] },
@@ -72,6 +74,7 @@ export const routeTable: Record<string, RouteRow> = {
     badInputs: [notJson, { json: {} }, { json: { wiseName: 'A', wiseEmail: 'a@b.test', wisePassword: 'pw-123456', authImage: 'https://img.example/a.jpg', userName: 'K', overrideDuplicates: 'yes' } }],
   },
   'PUT /api/wise-stocks/:id': { access: 'admin', badInputs: [notUuid('/api/wise-stocks/not-a-uuid'), { json: {} }, { json: { status: 'lost' } }] },
+  'POST /api/wise-stocks/:id/password': { access: 'admin', badInputs: [notUuid('/api/wise-stocks/not-a-uuid/password'), notJson, { json: {} }, { json: { wisePassword: '' } }] },
   'DELETE /api/wise-stocks/:id': { access: 'admin', badInputs: [notUuid('/api/wise-stocks/not-a-uuid')] },
 
   'GET /api/stock-batches': { access: 'staff', badInputs: [] },

@@ -13,6 +13,8 @@ const changeLabels: Record<OutboxEntry['name'], string> = {
   setStockStatus: 'Wise stock status change',
   cancelOrder: 'Order cancellation',
   sendPaymentProof: 'Payment proof',
+  reportProblem: 'Problem report',
+  declineReport: 'Problem report answer',
 };
 
 const changes = (count: number) => (count === 1 ? '1 change' : `${count} changes`);

@@ -3,7 +3,7 @@ import type { Order } from '../../../edge-api/src/contract/orders.ts';
 import type { Service } from '../../../edge-api/src/contract/services.ts';
 import type { WiseStock } from '../../../edge-api/src/contract/wise-stocks.ts';
 import { getPublicDb, getUserDb } from './local-db.ts';
-import { deliverOrder, placeOrder, setOrderStatus, setStockStatus } from './mutations.ts';
+import { declineReport, deliverOrder, placeOrder, reportProblem, setOrderStatus, setStockStatus } from './mutations.ts';
 
 const now = new Date().toISOString();
 
@@ -92,5 +92,25 @@ describe('mutations', () => {
     await db.wiseStocks.put(row);
     await setStockStatus(userId, { stockId: row.id, status: 'suspended', version: row.version }).saved;
     expect(await db.wiseStocks.get(row.id)).toMatchObject({ status: 'suspended', soldTo: null });
+  });
+
+  it('queues a problem report with its screenshot on the device, shown at once as open; a decline needs a report', async () => {
+    const userId = crypto.randomUUID();
+    const db = getUserDb(userId);
+    const orderId = crypto.randomUUID();
+    await db.orders.put({
+      id: orderId, productId: service.id, title: 't', description: '', category: 'wise', image: '', price: '1', deliveryTime: '', userId,
+      userEmail: '', userName: '', paymentStatus: 'paid', orderStatus: 'delivered', orderDate: now, createdAt: now, updatedAt: now, version: 3,
+      wiseEmail: 'a@wise.test', warrantyEndsAt: new Date(Date.now() + 86_400_000).toISOString(),
+    });
+    await expect(declineReport(userId, { orderId, message: 'No' }).saved).rejects.toMatchObject({ code: 'not_on_device' });
+    const screenshot = new Blob([new Uint8Array([137, 80, 78, 71])], { type: 'image/png' });
+    const handle = reportProblem(userId, { orderId, reason: 'locked', note: 'Suspended', screenshot, screenshotName: 'shot.png' });
+    await handle.saved;
+    expect((await db.orders.get(orderId))?.report).toMatchObject({ status: 'open', reason: 'locked', note: 'Suspended' });
+    const entry = await db.outbox.get(handle.id);
+    expect(entry).toMatchObject({ name: 'reportProblem', status: 'pending', target: { table: 'orders', id: orderId } });
+    expect(entry?.args.screenshotName).toBe('shot.png');
+    expect(entry?.args.screenshot).toBeTruthy();
   });
 });

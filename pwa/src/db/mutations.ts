@@ -119,6 +119,16 @@ export function setStockStatus(userId: string, input: MutationArgs['setStockStat
   return enqueue(userId, 'setStockStatus', input, options);
 }
 
+/** The customer reports a problem with a delivered order (decision 063); works offline like every change. */
+export function reportProblem(userId: string, input: MutationArgs['reportProblem'], options?: ChangeOptions): MutationHandle {
+  return enqueue(userId, 'reportProblem', input, options);
+}
+
+/** Staff answer a problem report without replacing the delivery. */
+export function declineReport(userId: string, input: MutationArgs['declineReport'], options?: ChangeOptions): MutationHandle {
+  return enqueue(userId, 'declineReport', input, options);
+}
+
 /** Forgets a change the server refused (its row already shows the server's state again). */
 export async function dismissFailed(userId: string, outboxId: string): Promise<void> {
   const db = getUserDb(userId);

@@ -3,11 +3,12 @@
  * optimistic effect on this device and its upload to the API (after Replicache's mutators). An outbox
  * entry stores only the name and the args, so the same entry is replayed after a reload, or retried.
  */
-import { isCancellable, type Order, type OrderStatus, type PaymentStatus } from '../../../edge-api/src/contract/orders.ts';
+import { isCancellable, type Order, type OrderStatus, type PaymentStatus, type ReportReason } from '../../../edge-api/src/contract/orders.ts';
 import type { Service } from '../../../edge-api/src/contract/services.ts';
 import type { StockStatus, WiseStock } from '../../../edge-api/src/contract/wise-stocks.ts';
 import { unwrap, type ApiClient } from '../lib/api-client.ts';
 import { AppError } from '../lib/app-error.ts';
+import { uploadImage } from '../lib/image-upload.ts';
 import { getPublicDb, type MutationName, type RowRef, type UserDb } from './local-db.ts';
 
 /** What each named mutation carries in its outbox entry. */
@@ -16,9 +17,13 @@ export interface MutationArgs {
   /** `from`: the value the device showed; sent as the change's base, so a change to another field meanwhile is no conflict. */
   setOrderStatus: { orderId: string; orderStatus: OrderStatus; version: number; from?: OrderStatus };
   setPaymentStatus: { orderId: string; paymentStatus: PaymentStatus; version: number; from?: PaymentStatus };
+  /** `replace`: a replacement of credentials already delivered (decision 063). */
   deliverOrder:
-    | { orderId: string; version: number; wiseEmail: string; wisePassword: string; wiseImage?: string }
-    | { orderId: string; version: number; stockId: string };
+    | { orderId: string; version: number; wiseEmail: string; wisePassword: string; wiseImage?: string; replace?: true }
+    | { orderId: string; version: number; stockId: string; replace?: true };
+  /** The customer's problem report; a screenshot waits in the outbox as a Blob and is uploaded when the report is sent. */
+  reportProblem: { orderId: string; reason: ReportReason; note: string; screenshot?: Blob; screenshotName?: string };
+  declineReport: { orderId: string; message: string };
   setStockStatus: { stockId: string; status: StockStatus; soldTo?: string | null; notes?: string; version: number };
   /** The customer cancels their own pending, unpaid order. */
   cancelOrder: { orderId: string };
@@ -191,6 +196,37 @@ export const mutators: { [N in MutationName]: Mutator<MutationArgs[N]> } = {
       const json = { ...(args.transactionId ? { transactionId: args.transactionId } : {}), ...(screenshot ? { screenshot } : {}) };
       const answer = await unwrap(client.orders[':id']['payment-proof'].$put({ param: { id: args.orderId }, json }, { headers: { 'Idempotency-Key': key } }));
       return { ref: { table: 'orders', id: args.orderId }, row: answer as Order };
+    },
+  },
+
+  reportProblem: {
+    rows: (args) => [{ table: 'orders', id: args.orderId }],
+    async apply(db, args) {
+      const order = await orderOnDevice(db, args.orderId);
+      const report = { status: 'open' as const, reason: args.reason, note: args.note, reportedAt: now() };
+      return [{ ref: { table: 'orders', id: order.id }, row: { ...order, report, updatedAt: now() } }];
+    },
+    async upload(client, { orderId, reason, note, screenshot, screenshotName }, key) {
+      // Uploaded again on a retry: an unused file costs less than a report without its screenshot.
+      const image = screenshot ? (await uploadImage(new File([screenshot], screenshotName ?? 'screenshot.png', { type: screenshot.type }), 'report')).path : undefined;
+      const answer = await unwrap(
+        client.orders[':id'].report.$post({ param: { id: orderId }, header: { 'idempotency-key': key }, json: { reason, note, ...(image ? { image } : {}) } }),
+      );
+      return { ref: { table: 'orders', id: orderId }, row: answer as Order };
+    },
+  },
+
+  declineReport: {
+    rows: (args) => [{ table: 'orders', id: args.orderId }],
+    async apply(db, args) {
+      const order = await orderOnDevice(db, args.orderId);
+      if (!order.report) throw new AppError('not_on_device', 'This order has no problem report');
+      const report = { ...order.report, status: 'declined' as const, reply: args.message, resolvedAt: now() };
+      return [{ ref: { table: 'orders', id: order.id }, row: { ...order, report, updatedAt: now() } }];
+    },
+    async upload(client, { orderId, message }, key) {
+      const answer = await unwrap(client.admin.orders[':id'].report.decline.$post({ param: { id: orderId }, header: { 'idempotency-key': key }, json: { message } }));
+      return { ref: { table: 'orders', id: orderId }, row: answer as Order };
     },
   },
 

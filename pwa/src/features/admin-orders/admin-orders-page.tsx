@@ -20,6 +20,7 @@ import { getAccessToken } from '../../lib/supabase.ts';
 import { AuditModal } from './audit-modal.tsx';
 import { deliversAutomatically, markPaidForAutoDelivery } from './auto-delivery.ts';
 import { CredentialsModal } from './credentials-modal.tsx';
+import { DeclineReportModal } from './decline-report-modal.tsx';
 import { OrderFiltersBar } from './order-filters-bar.tsx';
 import {
   changeFilters,
@@ -66,6 +67,8 @@ export function AdminOrdersPage() {
   const { stats, local: localStats } = useOrderStats(localOrders);
   const [delivering, setDelivering] = useState<Order | null>(null);
   const [historyOf, setHistoryOf] = useState<Order | null>(null);
+  const [replacing, setReplacing] = useState<Order | null>(null);
+  const [declining, setDeclining] = useState<Order | null>(null);
   const [exporting, setExporting] = useState(false);
 
   const updateFilters = useCallback(
@@ -243,6 +246,8 @@ export function AdminOrdersPage() {
                 onDeliver={setDelivering}
                 onDelete={(order) => void deleteOrder(order)}
                 onHistory={setHistoryOf}
+                onReplace={setReplacing}
+                onDecline={setDeclining}
               />
             )}
             <nav aria-label="Pagination" className="mt-4 flex flex-wrap items-center justify-between gap-3">
@@ -277,6 +282,8 @@ export function AdminOrdersPage() {
       </section>
 
       {delivering && <CredentialsModal order={delivering} userId={userId} online={online} onClose={() => setDelivering(null)} />}
+      {replacing && <CredentialsModal order={replacing} userId={userId} online={online} replace onClose={() => setReplacing(null)} />}
+      {declining && <DeclineReportModal order={declining} userId={userId} onClose={() => setDeclining(null)} />}
       {historyOf && <AuditModal order={historyOf} onClose={() => setHistoryOf(null)} />}
     </div>
   );

@@ -29,6 +29,8 @@ export interface CredentialsModalProps {
   userId: string;
   online: boolean;
   onClose: () => void;
+  /** Replace credentials already delivered (a problem report, decision 063): the earlier ones go to the order's history. */
+  replace?: boolean;
 }
 
 /**
@@ -36,7 +38,7 @@ export interface CredentialsModalProps {
  * Nothing is saved until 'Approve & Deliver'; closing discards everything. The delivery is queued in the
  * outbox, so it works offline and is sent when the connection returns.
  */
-export function CredentialsModal({ order, userId, online, onClose }: CredentialsModalProps) {
+export function CredentialsModal({ order, userId, online, onClose, replace = false }: CredentialsModalProps) {
   const toast = useToast();
   const confirm = useConfirm();
   const bannerId = useId();
@@ -74,7 +76,7 @@ export function CredentialsModal({ order, userId, online, onClose }: Credentials
   /** The delivery, queued with the order and stock as this screen showed them. */
   const queueDelivery = () => {
     const shown = { orders: [order], stocks: stock ? [stock] : [] };
-    const base = { orderId: order.id, version: order.version };
+    const base = { orderId: order.id, version: order.version, ...(replace ? { replace: true as const } : {}) };
     if (stock) return deliverOrder(userId, { ...base, stockId: stock.id }, { shown });
     return deliverOrder(userId, { ...base, wiseEmail: email.trim(), wisePassword: password, ...(upload.proof ? { wiseImage: upload.proof.path } : {}) }, { shown });
   };
@@ -130,12 +132,18 @@ export function CredentialsModal({ order, userId, online, onClose }: Credentials
   };
 
   return (
-    <ModalDialog title="Add WISE Credentials" onClose={onClose} className="max-w-3xl">
+    <ModalDialog title={replace ? 'Replace WISE Credentials' : 'Add WISE Credentials'} onClose={onClose} className="max-w-3xl">
       <p className="mb-4 text-sm text-base-content/80">
         Order <span className="font-mono">#{shortOrderId(order.id)}</span>: {order.title} for {order.userName || order.userEmail}
         {order.userName && <span className="text-base-content/70"> ({order.userEmail})</span>}
       </p>
 
+      {replace && (
+        <p className="mb-4 rounded-box bg-base-200 p-3 text-sm">
+          Replacing <span className="font-mono">{order.wiseEmail}</span>: it stays in the order&apos;s history, and if it came from stock, that stock is marked
+          faulty and never sold again.
+        </p>
+      )}
       <StockPicker stocks={stocks} picked={stock} onPick={pickStock} onTypeInstead={clearStock} />
 
       <form noValidate onSubmit={(event) => void submit(event)} aria-describedby={warning.title ? bannerId : undefined}>

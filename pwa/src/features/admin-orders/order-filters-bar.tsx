@@ -60,7 +60,7 @@ export function OrderFiltersBar({ filters, onChange }: { filters: OrderFilters; 
     <form
       role="search"
       aria-label="Filter orders"
-      className="grid grid-cols-2 gap-3 rounded-box bg-base-100 p-4 shadow-sm md:grid-cols-[2fr_1fr_1fr_auto]"
+      className="grid grid-cols-2 gap-3 rounded-box bg-base-100 p-4 shadow-sm md:grid-cols-[2fr_1fr_1fr_1fr_auto]"
       onSubmit={(event) => {
         event.preventDefault();
         sent.current = search;
@@ -96,6 +96,15 @@ export function OrderFiltersBar({ filters, onChange }: { filters: OrderFilters; 
         value={filters.paymentStatus}
         onChange={(paymentStatus) => onChange({ paymentStatus })}
       />
+      <div className="col-span-2 md:col-span-1">
+        <label htmlFor={`${id}-report`} className="mb-1 block text-sm font-medium">
+          Problem reports
+        </label>
+        <select id={`${id}-report`} className="select w-full" value={filters.report ?? ''} onChange={(event) => onChange({ report: event.target.value === 'open' ? 'open' : '' })}>
+          <option value="">All orders</option>
+          <option value="open">Reported problems</option>
+        </select>
+      </div>
       <div className="col-span-2 md:col-span-1">
         <label htmlFor={`${id}-limit`} className="mb-1 block text-sm font-medium">
           Per page

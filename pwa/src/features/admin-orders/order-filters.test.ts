@@ -9,6 +9,7 @@ import {
   filtersToSearchParams,
   hasNextPage,
   lastPage,
+  matchesFilters,
   ordersQuery,
   pageOfOrders,
   type OrderFilters,
@@ -131,5 +132,19 @@ describe('describeTotal', () => {
     expect(describeTotal(1234, false)).toBe('1,234');
     expect(describeTotal(10_000, true)).toBe('10,000+');
     expect(describeTotal(21, true)).toBe('many');
+  });
+});
+
+describe('the problem report filter (decision 063)', () => {
+  it('reads and writes report=open, asks the server for it, and matches offline the same way', () => {
+    const filters = filtersFromSearchParams(new URLSearchParams('report=open&page=2'));
+    expect(filters.report).toBe('open');
+    expect(filtersToSearchParams(filters).get('report')).toBe('open');
+    expect(ordersQuery(filters).report).toBe('open');
+    expect(filtersFromSearchParams(new URLSearchParams('report=closed')).report).toBeUndefined();
+    const order = { id: 'o', title: 't', userEmail: 'e', userName: 'n', orderStatus: 'delivered', paymentStatus: 'paid' } as Order;
+    expect(matchesFilters(order, { status: '', paymentStatus: '', search: '', report: 'open' })).toBe(false);
+    expect(matchesFilters({ ...order, report: { status: 'open', reason: 'locked', note: '', reportedAt: '' } }, { status: '', paymentStatus: '', search: '', report: 'open' })).toBe(true);
+    expect(matchesFilters({ ...order, report: { status: 'declined', reason: 'locked', note: '', reportedAt: '' } }, { status: '', paymentStatus: '', search: '', report: 'open' })).toBe(false);
   });
 });

@@ -16,6 +16,8 @@ export interface OrderFilters {
   status: OrderStatus | '';
   paymentStatus: PaymentStatus | '';
   search: string;
+  /** 'open': only orders with a problem report waiting for staff (decision 063). */
+  report?: '' | 'open';
   page: number;
   limit: number;
 }
@@ -40,6 +42,7 @@ export function filtersFromSearchParams(params: URLSearchParams): OrderFilters {
     status: isOrderStatus(status) ? status : '',
     paymentStatus: isPaymentStatus(paymentStatus) ? paymentStatus : '',
     search: params.get('search') ?? '',
+    ...(params.get('report') === 'open' ? { report: 'open' as const } : {}),
     page: Number.isInteger(page) && page >= 1 ? page : 1,
     limit: (orderPageSizes as readonly number[]).includes(limit) ? limit : defaultFilters.limit,
   };
@@ -50,14 +53,16 @@ export function filtersToSearchParams(filters: OrderFilters): URLSearchParams {
   if (filters.status) params.set('status', filters.status);
   if (filters.paymentStatus) params.set('paymentStatus', filters.paymentStatus);
   if (filters.search) params.set('search', filters.search);
+  if (filters.report) params.set('report', filters.report);
   if (filters.page !== 1) params.set('page', String(filters.page));
   if (filters.limit !== defaultFilters.limit) params.set('limit', String(filters.limit));
   return params;
 }
 
 /** The filter part of a query, empty values omitted (spec section 7). */
-function filterQuery(filters: Pick<OrderFilters, 'status' | 'paymentStatus' | 'search'>): Record<string, string> {
+function filterQuery(filters: Pick<OrderFilters, 'status' | 'paymentStatus' | 'search'> & Partial<Pick<OrderFilters, 'report'>>): Record<string, string> {
   const query: Record<string, string> = {};
+  if (filters.report) query.report = filters.report;
   if (filters.status) query.status = filters.status;
   if (filters.paymentStatus) query.paymentStatus = filters.paymentStatus;
   const search = filters.search.trim();
@@ -71,14 +76,15 @@ export function ordersQuery(filters: OrderFilters): Record<string, string> {
 }
 
 /** The CSV export of everything the filters match (every page, so no page or limit). */
-export function exportCsvUrl(filters: Pick<OrderFilters, 'status' | 'paymentStatus' | 'search'>): string {
+export function exportCsvUrl(filters: Pick<OrderFilters, 'status' | 'paymentStatus' | 'search'> & Partial<Pick<OrderFilters, 'report'>>): string {
   const params = new URLSearchParams(filterQuery(filters)).toString();
   return `/api/admin/orders/export.csv${params ? `?${params}` : ''}`;
 }
 
 /** The same match the server makes: one case-insensitive substring over id, title, email and name. */
-export function matchesFilters(order: Order, filters: Pick<OrderFilters, 'status' | 'paymentStatus' | 'search'>): boolean {
+export function matchesFilters(order: Order, filters: Pick<OrderFilters, 'status' | 'paymentStatus' | 'search'> & Partial<Pick<OrderFilters, 'report'>>): boolean {
   if (filters.status && order.orderStatus !== filters.status) return false;
+  if (filters.report && order.report?.status !== filters.report) return false;
   if (filters.paymentStatus && order.paymentStatus !== filters.paymentStatus) return false;
   const term = filters.search.trim().toLowerCase();
   if (!term) return true;

@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { orderStatuses, paymentStatuses, type Order, type OrderStatus, type PaymentStatus } from '../../../../edge-api/src/contract/orders.ts';
+import { orderStatuses, paymentStatuses, reportReasonLabels, type Order, type OrderStatus, type PaymentStatus } from '../../../../edge-api/src/contract/orders.ts';
 import { capitalize, formatDateShort } from '../../lib/format.ts';
 import { normalizeOrderStatus, normalizePaymentStatus, shortOrderId } from '../../lib/order-rules.ts';
 import { CustomerPaymentDetails } from './customer-payment-details.tsx';
@@ -16,6 +16,9 @@ export interface OrderListProps {
   onDeliver: (order: Order) => void;
   onDelete: (order: Order) => void;
   onHistory: (order: Order) => void;
+  /** An open problem report: replace the delivery, or decline with a message (decision 063). */
+  onReplace?: (order: Order) => void;
+  onDecline?: (order: Order) => void;
 }
 
 /** A cancelled or refunded order gets no credentials: nothing is to be delivered. */
@@ -53,6 +56,8 @@ function OrderItem({
   onDeliver,
   onDelete,
   onHistory,
+  onReplace,
+  onDecline,
 }: OrderListProps & { order: Order }) {
   const titleId = useId();
   const label = `order #${shortOrderId(order.id)}`;
@@ -71,6 +76,7 @@ function OrderItem({
             <span aria-hidden="true">·</span>
             <span>{formatDateShort(order.orderDate)}</span>
             {pending && <span className="badge badge-warning badge-sm">Pending sync</span>}
+            {order.report?.status === 'open' && <span className="badge badge-error badge-sm">Problem reported</span>}
           </p>
           <h3 id={titleId} className="line-clamp-2 font-semibold">
             {order.title}
@@ -146,6 +152,7 @@ function OrderItem({
               </button>
             )}
           </div>
+          {order.report?.status === 'open' && <ReportSummary order={order} label={label} onReplace={onReplace} onDecline={onDecline} />}
           {(canDelete || canSeeHistory) && (
             <div className="flex flex-wrap gap-2">
               {canSeeHistory && (
@@ -171,5 +178,34 @@ function OrderItem({
         <CustomerPaymentDetails order={order} />
       </article>
     </li>
+  );
+}
+
+/** A problem report waiting for staff: what the customer said, and the two answers. */
+function ReportSummary({ order, label, onReplace, onDecline }: { order: Order; label: string; onReplace?: (order: Order) => void; onDecline?: (order: Order) => void }) {
+  const report = order.report!;
+  return (
+    <div className="w-full min-w-0 rounded-box border border-error p-2 text-sm" data-testid="open-report">
+      <p className="font-semibold">Problem: {reportReasonLabels[report.reason]}</p>
+      {report.note && <p className="break-words whitespace-pre-line">{report.note}</p>}
+      <p className="text-xs text-base-content/70">Reported {formatDateShort(report.reportedAt)}</p>
+      {report.image && (
+        <a className="link link-primary" href={report.image} target="_blank" rel="noreferrer">
+          Screenshot<span className="sr-only"> of the problem with {label} (opens in a new tab)</span>
+        </a>
+      )}
+      <div className="mt-2 flex flex-wrap gap-2">
+        {onReplace && (
+          <button type="button" className="btn btn-primary btn-sm" onClick={() => onReplace(order)} aria-label={`Replace credentials of ${label}`}>
+            Replace
+          </button>
+        )}
+        {onDecline && (
+          <button type="button" className="btn btn-outline btn-sm" onClick={() => onDecline(order)} aria-label={`Decline the problem report of ${label}`}>
+            Decline
+          </button>
+        )}
+      </div>
+    </div>
   );
 }

@@ -19,6 +19,10 @@ export function describeChange(entry: Pick<OutboxEntry, 'name' | 'args' | 'targe
       return `Set stock status to ${String(args.status)}`;
     case 'placeOrder':
       return 'Place an order';
+    case 'reportProblem':
+      return `Report a problem with ${order}`;
+    case 'declineReport':
+      return `Decline the problem report of ${order}`;
     default:
       return String(entry.name);
   }
@@ -26,4 +30,4 @@ export function describeChange(entry: Pick<OutboxEntry, 'name' | 'args' | 'targe
 
 /** Only the order screen's own kinds of change are listed there. */
 export const isOrderChange = (entry: Pick<OutboxEntry, 'name'>) =>
-  entry.name === 'setOrderStatus' || entry.name === 'setPaymentStatus' || entry.name === 'deliverOrder';
+  entry.name === 'setOrderStatus' || entry.name === 'setPaymentStatus' || entry.name === 'deliverOrder' || entry.name === 'declineReport';

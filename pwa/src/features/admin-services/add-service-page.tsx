@@ -7,6 +7,7 @@ import { useAuthorization } from '../../lib/authorization.tsx';
 import { categoryLabel, deliveryTimeIds, deliveryTimeLabel, paymentMethodIds, paymentMethodName, serviceCategoryIds } from '../../lib/catalog.ts';
 import { isImageFile, uploadImage } from '../../lib/image-upload.ts';
 import { useGoBack } from '../../lib/use-go-back.ts';
+import { warrantyInputProps, WARRANTY_HINT } from './warranty-field.tsx';
 import { ListField } from './list-field.tsx';
 import { createService } from './service-api.ts';
 import { emptyAddFormValues, toServiceBody, validateAddForm, type ServiceField } from './service-form.ts';
@@ -22,7 +23,7 @@ export function imageProblem(file: File): string | null {
   return null;
 }
 
-const fieldOrder: ServiceField[] = ['title', 'description', 'category', 'price', 'deliveryTime'];
+const fieldOrder: ServiceField[] = ['title', 'description', 'category', 'price', 'deliveryTime', 'warrantyDays'];
 
 /** Add New Service (/dashboard/add-services): admins only. */
 export function AddServicePage() {
@@ -230,6 +231,20 @@ export function AddServiceForm() {
                 </select>,
               )}
             </div>
+            {field(
+              'warrantyDays',
+              'Warranty (days)',
+              <>
+                <input
+              {...bind('warrantyDays')}
+              {...warrantyInputProps(values.warrantyDays, (days) => set('warrantyDays', days))}
+              aria-describedby={[bind('warrantyDays')['aria-describedby'], `${fieldId('warrantyDays')}-hint`].filter(Boolean).join(' ')}
+            />
+                <p id={`${fieldId('warrantyDays')}-hint`} className="mt-1 text-xs text-base-content/70">
+                  {WARRANTY_HINT}
+                </p>
+              </>,
+            )}
           </div>
         </section>
 

@@ -57,7 +57,7 @@ describe('service body', () => {
       features: ['', 'Full KYC', '   ', ' Debit card '],
       paymentMethods: ['', 'binance', 'wise', 'binance'],
     });
-    expect(body).toEqual({ ...filled, features: ['Full KYC', 'Debit card'], paymentMethods: ['binance', 'wise'] });
+    expect(body).toEqual({ ...filled, features: ['Full KYC', 'Debit card'], paymentMethods: ['binance', 'wise'], warrantyDays: 0 });
     expect(toServiceBody(emptyModalValues())).toMatchObject({ features: [], paymentMethods: [] });
   });
 });

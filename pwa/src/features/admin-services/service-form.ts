@@ -18,12 +18,12 @@ export type ServiceBody = Omit<Service, 'id' | 'createdAt' | 'updatedAt' | 'vers
  */
 export type ServiceFormValues = Omit<ServiceBody, 'autoDeliver' | 'lowStockThreshold'> & { autoDeliver?: boolean; lowStockThreshold?: string };
 
-export type ServiceField = 'title' | 'category' | 'description' | 'price' | 'deliveryTime' | 'image' | 'lowStockThreshold';
+export type ServiceField = 'title' | 'category' | 'description' | 'price' | 'deliveryTime' | 'image' | 'lowStockThreshold' | 'warrantyDays';
 export type ServiceFormErrors = Partial<Record<ServiceField, string>>;
 
 /** The dashboard modal in create mode: every field empty, one empty entry in each list. */
 export function emptyModalValues(): ServiceFormValues {
-  return { title: '', category: '', description: '', price: '', deliveryTime: '', image: '', features: [''], paymentMethods: [''], popular: false, autoDeliver: false, lowStockThreshold: '' };
+  return { title: '', category: '', description: '', price: '', deliveryTime: '', image: '', features: [''], paymentMethods: [''], popular: false, autoDeliver: false, lowStockThreshold: '', warrantyDays: 0 };
 }
 
 /** The modal in edit mode: the service's values, and still one (empty) entry in a list that has none. */
@@ -43,12 +43,13 @@ export function valuesFromService(service: Service): ServiceFormValues {
     lowStockThreshold: service.lowStockThreshold == null ? '' : String(service.lowStockThreshold),
     needsDetails: service.needsDetails ?? false,
     detailsHint: service.detailsHint ?? '',
+    warrantyDays: service.warrantyDays ?? 0,
   };
 }
 
 /** The Add New Service form: category documents, three empty features, popular off, the rest empty. */
 export function emptyAddFormValues(): ServiceFormValues {
-  return { title: '', category: 'documents', description: '', price: '', deliveryTime: '', image: '', features: ['', '', ''], paymentMethods: [], popular: false };
+  return { title: '', category: 'documents', description: '', price: '', deliveryTime: '', image: '', features: ['', '', ''], paymentMethods: [], popular: false, warrantyDays: 0 };
 }
 
 const fieldLabels: Record<ServiceField, string> = {
@@ -59,6 +60,7 @@ const fieldLabels: Record<ServiceField, string> = {
   deliveryTime: 'Delivery Time',
   image: 'Image URL',
   lowStockThreshold: 'Low-stock threshold',
+  warrantyDays: 'Warranty (days)',
 };
 
 /** The modal also requires a picture (spec section 5); the API takes a service without one. */
@@ -74,7 +76,7 @@ function problemsOf(schema: ZodType, values: ServiceFormValues, fields: readonly
 
 /** Spec section 5 (service modal): title, category, description, price, deliveryTime and image required; image a URL. */
 export function validateModal(values: ServiceFormValues): ServiceFormErrors {
-  const errors = problemsOf(modalRules, values, ['title', 'category', 'description', 'price', 'deliveryTime', 'image', 'lowStockThreshold'], {});
+  const errors = problemsOf(modalRules, values, ['title', 'category', 'description', 'price', 'deliveryTime', 'image', 'lowStockThreshold', 'warrantyDays'], {});
   // Automatic delivery draws on Wise stock (decision 061): said under the category, the field to change.
   const auto = autoDeliverProblem(toServiceBody(values));
   if (auto && !errors.category) errors.category = auto;
@@ -83,7 +85,7 @@ export function validateModal(values: ServiceFormValues): ServiceFormErrors {
 
 /** Spec section 5 (storefront form): title, description, category, price and delivery time required. */
 export function validateAddForm(values: ServiceFormValues): ServiceFormErrors {
-  return problemsOf(serviceBody, values, ['title', 'description', 'category', 'price', 'deliveryTime'], { title: 'Service Title' });
+  return problemsOf(serviceBody, values, ['title', 'description', 'category', 'price', 'deliveryTime', 'warrantyDays'], { title: 'Service Title' });
 }
 
 const withoutBlanks = (items: readonly string[]) => items.map((item) => item.trim()).filter((item) => item.length > 0);
@@ -106,6 +108,7 @@ export function toServiceBody(values: ServiceFormValues): ServiceBody {
       lowStockThreshold: values.lowStockThreshold.trim() === '' ? null : Number(values.lowStockThreshold.trim()),
     }),
     ...(values.needsDetails !== undefined ? { needsDetails: values.needsDetails, detailsHint: values.needsDetails ? (values.detailsHint ?? '').trim() : '' } : {}),
+    warrantyDays: values.warrantyDays ?? 0,
   };
 }
 

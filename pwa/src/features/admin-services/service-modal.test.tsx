@@ -73,6 +73,7 @@ describe('service modal', () => {
       popular: true,
       autoDeliver: false,
       lowStockThreshold: null,
+      warrantyDays: 0,
     });
   });
 

@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import type { Service } from '../../../../edge-api/src/contract/services.ts';
 import { ModalDialog } from '../../components/modal-dialog.tsx';
 import { categoryLabel, deliveryTimeIds, deliveryTimeLabel, paymentMethodIds, paymentMethodName, serviceCategoryIds } from '../../lib/catalog.ts';
+import { warrantyInputProps, WARRANTY_HINT } from './warranty-field.tsx';
 import { ListField } from './list-field.tsx';
 import { choicesWith, emptyModalValues, toServiceBody, validateModal, valuesFromService, type ServiceBody, type ServiceField } from './service-form.ts';
 import { useServiceForm } from './use-service-form.tsx';
@@ -15,14 +16,14 @@ export interface ServiceModalProps {
   onClose: () => void;
 }
 
-const fieldOrder: ServiceField[] = ['title', 'category', 'description', 'price', 'deliveryTime', 'image', 'lowStockThreshold'];
+const fieldOrder: ServiceField[] = ['title', 'category', 'description', 'price', 'deliveryTime', 'warrantyDays', 'image', 'lowStockThreshold'];
 
 /**
  * The dashboard's create/edit modal (a native modal <dialog>). Mounted while open: closing it, by Cancel or
  * after a save, drops what was typed, so it opens fresh next time.
  */
 export function ServiceModal({ service, save, onClose }: ServiceModalProps) {
-  const { formRef, values, set, showProblems, bind, field } = useServiceForm(
+  const { formRef, values, set, showProblems, fieldId, bind, field } = useServiceForm(
     () => (service ? valuesFromService(service) : emptyModalValues()),
     fieldOrder,
   );
@@ -81,6 +82,20 @@ export function ServiceModal({ service, save, onClose }: ServiceModalProps) {
             </select>,
           )}
         </div>
+        {field(
+          'warrantyDays',
+          'Warranty (days)',
+          <>
+            <input
+              {...bind('warrantyDays')}
+              {...warrantyInputProps(values.warrantyDays, (days) => set('warrantyDays', days))}
+              aria-describedby={[bind('warrantyDays')['aria-describedby'], `${fieldId('warrantyDays')}-hint`].filter(Boolean).join(' ')}
+            />
+            <p id={`${fieldId('warrantyDays')}-hint`} className="mt-1 text-xs text-base-content/70">
+              {WARRANTY_HINT}
+            </p>
+          </>,
+        )}
         {field('image', 'Image URL', <input type="url" className="input w-full" placeholder="https://..." required {...bind('image')} />)}
         <ListField
           legend="Features"

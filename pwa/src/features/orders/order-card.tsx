@@ -13,6 +13,7 @@ import {
   shortOrderId,
 } from '../../lib/order-rules.ts';
 import type { PaymentInstructions } from '../../../../edge-api/src/contract/settings.ts';
+import { AfterSalesPanel } from './after-sales-panel.tsx';
 import { CredentialsPanel } from './credentials-panel.tsx';
 import { OrderNote, OrderPayment } from './order-payment.tsx';
 
@@ -126,6 +127,7 @@ export function OrderCard({ order, providerChatUrl, waitingToSync, syncError, pa
 
         <OrderNote note={order.note} />
         <OrderPayment order={order} paymentInstructions={paymentInstructions} providerChatUrl={providerChatUrl} userId={userId} />
+        <AfterSalesPanel order={order} />
 
         {orderStatus === 'delivered' && order.wiseEmail && (
           <CredentialsPanel

@@ -18,6 +18,7 @@ import { StockImagesPanel } from './stock-images-panel.tsx';
 import { STOCKS_PATH } from './stock-paths.ts';
 import { statusBadgeClass, statusLabel } from './stock-status.ts';
 import { UpdateStatusModal } from './update-status-modal.tsx';
+import { ChangePasswordModal } from './change-password-modal.tsx';
 import { useStockUsers } from './use-stock-users.ts';
 import { MaskedSecret } from '../../components/masked-secret.tsx';
 import { revealFor } from './reveal-password.ts';
@@ -78,6 +79,7 @@ export function WiseStockDetailsPage() {
   const { local, server } = useStock(db, id, online);
   const { users, usersById } = useStockUsers(online, (message) => toast.error(message));
   const [editingStatus, setEditingStatus] = useState(false);
+  const [changingPassword, setChangingPassword] = useState(false);
 
   const stock = local?.stock ?? null;
   usePageTitle(stock ? `${stock.wiseName} · Wise Stock` : server === 'missing' ? 'Stock not found' : 'Wise Stock Details');
@@ -111,9 +113,12 @@ export function WiseStockDetailsPage() {
       pending={pendingIds.has(stock.id)}
       canManage={canManage}
       onUpdateStatus={() => setEditingStatus(true)}
+      onChangePassword={() => setChangingPassword(true)}
       modal={
         editingStatus && auth.status === 'signedIn' ? (
           <UpdateStatusModal stock={stock} users={users} userId={auth.user.id} onClose={() => setEditingStatus(false)} />
+        ) : changingPassword ? (
+          <ChangePasswordModal stock={stock} online={online} onClose={() => setChangingPassword(false)} />
         ) : null
       }
     />
@@ -126,10 +131,11 @@ interface StockDetailsProps {
   pending: boolean;
   canManage: boolean;
   onUpdateStatus: () => void;
+  onChangePassword: () => void;
   modal: ReactNode;
 }
 
-function StockDetails({ stock, buyer, pending, canManage, onUpdateStatus, modal }: StockDetailsProps) {
+function StockDetails({ stock, buyer, pending, canManage, onUpdateStatus, onChangePassword, modal }: StockDetailsProps) {
   const ids = { account: useId(), addedBy: useId(), actions: useId() };
   return (
     <div className="mx-auto max-w-6xl space-y-6">
@@ -180,6 +186,7 @@ function StockDetails({ stock, buyer, pending, canManage, onUpdateStatus, modal 
                   <dd className="flex flex-wrap items-center gap-2">
                     <span className={statusBadgeClass(stock.status)}>{statusLabel(stock.status)}</span>
                     {buyer !== null && <span>(to {buyer})</span>}
+                    {stock.faultyAt && <span className="badge badge-error badge-sm">Faulty: never sold again</span>}
                     {pending && <span className="badge badge-outline badge-sm">Pending sync</span>}
                   </dd>
                 </div>
@@ -210,6 +217,11 @@ function StockDetails({ stock, buyer, pending, canManage, onUpdateStatus, modal 
                 {canManage && (
                   <button type="button" className="btn btn-primary" onClick={onUpdateStatus}>
                     Update Status
+                  </button>
+                )}
+                {canManage && (
+                  <button type="button" className="btn btn-outline" onClick={onChangePassword}>
+                    Change Password
                   </button>
                 )}
               </div>

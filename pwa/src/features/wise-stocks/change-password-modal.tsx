@@ -1,0 +1,102 @@
+import { useState, type FormEvent } from 'react';
+import { wisePassword as passwordRule } from '../../../../edge-api/src/contract/fields.ts';
+import type { WiseStock } from '../../../../edge-api/src/contract/wise-stocks.ts';
+import { ModalDialog } from '../../components/modal-dialog.tsx';
+import { PasswordInput } from '../../components/password-input.tsx';
+import { useToast } from '../../components/toast.tsx';
+import { keepOnDevice } from '../../db/device-copy.ts';
+import { useUserDb } from '../../db/hooks.ts';
+import { api, unwrap } from '../../lib/api-client.ts';
+import { hasCode } from '../../lib/app-error.ts';
+import { shortOrderId } from '../../lib/order-rules.ts';
+
+export const ROTATED_ORDER_MESSAGE = (orderId: string) =>
+  `Password changed. Order #${shortOrderId(orderId)} now shows the new password, and its customer is told on the order.`;
+export const DUPLICATE_PASSWORD_MESSAGE = 'This password is already used by another stock or a delivered order. Use it anyway?';
+
+/**
+ * Changes a stock's password (decision 064): the order that received the stock shows the new password at
+ * once, the old one kept in its history. Needs a connection: it must pass the duplicate check first.
+ */
+export function ChangePasswordModal({ stock, online, onClose }: { stock: WiseStock; online: boolean; onClose: () => void }) {
+  const toast = useToast();
+  const db = useUserDb();
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [duplicate, setDuplicate] = useState(false);
+  const [sending, setSending] = useState(false);
+
+  const send = async (overrideDuplicates: boolean) => {
+    setSending(true);
+    setError(null);
+    try {
+      const answer = await unwrap(
+        api['wise-stocks'][':id'].password.$post({ param: { id: stock.id }, json: { wisePassword: password, version: stock.version, ...(overrideDuplicates ? { overrideDuplicates } : {}) } }),
+      );
+      if (db) await keepOnDevice(db, { stocks: [answer.stock as WiseStock] });
+      toast.success(answer.orderId ? ROTATED_ORDER_MESSAGE(answer.orderId) : 'Password changed.');
+      onClose();
+    } catch (cause) {
+      if (hasCode(cause, 'duplicate_credentials')) setDuplicate(true);
+      else setError(`Failed to change the password: ${cause instanceof Error ? cause.message : String(cause)}`);
+    } finally {
+      setSending(false);
+    }
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (sending) return;
+    const checked = passwordRule.safeParse(password);
+    if (!checked.success) {
+      setError(`New password ${checked.error.issues[0]?.message ?? 'is not valid'}`);
+      return;
+    }
+    void send(false);
+  };
+
+  return (
+    <ModalDialog title="Change Password" onClose={onClose} busy={sending}>
+      <p className="mb-4 text-sm">
+        {stock.wiseName} (<span className="break-all">{stock.wiseEmail}</span>)
+        {stock.orderId ? ': sold, so the order that received it shows the new password and its customer is told.' : '.'}
+      </p>
+      <form noValidate onSubmit={submit}>
+        {!online && <p className="mb-3 text-sm">Offline: changing a password needs a connection for its duplicate check.</p>}
+        <PasswordInput
+          label="New password"
+          className="mb-3"
+          required
+          autoComplete="new-password"
+          value={password}
+          onChange={(event) => {
+            setPassword(event.target.value);
+            setDuplicate(false);
+          }}
+        />
+        {duplicate && (
+          <div role="alert" className="alert alert-warning mb-3 flex-col items-start text-sm">
+            <p>{DUPLICATE_PASSWORD_MESSAGE}</p>
+            <button type="button" className="btn btn-warning btn-sm" onClick={() => void send(true)} disabled={sending}>
+              Use anyway
+            </button>
+          </div>
+        )}
+        {error && (
+          <p role="alert" className="alert alert-error mb-3 text-sm">
+            {error}
+          </p>
+        )}
+        <div className="modal-action">
+          <button type="button" className="btn" onClick={onClose} disabled={sending}>
+            Cancel
+          </button>
+          <button type="submit" className="btn btn-primary" disabled={!online || sending || password === ''}>
+            {sending && <span className="loading loading-spinner loading-xs" aria-hidden="true" />}
+            Change password
+          </button>
+        </div>
+      </form>
+    </ModalDialog>
+  );
+}
