@@ -5,11 +5,13 @@ import { recordAudit } from '../db/audit.ts';
 import { KeyReusedError, onceForKey, type StoredAnswer } from '../db/idempotency.ts';
 import { lockOrder, updateOrder } from '../db/orders.ts';
 import type { OrderRow, UserRow } from '../db/schema.ts';
+import { resolveNotification } from '../db/notifications.ts';
 import { nextVersion } from '../db/versions.ts';
 import type { Deps } from '../deps.ts';
 import { ApiError, forbidden, notFound } from '../errors.ts';
 import { presentOrder } from '../presenters/orders.ts';
 import { canonicalJson } from './deliver.ts';
+import { notifyProblemReport, problemReportKey } from './staff-notices.ts';
 
 export type OrderReportInput = z.infer<typeof orderReportBody>;
 
@@ -58,6 +60,7 @@ export async function reportProblem(deps: Deps, me: UserRow, orderId: string, in
       if (current.user_id !== me.id) throw forbidden('You can only report a problem with your own orders');
       const refusal = reportRefusal(current, deps.clock());
       if (refusal) throw refusal;
+      const version = await nextVersion(trx);
       const updated = await updateOrder(
         trx,
         orderId,
@@ -70,8 +73,9 @@ export async function reportProblem(deps: Deps, me: UserRow, orderId: string, in
           report_reply: '',
           report_resolved_at: null,
         },
-        await nextVersion(trx),
+        version,
       );
+      await notifyProblemReport(trx, version, updated, reportReasonLabels[input.reason]);
       await recordAudit(trx, me, {
         action: 'order.report',
         entity: 'order',
@@ -94,12 +98,9 @@ export async function declineReport(deps: Deps, actor: UserRow, orderId: string,
       if (current.report_status !== 'open') {
         throw new ApiError('no_open_report', 'This order has no problem report waiting for an answer; it may just have been answered by someone else.');
       }
-      const updated = await updateOrder(
-        trx,
-        orderId,
-        { report_status: 'declined', report_reply: message, report_resolved_at: deps.clock() },
-        await nextVersion(trx),
-      );
+      const version = await nextVersion(trx);
+      const updated = await updateOrder(trx, orderId, { report_status: 'declined', report_reply: message, report_resolved_at: deps.clock() }, version);
+      await resolveNotification(trx, version, problemReportKey(orderId));
       await recordAudit(trx, actor, { action: 'order.report_decline', entity: 'order', entityId: orderId, details: { reason: current.report_reason } });
       return { status: 200, body: await presentOrder(updated, 'staff', deps.secrets, deps.blobs) };
     }, requestHash),

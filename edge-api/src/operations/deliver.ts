@@ -14,6 +14,7 @@ import { ApiError, notFound } from '../errors.ts';
 import { assertVersion } from '../lib/versioning.ts';
 import { presentOrder } from '../presenters/orders.ts';
 import { automaticDelivery, afterAutomaticDelivery } from './auto-deliver.ts';
+import { paymentCheckKey, problemReportKey } from './staff-notices.ts';
 import { noStockKey, watchStockLevel } from './stock-watch.ts';
 
 /** What PUT /api/admin/orders/{id} asks for: statuses, or a delivery of typed credentials or of a stock. */
@@ -196,6 +197,9 @@ export async function changeOrder(
           });
         }
         const updated = await updateOrder(trx, orderId, changes, version);
+        // A settled payment, or an answered problem report, closes what staff were told about it.
+        if (updated.payment_status !== 'pending') await resolveNotification(trx, version, paymentCheckKey(orderId));
+        if (current.report_status === 'open' && updated.report_status !== 'open') await resolveNotification(trx, version, problemReportKey(orderId));
         if (auto) await afterAutomaticDelivery(trx, version, updated, auto);
         else if (typedColumns || stock) await resolveNotification(trx, version, noStockKey(orderId));
         if (stock) await watchStockLevel(trx, version);

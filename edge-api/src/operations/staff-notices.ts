@@ -24,13 +24,17 @@ export function notifyPaymentCheck(trx: Transaction<Database>, version: number, 
   });
 }
 
-/** A customer reported a problem with a delivered order (for the replacements of issue 16, item 8). */
+/**
+ * A customer reported a problem with a delivered order (issue 16, item 8): one open notification per
+ * order until staff replace the delivery or decline the report.
+ */
+export const problemReportKey = (orderId: string) => `problem_report:${orderId}`;
 export function notifyProblemReport(trx: Transaction<Database>, version: number, order: OrderRow, reason: string) {
   return notifyStaff(trx, version, {
     kind: 'problem_report',
     title: 'Problem reported',
     body: `${orderLabel(order)}: ${reason}`,
     orderId: order.id,
-    dedupeKey: `problem_report:${order.id}`,
+    dedupeKey: problemReportKey(order.id),
   });
 }

@@ -237,6 +237,10 @@ describe('replacement', () => {
     expect(replaced.status).toBe(200);
     expect(replaced.body.report?.status).toBe('replaced');
     expect(replaced.body.deliveryHistory?.map((past) => past.wiseEmail)).toEqual([firstEmail]);
+    // The staff notification of the report is closed by the replacement.
+    const told = await api.db.selectFrom('notifications').select('resolved_at').where('kind', '=', 'problem_report').where('order_id', '=', id).execute();
+    expect(told).toHaveLength(1);
+    expect(told[0]!.resolved_at).not.toBeNull();
   });
 
   it('happens in one transaction: a refused replacement leaves the order, its history and its stock as they were', async () => {
@@ -267,6 +271,8 @@ describe('declining a report', () => {
   it('answers the customer with a message; the customer may report again within the window', async () => {
     const id = await deliveredOrder();
     expect((await report(id)).status).toBe(200);
+    const told = () => api.db.selectFrom('notifications').select(['title', 'resolved_at']).where('kind', '=', 'problem_report').where('order_id', '=', id).execute();
+    expect(await told()).toEqual([{ title: 'Problem reported', resolved_at: null }]);
     const byCustomer = await api.call('POST', `/api/admin/orders/${id}/report/decline`, { user: customer, json: { message: 'No' } });
     expect(byCustomer.status).toBe(403);
     const blank = await api.call<ErrorBody>('POST', `/api/admin/orders/${id}/report/decline`, { user: moderator, json: { message: '  ' } });
@@ -278,6 +284,7 @@ describe('declining a report', () => {
       json: { message: 'The account works: log in with the email, not the name.' },
     });
     expect(declined.status).toBe(200);
+    expect((await told())[0]!.resolved_at).not.toBeNull();
     const mine = await customerOrder(id);
     expect(mine.report).toMatchObject({ status: 'declined', reply: 'The account works: log in with the email, not the name.' });
     expect(mine.deliveryHistory).toBeUndefined();

@@ -131,6 +131,27 @@ describe('the notification centre (issue 16, item 7)', () => {
     expect((await api.call('POST', '/api/notifications/read', { user: customer, json: { all: true } })).status).toBe(403);
   });
 
+  it('tells staff once when a payment proof waits for their check, and closes it when the payment is settled or the order cancelled', async () => {
+    const checks = async (orderId: string) =>
+      api.db.selectFrom('notifications').select(['resolved_at']).where('kind', '=', 'payment_check').where('order_id', '=', orderId).execute();
+    const proof = (orderId: string, transactionId: string) =>
+      api.call('PUT', `/api/orders/${orderId}/payment-proof`, { user: customer, json: { transactionId } });
+
+    const paid = await orders.placeOrder();
+    expect((await proof(paid, `TX-${random()}`)).status).toBe(200);
+    expect((await proof(paid, `TX-${random()}`)).status).toBe(200);
+    expect(await checks(paid)).toEqual([{ resolved_at: null }]);
+    const notice = (await list(admin)).body.notifications.find((n) => n.orderId === paid && n.kind === 'payment_check');
+    expect(notice).toMatchObject({ title: 'Payment to check', resolved: false });
+    expect((await api.call('PUT', `/api/admin/orders/${paid}`, { user: moderator, json: { paymentStatus: 'paid' } })).status).toBe(200);
+    expect((await checks(paid))[0]!.resolved_at).not.toBeNull();
+
+    const cancelled = await orders.placeOrder();
+    expect((await proof(cancelled, `TX-${random()}`)).status).toBe(200);
+    expect((await api.call('POST', `/api/orders/${cancelled}/cancel`, { user: customer })).status).toBe(200);
+    expect((await checks(cancelled))[0]!.resolved_at).not.toBeNull();
+  });
+
   it('marks notifications read for one staff member only; bad input changes nothing', async () => {
     const id = await orders.placeOrder();
     const notice = (await list(admin)).body.notifications.find((n) => n.orderId === id)!;

@@ -4,7 +4,8 @@ import { orderReportBody, paymentProofBody, placeOrderBody, userIdParam, userOrd
 import { acceptsPaymentProof, isCancellable } from '../contract/orders.ts';
 import { parseBlobRef } from '../contract/uploads.ts';
 import { recordAudit } from '../db/audit.ts';
-import { notifyNewOrder } from '../operations/staff-notices.ts';
+import { resolveNotification } from '../db/notifications.ts';
+import { notifyNewOrder, notifyPaymentCheck, paymentCheckKey } from '../operations/staff-notices.ts';
 import { findOrderIncludingDeleted, findProofReuse, insertOrder, listUserOrders, listUserOrdersPage, lockOrder, updateOrder } from '../db/orders.ts';
 import type { OrderRow } from '../db/schema.ts';
 import { findService } from '../db/services.ts';
@@ -98,7 +99,9 @@ export function orderRoutes(deps: Deps) {
         if (!isCancellable({ orderStatus: current.order_status, paymentStatus: current.payment_status, wiseEmail: current.wise_email ?? undefined })) {
           throw conflict(cancelRefusal(current), { orderStatus: current.order_status, paymentStatus: current.payment_status });
         }
-        const updated = await updateOrder(trx, id, { order_status: 'cancelled', cancelled_at: deps.clock() }, await nextVersion(trx));
+        const version = await nextVersion(trx);
+        const updated = await updateOrder(trx, id, { order_status: 'cancelled', cancelled_at: deps.clock() }, version);
+        await resolveNotification(trx, version, paymentCheckKey(id));
         await recordAudit(trx, me, { action: 'order.cancel', entity: 'order', entityId: id, details: { by: 'customer', from: { orderStatus: current.order_status }, to: { orderStatus: 'cancelled' } } });
         return updated;
       });
@@ -131,12 +134,15 @@ export function orderRoutes(deps: Deps) {
         const proof = screenshot || current.payment_proof;
         const hash = screenshot ? screenshotHash : current.payment_proof_hash;
         const reuse = await findProofReuse(trx, id, { transactionId: reference, screenshotHash: hash });
+        const version = await nextVersion(trx);
         const updated = await updateOrder(
           trx,
           id,
           { payment_reference: reference || null, payment_proof: proof || null, payment_proof_hash: hash, proof_at: deps.clock(), proof_reuse: JSON.stringify(reuse) },
-          await nextVersion(trx),
+          version,
         );
+        // Staff are told a payment waits for their check, once per order until it is settled.
+        await notifyPaymentCheck(trx, version, updated);
         await recordAudit(trx, me, {
           action: 'order.payment_proof',
           entity: 'order',
