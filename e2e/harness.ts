@@ -139,8 +139,14 @@ export function setUpServerAndBrowser(env: Record<string, string> = {}): E2eSetu
     async withPage(run) {
       const { server, browser } = started();
       const context = await newContext(browser, server.url);
+      const page = await context.newPage();
       try {
-        return await run(await context.newPage(), context);
+        return await run(page, context);
+      } catch (error) {
+        // What the page showed when the test failed: a failure on a loaded CI machine is then readable.
+        const shown = await page.locator('body').innerText({ timeout: 2_000 }).catch(() => '(the page could not be read)');
+        console.error(`The page at ${page.url()} when the test failed:\n${shown.slice(0, 1_500)}`);
+        throw error;
       } finally {
         await context.close();
       }

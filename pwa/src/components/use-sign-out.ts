@@ -23,15 +23,16 @@ export function useSignOut(): { signOut: () => Promise<void>; signingOut: boolea
   const [signingOut, setSigningOut] = useState(false);
 
   const finish = async () => {
-    // Home first, and only then sign out: a screen that needs a user, still open when the auth state
-    // changes, would send the person to registration, and that navigation would cancel this one while
-    // the home page's code is still loading.
-    await navigate('/', { replace: true });
+    // Home first: a screen that needs a user, still open when the auth state changes, would send the
+    // person to registration. And home again once signed out, in case such a screen's redirect ran
+    // while the home page's code was still loading and cancelled the first navigation.
+    void navigate('/', { replace: true });
     try {
       await signOut(userId);
     } catch (error) {
       console.warn('Logout failed', error);
     }
+    await navigate('/', { replace: true });
   };
 
   /** Pushes the outbox, then signs out only if nothing is left in it; otherwise says why and stays. */
