@@ -8,6 +8,7 @@ import * as indexInlineImages from '../../../migrations/2026-11-23-2320_index_in
 import * as addAuthConfirmation from '../../../migrations/2026-11-23-2330_add_auth_confirmation.ts';
 import * as indexStockCredentials from '../../../migrations/2026-11-24-0000_index_stock_credentials.ts';
 import * as createStockBatches from '../../../migrations/2026-11-24-0010_create_stock_batches.ts';
+import * as createRateLimits from '../../../migrations/2026-11-24-0500_create_rate_limits.ts';
 
 // Listed by hand so the Workers bundle needs no file system; add each new migration here.
 const migrations: Record<string, Migration> = {
@@ -19,6 +20,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-23-2330_add_auth_confirmation': addAuthConfirmation,
   '2026-11-24-0000_index_stock_credentials': indexStockCredentials,
   '2026-11-24-0010_create_stock_batches': createStockBatches,
+  '2026-11-24-0500_create_rate_limits': createRateLimits,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

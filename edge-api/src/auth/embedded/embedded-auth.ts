@@ -98,16 +98,18 @@ export function createEmbeddedAuth(options: EmbeddedAuthOptions): EmbeddedAuth {
   const clock = options.clock ?? (() => new Date());
   const unconfirmedEmails = new Set((options.unconfirmedEmails ?? []).map((email) => email.trim().toLowerCase()));
   const accessTokenSeconds = options.accessTokenSeconds ?? 3600;
-  const tokenLimiter = createFixedWindowLimiter({ limit: options.rateLimits?.tokenPer5Min ?? 150, windowMs: RATE_WINDOW_MS, clock });
-  const refreshLimiter = createFixedWindowLimiter({ limit: options.rateLimits?.refreshPer5Min ?? 600, windowMs: RATE_WINDOW_MS, clock });
+  const tokenLimiter = createFixedWindowLimiter({ db, name: 'auth.signin', limit: options.rateLimits?.tokenPer5Min ?? 150, windowMs: RATE_WINDOW_MS, clock });
+  const refreshLimiter = createFixedWindowLimiter({ db, name: 'auth.refresh', limit: options.rateLimits?.refreshPer5Min ?? 600, windowMs: RATE_WINDOW_MS, clock });
   const accountBackoff = createFailureBackoff({
+    db,
+    name: 'auth.account',
     freeFailures: options.rateLimits?.accountFreeFailures ?? 5,
     baseDelayMs: 30_000,
     maxDelayMs: 15 * 60_000,
     forgetAfterMs: 60 * 60_000,
     clock,
   });
-  const signupLimiter = createFixedWindowLimiter({ limit: options.rateLimits?.signupPer5Min ?? 30, windowMs: RATE_WINDOW_MS, clock });
+  const signupLimiter = createFixedWindowLimiter({ db, name: 'auth.signup', limit: options.rateLimits?.signupPer5Min ?? 30, windowMs: RATE_WINDOW_MS, clock });
   const jwks = () => ({ keys: [key.publicJwk] });
   const legacySecret = options.legacyJwtSecret ? new TextEncoder().encode(options.legacyJwtSecret) : undefined;
   const localKeys = createLocalJWKSet(jwks());
@@ -126,7 +128,7 @@ export function createEmbeddedAuth(options: EmbeddedAuthOptions): EmbeddedAuth {
     return new AuthFailure(429, 'over_request_rate_limit', 'Request rate limit reached');
   };
   const rateLimited = (limiter: RateLimiter): MiddlewareHandler => async (c, next) => {
-    const result = limiter.hit(clientIp(c));
+    const result = await limiter.hit(clientIp(c));
     if (!result.allowed) throw refuseFor(c, result.retryAfterSeconds);
     await next();
   };
@@ -189,17 +191,17 @@ export function createEmbeddedAuth(options: EmbeddedAuthOptions): EmbeddedAuth {
     if (typeof body.password !== 'string' || body.password === '') throw validationFailed('A password is required');
     const email = body.email.trim().toLowerCase();
     // Per account, whatever address the guesses come from (unknown emails too, so the answer tells nothing).
-    const waited = accountBackoff.check(email);
+    const waited = await accountBackoff.check(email);
     if (!waited.allowed) throw refuseFor(c, waited.retryAfterSeconds);
-    const limited = tokenLimiter.hit(clientIp(c));
+    const limited = await tokenLimiter.hit(clientIp(c));
     if (!limited.allowed) throw refuseFor(c, limited.retryAfterSeconds);
     const found = await findAuthUserByEmail(db, email);
     const matches = await passwordMatches(body.password, found?.encrypted_password);
     if (!found || !matches) {
-      accountBackoff.fail(email);
+      await accountBackoff.fail(email);
       throw invalidCredentials();
     }
-    accountBackoff.succeed(email);
+    await accountBackoff.succeed(email);
     if (!found.email_confirmed_at) throw new AuthFailure(400, 'email_not_confirmed', 'Email not confirmed');
     const refreshToken = newRefreshToken();
     const refreshTokenHash = await hashRefreshToken(refreshToken);
@@ -324,7 +326,7 @@ export function createEmbeddedAuth(options: EmbeddedAuthOptions): EmbeddedAuth {
     const body = await readJsonObject(c);
     if (grantType === 'password') return c.json(await passwordGrant(c, body));
     if (grantType === 'refresh_token') {
-      const limited = refreshLimiter.hit(clientIp(c));
+      const limited = await refreshLimiter.hit(clientIp(c));
       if (!limited.allowed) throw refuseFor(c, limited.retryAfterSeconds);
       return c.json(await refreshGrant(body));
     }
