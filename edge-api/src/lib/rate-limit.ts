@@ -1,5 +1,7 @@
-import { sql, type Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
+import { sql, type QueryExecutorProvider } from 'kysely';
+
+/** The app's database (a Kysely instance, or a transaction): the limits only run raw statements on it. */
+type Db = QueryExecutorProvider;
 
 export type RateLimitResult = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
@@ -24,7 +26,7 @@ const SWEEP_EVERY = 500;
  * The counts live in the database's `rate_limits` table (decision 049), so every process and Workers
  * isolate on one database shares them. Each limiter names its keys (`name:key`).
  */
-function sharedStore(db: Kysely<Database>, name: string) {
+function sharedStore(db: Db, name: string) {
   let writes = 0;
   return {
     key: (key: string) => `${name}:${key}`,
@@ -43,7 +45,7 @@ const retryAfter = (until: number, now: number) => Math.max(1, Math.ceil((until 
  * At most `limit` requests per key in each fixed window, aligned to the clock. One atomic upsert per hit:
  * the row's count restarts at 1 when its window is not the current one.
  */
-export function createFixedWindowLimiter(options: { db: Kysely<Database>; name: string; limit: number; windowMs: number; clock: () => Date }): RateLimiter {
+export function createFixedWindowLimiter(options: { db: Db; name: string; limit: number; windowMs: number; clock: () => Date }): RateLimiter {
   const { db, limit, windowMs, clock } = options;
   const store = sharedStore(db, options.name);
   return {
@@ -72,7 +74,7 @@ export function createFixedWindowLimiter(options: { db: Kysely<Database>; name: 
  * older than `forgetAfterMs` are forgotten. `window_start` holds the last failure, `hits` the failures.
  */
 export function createFailureBackoff(options: {
-  db: Kysely<Database>;
+  db: Db;
   name: string;
   freeFailures: number;
   baseDelayMs: number;

@@ -38,6 +38,7 @@ import {
   validationFailed,
 } from './auth-requests.ts';
 import { toAuthUser } from './auth-user.ts';
+import { mountAdminUsers } from './admin-users.ts';
 import { createFailureBackoff, createFixedWindowLimiter, type RateLimiter } from '../../lib/rate-limit.ts';
 
 export interface EmbeddedAuthOptions {
@@ -373,6 +374,8 @@ export function createEmbeddedAuth(options: EmbeddedAuthOptions): EmbeddedAuth {
     await endSessions(db, user.id, scope === 'global' ? {} : scope === 'local' ? { only: sessionId } : { except: sessionId });
     return c.body(null, 204);
   });
+
+  mountAdminUsers(app, { db, requireServiceRole, clock, logger });
 
   app.get('/admin/users/:id', requireServiceRole, async (c) => {
     const user = await findAuthUserById(db, c.req.param('id'));
