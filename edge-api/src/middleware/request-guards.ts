@@ -1,6 +1,6 @@
 import { bodyLimit } from 'hono/body-limit';
 import { createMiddleware } from 'hono/factory';
-import { UNSAFE_TEXT_MESSAGE, unsafeTextPath } from '../contract/fields.ts';
+import { nestedDeeperThan, TOO_DEEP_MESSAGE, UNSAFE_TEXT_MESSAGE, unsafeTextPath } from '../contract/fields.ts';
 import { STOCK_IMPORT_MAX_CHARS } from '../contract/stock-batches.ts';
 import type { Deps } from '../deps.ts';
 import { ApiError, badRequest } from '../errors.ts';
@@ -68,6 +68,7 @@ export const refuseUnsafeText = createMiddleware(async (c, next) => {
     } catch {
       return next();
     }
+    if (nestedDeeperThan(body)) throw badRequest(`body: ${TOO_DEEP_MESSAGE}`);
     const at = unsafeTextPath(body);
     if (at !== undefined) throw refuse(at || 'body');
   }
