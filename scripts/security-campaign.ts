@@ -39,7 +39,7 @@ function check(area: string, ok: boolean, detail: string) {
   if (ok && SHOWN.has(area)) console.log(`ok   ${area}: ${detail}`);
 }
 /** Areas whose every check is printed, figures included; the others print only what failed. */
-const SHOWN = new Set(['staff own order', 'ended session', 'takeover', 'brute force', 'body limit', 'data directory', 'log', '5xx', 'CORS']);
+const SHOWN = new Set(['races', 'staff own order', 'ended session', 'takeover', 'brute force', 'body limit', 'data directory', 'log', '5xx', 'CORS']);
 
 const statuses500: string[] = [];
 async function call(path: string, init: RequestInit & { token?: string; ip?: string } = {}): Promise<Response> {
@@ -372,7 +372,30 @@ for (const [name, bytes, type] of [
   check('authorization', (await call('/api/services')).ok, 'the services are still there');
 }
 
-// ---- 8. Brute force and floods -----------------------------------------------------------------------
+// ---- 8. Races: one stock delivered to many orders at once, one address signed up many times at once --
+{
+  for (let i = 0; i < 10; i += 1) await place(bob.token);
+  const pending = ((await (await call(`/api/orders/user/${bob.id}?limit=100`, { token: bob.token })).json()) as { id: string; version: number; orderStatus: string }[])
+    .filter((order) => order.orderStatus === 'pending')
+    .slice(0, 10);
+  const available = ((await (await call('/api/wise-stocks', { token: admin.access_token })).json()) as { id: string; status: string }[]).find((stock) => stock.status === 'available');
+  if (pending.length >= 2 && available) {
+    const answers = await Promise.all(
+      pending.map((order) =>
+        call(`/api/admin/orders/${order.id}`, { method: 'PUT', token: admin.access_token, ...json({ stockId: available.id, paymentStatus: 'paid', orderStatus: 'delivered', version: order.version }) }),
+      ),
+    );
+    const delivered = answers.filter((answer) => answer.status === 200).length;
+    check('races', delivered === 1, `one stock delivered to ${pending.length} orders at once: ${delivered} succeeded (${answers.map((a) => a.status).join(',')})`);
+  } else check('races', false, `no pending orders (${pending.length}) or no available stock for the race`);
+  const email = `race-${crypto.randomUUID().slice(0, 6)}@attack.test`;
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  const signUps = await Promise.all(Array.from({ length: 5 }, () => call('/auth/v1/signup', { method: 'POST', ...json({ email, password: 'race-password' }), ip: '192.0.2.200' })));
+  const made = signUps.filter((answer) => answer.status === 200).length;
+  check('races', made <= 1 && signUps.every((answer) => answer.status < 500), `one address signed up 5 times at once: ${made} accounts (${signUps.map((a) => a.status).join(',')})`);
+}
+
+// ---- 9. Brute force and floods -----------------------------------------------------------------------
 {
   const victim = await newCustomer('victim');
   const seen: number[] = [];
@@ -401,7 +424,7 @@ for (const [name, bytes, type] of [
     status = answer.status;
     retryAfter = answer.headers.get('retry-after');
   }
-  check('brute force', status === 429 && Number(retryAfter) > 0, `orders flood by one customer: 429 at order ${placed} (1 placed before), Retry-After ${retryAfter}`);
+  check('brute force', status === 429 && Number(retryAfter) > 0, `orders flood by one customer: 429 at order ${placed} of the flood (11 placed before it), Retry-After ${retryAfter}`);
   let upStatus = 0;
   let uploads = 0;
   for (; uploads < 60 && upStatus !== 429; uploads += 1) {
@@ -415,7 +438,7 @@ for (const [name, bytes, type] of [
   check('brute force', upStatus === 429 && Number(retryAfter) > 0, `uploads flood: 429 at upload ${uploads}, Retry-After ${retryAfter}`);
 }
 
-// ---- 9. The data directory and the log ---------------------------------------------------------------
+// ---- 10. The data directory and the log ---------------------------------------------------------------
 {
   const keysMode = (await stat(join(DATA_DIR, 'keys.json'))).mode & 0o777;
   check('data directory', keysMode === 0o600, `keys.json mode ${keysMode.toString(8)}`);
