@@ -122,6 +122,12 @@ describe('two app instances on one database', () => {
     }
   });
 
+  it('a limit of Infinity lets everything through without a row', async () => {
+    const off = createFixedWindowLimiter({ db, name: 'test.off', limit: Number.POSITIVE_INFINITY, windowMs: 60_000, clock: () => new Date() });
+    for (let i = 0; i < 5; i += 1) expect(await off.hit('k')).toEqual({ allowed: true });
+    expect((await sql<{ key: string }>`select key from rate_limits where key like 'test.off:%'`.execute(db)).rows).toEqual([]);
+  });
+
   it('keeps one row per limited key, and sweeps expired ones', async () => {
     const rows = await sql<{ key: string }>`select key from rate_limits where key like 'auth.account:%'`.execute(db);
     expect(rows.rows.length).toBeGreaterThan(0);
