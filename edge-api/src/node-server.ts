@@ -206,7 +206,7 @@ async function serveApp(
   const standIn = env.SUPABASE_STAND_IN === '1';
   // A stand-in serves whole test suites and benchmarks from a few accounts: no write limits there either.
   const writeLimits = standIn
-    ? { ordersPer10Min: 1_000_000_000, uploadsPer10Min: 1_000_000_000 }
+    ? { ordersPer10Min: Number.POSITIVE_INFINITY, uploadsPer10Min: Number.POSITIVE_INFINITY }
     : { ordersPer10Min: env.ORDERS_PER_10_MIN, uploadsPer10Min: env.UPLOADS_PER_10_MIN };
   if (env.SUPABASE_URL && env.SUPABASE_ANON_KEY && env.SUPABASE_SERVICE_ROLE_KEY) {
     const authUrl = `${env.SUPABASE_URL.replace(/\/$/, '')}/auth/v1`;
@@ -244,7 +244,7 @@ async function serveApp(
       // A stand-in plays a Supabase project on the legacy secret too: it verifies such tokens on /user.
       ...(standIn && env.SUPABASE_JWT_SECRET && { legacyJwtSecret: env.SUPABASE_JWT_SECRET }),
       // A stand-in serves a whole test suite's sign-ups from one address.
-      ...(standIn && { rateLimits: { tokenPer5Min: 1_000_000, refreshPer5Min: 1_000_000, signupPer5Min: 1_000_000 } }),
+      ...(standIn && { rateLimits: { tokenPer5Min: Number.POSITIVE_INFINITY, refreshPer5Min: Number.POSITIVE_INFINITY, signupPer5Min: Number.POSITIVE_INFINITY } }),
     });
     blobs = await createDiskBlobStore(join(dataDir, 'files'), decodeKey(keys.fileSigningKey, 'file signing key'));
     deps = {

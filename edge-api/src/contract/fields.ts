@@ -69,6 +69,25 @@ export const UNSAFE_TEXT_MESSAGE = 'must not contain NUL characters or unpaired 
 /** Whether a string holds a NUL or an unpaired surrogate. */
 export const isUnsafeText = (value: string): boolean => UNSAFE_TEXT.test(value);
 
+/** How deep a JSON body may nest: no request of the API or the auth nests more than a few levels. */
+export const MAX_JSON_DEPTH = 32;
+export const TOO_DEEP_MESSAGE = `must not nest objects or arrays more than ${MAX_JSON_DEPTH} levels deep`;
+
+/**
+ * Whether a parsed JSON value nests objects or arrays deeper than `max` levels. Iterative, so a body of
+ * 100,000 nested arrays cannot overflow the stack here (it would later, in JSON.stringify or a check).
+ */
+export function nestedDeeperThan(value: unknown, max = MAX_JSON_DEPTH): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop()!;
+    if (typeof item !== 'object' || item === null) continue;
+    if (depth >= max) return true;
+    for (const child of Object.values(item)) if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
 /**
  * The path of the first string (object keys included) in a parsed JSON value that is unsafe text, or
  * undefined when there is none: '' for the value itself, 'items.0.name' inside it.

@@ -12,6 +12,7 @@ import * as createAuthOneTimeTokens from '../../../migrations/2026-11-24-0100_cr
 import * as addOrderNoteAndPaymentProof from '../../../migrations/2026-11-24-0200_add_order_note_and_payment_proof.ts';
 import * as autoDeliveryAndNotifications from '../../../migrations/2026-11-24-0300_auto_delivery_and_notifications.ts';
 import * as warrantyAndReplacements from '../../../migrations/2026-11-24-0400_warranty_and_replacements.ts';
+import * as createRateLimits from '../../../migrations/2026-11-24-0500_create_rate_limits.ts';
 
 // Listed by hand so the Workers bundle needs no file system; add each new migration here.
 const migrations: Record<string, Migration> = {
@@ -27,6 +28,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-24-0200_add_order_note_and_payment_proof': addOrderNoteAndPaymentProof,
   '2026-11-24-0300_auto_delivery_and_notifications': autoDeliveryAndNotifications,
   '2026-11-24-0400_warranty_and_replacements': warrantyAndReplacements,
+  '2026-11-24-0500_create_rate_limits': createRateLimits,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

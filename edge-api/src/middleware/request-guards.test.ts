@@ -76,6 +76,18 @@ describe('NUL characters and unpaired surrogates', () => {
     if (order) expect(order.status).toBe(400);
   });
 
+  it('answer 400 to a body nested deeper than 32 levels, a NUL at its bottom or not, placing nothing', async () => {
+    const before = await orderCount();
+    const send = (body: string) => api.app.request('/api/orders', { method: 'POST', headers: { authorization: `Bearer ${customer.token}`, 'content-type': 'application/json' }, body });
+    // 100,000 levels: more than the JSON parser itself takes (a 400, not a stack overflow answered 500).
+    const parserDepth = await send(`${'['.repeat(100_000)}${']'.repeat(100_000)}`);
+    expect(parserDepth.status).toBe(400);
+    const deep = await send(`{"productId":${'{"k":'.repeat(70)}"\\u0000"${'}'.repeat(70)}}`);
+    expect(deep.status).toBe(400);
+    expect(await deep.json()).toMatchObject({ error: { code: 'bad_request', message: 'body: must not nest objects or arrays more than 32 levels deep' } });
+    expect(await orderCount()).toBe(before);
+  });
+
   it('let well-formed text through: emoji (surrogate pairs) and accents', async () => {
     const account = await api.createAccount();
     const answer = await api.call('POST', '/api/users', {

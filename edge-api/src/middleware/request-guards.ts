@@ -1,6 +1,6 @@
 import { bodyLimit } from 'hono/body-limit';
 import { createMiddleware } from 'hono/factory';
-import { UNSAFE_TEXT_MESSAGE, unsafeTextPath } from '../contract/fields.ts';
+import { nestedDeeperThan, TOO_DEEP_MESSAGE, UNSAFE_TEXT_MESSAGE, unsafeTextPath } from '../contract/fields.ts';
 import { STOCK_IMPORT_MAX_CHARS } from '../contract/stock-batches.ts';
 import type { Deps } from '../deps.ts';
 import { ApiError, badRequest } from '../errors.ts';
@@ -68,6 +68,7 @@ export const refuseUnsafeText = createMiddleware(async (c, next) => {
     } catch {
       return next();
     }
+    if (nestedDeeperThan(body)) throw badRequest(`body: ${TOO_DEEP_MESSAGE}`);
     const at = unsafeTextPath(body);
     if (at !== undefined) throw refuse(at || 'body');
   }
@@ -78,17 +79,17 @@ const WRITE_WINDOW_MS = 10 * 60_000;
 
 /**
  * Placing orders and uploading images, per signed-in user: past the limit, 429 with Retry-After until
- * the 10-minute window ends. In memory, per process (per isolate on Workers).
+ * the 10-minute window ends. Counted in the database, so every process and isolate shares them (decision 049).
  */
 export function limitWrites(deps: Deps) {
-  const orders = createFixedWindowLimiter({ limit: deps.config.rateLimits?.ordersPer10Min ?? 60, windowMs: WRITE_WINDOW_MS, clock: deps.clock });
-  const uploads = createFixedWindowLimiter({ limit: deps.config.rateLimits?.uploadsPer10Min ?? 40, windowMs: WRITE_WINDOW_MS, clock: deps.clock });
+  const orders = createFixedWindowLimiter({ db: deps.db, name: 'api.orders', limit: deps.config.rateLimits?.ordersPer10Min ?? 60, windowMs: WRITE_WINDOW_MS, clock: deps.clock });
+  const uploads = createFixedWindowLimiter({ db: deps.db, name: 'api.uploads', limit: deps.config.rateLimits?.uploadsPer10Min ?? 40, windowMs: WRITE_WINDOW_MS, clock: deps.clock });
   return createMiddleware<AppEnv>(async (c, next) => {
     if (c.req.method !== 'POST') return next();
     const limiter = c.req.path === '/api/orders' ? orders : c.req.path === '/api/uploads' ? uploads : undefined;
     const caller = c.get('auth')?.sub;
     if (!limiter || !caller) return next();
-    const result = limiter.hit(caller);
+    const result = await limiter.hit(caller);
     if (!result.allowed) {
       c.header('Retry-After', String(result.retryAfterSeconds));
       throw new ApiError('rate_limited', `Too many requests: try again in ${result.retryAfterSeconds} seconds`);

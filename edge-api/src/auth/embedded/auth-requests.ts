@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { UNSAFE_TEXT_MESSAGE, unsafeTextPath } from '../../contract/fields.ts';
+import { nestedDeeperThan, TOO_DEEP_MESSAGE, UNSAFE_TEXT_MESSAGE, unsafeTextPath } from '../../contract/fields.ts';
 import { PASSWORD_MIN_CHARS } from '../../contract/users.ts';
 
 const MAX_PASSWORD_BYTES = 72; // bcrypt ignores anything longer
@@ -49,6 +49,9 @@ export async function readJsonObject(c: Context): Promise<Record<string, unknown
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new AuthFailure(400, 'bad_json', 'Request body must be a JSON object');
   }
+  // Metadata is stored as given: a body nested past what the text check walks, or past what
+  // JSON.stringify can write back, is refused first.
+  if (nestedDeeperThan(body)) throw validationFailed(`body: ${TOO_DEEP_MESSAGE}`);
   // Postgres cannot store them, and no one types them: refused before any query.
   const unsafe = unsafeTextPath(body);
   if (unsafe !== undefined) throw validationFailed(`${unsafe}: ${UNSAFE_TEXT_MESSAGE}`);

@@ -128,6 +128,30 @@ describe('sign-up', () => {
     expect(await db.selectFrom('auth_users').select('id').where('email', 'like', `%${email}`).executeTakeFirst()).toBeUndefined();
   });
 
+  it('refuses a body nested deeper than 32 levels with 400 (a NUL below the text check, or past what JSON.stringify writes), changing nothing', async () => {
+    // Found by the attack campaign: PUT /user with metadata 80 levels deep ending in a NUL reached
+    // Postgres (500, stack in the log), and 5,000 levels overflowed JSON.stringify (500).
+    const { session, email } = await signUp();
+    const nest = (depth: number, leaf: string) => `${'{"k":'.repeat(depth)}${JSON.stringify(leaf)}${'}'.repeat(depth)}`;
+    const put = (body: string) =>
+      fetch(`${server.url}/auth/v1/user`, { method: 'PUT', headers: { apikey: ANON_KEY, authorization: `Bearer ${session.access_token}`, 'content-type': 'application/json' }, body });
+    for (const body of [`{"data":${nest(80, 'nul \u0000 here')}}`, `{"data":${nest(80, 'lone \ud800')}}`, `{"data":${nest(5000, 'x')}}`]) {
+      const answer = await put(body);
+      expect(answer.status).toBe(400);
+      expect(await answer.json()).toMatchObject({ code: 'validation_failed' });
+    }
+    const signUpDeep = await fetch(`${server.url}/auth/v1/signup`, {
+      method: 'POST',
+      headers: { apikey: ANON_KEY, 'content-type': 'application/json', 'x-test-client-ip': '10.9.9.8' },
+      body: `{"email":"deep-${crypto.randomUUID().slice(0, 6)}@example.test","password":"correct horse","data":${nest(70, '\u0000')}}`,
+    });
+    expect(signUpDeep.status).toBe(400);
+    const row = await db.selectFrom('auth_users').select('user_metadata').where('email', '=', email).executeTakeFirstOrThrow();
+    expect(JSON.stringify(row.user_metadata)).not.toContain('"k"');
+    // Thirty levels are still stored.
+    expect((await put(`{"data":${nest(30, 'deep but fine')}}`)).status).toBe(200);
+  });
+
   it('refuses a malformed email with validation_failed', async () => {
     const { error } = await client().auth.signUp({ email: 'not-an-email', password: 'correct horse' });
     expect(error).toMatchObject({ status: 400, code: 'validation_failed' });

@@ -46,6 +46,7 @@ import {
 } from './auth-requests.ts';
 import { toAuthUser } from './auth-user.ts';
 import type { Mailer } from './mailer.ts';
+import { mountAdminUsers } from './admin-users.ts';
 import { createFailureBackoff, createFixedWindowLimiter, type RateLimiter } from '../../lib/rate-limit.ts';
 
 export interface EmbeddedAuthOptions {
@@ -131,19 +132,21 @@ export function createEmbeddedAuth(options: EmbeddedAuthOptions): EmbeddedAuth {
   const clock = options.clock ?? (() => new Date());
   const unconfirmedEmails = new Set((options.unconfirmedEmails ?? []).map((email) => email.trim().toLowerCase()));
   const accessTokenSeconds = options.accessTokenSeconds ?? 3600;
-  const tokenLimiter = createFixedWindowLimiter({ limit: options.rateLimits?.tokenPer5Min ?? 150, windowMs: RATE_WINDOW_MS, clock });
-  const refreshLimiter = createFixedWindowLimiter({ limit: options.rateLimits?.refreshPer5Min ?? 600, windowMs: RATE_WINDOW_MS, clock });
+  const tokenLimiter = createFixedWindowLimiter({ db, name: 'auth.signin', limit: options.rateLimits?.tokenPer5Min ?? 150, windowMs: RATE_WINDOW_MS, clock });
+  const refreshLimiter = createFixedWindowLimiter({ db, name: 'auth.refresh', limit: options.rateLimits?.refreshPer5Min ?? 600, windowMs: RATE_WINDOW_MS, clock });
   const accountBackoff = createFailureBackoff({
+    db,
+    name: 'auth.account',
     freeFailures: options.rateLimits?.accountFreeFailures ?? 5,
     baseDelayMs: 30_000,
     maxDelayMs: 15 * 60_000,
     forgetAfterMs: 60 * 60_000,
     clock,
   });
-  const signupLimiter = createFixedWindowLimiter({ limit: options.rateLimits?.signupPer5Min ?? 30, windowMs: RATE_WINDOW_MS, clock });
-  const mailLimiter = createFixedWindowLimiter({ limit: options.rateLimits?.mailPer5Min ?? 30, windowMs: RATE_WINDOW_MS, clock });
-  const addressMinuteLimiter = createFixedWindowLimiter({ limit: 1, windowMs: MAIL_INTERVAL_SECONDS * 1000, clock });
-  const addressHourLimiter = createFixedWindowLimiter({ limit: options.rateLimits?.mailsPerAddressPerHour ?? 5, windowMs: 60 * 60_000, clock });
+  const signupLimiter = createFixedWindowLimiter({ db, name: 'auth.signup', limit: options.rateLimits?.signupPer5Min ?? 30, windowMs: RATE_WINDOW_MS, clock });
+  const mailLimiter = createFixedWindowLimiter({ db, name: 'auth.mail', limit: options.rateLimits?.mailPer5Min ?? 30, windowMs: RATE_WINDOW_MS, clock });
+  const addressMinuteLimiter = createFixedWindowLimiter({ db, name: 'auth.mail_minute', limit: 1, windowMs: MAIL_INTERVAL_SECONDS * 1000, clock });
+  const addressHourLimiter = createFixedWindowLimiter({ db, name: 'auth.mail_hour', limit: options.rateLimits?.mailsPerAddressPerHour ?? 5, windowMs: 60 * 60_000, clock });
   const siteUrl = new URL(options.siteUrl ?? new URL(issuer).origin);
   const redirectOrigins = new Set([siteUrl.origin, ...(options.redirectOrigins ?? []).flatMap((origin) => (URL.canParse(origin) ? [new URL(origin).origin] : []))]);
   /** A redirect_to on an allowed origin, else the PWA's screen on the site: never a stranger's page (the tokens ride along). */
@@ -158,13 +161,13 @@ export function createEmbeddedAuth(options: EmbeddedAuthOptions): EmbeddedAuth {
     return new URL(LANDING_PATHS[purpose], siteUrl);
   };
   /** Per address, whoever asks: one mail a minute, a few an hour; the same answer whether the account exists or not. */
-  const limitMailsTo = (c: Context, email: string) => {
-    const perMinute = addressMinuteLimiter.hit(email);
+  const limitMailsTo = async (c: Context, email: string) => {
+    const perMinute = await addressMinuteLimiter.hit(email);
     if (!perMinute.allowed) {
       c.header('Retry-After', String(perMinute.retryAfterSeconds));
       throw new AuthFailure(429, 'over_email_send_rate_limit', `For security purposes, you can only request this after ${perMinute.retryAfterSeconds} seconds.`);
     }
-    const perHour = addressHourLimiter.hit(email);
+    const perHour = await addressHourLimiter.hit(email);
     if (!perHour.allowed) {
       c.header('Retry-After', String(perHour.retryAfterSeconds));
       throw new AuthFailure(429, 'over_email_send_rate_limit', 'Email rate limit exceeded');
@@ -198,7 +201,7 @@ export function createEmbeddedAuth(options: EmbeddedAuthOptions): EmbeddedAuth {
     return new AuthFailure(429, 'over_request_rate_limit', 'Request rate limit reached');
   };
   const rateLimited = (limiter: RateLimiter): MiddlewareHandler => async (c, next) => {
-    const result = limiter.hit(clientIp(c));
+    const result = await limiter.hit(clientIp(c));
     if (!result.allowed) throw refuseFor(c, result.retryAfterSeconds);
     await next();
   };
@@ -260,17 +263,17 @@ export function createEmbeddedAuth(options: EmbeddedAuthOptions): EmbeddedAuth {
     if (typeof body.password !== 'string' || body.password === '') throw validationFailed('A password is required');
     const email = body.email.trim().toLowerCase();
     // Per account, whatever address the guesses come from (unknown emails too, so the answer tells nothing).
-    const waited = accountBackoff.check(email);
+    const waited = await accountBackoff.check(email);
     if (!waited.allowed) throw refuseFor(c, waited.retryAfterSeconds);
-    const limited = tokenLimiter.hit(clientIp(c));
+    const limited = await tokenLimiter.hit(clientIp(c));
     if (!limited.allowed) throw refuseFor(c, limited.retryAfterSeconds);
     const found = await findAuthUserByEmail(db, email);
     const matches = await passwordMatches(body.password, found?.encrypted_password);
     if (!found || !matches) {
-      accountBackoff.fail(email);
+      await accountBackoff.fail(email);
       throw invalidCredentials();
     }
-    accountBackoff.succeed(email);
+    await accountBackoff.succeed(email);
     if (!found.email_confirmed_at) throw new AuthFailure(400, 'email_not_confirmed', 'Email not confirmed');
     const refreshToken = newRefreshToken();
     const refreshTokenHash = await hashRefreshToken(refreshToken);
@@ -396,7 +399,7 @@ export function createEmbeddedAuth(options: EmbeddedAuthOptions): EmbeddedAuth {
     const body = await readJsonObject(c);
     if (grantType === 'password') return c.json(await passwordGrant(c, body));
     if (grantType === 'refresh_token') {
-      const limited = refreshLimiter.hit(clientIp(c));
+      const limited = await refreshLimiter.hit(clientIp(c));
       if (!limited.allowed) throw refuseFor(c, limited.retryAfterSeconds);
       return c.json(await refreshGrant(body));
     }
@@ -424,13 +427,13 @@ export function createEmbeddedAuth(options: EmbeddedAuthOptions): EmbeddedAuth {
         if (typeof body.current_password !== 'string' || body.current_password === '') {
           throw new AuthFailure(400, 'current_password_required', 'Current password required when setting new password.');
         }
-        const waited = accountBackoff.check(user.email);
+        const waited = await accountBackoff.check(user.email);
         if (!waited.allowed) throw refuseFor(c, waited.retryAfterSeconds);
         if (!(await bcrypt.compare(body.current_password, user.encrypted_password))) {
-          accountBackoff.fail(user.email);
+          await accountBackoff.fail(user.email);
           throw new AuthFailure(400, 'current_password_mismatch', 'Current password does not match.');
         }
-        accountBackoff.succeed(user.email);
+        await accountBackoff.succeed(user.email);
       }
       if (await bcrypt.compare(newPassword, user.encrypted_password)) {
         throw new AuthFailure(422, 'same_password', 'New password should be different from the old password.');
@@ -440,9 +443,9 @@ export function createEmbeddedAuth(options: EmbeddedAuthOptions): EmbeddedAuth {
     if (emailChange !== undefined) {
       const owner = await findAuthUserByEmail(db, emailChange);
       if (owner && owner.id !== user.id) throw new AuthFailure(422, 'email_exists', 'A user with this email address has already been registered');
-      const limited = mailLimiter.hit(clientIp(c));
+      const limited = await mailLimiter.hit(clientIp(c));
       if (!limited.allowed) throw refuseFor(c, limited.retryAfterSeconds);
-      limitMailsTo(c, emailChange);
+      await limitMailsTo(c, emailChange);
     }
     const now = clock();
     const updated = await db.transaction().execute(async (trx) => {
@@ -482,9 +485,9 @@ export function createEmbeddedAuth(options: EmbeddedAuthOptions): EmbeddedAuth {
   app.post('/recover', async (c) => {
     const body = await readJsonObject(c);
     const email = normalizeEmail(body.email);
-    const limited = mailLimiter.hit(clientIp(c));
+    const limited = await mailLimiter.hit(clientIp(c));
     if (!limited.allowed) throw refuseFor(c, limited.retryAfterSeconds);
-    limitMailsTo(c, email);
+    await limitMailsTo(c, email);
     const redirectTo = c.req.query('redirect_to');
     // The answer is the same whether the account exists or not, and comes before the mail is sent, so
     // neither it nor its timing says who has an account here.
@@ -579,6 +582,8 @@ export function createEmbeddedAuth(options: EmbeddedAuthOptions): EmbeddedAuth {
     await endSessions(db, user.id, scope === 'global' ? {} : scope === 'local' ? { only: sessionId } : { except: sessionId });
     return c.body(null, 204);
   });
+
+  mountAdminUsers(app, { db, requireServiceRole, clock, logger });
 
   app.get('/admin/users/:id', requireServiceRole, async (c) => {
     const user = await findAuthUserById(db, c.req.param('id'));
