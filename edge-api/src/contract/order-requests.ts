@@ -178,3 +178,20 @@ export const REPORT_REPLY_MAX = 1000;
 
 /** POST /api/admin/orders/{id}/report/decline: staff's answer to a report they do not replace. */
 export const reportDeclineBody = z.object({ message: requiredText(REPORT_REPLY_MAX) });
+
+/** The longest device id and device label a reveal takes. */
+export const DEVICE_ID_MAX = 100;
+export const DEVICE_LABEL_MAX = 100;
+
+/**
+ * POST /api/orders/{id}/reveals: the owner showed the delivered password (decision 066), perhaps offline
+ * and sent later: `revealedAt` is when it happened on the device (a time ahead of the server's is taken
+ * as the server's).
+ */
+export const revealBody = z
+  .object({
+    deviceId: requiredText(DEVICE_ID_MAX).regex(/^[A-Za-z0-9_-]+$/, 'must be letters, digits, - or _'),
+    deviceLabel: requiredText(DEVICE_LABEL_MAX),
+    revealedAt: z.iso.datetime({ offset: true, error: 'must be a date and time (ISO 8601)' }),
+  })
+  .strict();

@@ -50,6 +50,15 @@ export interface Order {
   deliveryHistory?: PastDelivery[];
   /** The password of the delivered account was changed in stock at this time (decision 064): the customer is told. */
   credentialsRotatedAt?: string;
+  /** The owner's reveals of the delivered password (decision 066); absent until the first. */
+  views?: OrderViews;
+}
+
+/** How often the customer showed the delivered password, and the first time: when and on which device. */
+export interface OrderViews {
+  count: number;
+  firstAt: string;
+  firstDevice: string;
 }
 
 export type ReportStatus = 'open' | 'replaced' | 'declined';

@@ -13,6 +13,7 @@ import * as addOrderNoteAndPaymentProof from '../../../migrations/2026-11-24-020
 import * as autoDeliveryAndNotifications from '../../../migrations/2026-11-24-0300_auto_delivery_and_notifications.ts';
 import * as warrantyAndReplacements from '../../../migrations/2026-11-24-0400_warranty_and_replacements.ts';
 import * as createRateLimits from '../../../migrations/2026-11-24-0500_create_rate_limits.ts';
+import * as createCredentialReveals from '../../../migrations/2026-11-24-0600_create_credential_reveals.ts';
 
 // Listed by hand so the Workers bundle needs no file system; add each new migration here.
 const migrations: Record<string, Migration> = {
@@ -29,6 +30,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-24-0300_auto_delivery_and_notifications': autoDeliveryAndNotifications,
   '2026-11-24-0400_warranty_and_replacements': warrantyAndReplacements,
   '2026-11-24-0500_create_rate_limits': createRateLimits,
+  '2026-11-24-0600_create_credential_reveals': createCredentialReveals,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -99,6 +99,10 @@ export interface OrdersTable extends Synced {
   /** The deliveries this order had before, oldest first, passwords still sealed. */
   delivery_history: JsonWithDefault<StoredDelivery[]>;
   credentials_rotated_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** The customer's reveals of the delivered password: how many, and the first (decision 066). */
+  reveal_count: Generated<number>;
+  first_revealed_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  first_reveal_device: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** One earlier delivery of an order, as orders.delivery_history keeps it. */
@@ -248,6 +252,17 @@ export interface DataKeysTable {
   created_at: Generated<Date>;
 }
 
+/** One reveal of a delivered password by the order's owner (decision 066). */
+export interface CredentialRevealsTable {
+  id: Generated<string>;
+  order_id: string;
+  user_id: string;
+  device_id: string;
+  device_label: string;
+  revealed_at: ColumnType<Date, Date | string, Date | string>;
+  recorded_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
 export interface Database {
   users: UsersTable;
   services: ServicesTable;
@@ -265,6 +280,7 @@ export interface Database {
   data_keys: DataKeysTable;
   notifications: NotificationsTable;
   notification_reads: NotificationReadsTable;
+  credential_reveals: CredentialRevealsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

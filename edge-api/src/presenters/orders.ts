@@ -46,6 +46,9 @@ export async function presentOrder(row: OrderRow, audience: OrderAudience, secre
     order.paymentProof = proof;
   }
   await addAfterSales(order, row, audience, blobs);
+  if (row.reveal_count > 0 && row.first_revealed_at) {
+    order.views = { count: row.reveal_count, firstAt: new Date(row.first_revealed_at).toISOString(), firstDevice: row.first_reveal_device ?? '' };
+  }
   if (audience === 'staff') {
     if (row.wise_email !== null) order.wiseEmail = row.wise_email;
     if (row.wise_image) order.wiseImage = await resolveImageUrl(blobs, row.wise_image);

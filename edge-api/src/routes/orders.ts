@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { idempotencyHeader, idParam } from '../contract/fields.ts';
-import { orderReportBody, paymentProofBody, placeOrderBody, userIdParam, userOrdersQuery } from '../contract/order-requests.ts';
+import { orderReportBody, paymentProofBody, placeOrderBody, revealBody, userIdParam, userOrdersQuery } from '../contract/order-requests.ts';
 import { acceptsPaymentProof, isCancellable } from '../contract/orders.ts';
 import { parseBlobRef } from '../contract/uploads.ts';
 import { recordAudit } from '../db/audit.ts';
@@ -15,6 +15,7 @@ import { badRequest, conflict, forbidden, notFound } from '../errors.ts';
 import { validate } from '../lib/validate.ts';
 import { isStaff, requireRole, type AppEnv } from '../middleware/session.ts';
 import { reportProblem } from '../operations/after-sales.ts';
+import { logReveal } from '../operations/reveal-log.ts';
 import { presentOrder } from '../presenters/orders.ts';
 
 /** A page's end as an opaque cursor: the id of its last order. */
@@ -175,5 +176,10 @@ export function orderRoutes(deps: Deps) {
     .post('/:id/report', requireRole(), validate('param', idParam), validate('header', idempotencyHeader), validate('json', orderReportBody), async (c) => {
       const answer = await reportProblem(deps, c.get('user')!, c.req.valid('param').id, c.req.valid('json'), c.req.valid('header')['idempotency-key']);
       return c.json(answer.body, 200);
+    })
+    .post('/:id/reveals', requireRole(), validate('param', idParam), validate('header', idempotencyHeader), validate('json', revealBody), async (c) => {
+      const order = await logReveal(deps, c.get('user')!, c.req.valid('param').id, c.req.valid('json'), c.req.valid('header')['idempotency-key']);
+      c.header('Cache-Control', 'no-store');
+      return c.json(order, 200);
     });
 }

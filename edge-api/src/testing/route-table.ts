@@ -52,6 +52,17 @@ export const routeTable: Record<string, RouteRow> = {
   'POST /api/orders/:id/cancel': { access: 'user', badInputs: [notUuid('/api/orders/not-a-uuid/cancel')] },
   'PUT /api/orders/:id/payment-proof': { access: 'user', badInputs: [notUuid('/api/orders/not-a-uuid/payment-proof'), notJson, { json: {} }, { json: { screenshot: 'stock-images/a.png' } }] },
   'POST /api/orders/:id/report': { access: 'user', badInputs: [notUuid('/api/orders/not-a-uuid/report'), notJson, { json: {} }, { json: { reason: 'bored' } }, { json: { reason: 'other', note: ' ' } }, { json: { reason: 'locked', image: 'stock-images/x.png' } }] },
+  'POST /api/orders/:id/reveals': {
+    access: 'user',
+    badInputs: [
+      notUuid('/api/orders/not-a-uuid/reveals'),
+      notJson,
+      { json: {} },
+      { json: { deviceId: 'has spaces', deviceLabel: 'Chrome on Android', revealedAt: '2026-11-24T01:00:00Z' } },
+      { json: { deviceId: 'd1', deviceLabel: '  ', revealedAt: '2026-11-24T01:00:00Z' } },
+      { json: { deviceId: 'd1', deviceLabel: 'Chrome on Android', revealedAt: 'yesterday' } },
+    ],
+  },
   'GET /api/orders/user/:userId': { access: 'user', badInputs: [notUuid('/api/orders/user/not-a-uuid'), { query: 'limit=0' }, { query: 'limit=501' }, { query: 'limit=5&cursor=not*a*cursor' }] },
 
   'GET /api/admin/orders': { access: 'staff', badInputs: [{ query: 'page=0' }, { query: 'limit=7' }, { query: 'status=shipped' }, { query: 'report=closed' }] },

@@ -15,6 +15,7 @@ const changeLabels: Record<OutboxEntry['name'], string> = {
   sendPaymentProof: 'Payment proof',
   reportProblem: 'Problem report',
   declineReport: 'Problem report answer',
+  logReveal: 'Password view',
 };
 
 const changes = (count: number) => (count === 1 ? '1 change' : `${count} changes`);

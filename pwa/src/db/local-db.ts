@@ -30,7 +30,7 @@ export interface RowRef {
   id: string;
 }
 
-export type MutationName = 'placeOrder' | 'setOrderStatus' | 'setPaymentStatus' | 'deliverOrder' | 'setStockStatus' | 'cancelOrder' | 'sendPaymentProof' | 'reportProblem' | 'declineReport';
+export type MutationName = 'placeOrder' | 'setOrderStatus' | 'setPaymentStatus' | 'deliverOrder' | 'setStockStatus' | 'cancelOrder' | 'sendPaymentProof' | 'reportProblem' | 'declineReport' | 'logReveal';
 
 export interface MetaEntry {
   key: string;

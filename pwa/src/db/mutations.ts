@@ -124,6 +124,11 @@ export function reportProblem(userId: string, input: MutationArgs['reportProblem
   return enqueue(userId, 'reportProblem', input, options);
 }
 
+/** The customer showed a delivered password: logged on the server with its time and device (decision 066), offline too. */
+export function logReveal(userId: string, input: MutationArgs['logReveal']): MutationHandle {
+  return enqueue(userId, 'logReveal', input);
+}
+
 /** Staff answer a problem report without replacing the delivery. */
 export function declineReport(userId: string, input: MutationArgs['declineReport'], options?: ChangeOptions): MutationHandle {
   return enqueue(userId, 'declineReport', input, options);

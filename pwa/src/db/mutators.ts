@@ -32,6 +32,8 @@ export interface MutationArgs {
    * (bytes rather than a Blob: every browser's IndexedDB keeps an ArrayBuffer).
    */
   sendPaymentProof: { orderId: string; transactionId?: string; screenshot?: { bytes: ArrayBuffer; type: string } };
+  /** The customer showed the delivered password (decision 066): when, and on which device; sent later when offline. */
+  logReveal: { orderId: string; deviceId: string; deviceLabel: string; revealedAt: string };
 }
 
 /** What an effect needs from outside the user's database (one transaction cannot span two databases). */
@@ -196,6 +198,21 @@ export const mutators: { [N in MutationName]: Mutator<MutationArgs[N]> } = {
       const json = { ...(args.transactionId ? { transactionId: args.transactionId } : {}), ...(screenshot ? { screenshot } : {}) };
       const answer = await unwrap(client.orders[':id']['payment-proof'].$put({ param: { id: args.orderId }, json }, { headers: { 'Idempotency-Key': key } }));
       return { ref: { table: 'orders', id: args.orderId }, row: answer as Order };
+    },
+  },
+
+  logReveal: {
+    rows: (args) => [{ table: 'orders', id: args.orderId }],
+    async apply(db, args) {
+      const order = await orderOnDevice(db, args.orderId);
+      const before = order.views;
+      const first = !before || args.revealedAt < before.firstAt;
+      const views = { count: (before?.count ?? 0) + 1, firstAt: first ? args.revealedAt : before.firstAt, firstDevice: first ? args.deviceLabel : before.firstDevice };
+      return [{ ref: { table: 'orders', id: order.id }, row: { ...order, views } }];
+    },
+    async upload(client, { orderId, ...json }, key) {
+      const answer = await unwrap(client.orders[':id'].reveals.$post({ param: { id: orderId }, header: { 'idempotency-key': key }, json }));
+      return { ref: { table: 'orders', id: orderId }, row: answer as Order };
     },
   },
 

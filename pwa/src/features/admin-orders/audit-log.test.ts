@@ -22,6 +22,11 @@ describe('order history lines', () => {
     expect(describeAuditEntry(entry('order.payment_proof', { transactionId: null, screenshot: true, reusedOn: [] }))).toBe('Sent a payment proof: a screenshot');
   });
 
+  it('says when the customer first viewed the delivered password, and on which device', () => {
+    const line = describeAuditEntry(entry('order.first_view', { revealedAt: '2026-11-24T01:02:00.000Z', deviceLabel: 'Chrome on Android', deviceId: 'd1' }));
+    expect(line).toMatch(/^The customer first viewed the password on Nov 24, 2026, .+ \(Chrome on Android\)$/);
+  });
+
   it('says what a status change did', () => {
     expect(describeAuditEntry(entry('order.update', { from: { paymentStatus: 'pending', orderStatus: 'pending' }, to: { paymentStatus: 'pending', orderStatus: 'processing' } }))).toBe(
       'Changed order status pending → processing',

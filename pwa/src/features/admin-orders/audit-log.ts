@@ -1,4 +1,5 @@
 import type { AuditEntry } from '../../../../edge-api/src/contract/audit.ts';
+import { formatDateTime } from '../../lib/format.ts';
 
 interface StatusPair {
   paymentStatus?: unknown;
@@ -30,6 +31,11 @@ export function describeAuditEntry(entry: AuditEntry): string {
       return 'Placed the order';
     case 'order.delete':
       return 'Deleted the order';
+    case 'order.first_view': {
+      const device = typeof details.deviceLabel === 'string' && details.deviceLabel ? ` (${details.deviceLabel})` : '';
+      const at = typeof details.revealedAt === 'string' ? ` on ${formatDateTime(details.revealedAt)}` : '';
+      return `The customer first viewed the password${at}${device}`;
+    }
     case 'order.cancel':
       return 'The customer cancelled the order';
     case 'order.payment_proof': {

@@ -31,6 +31,12 @@ export function AuditModal({ order, onClose }: { order: Order; onClose: () => vo
 
   return (
     <ModalDialog title={`History of order #${shortOrderId(order.id)}`} onClose={onClose}>
+      {order.views && (
+        <p className="mb-3 rounded-box bg-base-200 p-3" data-testid="first-viewed">
+          <strong>First viewed</strong> by the customer <time dateTime={order.views.firstAt}>{formatDateTime(order.views.firstAt)}</time>
+          {order.views.firstDevice ? ` on ${order.views.firstDevice}` : ''} · viewed {order.views.count === 1 ? 'once' : `${order.views.count} times`}
+        </p>
+      )}
       {state.kind === 'loading' && (
         <p role="status" className="flex items-center gap-2">
           <span className="loading loading-spinner loading-sm" aria-hidden="true" /> Loading history...

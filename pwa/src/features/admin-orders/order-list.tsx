@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import { orderStatuses, paymentStatuses, reportReasonLabels, type Order, type OrderStatus, type PaymentStatus } from '../../../../edge-api/src/contract/orders.ts';
-import { capitalize, formatDateShort } from '../../lib/format.ts';
+import { capitalize, formatDateShort, formatDateTime } from '../../lib/format.ts';
 import { normalizeOrderStatus, normalizePaymentStatus, shortOrderId } from '../../lib/order-rules.ts';
 import { CustomerPaymentDetails } from './customer-payment-details.tsx';
 
@@ -35,6 +35,17 @@ const sectionLabel = 'mb-1 block text-xs font-semibold text-base-content/70';
  * phone, two columns on a tablet, one line of four on a wide screen. Every order's statuses, delivery and
  * actions are in view without a sideways scroll, next to its id, title and customer.
  */
+/** When the customer first showed the delivered password, and on which device (decision 066). */
+function FirstViewed({ order }: { order: Order }) {
+  if (!order.views) return null;
+  return (
+    <p>
+      First viewed <time dateTime={order.views.firstAt}>{formatDateTime(order.views.firstAt)}</time>
+      {order.views.firstDevice ? ` on ${order.views.firstDevice}` : ''}
+    </p>
+  );
+}
+
 export function OrderList(props: OrderListProps) {
   return (
     <ul aria-label="Orders" className="@container space-y-3">
@@ -138,6 +149,7 @@ function OrderItem({
                   {order.wiseEmail}
                 </p>
                 {order.stockId && <span className="badge badge-ghost badge-sm">from stock</span>}
+                <FirstViewed order={order} />
                 {order.wiseImage && (
                   <a className="link link-primary block" href={order.wiseImage} target="_blank" rel="noreferrer">
                     Proof image<span className="sr-only"> of {label} (opens in a new tab)</span>

@@ -1,5 +1,7 @@
 import { useState } from 'react';
+import type { OrderViews } from '../../../../edge-api/src/contract/orders.ts';
 import { useToast } from '../../components/toast.tsx';
+import { formatDateTime } from '../../lib/format.ts';
 
 const MASKED_PASSWORD = '••••••••••••';
 
@@ -30,6 +32,12 @@ function CopyButton({ value, label }: { value: string; label: string }) {
   );
 }
 
+/** "Viewed 3 times, first on …": the customer's own reveals of the password, as the server logged them (decision 066). */
+export function viewsSummary(views: OrderViews): string {
+  const first = `${formatDateTime(views.firstAt)}${views.firstDevice ? ` (${views.firstDevice})` : ''}`;
+  return views.count === 1 ? `Viewed once, on ${first}` : `Viewed ${views.count} times, first on ${first}`;
+}
+
 /** Delivered account credentials, read from this device's database so they show offline too. */
 export function CredentialsPanel({
   email,
@@ -37,6 +45,8 @@ export function CredentialsPanel({
   passwordUnreadable,
   proofImage,
   title,
+  views,
+  onReveal,
 }: {
   email: string;
   password?: string;
@@ -44,6 +54,10 @@ export function CredentialsPanel({
   passwordUnreadable?: boolean;
   proofImage?: string;
   title: string;
+  /** How often the password was shown, and first when and where. */
+  views?: OrderViews;
+  /** Called at each Show of the password, so the reveal is logged (decision 066). */
+  onReveal?: () => void;
 }) {
   const [revealed, setRevealed] = useState(false);
   const [imageFailed, setImageFailed] = useState(false);
@@ -72,11 +86,22 @@ export function CredentialsPanel({
               <span className="font-mono break-all" data-testid="delivered-password">
                 {revealed ? password : MASKED_PASSWORD}
               </span>
-              <button type="button" className="btn btn-outline btn-sm" aria-pressed={revealed} onClick={() => setRevealed(!revealed)}>
+              <button
+                type="button"
+                className="btn btn-outline btn-sm"
+                aria-pressed={revealed}
+                onClick={() => {
+                  if (!revealed) onReveal?.();
+                  setRevealed(!revealed);
+                }}
+              >
                 {revealed ? 'Hide' : 'Show'}
                 <span className="sr-only"> password</span>
               </button>
               <CopyButton value={password} label="Password" />
+            </dd>
+            <dd className="mt-1 text-sm text-base-content/70" data-testid="password-views">
+              {views ? viewsSummary(views) : 'Not viewed yet'}
             </dd>
           </div>
         )}

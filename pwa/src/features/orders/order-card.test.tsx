@@ -81,6 +81,14 @@ describe('order card', () => {
     expect(screen.getByText('Expected Delivery')).toBeTruthy();
   });
 
+  it("shows the customer's own views of the password: how many, first when and on which device", () => {
+    renderCard({ paymentStatus: 'paid', orderStatus: 'delivered', wiseEmail: 'v@wise.test', wisePassword: 'P1' });
+    expect(screen.getByTestId('password-views').textContent).toBe('Not viewed yet');
+    cleanup();
+    renderCard({ paymentStatus: 'paid', orderStatus: 'delivered', wiseEmail: 'v@wise.test', wisePassword: 'P1', views: { count: 3, firstAt: '2026-11-24T01:02:00.000Z', firstDevice: 'Chrome on Android' } });
+    expect(screen.getByTestId('password-views').textContent).toMatch(/^Viewed 3 times, first on Nov 24, 2026, .+ \(Chrome on Android\)$/);
+  });
+
   it('shows delivered credentials with the password masked until revealed', () => {
     renderCard({
       paymentStatus: 'paid',

@@ -1,5 +1,7 @@
 import type { Order } from '../../../../edge-api/src/contract/orders.ts';
+import { logReveal } from '../../db/mutations.ts';
 import { deliveryTimeLabel } from '../../lib/catalog.ts';
+import { deviceId, deviceLabel } from '../../lib/device-identity.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import {
   chatLinkWithMessage,
@@ -136,6 +138,8 @@ export function OrderCard({ order, providerChatUrl, waitingToSync, syncError, pa
             passwordUnreadable={order.wisePasswordUnreadable}
             proofImage={order.wiseImage}
             title={order.title}
+            views={order.views}
+            onReveal={userId && order.userId === userId ? () => void logReveal(userId, { orderId: order.id, deviceId: deviceId(), deviceLabel: deviceLabel(), revealedAt: new Date().toISOString() }) : undefined}
           />
         )}
       </div>

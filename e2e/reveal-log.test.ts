@@ -1,0 +1,113 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Order } from '../edge-api/src/contract/orders.ts';
+import type { Service } from '../edge-api/src/contract/services.ts';
+import { checkA11y, demoLogins, goOffline, goOnline, setUpServerAndBrowser, signIn, waitForServiceWorkerControl } from './harness.ts';
+
+/**
+ * Issue 17 item 6 in the browser (decision 066): the customer shows a delivered password while offline,
+ * the reveal waits in the outbox and is logged when the phone is back online, with its time and device;
+ * the card says how often it was viewed, and staff see "First viewed" on the order and in its history.
+ */
+const e2e = setUpServerAndBrowser();
+
+async function tokenOf(login: { email: string; password: string }) {
+  const config = (await (await fetch(`${e2e.server.url}/api/config`)).json()) as { supabaseAnonKey: string };
+  const response = await fetch(`${e2e.server.url}/auth/v1/token?grant_type=password`, {
+    method: 'POST',
+    headers: { apikey: config.supabaseAnonKey, 'content-type': 'application/json' },
+    body: JSON.stringify(login),
+  });
+  assert.equal(response.status, 200);
+  const body = (await response.json()) as { access_token: string; user: { id: string } };
+  return { token: body.access_token, userId: body.user.id };
+}
+
+async function api<T>(method: string, path: string, token: string, json?: unknown): Promise<T> {
+  const response = await fetch(`${e2e.server.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(json ? { 'content-type': 'application/json' } : {}) },
+    body: json ? JSON.stringify(json) : undefined,
+  });
+  assert.ok(response.ok, `${method} ${path}: ${response.status} ${await response.clone().text()}`);
+  return (await response.json()) as T;
+}
+
+const PASSWORD = 'Reveal-Me-2026!';
+
+describe('the reveal log', () => {
+  it('logs a reveal made offline once the customer is back online, and staff then see "First viewed"', async () => {
+    const admin = await tokenOf(demoLogins.admin);
+    const customer = await tokenOf(demoLogins.customer);
+    const services = (await (await fetch(`${e2e.server.url}/api/services`)).json()) as Service[];
+    const service = services.find((candidate) => candidate.category !== 'wise' && !candidate.needsDetails) ?? services[0]!;
+    const placed = await api<{ order: Order }>('POST', '/api/orders', customer.token, { productId: service.id });
+    const orderId = placed.order.id;
+    await api('PUT', `/api/admin/orders/${orderId}`, admin.token, { paymentStatus: 'paid', orderStatus: 'delivered', wiseEmail: 'revealed@wise.test', wisePassword: PASSWORD });
+    const staffView = () => api<Order>('GET', `/api/admin/orders/${orderId}`, admin.token);
+
+    let deviceLabel = '';
+    await e2e.withPage(async (page, context) => {
+      await page.setViewportSize({ width: 412, height: 915 });
+      await page.goto('/');
+      await waitForServiceWorkerControl(page);
+      await signIn(page, demoLogins.customer);
+      await page.goto('/my-orders');
+      const card = page.locator('article').filter({ has: page.getByText(`#${orderId.slice(-8)}`, { exact: true }) });
+      const panel = card.getByRole('region', { name: /Credentials for/ });
+      await panel.getByTestId('password-views').getByText('Not viewed yet').waitFor({ timeout: 30_000 });
+      await checkA11y(page);
+
+      // Offline: the password shows from the device's copy and the reveal is queued.
+      await goOffline(context);
+      await panel.getByRole('button', { name: 'Show password' }).click();
+      await panel.getByText(PASSWORD, { exact: true }).waitFor();
+      await panel.getByTestId('password-views').getByText(/^Viewed once, on /).waitFor();
+      await card.getByText('Waiting to sync', { exact: true }).waitFor();
+      assert.equal((await staffView()).views, undefined, 'nothing reaches the server while offline');
+      deviceLabel = await page.evaluate(() => navigator.userAgent);
+
+      // Back online: the outbox sends it; the card keeps the server's count.
+      await goOnline(context);
+      await card.getByText('Waiting to sync', { exact: true }).waitFor({ state: 'detached', timeout: 30_000 });
+      const seen = await staffView();
+      assert.equal(seen.views?.count, 1);
+      assert.match(seen.views?.firstDevice ?? '', /^Chrome on Linux$/, `a short label of ${deviceLabel}`);
+      deviceLabel = seen.views!.firstDevice;
+      assert.equal(seen.wisePassword, undefined, 'staff never get the password');
+
+      // A second look, online: twice.
+      await panel.getByRole('button', { name: 'Hide password' }).click();
+      await panel.getByRole('button', { name: 'Show password' }).click();
+      await panel.getByTestId('password-views').getByText(/^Viewed 2 times, first on .+\(Chrome on Linux\)$/).waitFor();
+      await card.getByText('Waiting to sync', { exact: true }).waitFor({ state: 'detached', timeout: 30_000 });
+      assert.equal((await staffView()).views?.count, 2);
+      for (const width of [412, 820]) {
+        await page.setViewportSize({ width, height: width === 412 ? 915 : 1180 });
+        await checkA11y(page);
+      }
+    });
+
+    // Staff: "First viewed" on the order and in its history, at both widths.
+    await e2e.withPage(async (page) => {
+      await signIn(page, demoLogins.admin);
+      for (const width of [412, 820]) {
+        await page.setViewportSize({ width, height: width === 412 ? 915 : 1180 });
+        await page.goto('/dashboard');
+        await page.getByRole('heading', { name: 'Admin Order Management' }).waitFor({ timeout: 30_000 });
+        await page.getByLabel('Search', { exact: true }).fill(orderId);
+        await page.getByText('Showing 1–1 of 1 orders').waitFor({ timeout: 15_000 });
+        await page.getByText(new RegExp(`^First viewed .+ on ${deviceLabel}$`)).waitFor({ timeout: 15_000 });
+        await checkA11y(page);
+        await page.getByRole('button', { name: /^History of / }).click();
+        const history = page.getByRole('dialog', { name: /^History of order #/ });
+        await history.getByTestId('first-viewed').getByText(/viewed 2 times/).waitFor({ timeout: 15_000 });
+        await history.getByText(`The customer first viewed the password`, { exact: false }).waitFor({ timeout: 15_000 });
+        await history.getByText(new RegExp(`first viewed the password on .+ \\(${deviceLabel}\\)$`)).waitFor();
+        await checkA11y(page);
+        await history.getByRole('button', { name: 'Close' }).last().click();
+        await history.waitFor({ state: 'detached' });
+      }
+    });
+  });
+});

@@ -1,0 +1,79 @@
+import type { z } from 'zod';
+import type { revealBody } from '../contract/order-requests.ts';
+import type { Order } from '../contract/orders.ts';
+import { recordAudit } from '../db/audit.ts';
+import { KeyReusedError, onceForKey } from '../db/idempotency.ts';
+import { findOrderIncludingDeleted, lockOrder, updateOrder } from '../db/orders.ts';
+import type { OrderRow, UserRow } from '../db/schema.ts';
+import { nextVersion } from '../db/versions.ts';
+import type { Deps } from '../deps.ts';
+import { ApiError, forbidden, notFound } from '../errors.ts';
+import { presentOrder } from '../presenters/orders.ts';
+import { canonicalJson } from './deliver.ts';
+
+export type RevealInput = z.infer<typeof revealBody>;
+
+const hasPassword = (row: OrderRow) =>
+  row.wise_password_enc !== null && row.payment_status === 'paid' && (row.order_status === 'delivered' || row.order_status === 'completed');
+
+/**
+ * POST /api/orders/{id}/reveals (decision 066): the order's owner showed its delivered password. Logged
+ * once per idempotency key (an outbox entry sent again records nothing more); the order keeps the count
+ * and the first reveal, and the first also goes to the order's history for staff. The stored answer holds
+ * no secret: the order is read again after, for its owner.
+ */
+export async function logReveal(deps: Deps, me: UserRow, orderId: string, input: RevealInput, idempotencyKey?: string): Promise<Order> {
+  const request = `POST /orders/${orderId}/reveals`;
+  const requestHash = idempotencyKey ? await deps.secrets.blindIndex(`${request} ${canonicalJson(input)}`) : undefined;
+  await deps.db
+    .transaction()
+    .execute((trx) =>
+      onceForKey(
+        trx,
+        me.id,
+        idempotencyKey && `${request} ${idempotencyKey}`,
+        async () => {
+          const current = await lockOrder(trx, orderId);
+          if (!current) throw notFound('Order');
+          if (current.user_id !== me.id) throw forbidden('Only the customer who placed this order can log a view of its password');
+          if (!hasPassword(current)) throw new ApiError('not_delivered', 'This order has no delivered password to view.');
+          const now = deps.clock();
+          // Sent later from an offline device: when it happened there, never ahead of the server or before the delivery.
+          let at = new Date(input.revealedAt);
+          if (at.getTime() > now.getTime()) at = now;
+          if (current.delivered_at && at.getTime() < new Date(current.delivered_at).getTime()) at = new Date(current.delivered_at);
+          await trx
+            .insertInto('credential_reveals')
+            .values({ order_id: orderId, user_id: me.id, device_id: input.deviceId, device_label: input.deviceLabel, revealed_at: at, recorded_at: now })
+            .execute();
+          const first = !current.first_revealed_at || at.getTime() < new Date(current.first_revealed_at).getTime();
+          const version = await nextVersion(trx);
+          await updateOrder(
+            trx,
+            orderId,
+            { reveal_count: current.reveal_count + 1, ...(first ? { first_revealed_at: at, first_reveal_device: input.deviceLabel } : {}) },
+            version,
+          );
+          if (!current.first_revealed_at) {
+            await recordAudit(trx, me, {
+              action: 'order.first_view',
+              entity: 'order',
+              entityId: orderId,
+              details: { revealedAt: at.toISOString(), deviceLabel: input.deviceLabel, deviceId: input.deviceId },
+            });
+          }
+          return { status: 200, body: { logged: true } };
+        },
+        requestHash,
+      ),
+    )
+    .catch((error: unknown) => {
+      if (error instanceof KeyReusedError) {
+        throw new ApiError('idempotency_mismatch', 'This Idempotency-Key was already used with a different request. Nothing was changed: send a new key for a new change.');
+      }
+      throw error;
+    });
+  const row = await findOrderIncludingDeleted(deps.db, orderId);
+  if (!row || row.deleted_at) throw notFound('Order');
+  return presentOrder(row, 'owner', deps.secrets, deps.blobs);
+}
