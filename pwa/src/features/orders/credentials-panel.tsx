@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { OrderViews } from '../../../../edge-api/src/contract/orders.ts';
-import { useToast } from '../../components/toast.tsx';
+import { CopyButton } from '../../components/copy-button.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 
 const MASKED_PASSWORD = '••••••••••••';
@@ -11,26 +11,6 @@ const securityTips = [
   'Do not share these credentials with anyone.',
   'Contact support if anything does not work as expected.',
 ];
-
-function CopyButton({ value, label }: { value: string; label: string }) {
-  const toast = useToast();
-  const copy = () => {
-    if (!navigator.clipboard) return toast.error('Copying is not available in this browser.');
-    navigator.clipboard.writeText(value).then(
-      () => toast.success(`${label} copied`),
-      () => toast.error('Could not copy. Please select and copy it by hand.'),
-    );
-  };
-  return (
-    <button type="button" className="btn btn-outline btn-sm" onClick={copy} aria-label={`Copy ${label.toLowerCase()}`}>
-      <svg viewBox="0 0 24 24" className="h-4 w-4" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
-        <rect x="9" y="9" width="11" height="11" rx="2" />
-        <path d="M5 15V5a1 1 0 0 1 1-1h10" />
-      </svg>
-      Copy
-    </button>
-  );
-}
 
 /** "Viewed 3 times, first on …": the customer's own reveals of the password, as the server logged them (decision 066). */
 export function viewsSummary(views: OrderViews): string {
