@@ -13,11 +13,14 @@ export const workerContractFiles = [
   'edge-api/src/routes/admin-credentials.test.ts',
   'edge-api/src/routes/admin-audit.test.ts',
   'edge-api/src/operations/deliver.test.ts',
+  'edge-api/src/operations/delivery-kinds.test.ts',
   'edge-api/src/routes/wise-stocks.test.ts',
   'edge-api/src/routes/users.test.ts',
   'edge-api/src/routes/settings.test.ts',
   'edge-api/src/routes/sync.test.ts',
   'edge-api/src/routes/uploads.test.ts',
+  'edge-api/src/routes/push.test.ts',
+  'edge-api/src/routes/service-stocks.test.ts',
 ];
 
 export default defineConfig({

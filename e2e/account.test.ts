@@ -56,8 +56,11 @@ async function a11yAtBothSizes(page: Page) {
 }
 
 async function signOut(page: Page) {
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Logout' }).click();
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  await nav.getByRole('button', { name: 'Logout' }).click();
   await page.waitForURL((url) => url.pathname === '/');
+  // Home comes first and the sign-out after it (use-sign-out.ts): done once the header offers Login again.
+  await nav.getByRole('link', { name: 'Login' }).waitFor();
 }
 
 async function signInFails(page: Page, login: { email: string; password: string }) {

@@ -4,6 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import type { AdminOrderPage, Order } from '../edge-api/src/contract/orders.ts';
 import { SESSION_STORAGE_KEY } from '../pwa/src/lib/supabase.ts';
 import {
+  apiSession,
   checkA11y,
   demoLogins,
   goOffline,
@@ -33,24 +34,6 @@ after(async () => {
 const proofPng = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
 
 /** A session token straight from the auth server, to check what the API holds (not what the screen says). */
-async function tokenFor(login: { email: string; password: string }): Promise<{ token: string; userId: string }> {
-  const config = (await (await fetch(`${server.url}/api/config`)).json()) as { supabaseAnonKey: string };
-  const response = await fetch(`${server.url}/auth/v1/token?grant_type=password`, {
-    method: 'POST',
-    headers: { apikey: config.supabaseAnonKey, 'content-type': 'application/json' },
-    body: JSON.stringify(login),
-  });
-  assert.equal(response.status, 200, `sign-in of ${login.email}`);
-  const body = (await response.json()) as { access_token: string; user: { id: string } };
-  return { token: body.access_token, userId: body.user.id };
-}
-
-async function apiGet<T>(path: string, token: string): Promise<T> {
-  const response = await fetch(`${server.url}/api${path}`, { headers: { authorization: `Bearer ${token}` } });
-  assert.equal(response.status, 200, `GET ${path}`);
-  return (await response.json()) as T;
-}
-
 const shortId = (id: string) => id.slice(-8);
 
 /** Narrows the table to one order by searching its id (the search covers id, title, email and name). */
@@ -61,10 +44,10 @@ async function showOnly(page: Page, orderId: string) {
 
 describe('admin order management', () => {
   it('delivers typed credentials with a proof image, warns of duplicates, and the customer sees the delivery', async () => {
-    const admin = await tokenFor(demoLogins.admin);
-    const customer = await tokenFor(demoLogins.customer);
-    const unpaid = await apiGet<AdminOrderPage>(`/admin/orders?paymentStatus=pending&search=${encodeURIComponent(demoLogins.customer.email)}`, admin.token);
-    const failed = await apiGet<AdminOrderPage>('/admin/orders?paymentStatus=failed', admin.token);
+    const admin = await apiSession(server.url, demoLogins.admin);
+    const customer = await apiSession(server.url, demoLogins.customer);
+    const unpaid = await admin.get<AdminOrderPage>(`/api/admin/orders?paymentStatus=pending&search=${encodeURIComponent(demoLogins.customer.email)}`);
+    const failed = await admin.get<AdminOrderPage>('/api/admin/orders?paymentStatus=failed');
     const order = unpaid.orders[0];
     const other = failed.orders[0];
     assert.ok(order && other, 'the demo data has an unpaid order of the demo customer and an order whose payment failed');
@@ -96,7 +79,7 @@ describe('admin order management', () => {
     await page.getByText('Order updated successfully with WISE credentials!').waitFor();
     await modal.waitFor({ state: 'detached' });
 
-    const delivered = await apiGet<Order>(`/admin/orders/${order.id}`, admin.token);
+    const delivered = await admin.get<Order>(`/api/admin/orders/${order.id}`);
     assert.equal(delivered.paymentStatus, 'paid');
     assert.equal(delivered.orderStatus, 'delivered');
     assert.equal(delivered.wiseEmail, wiseEmail);
@@ -118,7 +101,7 @@ describe('admin order management', () => {
     await modal.getByText('This email is already used in another order').waitFor();
     await modal.getByRole('button', { name: 'Cancel' }).click();
     await modal.waitFor({ state: 'detached' });
-    const untouched = await apiGet<Order>(`/admin/orders/${other.id}`, admin.token);
+    const untouched = await admin.get<Order>(`/api/admin/orders/${other.id}`);
     assert.equal(untouched.paymentStatus, other.paymentStatus, 'cancelling the modal saves nothing');
     assert.equal(untouched.version, other.version);
     await context.close();
@@ -129,7 +112,7 @@ describe('admin order management', () => {
     await signIn(customerPage, demoLogins.customer);
     await customerPage.goto('/my-orders');
     await customerPage.getByText(wiseEmail).first().waitFor();
-    const own = await apiGet<Order[]>(`/orders/user/${customer.userId}`, customer.token);
+    const own = await customer.get<Order[]>(`/api/orders/user/${customer.userId}`);
     const mine = own.find((candidate) => candidate.id === order.id);
     assert.equal(mine?.wiseEmail, wiseEmail);
     assert.equal(mine?.wisePassword, wisePassword);
@@ -138,8 +121,8 @@ describe('admin order management', () => {
   });
 
   it('queues a status change made offline, keeps it through a restart, and syncs it when the network returns', async () => {
-    const admin = await tokenFor(demoLogins.admin);
-    const waiting = await apiGet<AdminOrderPage>('/admin/orders?status=pending&limit=100', admin.token);
+    const admin = await apiSession(server.url, demoLogins.admin);
+    const waiting = await admin.get<AdminOrderPage>('/api/admin/orders?status=pending&limit=100');
     const order = waiting.orders[0];
     assert.ok(order, 'the demo data has an order awaiting processing');
 
@@ -158,7 +141,7 @@ describe('admin order management', () => {
     await page.getByText('1 change waiting to sync', { exact: true }).waitFor();
     await page.getByText('Pending sync', { exact: true }).waitFor();
     assert.equal(await status.inputValue(), 'processing');
-    assert.equal((await apiGet<Order>(`/admin/orders/${order.id}`, admin.token)).orderStatus, 'pending', 'nothing reached the server offline');
+    assert.equal((await admin.get<Order>(`/api/admin/orders/${order.id}`)).orderStatus, 'pending', 'nothing reached the server offline');
 
     // The tablet restarts the app with no network: the guard admits the admin by the synced role, and the
     // queued change is still there.
@@ -170,14 +153,14 @@ describe('admin order management', () => {
 
     await goOnline(context);
     await page.getByText('All changes synced', { exact: true }).waitFor();
-    assert.equal((await apiGet<Order>(`/admin/orders/${order.id}`, admin.token)).orderStatus, 'processing');
+    assert.equal((await admin.get<Order>(`/api/admin/orders/${order.id}`)).orderStatus, 'processing');
     assert.equal(await page.getByText('Pending sync', { exact: true }).count(), 0);
     await context.close();
   });
 
   it('lands a status change made offline on one tablet and a payment change made on another to the same order: no false conflict', async () => {
-    const admin = await tokenFor(demoLogins.admin);
-    const waiting = await apiGet<AdminOrderPage>('/admin/orders?status=pending&paymentStatus=pending&limit=100', admin.token);
+    const admin = await apiSession(server.url, demoLogins.admin);
+    const waiting = await admin.get<AdminOrderPage>('/api/admin/orders?status=pending&paymentStatus=pending&limit=100');
     const order = waiting.orders.at(-1);
     assert.ok(order, 'the demo data has an order awaiting payment and processing');
     const label = `order #${shortId(order.id)}`;
@@ -204,7 +187,7 @@ describe('admin order management', () => {
 
     await goOnline(tablet);
     await moderatorPage.getByText('All changes synced', { exact: true }).waitFor({ timeout: 30_000 });
-    const onServer = await apiGet<Order>(`/admin/orders/${order.id}`, admin.token);
+    const onServer = await admin.get<Order>(`/api/admin/orders/${order.id}`);
     assert.equal(onServer.orderStatus, 'processing');
     assert.equal(onServer.paymentStatus, 'failed');
     assert.equal(await moderatorPage.getByText('The server refused', { exact: false }).count(), 0);
@@ -217,8 +200,8 @@ describe('admin order management', () => {
   });
 
   it('shows a queued change the server refused, with its reason, and sends it again on Retry', async () => {
-    const admin = await tokenFor(demoLogins.admin);
-    const processing = await apiGet<AdminOrderPage>('/admin/orders?status=processing', admin.token);
+    const admin = await apiSession(server.url, demoLogins.admin);
+    const processing = await admin.get<AdminOrderPage>('/api/admin/orders?status=processing');
     const order = processing.orders[0];
     assert.ok(order, 'the demo data has an order in progress');
 
@@ -249,19 +232,19 @@ describe('admin order management', () => {
     // The header never says "synced" beside a refused change.
     await page.getByText('1 change refused', { exact: true }).waitFor();
     assert.equal(await page.getByText('All changes synced', { exact: true }).count(), 0);
-    assert.equal((await apiGet<Order>(`/admin/orders/${order.id}`, admin.token)).orderStatus, 'cancelled');
+    assert.equal((await admin.get<Order>(`/api/admin/orders/${order.id}`)).orderStatus, 'cancelled');
     await page.waitForFunction((id) => (document.querySelector(`[aria-label="Order status of order #${id}"]`) as HTMLSelectElement | null)?.value === 'cancelled', shortId(order.id));
 
     await refused.getByRole('button', { name: 'Retry' }).click();
     await refused.waitFor({ state: 'detached' });
     await page.getByText('All changes synced', { exact: true }).waitFor();
-    assert.equal((await apiGet<Order>(`/admin/orders/${order.id}`, admin.token)).orderStatus, 'completed');
+    assert.equal((await admin.get<Order>(`/api/admin/orders/${order.id}`)).orderStatus, 'completed');
     await context.close();
   });
 
   it('exports the filtered orders as CSV without passwords, and deletes an order only after confirmation', async () => {
-    const admin = await tokenFor(demoLogins.admin);
-    const refunded = await apiGet<AdminOrderPage>('/admin/orders?paymentStatus=refunded', admin.token);
+    const admin = await apiSession(server.url, demoLogins.admin);
+    const refunded = await admin.get<AdminOrderPage>('/api/admin/orders?paymentStatus=refunded');
     const victim = refunded.orders[0];
     assert.ok(victim && refunded.total >= 2, 'the demo data has refunded orders');
 
@@ -285,7 +268,7 @@ describe('admin order management', () => {
     // A status change says it is done.
     await page.getByLabel(`Order status of order #${shortId(victim.id)}`).selectOption('processing');
     await page.locator('.toast').getByText(`Order #${shortId(victim.id)} is now Processing.`).waitFor();
-    assert.equal((await apiGet<Order>(`/admin/orders/${victim.id}`, admin.token)).orderStatus, 'processing');
+    assert.equal((await admin.get<Order>(`/api/admin/orders/${victim.id}`)).orderStatus, 'processing');
 
     const remove = page.getByRole('button', { name: `Delete order #${shortId(victim.id)}` });
     await remove.click();
@@ -306,7 +289,7 @@ describe('admin order management', () => {
     const next = refunded.orders[1]!;
     await page.getByLabel(`Payment status of order #${shortId(next.id)}`).selectOption('failed');
     await page.locator('.toast').getByText(`Payment of order #${shortId(next.id)} is now Failed.`).waitFor();
-    assert.equal((await apiGet<Order>(`/admin/orders/${next.id}`, admin.token)).paymentStatus, 'failed');
+    assert.equal((await admin.get<Order>(`/api/admin/orders/${next.id}`)).paymentStatus, 'failed');
     await context.close();
   });
 

@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import type { Order } from '../edge-api/src/contract/orders.ts';
 import type { Service } from '../edge-api/src/contract/services.ts';
 import type { SiteSettings } from '../edge-api/src/contract/settings.ts';
-import { checkA11y, demoLogins, goOffline, goOnline, launchBrowser, newContext, signIn, startServer, waitForServiceWorkerControl, type AppServer } from './harness.ts';
+import { apiCall, apiSession, checkA11y, demoLogins, goOffline, goOnline, launchBrowser, newContext, signIn, startServer, waitForServiceWorkerControl, type AppServer } from './harness.ts';
 
 let server: AppServer;
 let browser: Browser;
@@ -20,28 +20,6 @@ after(async () => {
 });
 
 /** A session token straight from the auth server, to arrange and check what the API holds. */
-async function tokenFor(login: { email: string; password: string }): Promise<{ token: string; userId: string }> {
-  const config = (await (await fetch(`${server.url}/api/config`)).json()) as { supabaseAnonKey: string };
-  const response = await fetch(`${server.url}/auth/v1/token?grant_type=password`, {
-    method: 'POST',
-    headers: { apikey: config.supabaseAnonKey, 'content-type': 'application/json' },
-    body: JSON.stringify(login),
-  });
-  assert.equal(response.status, 200, `sign-in of ${login.email}`);
-  const body = (await response.json()) as { access_token: string; user: { id: string } };
-  return { token: body.access_token, userId: body.user.id };
-}
-
-async function apiCall<T>(method: string, path: string, token: string | null, json?: unknown, expected = 200): Promise<T> {
-  const response = await fetch(`${server.url}/api${path}`, {
-    method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(json !== undefined ? { 'content-type': 'application/json' } : {}) },
-    body: json === undefined ? undefined : JSON.stringify(json),
-  });
-  assert.equal(response.status, expected, `${method} ${path}: ${await response.clone().text()}`);
-  return (await response.json()) as T;
-}
-
 const sizes = [
   { width: 412, height: 915 },
   { width: 820, height: 1180 },
@@ -57,9 +35,9 @@ async function checkBothWidths(page: Page) {
 
 describe('automatic delivery from stock (issue 16, items 5-7)', () => {
   it('admin sets a Wise service to deliver by itself, marks its order paid, and the customer sees the credentials', async () => {
-    const admin = await tokenFor(demoLogins.admin);
-    const customer = await tokenFor(demoLogins.customer);
-    const services = await apiCall<Service[]>('GET', '/services', null);
+    const admin = await apiSession(server.url, demoLogins.admin);
+    const customer = await apiSession(server.url, demoLogins.customer);
+    const services = await apiCall<Service[]>(server.url, 'GET', '/api/services');
     const service = services.find((candidate) => candidate.title === 'Wise Business Account');
     assert.ok(service, 'the demo shop sells a Wise Business Account');
 
@@ -76,20 +54,20 @@ describe('automatic delivery from stock (issue 16, items 5-7)', () => {
     await checkBothWidths(page);
     await modal.getByRole('button', { name: 'Update Service' }).click();
     await modal.waitFor({ state: 'detached' });
-    const saved = await apiCall<Service>('GET', `/services/${service.id}`, null);
+    const saved = await apiCall<Service>(server.url, 'GET', `/api/services/${service.id}`);
     assert.equal(saved.autoDeliver, true);
     assert.equal(saved.lowStockThreshold, 2);
 
     // The customer orders it; one account is put in stock, the only one available.
-    const placed = await apiCall<{ order: Order }>('POST', '/orders', customer.token, { productId: service.id }, 201);
+    const placed = await customer.call<{ order: Order }>('POST', '/api/orders', { productId: service.id }, 201);
     const orderId = placed.order.id;
-    const stocks = await apiCall<{ id: string; status: string }[]>('GET', '/wise-stocks', admin.token);
+    const stocks = await admin.get<{ id: string; status: string }[]>('/api/wise-stocks');
     for (const stock of stocks.filter((s) => s.status === 'available')) {
-      await apiCall('PUT', `/wise-stocks/${stock.id}`, admin.token, { status: 'disabled' });
+      await admin.call('PUT', `/api/wise-stocks/${stock.id}`, { status: 'disabled' });
     }
     const wiseEmail = `auto.${Date.now()}@wise.test`;
     const wisePassword = 'Auto#Delivery-7';
-    await apiCall('POST', '/wise-stocks', admin.token, { wiseName: 'Auto Stock', wiseEmail, wisePassword, authImage: `${server.url}/pwa-192.png`, userName: 'Demo Admin' }, 201);
+    await admin.call('POST', '/api/wise-stocks', { wiseName: 'Auto Stock', wiseEmail, wisePassword, authImage: `${server.url}/pwa-192.png`, userName: 'Demo Admin' }, 201);
 
     // The admin marks it paid: no credentials form, the server delivers from stock.
     await page.goto('/dashboard');
@@ -99,7 +77,7 @@ describe('automatic delivery from stock (issue 16, items 5-7)', () => {
     await page.getByLabel(`Payment status of order #${orderId.slice(-8)}`).selectOption('paid');
     await page.getByText(`Order #${orderId.slice(-8)} is paid and was delivered automatically from stock.`).waitFor();
     assert.equal(await page.getByRole('dialog', { name: 'Add WISE Credentials' }).count(), 0, 'no credentials form opens');
-    const delivered = await apiCall<Order>('GET', `/admin/orders/${orderId}`, admin.token);
+    const delivered = await admin.get<Order>(`/api/admin/orders/${orderId}`);
     assert.equal(delivered.paymentStatus, 'paid');
     assert.equal(delivered.orderStatus, 'delivered');
     assert.equal(delivered.wiseEmail, wiseEmail);
@@ -138,7 +116,7 @@ describe('automatic delivery from stock (issue 16, items 5-7)', () => {
     await checkBothWidths(page);
     await page.getByRole('button', { name: 'Save Settings' }).click();
     await page.getByText('Settings saved successfully').waitFor();
-    assert.equal((await apiCall<SiteSettings>('GET', '/settings', null)).lowStockThreshold, 3);
+    assert.equal((await apiCall<SiteSettings>(server.url, 'GET', '/api/settings')).lowStockThreshold, 3);
     await context.close();
 
     // The customer's phone shows the delivered account.
@@ -152,7 +130,7 @@ describe('automatic delivery from stock (issue 16, items 5-7)', () => {
     await card.getByRole('button', { name: /^Show/ }).first().click();
     await card.getByText(wisePassword).waitFor();
     await checkA11y(customerPage);
-    const own = await apiCall<Order[]>('GET', `/orders/user/${customer.userId}`, customer.token);
+    const own = await customer.get<Order[]>(`/api/orders/user/${customer.userId}`);
     assert.equal(own.find((order) => order.id === orderId)?.wisePassword, wisePassword);
     await phone.close();
   });

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { Service } from '../edge-api/src/contract/services.ts';
 import type { User } from '../edge-api/src/contract/users.ts';
-import { checkA11y, demoLogins, launchBrowser, newContext, signIn, startServer, type AppServer } from './harness.ts';
+import { apiSession, checkA11y, demoLogins, launchBrowser, newContext, signIn, startServer, type AppServer } from './harness.ts';
 
 let server: AppServer;
 let browser: Browser;
@@ -25,23 +25,6 @@ after(async () => {
 });
 
 /** A session token straight from the auth server, to check what the API holds (not what the screen says). */
-async function adminToken(): Promise<string> {
-  const config = (await (await fetch(`${server.url}/api/config`)).json()) as { supabaseAnonKey: string };
-  const response = await fetch(`${server.url}/auth/v1/token?grant_type=password`, {
-    method: 'POST',
-    headers: { apikey: config.supabaseAnonKey, 'content-type': 'application/json' },
-    body: JSON.stringify(demoLogins.admin),
-  });
-  assert.equal(response.status, 200);
-  return ((await response.json()) as { access_token: string }).access_token;
-}
-
-async function apiGet<T>(path: string): Promise<T> {
-  const response = await fetch(`${server.url}/api${path}`, { headers: { authorization: `Bearer ${await adminToken()}` } });
-  assert.equal(response.status, 200, `GET ${path}`);
-  return (await response.json()) as T;
-}
-
 /** A 1x1 PNG, as an admin would upload a picture. */
 const onePixelPng = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
 
@@ -49,7 +32,8 @@ const toast = (text: string) => page.locator('.toast').getByText(text, { exact: 
 
 describe('admin dashboard: users, services, settings', () => {
   it("changes a user's role after confirming, and the server keeps it", async () => {
-    const target = (await apiGet<User[]>('/users')).find((user) => user.userRole === 'user' && user.email !== demoLogins.customer.email);
+    const admin = await apiSession(server.url, demoLogins.admin);
+    const target = (await admin.get<User[]>('/api/users')).find((user) => user.userRole === 'user' && user.email !== demoLogins.customer.email);
     assert.ok(target, 'the demo data has a regular user besides the demo customer');
 
     await page.goto('/dashboard/admin-users');
@@ -67,7 +51,7 @@ describe('admin dashboard: users, services, settings', () => {
     await dialog.getByRole('button', { name: 'Yes, update it!' }).click();
     await toast('User role updated to moderator');
 
-    const after = (await apiGet<User[]>('/users')).find((user) => user.uid === target.uid);
+    const after = (await admin.get<User[]>('/api/users')).find((user) => user.uid === target.uid);
     assert.equal(after?.userRole, 'moderator');
     assert.equal(await page.getByLabel(`Role of ${target.displayName} (${target.email})`).inputValue(), 'moderator');
   });

@@ -1,11 +1,12 @@
 import { AxeBuilder } from '@axe-core/playwright';
+import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before } from 'node:test';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { demoLoginsIn } from '../edge-api/src/testing/demo-logins.ts';
 import { freePort } from '../edge-api/src/testing/free-port.ts';
 
@@ -97,9 +98,9 @@ export function launchBrowser(): Promise<Browser> {
   });
 }
 
-/** A fresh profile (no storage, no service worker) pointed at the app. */
-export function newContext(browser: Browser, baseURL: string): Promise<BrowserContext> {
-  return browser.newContext({ baseURL, serviceWorkers: 'allow' });
+/** A fresh profile (no storage, no service worker) pointed at the app; `options` a viewport, downloads... */
+export function newContext(browser: Browser, baseURL: string, options: BrowserContextOptions = {}): Promise<BrowserContext> {
+  return browser.newContext({ baseURL, serviceWorkers: 'allow', ...options });
 }
 
 export interface E2eSetup {
@@ -108,6 +109,8 @@ export interface E2eSetup {
   readonly browser: Browser;
   /** Runs `run` in a fresh context (no storage, no service worker) and closes the context afterwards. */
   withPage<T>(run: (page: Page, context: BrowserContext) => Promise<T>): Promise<T>;
+  /** A fresh context for a test that keeps several devices open (a tablet and a phone); the test closes it. */
+  context(options?: BrowserContextOptions): Promise<BrowserContext>;
 }
 
 /**
@@ -135,6 +138,10 @@ export function setUpServerAndBrowser(env: Record<string, string> = {}): E2eSetu
     },
     get browser() {
       return started().browser;
+    },
+    context(options) {
+      const { server, browser } = started();
+      return newContext(browser, server.url, options);
     },
     async withPage(run) {
       const { server, browser } = started();
@@ -198,6 +205,19 @@ export async function checkA11y(page: Page, options: { exclude?: string[] } = {}
   }
 }
 
+/** The two widths every screen is checked at: a phone and a tablet. */
+export const PHONE = { width: 412, height: 915 };
+export const TABLET = { width: 820, height: 1180 };
+
+/** axe at the phone's and the tablet's widths, then back at `restore`. */
+export async function checkA11yAtBoth(page: Page, restore: { width: number; height: number }): Promise<void> {
+  for (const size of [PHONE, TABLET]) {
+    await page.setViewportSize(size);
+    await checkA11y(page);
+  }
+  await page.setViewportSize(restore);
+}
+
 /**
  * Waits for the page's finite CSS transitions and animations to end, so axe measures the colours a person
  * sees once the page is still, not a button caught halfway between its hover and resting colours.
@@ -217,4 +237,48 @@ async function settleTransitions(page: Page): Promise<void> {
 /** Names of the IndexedDB databases this page's origin holds. */
 export function databaseNames(page: Page): Promise<string[]> {
   return page.evaluate(async () => (await indexedDB.databases()).map((db) => db.name ?? ''));
+}
+
+/** Sends one call to the server under test as a client would, and fails unless it answers `expected`. */
+export async function apiCall<T = unknown>(
+  baseUrl: string,
+  method: string,
+  path: string,
+  options: { token?: string; json?: unknown; expected?: number } = {},
+): Promise<T> {
+  const { token, json, expected = 200 } = options;
+  const response = await fetch(new URL(path, baseUrl), {
+    method,
+    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(json === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: json === undefined ? undefined : JSON.stringify(json),
+  });
+  const text = await response.text();
+  assert.equal(response.status, expected, `${method} ${path}: ${text.slice(0, 300)}`);
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+/** A signed-in caller of the API beside the browser, to arrange a test's state and check what reached the server. */
+export interface ApiSession {
+  token: string;
+  userId: string;
+  get<T = unknown>(path: string): Promise<T>;
+  call<T = unknown>(method: string, path: string, json?: unknown, expected?: number): Promise<T>;
+}
+
+/** Signs in through the auth server the app is configured with (the password grant supabase-js uses). */
+export async function apiSession(baseUrl: string, login: { email: string; password: string }): Promise<ApiSession> {
+  const config = await apiCall<{ supabaseUrl: string; supabaseAnonKey: string }>(baseUrl, 'GET', '/api/config');
+  const response = await fetch(new URL('/auth/v1/token?grant_type=password', config.supabaseUrl || baseUrl), {
+    method: 'POST',
+    headers: { apikey: config.supabaseAnonKey, 'content-type': 'application/json' },
+    body: JSON.stringify(login),
+  });
+  assert.equal(response.status, 200, `sign-in of ${login.email}`);
+  const { access_token: token, user } = (await response.json()) as { access_token: string; user: { id: string } };
+  return {
+    token,
+    userId: user.id,
+    get: (path) => apiCall(baseUrl, 'GET', path, { token }),
+    call: (method, path, json, expected) => apiCall(baseUrl, method, path, { token, json, expected }),
+  };
 }

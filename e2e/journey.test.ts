@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import type { AdminOrderPage, Order } from '../edge-api/src/contract/orders.ts';
 import type { Service } from '../edge-api/src/contract/services.ts';
-import { checkA11y, demoLogins, launchBrowser, newContext, signIn, startServer, useDemoLoginsOf, type AppServer } from './harness.ts';
+import { apiCall, apiSession, checkA11y, demoLogins, launchBrowser, newContext, signIn, startServer, useDemoLoginsOf, type AppServer } from './harness.ts';
 
 /**
  * The journey every deployment must carry: a customer orders, an admin delivers with a proof image, the
@@ -28,25 +28,9 @@ after(async () => {
 /** A 1x1 PNG, as a phone would upload a screenshot. */
 const proofPng = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
 
-/** A session straight from the auth server the deployment uses (GET /api/config says where). */
-async function sessionOf(login: { email: string; password: string }) {
-  const config = (await (await fetch(`${server.url}/api/config`)).json()) as { supabaseUrl: string; supabaseAnonKey: string };
-  const authUrl = new URL('/auth/v1/token?grant_type=password', config.supabaseUrl || server.url);
-  const response = await fetch(authUrl, { method: 'POST', headers: { apikey: config.supabaseAnonKey, 'content-type': 'application/json' }, body: JSON.stringify(login) });
-  assert.equal(response.status, 200, `sign-in of ${login.email}`);
-  const body = (await response.json()) as { access_token: string; user: { id: string } };
-  return { token: body.access_token, userId: body.user.id };
-}
-
-async function apiGet<T>(path: string, token?: string): Promise<T> {
-  const response = await fetch(`${server.url}/api${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
-  assert.equal(response.status, 200, `GET ${path}`);
-  return (await response.json()) as T;
-}
-
 describe('a customer orders and an admin delivers', () => {
   it('places an order, delivers typed credentials with a proof image, and shows them and the proof to the customer', async () => {
-    const services = await apiGet<Service[]>('/services');
+    const services = await apiCall<Service[]>(server.url, 'GET', '/api/services');
     const service = services.find((candidate) => candidate.category === 'wise');
     assert.ok(service, 'a Wise service to order');
 
@@ -63,8 +47,8 @@ describe('a customer orders and an admin delivers', () => {
     await customerPage.getByText('Payment Pending').first().waitFor();
     await checkA11y(customerPage);
 
-    const customer = await sessionOf(demoLogins.customer);
-    const own = await apiGet<Order[]>(`/orders/user/${customer.userId}`, customer.token);
+    const customer = await apiSession(server.url, demoLogins.customer);
+    const own = await customer.get<Order[]>(`/api/orders/user/${customer.userId}`);
     const order = own.find((candidate) => candidate.productId === service.id && candidate.paymentStatus === 'pending');
     assert.ok(order, 'the order reached the server');
 
@@ -90,8 +74,8 @@ describe('a customer orders and an admin delivers', () => {
     await adminPage.getByText('Order updated successfully with WISE credentials!').waitFor();
     await adminContext.close();
 
-    const admin = await sessionOf(demoLogins.admin);
-    const listed = await apiGet<AdminOrderPage>(`/admin/orders?search=${order.id}`, admin.token);
+    const admin = await apiSession(server.url, demoLogins.admin);
+    const listed = await admin.get<AdminOrderPage>(`/api/admin/orders?search=${order.id}`);
     assert.equal(listed.orders[0]?.orderStatus, 'delivered');
     assert.equal(listed.orders[0]?.wiseEmail, wiseEmail);
 
@@ -104,7 +88,7 @@ describe('a customer orders and an admin delivers', () => {
     const proof = panel.getByRole('img').first();
     await proof.waitFor();
     await customerPage.waitForFunction((element) => element instanceof HTMLImageElement && element.complete && element.naturalWidth > 0, await proof.elementHandle());
-    const delivered = (await apiGet<Order[]>(`/orders/user/${customer.userId}`, customer.token)).find((candidate) => candidate.id === order.id);
+    const delivered = (await customer.get<Order[]>(`/api/orders/user/${customer.userId}`)).find((candidate) => candidate.id === order.id);
     assert.equal(delivered?.wisePassword, wisePassword);
     assert.match(delivered?.wiseImage ?? '', /^\/files\/order-proofs\/[\w-]+\.png\?expires=\d+&sig=/);
     await checkA11y(customerPage);

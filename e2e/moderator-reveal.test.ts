@@ -1,30 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { checkA11y, demoLogins, setUpServerAndBrowser, signIn } from './harness.ts';
+import { apiSession, checkA11y, demoLogins, setUpServerAndBrowser, signIn } from './harness.ts';
 
 // Issue 12 / decision 048: a moderator's stock list and details hold every stock password masked; the
 // Show button asks the server (POST /api/wise-stocks/:id/reveal), which records the look in the audit
 // log, and the password is masked again by Hide. Nothing the moderator's browser received before the tap
 // carries the password.
 const setup = setUpServerAndBrowser();
-const EMBEDDED_ANON_KEY = 'sb_publishable_embedded';
-
-async function tokenOf(login: { email: string; password: string }): Promise<string> {
-  const response = await fetch(`${setup.server.url}/auth/v1/token?grant_type=password`, {
-    method: 'POST',
-    headers: { apikey: EMBEDDED_ANON_KEY, 'content-type': 'application/json' },
-    body: JSON.stringify(login),
-  });
-  assert.equal(response.status, 200);
-  return ((await response.json()) as { access_token: string }).access_token;
-}
-
-async function adminGet<T>(path: string): Promise<T> {
-  const response = await fetch(`${setup.server.url}${path}`, { headers: { authorization: `Bearer ${await tokenOf(demoLogins.admin)}` } });
-  assert.equal(response.status, 200, path);
-  return (await response.json()) as T;
-}
+const adminGet = async <T>(path: string): Promise<T> => (await apiSession(setup.server.url, demoLogins.admin)).get<T>(path);
 
 const reveals = async (stockId: string) =>
   (await adminGet<{ action: string; actorEmail: string }[]>(`/api/admin/audit?entity=wise_stock&entityId=${stockId}`)).filter((entry) => entry.action === 'wise_stock.reveal');

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import type { Order } from '../edge-api/src/contract/orders.ts';
 import type { Service } from '../edge-api/src/contract/services.ts';
 import type { SiteSettings } from '../edge-api/src/contract/settings.ts';
-import { checkA11y, demoLogins, goOffline, goOnline, setUpServerAndBrowser, signIn, waitForServiceWorkerControl } from './harness.ts';
+import { apiSession, checkA11y, demoLogins, goOffline, goOnline, setUpServerAndBrowser, signIn, waitForServiceWorkerControl } from './harness.ts';
 
 /**
  * Issue 17 items 2 and 3 in the browser: the order summary with its payment instructions and a required
@@ -15,41 +15,19 @@ const e2e = setUpServerAndBrowser();
 /** A 1x1 PNG, as a phone would attach a payment screenshot. */
 const screenshotPng = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
 
-async function tokenOf(login: { email: string; password: string }) {
-  const config = (await (await fetch(`${e2e.server.url}/api/config`)).json()) as { supabaseAnonKey: string };
-  const response = await fetch(`${e2e.server.url}/auth/v1/token?grant_type=password`, {
-    method: 'POST',
-    headers: { apikey: config.supabaseAnonKey, 'content-type': 'application/json' },
-    body: JSON.stringify(login),
-  });
-  assert.equal(response.status, 200);
-  const body = (await response.json()) as { access_token: string; user: { id: string } };
-  return { token: body.access_token, userId: body.user.id };
-}
-
-async function api<T>(method: string, path: string, token: string, json?: unknown): Promise<T> {
-  const response = await fetch(`${e2e.server.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(json ? { 'content-type': 'application/json' } : {}) },
-    body: json ? JSON.stringify(json) : undefined,
-  });
-  assert.ok(response.ok, `${method} ${path}: ${response.status} ${await response.clone().text()}`);
-  return (await response.json()) as T;
-}
-
 const ADDRESS = '01711-000111';
 const ACCOUNT = 'Demo Shop Ltd';
 
 /** A service that takes a payment method, made to need details, with instructions for its first method. */
 async function prepareShop() {
-  const admin = await tokenOf(demoLogins.admin);
+  const admin = await apiSession(e2e.server.url, demoLogins.admin);
   const services = (await (await fetch(`${e2e.server.url}/api/services`)).json()) as Service[];
   const service = services.find((candidate) => candidate.paymentMethods.length > 0)!;
   assert.ok(service, 'a service with payment methods');
   const { id, createdAt: _c, updatedAt: _u, ...fields } = service;
-  const updated = await api<Service>('PUT', `/api/services/${id}`, admin.token, { ...fields, needsDetails: true, detailsHint: 'Full name and address for the document' });
+  const updated = await admin.call<Service>('PUT', `/api/services/${id}`, { ...fields, needsDetails: true, detailsHint: 'Full name and address for the document' });
   const method = updated.paymentMethods[0]!;
-  const settings = await api<SiteSettings>('GET', '/api/settings', admin.token);
+  const settings = await admin.get<SiteSettings>('/api/settings');
   // The QR picture, uploaded as the settings screen uploads it.
   const form = new FormData();
   form.set('kind', 'service');
@@ -57,7 +35,7 @@ async function prepareShop() {
   const upload = await fetch(`${e2e.server.url}/api/uploads`, { method: 'POST', headers: { authorization: `Bearer ${admin.token}` }, body: form });
   assert.equal(upload.status, 201);
   const qrImage = ((await upload.json()) as { url: string }).url;
-  await api('PUT', '/api/settings', admin.token, {
+  await admin.call('PUT', '/api/settings', {
     ...settings,
     paymentInstructions: [{ method, address: ADDRESS, accountName: ACCOUNT, qrImage, instructions: 'Use Send Money, then send the transaction id below.' }],
   });
@@ -67,8 +45,8 @@ async function prepareShop() {
 describe('ordering with a note, paying with instructions and a proof, cancelling', () => {
   it('runs the whole flow as a customer and as staff', async () => {
     const { admin, service } = await prepareShop();
-    const customer = await tokenOf(demoLogins.customer);
-    const ownOrders = () => api<Order[]>('GET', `/api/orders/user/${customer.userId}`, customer.token);
+    const customer = await apiSession(e2e.server.url, demoLogins.customer);
+    const ownOrders = () => customer.get<Order[]>(`/api/orders/user/${customer.userId}`);
     const before = new Set((await ownOrders()).map((order) => order.id));
 
     await e2e.withPage(async (page, context) => {
@@ -135,7 +113,7 @@ describe('ordering with a note, paying with instructions and a proof, cancelling
       await secondCard.getByText('Waiting to sync', { exact: true }).waitFor();
       await goOnline(context);
       await secondCard.getByText('Waiting to sync', { exact: true }).waitFor({ state: 'detached', timeout: 30_000 });
-      const seen = await api<Order>('GET', `/api/admin/orders/${second.id}`, admin.token);
+      const seen = await admin.get<Order>(`/api/admin/orders/${second.id}`);
       assert.equal(seen.paymentProof?.transactionId, transactionId);
       assert.deepEqual(seen.paymentProof?.reusedTransactionIdOn, [first.id]);
       assert.deepEqual(seen.paymentProof?.reusedScreenshotOn, [first.id]);
@@ -149,14 +127,14 @@ describe('ordering with a note, paying with instructions and a proof, cancelling
       await page.getByText('Order cancelled.').waitFor({ timeout: 15_000 });
       await secondCard.getByText('Cancelled', { exact: true }).waitFor();
       assert.equal(await secondCard.getByRole('button', { name: 'Cancel Order' }).count(), 0);
-      assert.equal((await api<Order>('GET', `/api/admin/orders/${second.id}`, admin.token)).orderStatus, 'cancelled');
+      assert.equal((await admin.get<Order>(`/api/admin/orders/${second.id}`)).orderStatus, 'cancelled');
 
       // 5. Payment Failed says what to do next; a paid order offers neither instructions nor cancel.
-      await api('PUT', `/api/admin/orders/${first.id}`, admin.token, { paymentStatus: 'failed' });
+      await admin.call('PUT', `/api/admin/orders/${first.id}`, { paymentStatus: 'failed' });
       await page.getByRole('button', { name: 'Refresh Orders' }).click();
       await card.getByText(/We could not confirm your payment\./).waitFor({ timeout: 15_000 });
       await checkA11y(page);
-      await api('PUT', `/api/admin/orders/${first.id}`, admin.token, { paymentStatus: 'paid' });
+      await admin.call('PUT', `/api/admin/orders/${first.id}`, { paymentStatus: 'paid' });
       await page.getByRole('button', { name: 'Refresh Orders' }).click();
       await card.getByText(ADDRESS).waitFor({ state: 'detached', timeout: 15_000 });
       assert.equal(await card.getByRole('button', { name: 'Cancel Order' }).count(), 0);
@@ -165,7 +143,7 @@ describe('ordering with a note, paying with instructions and a proof, cancelling
     // 6. Staff see the note, the proof and the reuse flags on the order.
     await e2e.withPage(async (page) => {
       await signIn(page, demoLogins.moderator);
-      const orders = (await api<Order[]>('GET', `/api/orders/user/${customer.userId}`, admin.token)).filter((order) => order.note === 'John Roe, 2 Side Road');
+      const orders = (await admin.get<Order[]>(`/api/orders/user/${customer.userId}`)).filter((order) => order.note === 'John Roe, 2 Side Road');
       const second = orders[0]!;
       for (const width of [412, 820]) {
         await page.setViewportSize({ width, height: width === 412 ? 915 : 1180 });

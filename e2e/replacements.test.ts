@@ -1,77 +1,30 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { describe, it } from 'node:test';
 import type { Order } from '../edge-api/src/contract/orders.ts';
 import type { Service } from '../edge-api/src/contract/services.ts';
 import type { WiseStock } from '../edge-api/src/contract/wise-stocks.ts';
-import { checkA11y, demoLogins, goOffline, goOnline, launchBrowser, signIn, startServer, waitForServiceWorkerControl, type AppServer } from './harness.ts';
+import { shortOrderId } from '../pwa/src/lib/order-rules.ts';
+import { apiSession, checkA11yAtBoth, demoLogins, goOffline, goOnline, PHONE, setUpServerAndBrowser, signIn, TABLET, waitForServiceWorkerControl } from './harness.ts';
 
 // Issue 16, items 8 and 9 (decisions 063, 064): a replacement from the customer's report on a phone to the
 // new credentials on that phone, and a rotation of the new stock's password, with axe at 412 and 820 px.
 
-let server: AppServer;
-let browser: Browser;
+const e2e = setUpServerAndBrowser();
 
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-const PHONE = { width: 412, height: 915 };
-const TABLET = { width: 820, height: 1180 };
 
 /** A 1x1 PNG, as a phone would attach a screenshot. */
 const screenshotPng = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
 
-const context = (viewport: { width: number; height: number }): Promise<BrowserContext> =>
-  browser.newContext({ baseURL: server.url, serviceWorkers: 'allow', viewport });
-
-/** axe at both widths the issue names, back at `restore` afterwards. */
-async function checkA11yAtBoth(page: Page, restore: { width: number; height: number }) {
-  for (const size of [PHONE, TABLET]) {
-    await page.setViewportSize(size);
-    await checkA11y(page);
-  }
-  await page.setViewportSize(restore);
-}
-
-async function tokenFor(login: { email: string; password: string }): Promise<{ token: string; userId: string }> {
-  const config = (await (await fetch(`${server.url}/api/config`)).json()) as { supabaseAnonKey: string };
-  const response = await fetch(`${server.url}/auth/v1/token?grant_type=password`, {
-    method: 'POST',
-    headers: { apikey: config.supabaseAnonKey, 'content-type': 'application/json' },
-    body: JSON.stringify(login),
-  });
-  assert.equal(response.status, 200, `sign-in of ${login.email}`);
-  const body = (await response.json()) as { access_token: string; user: { id: string } };
-  return { token: body.access_token, userId: body.user.id };
-}
-
-async function apiCall<T>(method: string, path: string, token: string, json?: unknown, expected = 200): Promise<T> {
-  const response = await fetch(`${server.url}/api${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(json === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: json === undefined ? undefined : JSON.stringify(json),
-  });
-  assert.equal(response.status, expected, `${method} ${path}: ${await response.clone().text()}`);
-  return (await response.json()) as T;
-}
-
-const shortId = (id: string) => id.slice(-8);
+const context = (viewport: { width: number; height: number }) => e2e.context({ viewport });
 
 describe('replacement under warranty', () => {
   it('takes a report made offline on the phone to new credentials on the phone; then a rotation in stock shows there too', async () => {
-    const admin = await tokenFor(demoLogins.admin);
-    const customer = await tokenFor(demoLogins.customer);
+    const admin = await apiSession(e2e.server.url, demoLogins.admin);
+    const customer = await apiSession(e2e.server.url, demoLogins.customer);
     const stamp = Date.now();
 
     // A service with a 7-day warranty, two stocks, and an order of the demo customer delivered from the first.
-    const service = await apiCall<Service>('POST', '/services', admin.token, {
+    const service = await admin.call<Service>('POST', '/api/services', {
       title: `Warranty Wise ${stamp}`,
       description: 'A verified account with a 7-day warranty',
       category: 'wise',
@@ -80,7 +33,7 @@ describe('replacement under warranty', () => {
       warrantyDays: 7,
     }, 201);
     const newStock = (name: string) =>
-      apiCall<WiseStock>('POST', '/wise-stocks', admin.token, {
+      admin.call<WiseStock>('POST', '/api/wise-stocks', {
         wiseName: name,
         wiseEmail: `${name.toLowerCase()}.${stamp}@wise.test`,
         wisePassword: `${name}#Pass-${stamp}`,
@@ -89,16 +42,16 @@ describe('replacement under warranty', () => {
       }, 201);
     const faulty = await newStock('Faulty');
     const fresh = await newStock('Fresh');
-    const placed = await apiCall<{ order: Order }>('POST', '/orders', customer.token, { productId: service.id }, 201);
+    const placed = await customer.call<{ order: Order }>('POST', '/api/orders', { productId: service.id }, 201);
     const orderId = placed.order.id;
-    await apiCall<Order>('PUT', `/admin/orders/${orderId}`, admin.token, { stockId: faulty.id });
+    await admin.call<Order>('PUT', `/api/admin/orders/${orderId}`, { stockId: faulty.id });
 
     // The customer's phone: the delivered order offers a report within the warranty.
     const phone = await context(PHONE);
     const customerPage = await phone.newPage();
     await signIn(customerPage, demoLogins.customer);
     await customerPage.goto('/my-orders');
-    const card = customerPage.locator('article').filter({ hasText: `#${shortId(orderId)}` });
+    const card = customerPage.locator('article').filter({ hasText: `#${shortOrderId(orderId)}` });
     await card.getByText(faulty.wiseEmail).waitFor();
     await card.getByText(/^Warranty until /).waitFor();
     await waitForServiceWorkerControl(customerPage);
@@ -117,13 +70,13 @@ describe('replacement under warranty', () => {
     await dialog.getByRole('button', { name: 'Send report' }).click();
     await customerPage.getByText('Saved on this device: your report will be sent when the connection returns.').waitFor();
     await card.getByText(/You reported a problem on .* \(The account is locked or suspended\)/).waitFor();
-    const before = (await apiCall<Order[]>('GET', `/orders/user/${customer.userId}`, customer.token)).find((o) => o.id === orderId)!;
+    const before = (await customer.get<Order[]>(`/api/orders/user/${customer.userId}`)).find((o) => o.id === orderId)!;
     assert.equal(before.report, undefined, 'nothing reached the server offline');
     await goOnline(phone);
     let reported: Order | undefined;
     for (let i = 0; i < 60 && reported?.report?.status !== 'open'; i++) {
       await customerPage.waitForTimeout(500);
-      reported = await apiCall<Order>('GET', `/admin/orders/${orderId}`, admin.token);
+      reported = await admin.get<Order>(`/api/admin/orders/${orderId}`);
     }
     assert.equal(reported?.report?.status, 'open', 'the queued report reached the server');
     assert.equal(reported?.report?.reason, 'locked');
@@ -140,14 +93,14 @@ describe('replacement under warranty', () => {
     await row.getByText('Problem: The account is locked or suspended').waitFor();
     await row.getByRole('link', { name: /Screenshot/ }).waitFor();
     await checkA11yAtBoth(adminPage, TABLET);
-    await row.getByRole('button', { name: `Decline the problem report of order #${shortId(orderId)}` }).click();
+    await row.getByRole('button', { name: `Decline the problem report of order #${shortOrderId(orderId)}` }).click();
     const decline = adminPage.getByRole('dialog', { name: 'Decline problem report' });
     await decline.waitFor();
     await checkA11yAtBoth(adminPage, TABLET);
     await decline.getByRole('button', { name: 'Cancel' }).click();
     await decline.waitFor({ state: 'detached' });
 
-    await row.getByRole('button', { name: `Replace credentials of order #${shortId(orderId)}` }).click();
+    await row.getByRole('button', { name: `Replace credentials of order #${shortOrderId(orderId)}` }).click();
     const modal = adminPage.getByRole('dialog', { name: 'Replace WISE Credentials' });
     await modal.waitFor();
     await modal.getByRole('button', { name: `Use stock account Fresh (${fresh.wiseEmail})` }).click();
@@ -155,7 +108,7 @@ describe('replacement under warranty', () => {
     await modal.getByRole('button', { name: /Approve & Deliver|Override & Deliver/ }).click();
     await adminPage.getByText('Order updated successfully with WISE credentials!').waitFor();
 
-    const replaced = await apiCall<Order>('GET', `/admin/orders/${orderId}`, admin.token);
+    const replaced = await admin.get<Order>(`/api/admin/orders/${orderId}`);
     assert.equal(replaced.wiseEmail, fresh.wiseEmail);
     assert.equal(replaced.report?.status, 'replaced');
     assert.deepEqual(
@@ -163,7 +116,7 @@ describe('replacement under warranty', () => {
       [['replaced', faulty.wiseEmail, faulty.id]],
       'staff see the earlier delivery in full',
     );
-    const faultyNow = await apiCall<WiseStock>('GET', `/wise-stocks/${faulty.id}`, admin.token);
+    const faultyNow = await admin.get<WiseStock>(`/api/wise-stocks/${faulty.id}`);
     assert.equal(faultyNow.status, 'disabled');
     assert.ok(faultyNow.faultyAt, 'the faulty stock is marked so it is never sold again');
 
@@ -188,7 +141,7 @@ describe('replacement under warranty', () => {
     await change.getByLabel('New password').fill(rotatedPassword);
     await checkA11yAtBoth(adminPage, TABLET);
     await change.getByRole('button', { name: 'Change password' }).click();
-    await adminPage.getByText(`Password changed. Order #${shortId(orderId)} now shows the new password, and its customer is told on the order.`).waitFor();
+    await adminPage.getByText(`Password changed. Order #${shortOrderId(orderId)} now shows the new password, and its customer is told on the order.`).waitFor();
 
     await customerPage.reload();
     await card.getByTestId('rotation-notice').waitFor();
@@ -201,9 +154,9 @@ describe('replacement under warranty', () => {
   });
 
   it('the admin sets the warranty on the service forms, which pass axe at 412 and 820 px', async () => {
-    const admin = await tokenFor(demoLogins.admin);
+    const admin = await apiSession(e2e.server.url, demoLogins.admin);
     const title = `Warranty Form ${Date.now()}`;
-    const service = await apiCall<Service>('POST', '/services', admin.token, {
+    const service = await admin.call<Service>('POST', '/api/services', {
       title,
       description: 'A service whose warranty the form changes',
       category: 'wise',
@@ -225,7 +178,7 @@ describe('replacement under warranty', () => {
     await modal.getByLabel('Warranty (days)').fill('14');
     await modal.getByRole('button', { name: 'Update Service' }).click();
     await page.getByText('Service updated successfully').waitFor();
-    assert.equal((await apiCall<Service>('GET', `/services/${service.id}`, admin.token)).warrantyDays, 14);
+    assert.equal((await admin.get<Service>(`/api/services/${service.id}`)).warrantyDays, 14);
 
     await page.goto('/dashboard/add-services');
     await page.getByLabel('Warranty (days)').waitFor();

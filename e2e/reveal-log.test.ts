@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Order } from '../edge-api/src/contract/orders.ts';
 import type { Service } from '../edge-api/src/contract/services.ts';
-import { checkA11y, demoLogins, goOffline, goOnline, setUpServerAndBrowser, signIn, waitForServiceWorkerControl } from './harness.ts';
+import { apiSession, checkA11y, demoLogins, goOffline, goOnline, setUpServerAndBrowser, signIn, waitForServiceWorkerControl } from './harness.ts';
 
 /**
  * Issue 17 item 6 in the browser (decision 066): the customer shows a delivered password while offline,
@@ -11,40 +11,18 @@ import { checkA11y, demoLogins, goOffline, goOnline, setUpServerAndBrowser, sign
  */
 const e2e = setUpServerAndBrowser();
 
-async function tokenOf(login: { email: string; password: string }) {
-  const config = (await (await fetch(`${e2e.server.url}/api/config`)).json()) as { supabaseAnonKey: string };
-  const response = await fetch(`${e2e.server.url}/auth/v1/token?grant_type=password`, {
-    method: 'POST',
-    headers: { apikey: config.supabaseAnonKey, 'content-type': 'application/json' },
-    body: JSON.stringify(login),
-  });
-  assert.equal(response.status, 200);
-  const body = (await response.json()) as { access_token: string; user: { id: string } };
-  return { token: body.access_token, userId: body.user.id };
-}
-
-async function api<T>(method: string, path: string, token: string, json?: unknown): Promise<T> {
-  const response = await fetch(`${e2e.server.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(json ? { 'content-type': 'application/json' } : {}) },
-    body: json ? JSON.stringify(json) : undefined,
-  });
-  assert.ok(response.ok, `${method} ${path}: ${response.status} ${await response.clone().text()}`);
-  return (await response.json()) as T;
-}
-
 const PASSWORD = 'Reveal-Me-2026!';
 
 describe('the reveal log', () => {
   it('logs a reveal made offline once the customer is back online, and staff then see "First viewed"', async () => {
-    const admin = await tokenOf(demoLogins.admin);
-    const customer = await tokenOf(demoLogins.customer);
+    const admin = await apiSession(e2e.server.url, demoLogins.admin);
+    const customer = await apiSession(e2e.server.url, demoLogins.customer);
     const services = (await (await fetch(`${e2e.server.url}/api/services`)).json()) as Service[];
     const service = services.find((candidate) => candidate.category !== 'wise' && !candidate.needsDetails) ?? services[0]!;
-    const placed = await api<{ order: Order }>('POST', '/api/orders', customer.token, { productId: service.id });
+    const placed = await customer.call<{ order: Order }>('POST', '/api/orders', { productId: service.id }, 201);
     const orderId = placed.order.id;
-    await api('PUT', `/api/admin/orders/${orderId}`, admin.token, { paymentStatus: 'paid', orderStatus: 'delivered', wiseEmail: 'revealed@wise.test', wisePassword: PASSWORD });
-    const staffView = () => api<Order>('GET', `/api/admin/orders/${orderId}`, admin.token);
+    await admin.call('PUT', `/api/admin/orders/${orderId}`, { paymentStatus: 'paid', orderStatus: 'delivered', wiseEmail: 'revealed@wise.test', wisePassword: PASSWORD });
+    const staffView = () => admin.get<Order>(`/api/admin/orders/${orderId}`);
 
     let deviceLabel = '';
     await e2e.withPage(async (page, context) => {

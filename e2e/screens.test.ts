@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import type { Service } from '../edge-api/src/contract/services.ts';
 import type { SiteSettings } from '../edge-api/src/contract/settings.ts';
-import { checkA11y, demoLogins, newContext, setUpServerAndBrowser, signIn } from './harness.ts';
+import { apiSession, checkA11y, demoLogins, newContext, setUpServerAndBrowser, signIn } from './harness.ts';
 
 /**
  * Every screen at a phone's width (412 px) and a tablet's (820 px): nothing that can be tapped lies
@@ -313,19 +313,11 @@ describe('the tablet and the phone in use', () => {
 
   it('the order summary, the payment instructions and a needs-details service form fit and pass axe at both sizes (issue 17)', async () => {
     const { pages, service } = await people();
-    const config = (await (await fetch(`${e2e.server.url}/api/config`)).json()) as { supabaseAnonKey: string };
-    const signInAnswer = await fetch(`${e2e.server.url}/auth/v1/token?grant_type=password`, {
-      method: 'POST',
-      headers: { apikey: config.supabaseAnonKey, 'content-type': 'application/json' },
-      body: JSON.stringify(demoLogins.admin),
-    });
-    const token = ((await signInAnswer.json()) as { access_token: string }).access_token;
-    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-    const settings = (await (await fetch(`${e2e.server.url}/api/settings`)).json()) as SiteSettings;
+    const staff = await apiSession(e2e.server.url, demoLogins.admin);
+    const settings = await staff.get<SiteSettings>('/api/settings');
     const method = service.paymentMethods[0] ?? 'binance';
     const instructions = [{ method, address: 'TXz9Demo1234567890', accountName: 'Demo Shop', qrImage: '', instructions: 'Send the exact amount, then send the transaction id.' }];
-    const saved = await fetch(`${e2e.server.url}/api/settings`, { method: 'PUT', headers, body: JSON.stringify({ ...settings, paymentInstructions: instructions }) });
-    assert.equal(saved.status, 200);
+    await staff.call('PUT', '/api/settings', { ...settings, paymentInstructions: instructions });
 
     const customer = pages.get('customer')!;
     for (const size of SIZES) {

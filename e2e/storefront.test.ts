@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import type { AdminOrderPage } from '../edge-api/src/contract/orders.ts';
 import type { Service } from '../edge-api/src/contract/services.ts';
-import { checkA11y, demoLogins, goOffline, goOnline, launchBrowser, newContext, startServer, waitForServiceWorkerControl, type AppServer } from './harness.ts';
+import { apiSession, checkA11y, demoLogins, goOffline, goOnline, launchBrowser, newContext, startServer, waitForServiceWorkerControl, type AppServer } from './harness.ts';
 
 let server: AppServer;
 let browser: Browser;
@@ -60,17 +60,6 @@ async function servicesFromApi(): Promise<Service[]> {
 const proofPng = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
 
 /** The admin's access token, signed in through the auth server as supabase-js would. */
-async function adminToken(): Promise<string> {
-  const config = (await (await fetch(`${server.url}/api/config`)).json()) as { supabaseAnonKey: string };
-  const response = await fetch(`${server.url}/auth/v1/token?grant_type=password`, {
-    method: 'POST',
-    headers: { apikey: config.supabaseAnonKey, 'content-type': 'application/json' },
-    body: JSON.stringify(demoLogins.admin),
-  });
-  assert.equal(response.status, 200);
-  return ((await response.json()) as { access_token: string }).access_token;
-}
-
 describe('storefront journey', () => {
   it('home shows the banner, the five tiles with their targets and the four badges', async () => {
     // A first visit never waits for the auth library: it loads when someone signs in.
@@ -257,6 +246,47 @@ describe('storefront journey', () => {
     }
   });
 
+  it('the app hydrates a rendered page: it keeps the server’s elements, and never asks for the stylesheet the page holds', async () => {
+    const fresh = await browser.newContext({ baseURL: server.url, serviceWorkers: 'block' });
+    try {
+      // The heading the server sent, kept aside as soon as the document is parsed (decision 070).
+      await fresh.addInitScript(() => {
+        document.addEventListener('DOMContentLoaded', () => {
+          (window as unknown as { served?: Element | null }).served = document.querySelector('h1');
+        });
+      });
+      const stylesheets: string[] = [];
+      const notes: string[] = [];
+      const live = await fresh.newPage();
+      live.on('request', (request) => {
+        if (request.resourceType() === 'stylesheet' || request.url().endsWith('.css')) stylesheets.push(request.url());
+      });
+      live.on('console', (message) => notes.push(message.text()));
+      for (const [path, heading] of [
+        ['/', 'Congratulations, Dear Buyer'],
+        ['/services', 'Explore Premium Services'],
+        ['/about', 'Your Global Service Partner'],
+      ] as const) {
+        await live.goto(path);
+        // React marks each element it has taken over with its fiber: the same <h1> as the server's.
+        await live.waitForFunction(() => {
+          const served = (window as unknown as { served?: Element | null }).served;
+          return !!served && Object.keys(served).some((key) => key.startsWith('__reactFiber'));
+        });
+        assert.equal(await live.evaluate(() => (window as unknown as { served?: Element | null }).served === document.querySelector('h1')), true, `${path} keeps its heading`);
+        await live.getByRole('heading', { name: heading, level: 1 }).waitFor();
+      }
+      // The device's code (a dynamic import whose chunk lists the stylesheet) has loaded by now.
+      await live.getByRole('link', { name: 'Services', exact: true }).first().click();
+      await live.waitForURL(/\/services$/);
+      await live.getByRole('heading', { name: 'Explore Premium Services', level: 1 }).waitFor();
+      assert.deepEqual(stylesheets, [], 'the stylesheet is inside the page');
+      assert.deepEqual(notes.filter((text) => text.includes('rendered the page afresh')), [], 'hydrated, not rendered again');
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it('opening a service signed out leads to registration and back to the service', async () => {
     const service = (await servicesFromApi()).find((candidate) => candidate.title === serviceTitle);
     assert.ok(service, `the demo data has "${serviceTitle}"`);
@@ -294,17 +324,11 @@ describe('storefront journey', () => {
   });
 
   it('after an admin delivers it, a refresh shows the credentials, masked until revealed', async () => {
-    const token = await adminToken();
-    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-    const list = (await (await fetch(`${server.url}/api/admin/orders?search=${encodeURIComponent(customer.email)}`, { headers })).json()) as AdminOrderPage;
+    const admin = await apiSession(server.url, demoLogins.admin);
+    const list = await admin.get<AdminOrderPage>(`/api/admin/orders?search=${encodeURIComponent(customer.email)}`);
     assert.equal(list.orders.length, 1, 'the order reached the server once');
     const order = list.orders[0]!;
-    const update = await fetch(`${server.url}/api/admin/orders/${order.id}`, {
-      method: 'PUT',
-      headers,
-      body: JSON.stringify({ paymentStatus: 'paid', orderStatus: 'delivered', ...delivered }),
-    });
-    assert.equal(update.status, 200);
+    await admin.call('PUT', `/api/admin/orders/${order.id}`, { paymentStatus: 'paid', orderStatus: 'delivered', ...delivered });
 
     await page.getByRole('button', { name: 'Refresh Orders' }).click();
     await page.getByText(delivered.wiseEmail, { exact: true }).waitFor({ timeout: 15_000 });
@@ -349,20 +373,16 @@ describe('storefront journey', () => {
 
     await goOnline(context);
     await card.getByText('Waiting to sync', { exact: true }).waitFor({ state: 'detached', timeout: 30_000 });
-    const token = await adminToken();
-    const list = (await (
-      await fetch(`${server.url}/api/admin/orders?search=${encodeURIComponent(customer.email)}`, { headers: { authorization: `Bearer ${token}` } })
-    ).json()) as AdminOrderPage;
+    const admin = await apiSession(server.url, demoLogins.admin);
+    const list = await admin.get<AdminOrderPage>(`/api/admin/orders?search=${encodeURIComponent(customer.email)}`);
     assert.deepEqual(list.orders.map((order) => order.title).sort(), [serviceTitle, service.title].sort());
   });
 
   it('shows with the network cut the proof of a delivery that arrived while My Orders was closed', async () => {
     await page.goto('/');
-    const token = await adminToken();
-    const authorization = `Bearer ${token}`;
-    const list = (await (
-      await fetch(`${server.url}/api/admin/orders?search=${encodeURIComponent(customer.email)}`, { headers: { authorization } })
-    ).json()) as AdminOrderPage;
+    const admin = await apiSession(server.url, demoLogins.admin);
+    const authorization = `Bearer ${admin.token}`;
+    const list = await admin.get<AdminOrderPage>(`/api/admin/orders?search=${encodeURIComponent(customer.email)}`);
     const order = list.orders.find((candidate) => candidate.title !== serviceTitle)!;
     const form = new FormData();
     form.set('kind', 'proof');
@@ -370,12 +390,13 @@ describe('storefront journey', () => {
     const uploaded = await fetch(`${server.url}/api/uploads`, { method: 'POST', headers: { authorization }, body: form });
     assert.equal(uploaded.status, 201);
     const { path } = (await uploaded.json()) as { path: string };
-    const update = await fetch(`${server.url}/api/admin/orders/${order.id}`, {
-      method: 'PUT',
-      headers: { authorization, 'content-type': 'application/json' },
-      body: JSON.stringify({ paymentStatus: 'paid', orderStatus: 'delivered', wiseEmail: 'second.account@wise.test', wisePassword: 'Second#Pass7', wiseImage: path }),
+    await admin.call('PUT', `/api/admin/orders/${order.id}`, {
+      paymentStatus: 'paid',
+      orderStatus: 'delivered',
+      wiseEmail: 'second.account@wise.test',
+      wisePassword: 'Second#Pass7',
+      wiseImage: path,
     });
-    assert.equal(update.status, 200);
 
     // The app starts on the home page and syncs; My Orders is not opened while online.
     await page.reload();

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { demoLoginsIn } from '../edge-api/src/testing/demo-logins.ts';
+import { generateVapidKeys } from '../edge-api/src/push/vapid.ts';
 import { createDedicatedDatabase, newDataKeys, startStandIn, startWorker } from '../edge-api/src/testing/workerd.ts';
 
 // `npm run test:workers`: the Workers deployment, whole, on this machine. The worker under workerd
@@ -27,6 +28,8 @@ if ((await run(process.execPath, ['scripts/ensure-build.ts'], {})) !== 0) proces
 step('database, auth and storage stand-in, worker');
 const database = await createDedicatedDatabase(serverUrl);
 const keys = newDataKeys();
+// Web push (decision 067): the worker sends to a push-service stand-in the push tests run on this machine.
+const vapid = await generateVapidKeys();
 const adminEmail = `workers-admin-${crypto.randomUUID().slice(0, 8)}@example.test`;
 let failed = false;
 let standIn: Awaited<ReturnType<typeof startStandIn>> | undefined;
@@ -42,6 +45,10 @@ try {
       CREDENTIALS_KEY: keys.credentialsKey,
       BLIND_INDEX_KEY: keys.blindIndexKey,
       ADMIN_EMAILS: adminEmail,
+      VAPID_PUBLIC_KEY: vapid.publicKey,
+      VAPID_PRIVATE_KEY: vapid.privateKey,
+      VAPID_SUBJECT: 'mailto:owner@example.test',
+      PUSH_ALLOW_LOCAL_ENDPOINTS: '1',
     },
   });
   console.log(`worker ${worker.url}, Supabase stand-in ${standIn.url}, database ${database.name}`);
@@ -56,6 +63,8 @@ try {
     TEST_BLIND_INDEX_KEY: keys.blindIndexKey,
     TEST_ADMIN_EMAIL: adminEmail,
     TEST_AUTH_JWT_SECRET: standIn.jwtSecret,
+    TEST_PUSH_PUBLIC_KEY: vapid.publicKey,
+    TEST_PUSH_PRIVATE_KEY: vapid.privateKey,
   };
 
   step('API contract suite against the worker');

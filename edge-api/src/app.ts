@@ -4,12 +4,14 @@ import type { Deps } from './deps.ts';
 import { errorHandler } from './errors.ts';
 import { limitBodies, limitWrites, refuseUnsafeText } from './middleware/request-guards.ts';
 import { session, type AppEnv } from './middleware/session.ts';
+import { pushAfterCommit } from './push/send.ts';
 import { adminAuditRoutes } from './routes/admin-audit.ts';
 import { adminCredentialRoutes } from './routes/admin-credentials.ts';
 import { adminOrderRoutes } from './routes/admin-orders.ts';
 import { configRoutes } from './routes/config.ts';
 import { notificationRoutes } from './routes/notifications.ts';
 import { orderRoutes } from './routes/orders.ts';
+import { pushRoutes } from './routes/push.ts';
 import { serviceRoutes } from './routes/services.ts';
 import { settingsRoutes } from './routes/settings.ts';
 import { stockBatchRoutes } from './routes/stock-batches.ts';
@@ -17,6 +19,7 @@ import { syncRoutes } from './routes/sync.ts';
 import { uploadRoutes } from './routes/uploads.ts';
 import { userRoutes } from './routes/users.ts';
 import { wiseStockRoutes } from './routes/wise-stocks.ts';
+import { serviceStockRoutes } from './routes/service-stocks.ts';
 
 /**
  * An /api path no route answers, in the API's error shape. Entries mount it after the app too: mounted
@@ -37,6 +40,8 @@ export function createApp(deps: Deps) {
   app.use('*', refuseUnsafeText);
   app.use('*', session(deps));
   app.use('*', limitWrites(deps));
+  // Push messages a change wrote are sent once it has answered (decision 067).
+  app.use('*', pushAfterCommit(deps));
   return app
     .route('/config', configRoutes(deps))
     .route('/services', serviceRoutes(deps))
@@ -46,11 +51,13 @@ export function createApp(deps: Deps) {
     .route('/admin/credentials', adminCredentialRoutes(deps))
     .route('/admin/audit', adminAuditRoutes(deps))
     .route('/wise-stocks', wiseStockRoutes(deps))
+    .route('/service-stocks', serviceStockRoutes(deps))
     .route('/stock-batches', stockBatchRoutes(deps))
     .route('/notifications', notificationRoutes(deps))
     .route('/settings', settingsRoutes(deps))
     .route('/uploads', uploadRoutes(deps))
-    .route('/sync', syncRoutes(deps));
+    .route('/sync', syncRoutes(deps))
+    .route('/push', pushRoutes(deps));
 }
 
 export type AppType = ReturnType<typeof createApp>;

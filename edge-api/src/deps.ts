@@ -4,6 +4,7 @@ import type { VerifyToken } from './auth/verifier.ts';
 import type { BlobStore } from './blobs/blob-store.ts';
 import type { Database } from './db/schema.ts';
 import type { Logger } from './lib/logger.ts';
+import type { PushConfig } from './push/vapid.ts';
 import type { Secrets } from './lib/secrets.ts';
 
 export interface AppConfig {
@@ -15,6 +16,8 @@ export interface AppConfig {
   allowedOrigins: string[];
   /** Per signed-in user in 10 minutes: orders placed (60) and images uploaded (40). */
   rateLimits?: { ordersPer10Min?: number; uploadsPer10Min?: number };
+  /** Web push (decision 067): the VAPID keys and contact; unset, nobody can subscribe and nothing is sent. */
+  push?: PushConfig;
 }
 
 /** Everything the API needs arrives here: no module-level clients, so Node, Workers and tests share one app. */

@@ -45,10 +45,22 @@ const envSchema = z
     MAIL_FROM: z.string().min(3).optional(),
     /** The address customers open the shop at (https://shop.example.com): mailed links point there. Default http://localhost:PORT. */
     SITE_URL: z.url({ protocol: /^https?$/ }).optional(),
+    /**
+     * Web push (decision 067): the VAPID key pair (base64url, as `npx web-push generate-vapid-keys` prints)
+     * and the contact push services may write to. Embedded mode makes a pair in DATA_DIR/keys.json when unset.
+     */
+    VAPID_PUBLIC_KEY: z.string().min(1).optional(),
+    VAPID_PRIVATE_KEY: z.string().min(1).optional(),
+    VAPID_SUBJECT: z.string().min(1).optional(),
+    /** 1: subscriptions may point at an http:// push service on this machine (tests and local runs only). */
+    PUSH_ALLOW_LOCAL_ENDPOINTS: z.enum(['0', '1']).default('0'),
     /** Addresses of the reverse proxies in front of this server, whose X-Forwarded-For the rate limits believe. */
     TRUSTED_PROXIES: list,
   })
   .superRefine((env, ctx) => {
+    if ((env.VAPID_PUBLIC_KEY === undefined) !== (env.VAPID_PRIVATE_KEY === undefined)) {
+      ctx.addIssue({ code: 'custom', path: ['VAPID_PRIVATE_KEY'], message: 'VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY are set together' });
+    }
     if (env.SUPABASE_URL && (!env.SUPABASE_ANON_KEY || !env.SUPABASE_SERVICE_ROLE_KEY)) {
       ctx.addIssue({ code: 'custom', path: ['SUPABASE_URL'], message: 'needs SUPABASE_ANON_KEY and SUPABASE_SERVICE_ROLE_KEY too' });
     }

@@ -30,6 +30,7 @@ import { migrateToLatest } from './db/migrate.ts';
 import type { Deps } from './deps.ts';
 import type { Env } from './env.ts';
 import { loadOrCreateLocalKeys, type LocalKeys } from './local-keys.ts';
+import { pushConfigOf } from './push/vapid.ts';
 import { applyApiHeaders, isUnpublished, staticHeaders } from './lib/http-headers.ts';
 import { clientIpFrom } from './lib/client-ip.ts';
 import { compressAnswers } from './middleware/compress-json.ts';
@@ -221,7 +222,7 @@ async function serveApp(
       blobs,
       secrets,
       clock: () => new Date(),
-      config: { adminEmails: env.ADMIN_EMAILS, supabaseUrl: env.SUPABASE_URL, supabaseAnonKey: env.SUPABASE_ANON_KEY, allowedOrigins: env.ALLOWED_ORIGINS, rateLimits: writeLimits },
+      config: { adminEmails: env.ADMIN_EMAILS, supabaseUrl: env.SUPABASE_URL, supabaseAnonKey: env.SUPABASE_ANON_KEY, allowedOrigins: env.ALLOWED_ORIGINS, rateLimits: writeLimits, push: await pushConfigOf(env) },
       logger,
     };
   } else {
@@ -257,7 +258,7 @@ async function serveApp(
       secrets,
       clock: () => new Date(),
       // supabase-js is pointed at this same origin; the PWA resolves the empty URL against its location.
-      config: { adminEmails: env.ADMIN_EMAILS, supabaseUrl: '', supabaseAnonKey: EMBEDDED_ANON_KEY, allowedOrigins: env.ALLOWED_ORIGINS, rateLimits: writeLimits },
+      config: { adminEmails: env.ADMIN_EMAILS, supabaseUrl: '', supabaseAnonKey: EMBEDDED_ANON_KEY, allowedOrigins: env.ALLOWED_ORIGINS, rateLimits: writeLimits, push: await pushConfigOf(env, keys.vapid) },
       logger,
     };
     root.route('/auth/v1', auth.app);

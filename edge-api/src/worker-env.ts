@@ -37,6 +37,12 @@ const workerEnvSchema = z.object({
   ALLOWED_ORIGINS: list,
   ORDERS_PER_10_MIN: z.coerce.number().int().positive().default(60),
   UPLOADS_PER_10_MIN: z.coerce.number().int().positive().default(40),
+  /** Web push (decision 067): `wrangler secret put VAPID_PRIVATE_KEY`; the public key and contact under [vars]. Unset: push is off. */
+  VAPID_PUBLIC_KEY: z.string().min(1).optional(),
+  VAPID_PRIVATE_KEY: z.string().min(1).optional(),
+  VAPID_SUBJECT: z.string().min(1).optional(),
+  /** 1: subscriptions may point at an http:// push service on this machine (the Workers test suite only). */
+  PUSH_ALLOW_LOCAL_ENDPOINTS: z.enum(['0', '1']).default('0'),
 });
 
 export type WorkerEnv = z.infer<typeof workerEnvSchema>;

@@ -12,6 +12,7 @@ import type { Deps } from './deps.ts';
 import { applyApiHeaders } from './lib/http-headers.ts';
 import { consoleLogger, type Logger } from './lib/logger.ts';
 import { createSecrets, decodeKey } from './lib/secrets.ts';
+import { pushConfigOf } from './push/vapid.ts';
 import { fileRoutes } from './routes/files.ts';
 import { parseWorkerEnv, type AssetsBinding, type EnvProblem, type WorkerEnv } from './worker-env.ts';
 import { isPublicPath, renderPublicHtml } from './public-pages.ts';
@@ -71,6 +72,13 @@ async function buildIsolate(source: Record<string, unknown>, logger: Logger): Pr
     serviceRoleKey: env.SUPABASE_SERVICE_ROLE_KEY,
     urlSigningKey: await deriveUrlSigningKey(credentialsKey),
   });
+  let push: Deps['config']['push'];
+  try {
+    push = await pushConfigOf(env);
+  } catch (error) {
+    logger.error('worker: the VAPID keys are not valid; every API call answers 503 until they are fixed', { error: (error as Error).message });
+    return { kind: 'misconfigured', problems: [{ path: 'VAPID_PRIVATE_KEY', message: (error as Error).message }] };
+  }
   const deps: Deps = {
     db,
     verifyToken: createTokenVerifier({ issuer: authUrl, keys: remoteKeys(authUrl), hs256Secret: env.SUPABASE_JWT_SECRET, logger }),
@@ -87,6 +95,7 @@ async function buildIsolate(source: Record<string, unknown>, logger: Logger): Pr
       supabaseAnonKey: env.SUPABASE_ANON_KEY,
       allowedOrigins: env.ALLOWED_ORIGINS,
       rateLimits: { ordersPer10Min: env.ORDERS_PER_10_MIN, uploadsPer10Min: env.UPLOADS_PER_10_MIN },
+      push,
     },
     logger,
   };
@@ -191,6 +200,16 @@ export default {
     if (isolate.dataKeys instanceof DataKeyMismatch) return misconfiguredAnswer(isolate.dataKeys.message, { keys: isolate.dataKeys.keys });
 
     const pool = createPool({ databaseUrl: isolate.env.HYPERDRIVE.connectionString, maxConnections: CONNECTIONS_PER_REQUEST });
+    // Work the app leaves running after its answer (push sends, decision 067) still uses this pool: it ends after them.
+    const background: Promise<unknown>[] = [];
+    const requestCtx: ExecutionContext = {
+      waitUntil: (promise) => {
+        background.push(promise);
+        ctx.waitUntil(promise);
+      },
+      passThroughOnException: () => ctx.passThroughOnException(),
+      props: ctx.props,
+    };
     return isolate.runWithPool(pool, async () => {
       let response: Response;
       try {
@@ -213,12 +232,12 @@ export default {
             return misconfiguredAnswer(error.message, { keys: error.keys });
           }
         }
-        response = await isolate.app.fetch(request, source, ctx);
+        response = await isolate.app.fetch(request, source, requestCtx);
       } catch (error) {
         await pool.end().catch(() => {});
         throw error;
       }
-      return endPoolAfterBody(response, pool, ctx);
+      return endPoolAfterBody(response, { end: () => Promise.allSettled(background).then(() => pool.end()) }, ctx);
     });
   },
 };

@@ -1,20 +1,11 @@
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { App, routerReady } from './app/app.tsx';
-import { PublicSnapshotContext, readEmbeddedSnapshot } from './lib/public-snapshot.tsx';
 import './styles.css';
 
-const root = document.getElementById('root')!;
-// A public page rendered on the server (decision 053) already shows its content: the app takes over
-// once the page's code has loaded, rendering the same rows, so nothing on screen moves or blinks.
-const snapshot = readEmbeddedSnapshot();
-const render = () =>
-  createRoot(root).render(
-    <StrictMode>
-      <PublicSnapshotContext value={snapshot}>
-        <App />
-      </PublicSnapshotContext>
-    </StrictMode>,
-  );
-if (root.hasChildNodes()) void routerReady().then(render);
-else render();
+// The entry of index.html, kept to a few lines (decision 070). A public page rendered on the server
+// (decision 053) already shows its content: the app's code (React, the router, the frame) is fetched once
+// that content has been painted, so the first paint and the largest one never wait for it, on the network
+// or on the main thread. An empty page (the app shell: a dashboard screen, offline) starts it at once.
+const start = () => {
+  import('./app-start.tsx').catch((error: unknown) => console.error('The app could not start', error));
+};
+if (document.getElementById('root')?.hasChildNodes()) requestAnimationFrame(() => setTimeout(start, 0));
+else start();

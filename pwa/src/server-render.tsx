@@ -2,6 +2,7 @@ import { renderToString } from 'react-dom/server';
 import { Route, Routes, StaticRouter } from 'react-router-dom';
 import { PublicLayout } from './app/public-layout.tsx';
 import { ConfirmProvider } from './components/confirm-dialog.tsx';
+import { PageTitleSink } from './components/page-title.ts';
 import { ToastProvider } from './components/toast.tsx';
 import { AboutPage } from './features/about/about-page.tsx';
 import { ContactPage } from './features/contact/contact-page.tsx';
@@ -22,6 +23,8 @@ const pages: Record<string, () => React.JSX.Element> = {
   '/proxy': () => <ProxyPage />,
 };
 
+const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
 /** Whether `pathname` is a public page the server renders. */
 export const isPublicPage = (pathname: string) => Object.hasOwn(pages, pathname.toLowerCase());
 
@@ -34,23 +37,28 @@ export function renderPublicPage(template: string, url: string, snapshot: Public
   const { pathname } = new URL(url, 'http://localhost');
   const page = pages[pathname.toLowerCase()];
   if (!page) return null;
+  let title: string | undefined;
   const html = renderToString(
-    <PublicSnapshotContext value={snapshot}>
-      <ToastProvider>
-        <ConfirmProvider>
-          <StaticRouter location={url}>
-            <Routes>
-              <Route path="/" element={<PublicLayout />}>
-                <Route path="*" element={page()} />
-                <Route index element={page()} />
-              </Route>
-            </Routes>
-          </StaticRouter>
-        </ConfirmProvider>
-      </ToastProvider>
-    </PublicSnapshotContext>,
+    <PageTitleSink value={(pageTitle) => (title = pageTitle)}>
+      <PublicSnapshotContext value={snapshot}>
+        <ToastProvider>
+          <ConfirmProvider>
+            <StaticRouter location={url}>
+              <Routes>
+                <Route path="/" element={<PublicLayout />}>
+                  <Route path="*" element={page()} />
+                  <Route index element={page()} />
+                </Route>
+              </Routes>
+            </StaticRouter>
+          </ConfirmProvider>
+        </ToastProvider>
+      </PublicSnapshotContext>
+    </PageTitleSink>,
   );
   const root = '<div id="root"></div>';
   if (!template.includes(root)) throw new Error('The app shell has no empty <div id="root"></div> to render into');
-  return template.replace(root, () => `<div id="root">${html}</div>${snapshotScript(snapshot)}`);
+  const rendered = template.replace(root, () => `<div id="root">${html}</div>${snapshotScript(snapshot)}`);
+  // The page's own title (decision 070), as the app sets it once it has taken over.
+  return title === undefined ? rendered : rendered.replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(title!)}</title>`);
 }

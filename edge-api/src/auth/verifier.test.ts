@@ -1,8 +1,8 @@
-import { createLocalJWKSet, SignJWT } from 'jose';
-import { describe, expect, it } from 'vitest';
+import { createLocalJWKSet, SignJWT, type JWTVerifyGetKey } from 'jose';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Logger } from '../lib/logger.ts';
 import { generateSigningKey, importSigningKey, signAccessToken, type SigningKey } from './signing-key.ts';
-import { createTokenVerifier, TokenRejected } from './verifier.ts';
+import { createTokenVerifier, TokenRejected, VERIFIED_TOKEN_TTL_MS } from './verifier.ts';
 
 const ISSUER = 'https://abcd.supabase.co/auth/v1';
 const SECRET = 'super-secret-jwt-token-with-at-least-32-characters-long';
@@ -120,5 +120,49 @@ describe('the token verifier', () => {
     await refusal(verify(token));
     expect(log.lines).toHaveLength(2);
     expect(log.lines[1]!.fields).toMatchObject({ sameRefusalsSinceLastLine: 4 });
+  });
+
+  describe('remembering verified tokens (decision 071)', () => {
+    afterEach(() => vi.useRealTimers());
+    /** The JWKS, counting how often a signature needed a key. */
+    const countingKeys = (key: SigningKey) => {
+      const jwks = createLocalJWKSet({ keys: [key.publicJwk] });
+      const counted: { lookups: number; keys: JWTVerifyGetKey } = {
+        lookups: 0,
+        keys: (header, token) => {
+          counted.lookups += 1;
+          return jwks(header, token);
+        },
+      };
+      return counted;
+    };
+
+    it('checks a token once, then again after the memory lapses', async () => {
+      vi.useFakeTimers({ toFake: ['Date'] });
+      const key = await newKey();
+      const counted = countingKeys(key);
+      const verify = createTokenVerifier({ issuer: ISSUER, keys: counted.keys });
+      const token = await es256(key);
+      const first = await verify(token);
+      expect(await verify(token)).toEqual(first);
+      expect(counted.lookups).toBe(1);
+      // Another token of the same key is checked on its own.
+      await verify(await es256(key));
+      expect(counted.lookups).toBe(2);
+      vi.setSystemTime(Date.now() + VERIFIED_TOKEN_TTL_MS + 1);
+      expect(await verify(token)).toEqual(first);
+      expect(counted.lookups).toBe(3);
+    });
+
+    it('never answers from memory for a token past its expiry', async () => {
+      vi.useFakeTimers({ toFake: ['Date'] });
+      const key = await newKey();
+      const verify = createTokenVerifier({ issuer: ISSUER, keys: createLocalJWKSet({ keys: [key.publicJwk] }) });
+      // Expires well inside the memory's own time.
+      const token = await es256(key, { expiresIn: 10 });
+      await verify(token);
+      vi.setSystemTime(Date.now() + 11_000);
+      expect((await refusal(verify(token))).reason).toMatch(/expired/);
+    });
   });
 });

@@ -1,4 +1,4 @@
-import { createRemoteJWKSet, decodeProtectedHeader, errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
+import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import type { Logger } from '../lib/logger.ts';
 
 export interface TokenClaims {
@@ -33,6 +33,14 @@ export interface TokenRejection {
 }
 
 const LOG_EVERY_MS = 60_000;
+/**
+ * A token whose signature and claims passed is remembered this long (never past its `exp`), so a burst
+ * of requests with one token verifies its signature once (decision 071). Shorter than the 10 minutes
+ * jose keeps a remote JWKS, so a withdrawn key is not trusted any longer than it already was.
+ * Sign-outs are the session check's business (decision 045), asked on every request all the same.
+ */
+export const VERIFIED_TOKEN_TTL_MS = 60_000;
+const VERIFIED_TOKENS_MAX = 1_000;
 
 /** A refusal the session middleware turns into 401. */
 export class TokenRejected extends Error {
@@ -114,7 +122,18 @@ export function createTokenVerifier(options: TokenVerifierOptions): VerifyToken 
     options.logger.warn(`auth: token refused: ${rejection.reason}`, { ...rejection.fields, sameRefusalsSinceLastLine: seen?.suppressed ?? 0 });
   };
 
+  const verified = new Map<string, { claims: TokenClaims; until: number }>();
+
   return async (token) => {
+    const known = verified.get(token);
+    if (known && Date.now() < known.until) return known.claims;
+    const claims = await verify(token);
+    if (verified.size >= VERIFIED_TOKENS_MAX) verified.clear();
+    verified.set(token, { claims, until: Math.min(Date.now() + VERIFIED_TOKEN_TTL_MS, expiryOf(token)) });
+    return claims;
+  };
+
+  async function verify(token: string): Promise<TokenClaims> {
     let payload: JWTPayload;
     try {
       const common = { issuer: options.issuer, audience: 'authenticated' };
@@ -138,7 +157,13 @@ export function createTokenVerifier(options: TokenVerifierOptions): VerifyToken 
       email: typeof payload.email === 'string' ? payload.email : undefined,
       sessionId: typeof payload.session_id === 'string' ? payload.session_id : undefined,
     };
-  };
+  }
+}
+
+/** When a verified token stops being valid, in ms; now when it carries no `exp` (it is then never remembered). */
+function expiryOf(token: string): number {
+  const exp = (decodeJwt(token) as JWTPayload).exp;
+  return typeof exp === 'number' ? exp * 1000 : 0;
 }
 
 function safeAlg(token: string): string | undefined {

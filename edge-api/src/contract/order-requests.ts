@@ -15,6 +15,7 @@ import {
 } from './fields.ts';
 import { orderPageSizes, orderStatuses, paymentStatuses, reportReasons } from './orders.ts';
 import { isHttpUrl, parseBlobRef } from './uploads.ts';
+import { deliveryFile, deliveryLines, serverLogin } from './deliveries.ts';
 
 /** The longest note a customer may write to the shop. */
 export const ORDER_NOTE_MAX = 2000;
@@ -116,6 +117,14 @@ export const orderChangeBody = z
     wisePassword: wisePassword.optional(),
     wiseImage: proofImage.nullish(),
     stockId: uuid.optional(),
+    /** An item of the order's service's own stock (decision 072), of any kind it keeps. */
+    serviceStockId: uuid.optional(),
+    /** A delivery of another kind than an account (decision 069): a server login, a list of lines, or an uploaded file. */
+    server: serverLogin.optional(),
+    lines: deliveryLines.optional(),
+    file: deliveryFile.optional(),
+    /** Deliver a server password or lines already delivered or in stock anyway (409 duplicate_credentials otherwise). */
+    overrideDuplicates: z.literal(true).optional(),
     /** Replace credentials already delivered (a wrong account, say); without it a second delivery is refused. */
     replace: z.literal(true).optional(),
     /**
@@ -127,15 +136,23 @@ export const orderChangeBody = z
     version: expectedVersion,
   })
   .superRefine((body, ctx) => {
-    const typed = body.wiseEmail !== undefined || body.wisePassword !== undefined || !!body.wiseImage;
-    if (body.stockId && typed) {
+    const typedAccount = body.wiseEmail !== undefined || body.wisePassword !== undefined || !!body.wiseImage;
+    const others = (['server', 'lines', 'file'] as const).filter((kind) => body[kind] !== undefined);
+    if (others.length > 1 || (others.length === 1 && (typedAccount || body.stockId))) {
+      ctx.addIssue({ code: 'custom', path: [others[others.length - 1] ?? 'server'], message: 'send one delivery at a time: an account, a stock, a server login, lines or a file' });
+    }
+    const typed = typedAccount || others.length > 0;
+    if (body.serviceStockId && (typed || body.stockId)) {
+      ctx.addIssue({ code: 'custom', path: ['serviceStockId'], message: 'send one delivery at a time: an account, a stock, a server login, lines or a file' });
+    }
+    if (body.stockId && typedAccount) {
       ctx.addIssue({ code: 'custom', path: ['stockId'], message: 'send either stockId or typed credentials, not both' });
     }
-    if (typed && !body.stockId) {
+    if (typedAccount && !body.stockId) {
       if (body.wiseEmail === undefined) ctx.addIssue({ code: 'custom', path: ['wiseEmail'], message: 'is required with wisePassword' });
       if (body.wisePassword === undefined) ctx.addIssue({ code: 'custom', path: ['wisePassword'], message: 'is required with wiseEmail' });
     }
-    if (typed || body.stockId) {
+    if (typed || body.stockId || body.serviceStockId) {
       if (body.paymentStatus !== undefined && body.paymentStatus !== 'paid') {
         ctx.addIssue({ code: 'custom', path: ['paymentStatus'], message: "must be 'paid' when delivering credentials" });
       }

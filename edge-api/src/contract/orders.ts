@@ -1,3 +1,4 @@
+import type { OtherDeliveryKind } from './deliveries.ts';
 export type OrderStatus = 'pending' | 'processing' | 'completed' | 'delivered' | 'cancelled';
 export type PaymentStatus = 'pending' | 'paid' | 'failed' | 'refunded';
 
@@ -33,6 +34,8 @@ export interface Order {
   wiseImage?: string;
   /** The inventory account the credentials came from, if any (staff only). */
   stockId?: string | null;
+  /** The item of the service's own stock it was delivered from, if any (staff only, decision 072). */
+  serviceStockId?: string;
   /** The customer's note to the shop ('' when none), and the payment method chosen when ordering. */
   note?: string;
   paymentMethod?: string | null;
@@ -52,6 +55,22 @@ export interface Order {
   credentialsRotatedAt?: string;
   /** The owner's reveals of the delivered password (decision 066); absent until the first. */
   views?: OrderViews;
+  /**
+   * A delivery of another kind than an account (decision 069): a server login, a list of lines or a file.
+   * Its secrets (serverPassword, deliveryLines; see deliveredSecretFields) go to the customer only.
+   */
+  deliveryKind?: OtherDeliveryKind;
+  serverHost?: string;
+  serverPort?: number;
+  serverUser?: string;
+  serverPassword?: string;
+  deliveryLines?: string[];
+  /** How many lines were delivered (staff see this, never the lines). */
+  deliveryLineCount?: number;
+  /** The delivered file: its name and size; its bytes at GET /api/orders/{id}/file (the customer and staff only). */
+  deliveryFile?: { name: string; size: number };
+  /** Set instead of the secret when the server cannot read it with its CREDENTIALS_KEY. */
+  deliverySecretUnreadable?: true;
 }
 
 /** How often the customer showed the delivered password, and the first time: when and on which device. */
@@ -90,6 +109,9 @@ export interface PastDelivery {
   wiseEmail: string;
   /** Staff only. */
   stockId?: string | null;
+  /** A delivery of another kind (decision 069), named by a label: host and user, the file's name, the line count. */
+  deliveryKind?: OtherDeliveryKind;
+  label?: string;
 }
 
 /** A customer's payment proof on an order. */
@@ -104,8 +126,8 @@ export interface PaymentProof {
 }
 
 /** A customer may cancel an order only while nothing has happened to it yet (no payment, no processing). */
-export const isCancellable = (order: Pick<Order, 'orderStatus' | 'paymentStatus' | 'wiseEmail'>) =>
-  order.orderStatus === 'pending' && (order.paymentStatus === 'pending' || order.paymentStatus === 'failed') && !order.wiseEmail;
+export const isCancellable = (order: Pick<Order, 'orderStatus' | 'paymentStatus' | 'wiseEmail' | 'deliveryKind'>) =>
+  order.orderStatus === 'pending' && (order.paymentStatus === 'pending' || order.paymentStatus === 'failed') && !order.wiseEmail && !order.deliveryKind;
 
 /** A customer may send a payment proof while the order waits for payment. */
 export const acceptsPaymentProof = (order: Pick<Order, 'orderStatus' | 'paymentStatus'>) =>

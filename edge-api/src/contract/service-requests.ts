@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { expectedVersion, IMAGE_ADDRESS_MAX, requiredText, text, textList, uuid } from './fields.ts';
+import { deliveryKindSchema } from './deliveries.ts';
 import { isImageAddress, LOW_STOCK_THRESHOLD_MAX } from './services.ts';
 
 /** A low-stock threshold: a whole number of accounts, 0 (never warn) to LOW_STOCK_THRESHOLD_MAX. */
@@ -45,10 +46,24 @@ export const serviceBody = z.object({
     .min(0, 'must be 0 (no warranty) or more')
     .max(WARRANTY_DAYS_MAX, `must be at most ${WARRANTY_DAYS_MAX} days`)
     .optional(),
+  /** Left out: kept as it is ('account' for a new service). */
+  deliveryKind: deliveryKindSchema.optional(),
   version: expectedVersion,
 });
 
 /** Why a service body cannot deliver automatically, or null (checked by the route and the form). */
-export const AUTO_DELIVER_WISE_ONLY = 'Automatic delivery takes accounts from Wise stock: only a service of the Wise category can deliver automatically';
-export const autoDeliverProblem = (body: { autoDeliver?: boolean; category: string }) =>
-  body.autoDeliver && !categoryIsWise(body.category) ? AUTO_DELIVER_WISE_ONLY : null;
+export const AUTO_DELIVER_WISE_ONLY = 'Automatic delivery takes accounts from Wise stock: only a service of the Wise category can deliver automatically, or one that keeps stock of its own';
+export const AUTO_DELIVER_ACCOUNTS_ONLY = 'Automatic delivery takes items from stock: a service that delivers a file is delivered by staff, and one that delivers a server login or lines needs stock of its own first';
+/**
+ * `keepsStock`: the service has stock of its own (decision 072), which it then draws on whatever its
+ * category, for an account, a server login or lines. Without it only a Wise-category account service may
+ * (the Wise pool, decision 061). A file never.
+ */
+export const autoDeliverProblem = (body: { autoDeliver?: boolean; category: string; deliveryKind?: string }, keepsStock = false) =>
+  !body.autoDeliver
+    ? null
+    : body.deliveryKind === 'file' || (body.deliveryKind !== undefined && body.deliveryKind !== 'account' && !keepsStock)
+      ? AUTO_DELIVER_ACCOUNTS_ONLY
+      : !keepsStock && !categoryIsWise(body.category)
+        ? AUTO_DELIVER_WISE_ONLY
+        : null;

@@ -1,3 +1,5 @@
+import type { DeliveryKind } from './deliveries.ts';
+
 /** A service's own fields: what an admin edits (POST and PUT /api/services). */
 export interface ServiceFields {
   title: string;
@@ -19,6 +21,8 @@ export interface ServiceFields {
   detailsHint?: string;
   /** Days after delivery in which a customer may report a problem and get a replacement; 0: no warranty. */
   warrantyDays?: number;
+  /** What an order of it delivers (decision 069); 'account' (the Wise fields) when absent. */
+  deliveryKind?: DeliveryKind;
 }
 
 /** The most a low-stock threshold may be. */

@@ -4,6 +4,7 @@ import type { Service } from './services.ts';
 import type { SiteSettings } from './settings.ts';
 import type { User } from './users.ts';
 import type { WiseStock } from './wise-stocks.ts';
+import type { ServiceStock } from './service-stocks.ts';
 
 /** GET /api/sync?scope=&cursor= : what changed since `cursor` that the caller may see. */
 export interface SyncResponse {
@@ -20,6 +21,8 @@ export interface SyncResponse {
     wiseStocks?: WiseStock[];
     /** Staff only: the notification centre, with the caller's read state (decision 062). */
     notifications?: StaffNotification[];
+    /** Staff only: stock kept for a service (decision 072); secrets masked for moderators. */
+    serviceStocks?: ServiceStock[];
   };
   deleted: {
     services?: string[];
@@ -27,5 +30,6 @@ export interface SyncResponse {
     orders?: string[];
     wiseStocks?: string[];
     notifications?: string[];
+    serviceStocks?: string[];
   };
 }

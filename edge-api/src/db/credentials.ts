@@ -73,7 +73,7 @@ export async function findKnownCredentials(db: Db, keys: CredentialsKeys[]): Pro
     const someEmails = emails.slice(start, start + CHUNK);
     const someEmailIndexes = emailIndexes.slice(start, start + CHUNK);
     const somePasswords = passwordIndexes.slice(start, start + CHUNK);
-    const [stock, orders] = await Promise.all([
+    const [stock, orders, serviceStock] = await Promise.all([
       db
         .selectFrom('wise_stocks')
         .select([sql<string>`lower(wise_email)`.as('email'), 'wise_password_index'])
@@ -88,7 +88,21 @@ export async function findKnownCredentials(db: Db, keys: CredentialsKeys[]): Pro
         .where('wise_email', 'is not', null)
         .where((eb) => eb.or([eb('wise_email_index', '=', sql<string>`any(${someEmailIndexes}::text[])`), eb('wise_password_index', '=', sql<string>`any(${somePasswords}::text[])`)]))
         .execute(),
+      // A service's own stock (decision 072): its accounts' emails in clear, every secret by blind index.
+      db
+        .selectFrom('service_stocks')
+        .select([sql<string | null>`lower(email)`.as('email'), 'secret_indexes'])
+        .where('deleted_at', 'is', null)
+        .where((eb) => eb.or([eb(sql`lower(email)`, '=', sql<string>`any(${someEmails}::text[])`), eb('secret_indexes', '&&', sql<string[]>`${somePasswords}::text[]`)]))
+        .execute(),
     ]);
+    for (const row of serviceStock) {
+      if (row.email) known.stockEmails.add(row.email);
+      for (const index of row.secret_indexes) {
+        known.stockPasswords.add(index);
+        if (row.email) known.stockPairs.add(pairKey(row.email, index));
+      }
+    }
     for (const row of stock) {
       known.stockEmails.add(row.email);
       known.stockPasswords.add(row.wise_password_index);

@@ -14,6 +14,9 @@ import * as autoDeliveryAndNotifications from '../../../migrations/2026-11-24-03
 import * as warrantyAndReplacements from '../../../migrations/2026-11-24-0400_warranty_and_replacements.ts';
 import * as createRateLimits from '../../../migrations/2026-11-24-0500_create_rate_limits.ts';
 import * as createCredentialReveals from '../../../migrations/2026-11-24-0600_create_credential_reveals.ts';
+import * as createPushSubscriptions from '../../../migrations/2026-11-25-0100_create_push_subscriptions.ts';
+import * as deliveryKinds from '../../../migrations/2026-11-25-0300_delivery_kinds.ts';
+import * as serviceStocks from '../../../migrations/2026-11-25-0500_service_stocks.ts';
 
 // Listed by hand so the Workers bundle needs no file system; add each new migration here.
 const migrations: Record<string, Migration> = {
@@ -31,6 +34,9 @@ const migrations: Record<string, Migration> = {
   '2026-11-24-0400_warranty_and_replacements': warrantyAndReplacements,
   '2026-11-24-0500_create_rate_limits': createRateLimits,
   '2026-11-24-0600_create_credential_reveals': createCredentialReveals,
+  '2026-11-25-0100_create_push_subscriptions': createPushSubscriptions,
+  '2026-11-25-0300_delivery_kinds': deliveryKinds,
+  '2026-11-25-0500_service_stocks': serviceStocks,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

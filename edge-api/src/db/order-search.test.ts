@@ -1,7 +1,11 @@
-import { sql } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase } from '../testing/test-database.ts';
+import { createPool } from './connect.ts';
 import { listAdminOrders } from './order-search.ts';
+import { insertOrder, softDeleteOrder, updateOrder } from './orders.ts';
+import type { Database } from './schema.ts';
+import { nextVersion } from './versions.ts';
 
 let database: Awaited<ReturnType<typeof openTestDatabase>>;
 /** These tests are about the cap, not the time limit: give the count all the time it needs. */
@@ -57,6 +61,54 @@ describe('listAdminOrders totals', () => {
     expect(last.rows).toHaveLength(5);
     const past = await listAdminOrders(database.db, {}, 2000, 10, { countTimeoutMs: 1 });
     expect(past).toMatchObject({ rows: [], total: 10_005, totalIsLowerBound: false });
+  });
+});
+
+describe('listAdminOrders count memory (decision 071)', () => {
+  it('reuses a count made at the same sync version, and counts again after any write takes a new version', async () => {
+    // A pool of its own whose statements are recorded, on the same schema.
+    const statements: string[] = [];
+    const watched = new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: createPool({ databaseUrl: process.env.TEST_DATABASE_URL!, searchPath: `${database.schema},public`, maxConnections: 2 }) }),
+      log: (event) => void statements.push(event.query.sql),
+    });
+    const counts = () => statements.filter((text) => text.includes('count(*)')).length;
+    const id = crypto.randomUUID();
+    try {
+      const first = await listAdminOrders(watched, { status: 'delivered' }, 1, 10, patient);
+      expect(first).toMatchObject({ total: 5, totalIsLowerBound: false });
+      expect(counts()).toBe(1);
+      statements.length = 0;
+      const again = await listAdminOrders(watched, { status: 'delivered' }, 1, 10, patient);
+      expect(again).toMatchObject({ total: 5, totalIsLowerBound: false });
+      expect(again.rows.map((row) => row.id)).toEqual(first.rows.map((row) => row.id));
+      // One statement: the page, which read the version the count was made at.
+      expect(statements).toHaveLength(1);
+
+      // A new order, written as the app writes one: a new version, and the next list counts it.
+      await database.db.transaction().execute(async (trx) => {
+        const fields = { id, productId: crypto.randomUUID(), title: 'Cloud VPS', description: '', category: 'vps', image: '', price: '25' };
+        const customer = { userId: crypto.randomUUID(), userEmail: 'late@example.test', userName: 'Late Buyer', deliveryTime: '1hour', orderDate: new Date() };
+        const version = await nextVersion(trx);
+        await insertOrder(trx, { ...fields, ...customer }, version);
+        await updateOrder(trx, id, { order_status: 'delivered' }, version);
+      });
+      const added = await listAdminOrders(watched, { status: 'delivered' }, 1, 10, patient);
+      expect(added).toMatchObject({ total: 6, totalIsLowerBound: false });
+      expect(added.rows[0]!.id).toBe(id);
+
+      // A write to any other order (or any other table) takes a new version too: counted again, still exact.
+      await database.db.transaction().execute(async (trx) => softDeleteOrder(trx, id, await nextVersion(trx)));
+      statements.length = 0;
+      const removed = await listAdminOrders(watched, { status: 'delivered' }, 1, 10, patient);
+      expect(removed).toMatchObject({ total: 5, totalIsLowerBound: false });
+      expect(counts()).toBe(1);
+
+    } finally {
+      await watched.destroy();
+      // The other tests count on five delivered orders, whatever happened above.
+      await database.db.updateTable('orders').set({ deleted_at: new Date() }).where('id', '=', id).execute();
+    }
   });
 });
 

@@ -108,6 +108,22 @@ function nullWhenCanceled(error: unknown): null {
   throw error;
 }
 
+/**
+ * Counts already made, per pool, remembered with the sync version they saw (decision 071). Every write
+ * to an order takes a new version from sync_counter in its own transaction (db/versions.ts), and that
+ * row stays locked until commit, so a statement that sees the same version sees the same orders: a
+ * count made at version V is still exact for a page read at V. A page read at any other version counts
+ * again. Writes that bypass nextVersion (hand-run SQL) are covered by the age limit.
+ */
+const countMemory = new WeakMap<object, Map<string, { total: number; version: number; at: number }>>();
+/** The longest a remembered count is used, whatever the version says. */
+const COUNT_MEMORY_MS = 10_000;
+/** Distinct filters remembered per pool: past this the memory starts again. */
+const COUNT_MEMORY_ENTRIES = 256;
+
+/** The newest sync version, as the statement that reads it sees it. */
+const syncVersion = sql<number>`(select version from sync_counter where id = 1)`;
+
 export interface AdminOrderList {
   rows: OrderRow[];
   total: number;
@@ -133,18 +149,20 @@ export async function listAdminOrders(
       .orderBy('id', 'asc')
       .limit(limit + 1)
       .offset(offset);
-  const countMatches = (cap = countCap, timeoutMs = countTimeoutMs) =>
+  const countWithVersion = (cap = countCap, timeoutMs = countTimeoutMs) =>
     db
       .transaction()
       .execute(async (trx) => {
         await sql`select set_config('statement_timeout', ${String(timeoutMs)}, true)`.execute(trx);
+        // The version in the same statement: the count and the version come from one snapshot.
         const row = await trx
           .selectFrom((qb) => qb.selectFrom('orders').select('id').where((eb) => matches(eb, filter)).limit(cap).as('capped'))
-          .select((eb) => eb.fn.countAll<number>().as('total'))
+          .select((eb) => [eb.fn.countAll<number>().as('total'), syncVersion.as('version')])
           .executeTakeFirstOrThrow();
-        return Number(row.total);
+        return { total: Number(row.total), version: Number(row.version) };
       })
       .catch(nullWhenCanceled);
+  const countMatches = async (cap = countCap, timeoutMs = countTimeoutMs) => (await countWithVersion(cap, timeoutMs))?.total ?? null;
   const answer = async (fetched: OrderRow[], counted: number | null): Promise<AdminOrderList> => {
     const rows = fetched.slice(0, limit);
     if (counted !== null) return { rows, total: counted, totalIsLowerBound: counted >= countCap };
@@ -158,8 +176,26 @@ export async function listAdminOrders(
   };
 
   if (!searchTerm(filter)) {
-    const [fetched, counted] = await Promise.all([pageQuery(db).selectAll().execute(), countMatches()]);
-    return answer(fetched, counted);
+    // The page carries the sync version it was read at: when a count of this filter was made at the
+    // same version, it is this page's exact count and the page is one statement.
+    let memory = countMemory.get(db);
+    if (!memory) countMemory.set(db, (memory = new Map()));
+    const key = JSON.stringify([filter.status, filter.paymentStatus, filter.report, countCap, countTimeoutMs]);
+    const remembered = memory.get(key);
+    const usable = remembered && Date.now() - remembered.at < COUNT_MEMORY_MS ? remembered : undefined;
+    const page = pageQuery(db).selectAll().select(syncVersion.as('sync_version')).execute();
+    // Nothing remembered: count beside the page, as a first visit always did.
+    const counting = usable ? undefined : countWithVersion();
+    const found = await page;
+    const fetched: OrderRow[] = found.map(({ sync_version: _version, ...row }) => row);
+    const pageVersion = found.length > 0 ? Number(found[0]!.sync_version) : undefined;
+    if (usable && pageVersion === usable.version) return answer(fetched, usable.total);
+    const counted = await (counting ?? countWithVersion());
+    if (counted) {
+      if (memory.size >= COUNT_MEMORY_ENTRIES) memory.clear();
+      memory.set(key, { ...counted, at: Date.now() });
+    }
+    return answer(fetched, counted?.total ?? null);
   }
 
   const plan = await searchPlan(db, filter, offset + limit + 1);

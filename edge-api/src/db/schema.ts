@@ -2,6 +2,7 @@ import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { OrderStatus, PaymentStatus, ReportStatus } from '../contract/orders.ts';
 import type { Role } from '../contract/users.ts';
 import type { StockStatus } from '../contract/wise-stocks.ts';
+import type { DeliveryDetails, DeliveryKind, OtherDeliveryKind } from '../contract/deliveries.ts';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type Json<T> = ColumnType<T, string, string>;
@@ -51,6 +52,8 @@ export interface ServicesTable extends Synced {
   details_hint: Generated<string>;
   /** Days after delivery in which a customer may report a problem; 0: no warranty (decision 063). */
   warranty_days: Generated<number>;
+  /** What an order of it delivers (decision 069). */
+  delivery_kind: Generated<DeliveryKind>;
 }
 
 export interface OrdersTable extends Synced {
@@ -74,6 +77,8 @@ export interface OrdersTable extends Synced {
   wise_password_index: string | null;
   wise_image: string | null;
   stock_id: string | null;
+  /** The item of a service's own stock it was delivered from (decision 072). */
+  service_stock_id: ColumnType<string | null, string | null | undefined, string | null>;
   /** The customer's note to the shop, and the payment method chosen when ordering (issue 17). */
   note: Generated<string>;
   payment_method: string | null;
@@ -103,6 +108,14 @@ export interface OrdersTable extends Synced {
   reveal_count: Generated<number>;
   first_revealed_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   first_reveal_device: ColumnType<string | null, string | null | undefined, string | null>;
+  /** A delivery other than an account (decision 069): null while none, or when the Wise columns hold it. */
+  delivery_kind: ColumnType<OtherDeliveryKind | null, OtherDeliveryKind | null | undefined, OtherDeliveryKind | null>;
+  /** What may be shown of it: host, port, user; the file's private reference, name and size; the line count. */
+  delivery_details: ColumnType<DeliveryDetails | null, string | null | undefined, string | null>;
+  /** The secret, sealed with the credentials key: the server password, or the lines joined by newlines. */
+  delivery_secret_enc: ColumnType<string | null, string | null | undefined, string | null>;
+  /** A blind index of each secret (the server password; each line) for the duplicate checks. */
+  delivery_secret_indexes: ColumnType<string[] | null, string[] | null | undefined, string[] | null>;
 }
 
 /** One earlier delivery of an order, as orders.delivery_history keeps it. */
@@ -116,8 +129,14 @@ export interface StoredDelivery {
   wisePasswordEnc: string | null;
   wiseImage: string | null;
   stockId: string | null;
+  /** The item of a service's own stock it came from (decision 072). */
+  serviceStockId?: string;
   /** Who made the change. */
   byEmail: string;
+  /** A delivery of another kind than an account (decision 069): its kind, what may be shown, the secret still sealed. */
+  deliveryKind?: OtherDeliveryKind;
+  deliveryDetails?: DeliveryDetails;
+  deliverySecretEnc?: string | null;
 }
 
 export interface WiseStocksTable extends Synced {
@@ -140,6 +159,32 @@ export interface WiseStocksTable extends Synced {
   /** The import batch it came in with; null when added one at a time. */
   batch_id: ColumnType<string | null, string | null | undefined, string | null>;
   /** Replaced as faulty on an order: never available again (a check constraint holds it). */
+  faulty_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
+/** What may be shown of an item of a service's own stock (decision 072). */
+export type ServiceStockDetails =
+  | { kind: 'account'; email: string; name: string }
+  | { kind: 'server'; host: string; port: number; user: string }
+  | { kind: 'lines'; count: number };
+
+/** Stock kept for one service, of its kind (decision 072); the Wise pool stays in wise_stocks. */
+export interface ServiceStocksTable extends Synced {
+  id: string;
+  service_id: string;
+  kind: 'account' | 'server' | 'lines';
+  details: ColumnType<ServiceStockDetails, string, string>;
+  /** An account's email, trimmed (null for another kind): shown and duplicate-checked like Wise stock emails. */
+  email: string | null;
+  /** The password, or the lines joined by newlines, sealed with the credentials key. */
+  secret_enc: string;
+  /** A blind index of each secret (the password; each line). */
+  secret_indexes: string[];
+  status: Generated<'available' | 'sold' | 'disabled'>;
+  sold_to: string | null;
+  order_id: string | null;
+  notes: Generated<string>;
+  added_by: string | null;
   faulty_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
@@ -263,11 +308,41 @@ export interface CredentialRevealsTable {
   recorded_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
+/** A device that allowed notifications (decision 067). */
+export interface PushSubscriptionsTable {
+  id: Generated<string>;
+  user_id: string;
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  device_id: string;
+  device_label: string;
+  created_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+/** A push message written in a change's transaction, sent once it committed (decision 067). */
+export interface PushOutboxTable {
+  id: Generated<string>;
+  user_id: string | null;
+  to_staff: Generated<boolean>;
+  payload: ColumnType<PushPayload, string, string>;
+  created_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+/** What the service worker shows: a title, a line, the page a click opens and a tag that replaces older ones. */
+export interface PushPayload {
+  title: string;
+  body: string;
+  url: string;
+  tag: string;
+}
+
 export interface Database {
   users: UsersTable;
   services: ServicesTable;
   orders: OrdersTable;
   wise_stocks: WiseStocksTable;
+  service_stocks: ServiceStocksTable;
   stock_batches: StockBatchesTable;
   settings: SettingsTable;
   audit_log: AuditLogTable;
@@ -281,12 +356,15 @@ export interface Database {
   notifications: NotificationsTable;
   notification_reads: NotificationReadsTable;
   credential_reveals: CredentialRevealsTable;
+  push_subscriptions: PushSubscriptionsTable;
+  push_outbox: PushOutboxTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
 export type ServiceRow = Selectable<ServicesTable>;
 export type OrderRow = Selectable<OrdersTable>;
 export type StockRow = Selectable<WiseStocksTable>;
+export type ServiceStockRow = Selectable<ServiceStocksTable>;
 export type StockBatchRow = Selectable<StockBatchesTable>;
 export type AuditRow = Selectable<AuditLogTable>;
 export type NotificationRow = Selectable<NotificationsTable>;

@@ -23,6 +23,7 @@ export const toServiceColumns = (fields: ServiceFields) => ({
   details_hint: fields.detailsHint ?? '',
   // Left as it is when a caller sends no warranty (an older client): 0 for a new service.
   ...(fields.warrantyDays !== undefined ? { warranty_days: fields.warrantyDays } : {}),
+  ...(fields.deliveryKind !== undefined ? { delivery_kind: fields.deliveryKind } : {}),
 });
 
 export function listServices(db: Db) {

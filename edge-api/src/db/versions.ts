@@ -7,6 +7,7 @@ import type { Database } from './schema.ts';
  * Call it once per writing transaction, inside that transaction.
  */
 export async function nextVersion(trx: Transaction<Database>): Promise<number> {
+  noteLocalWrite();
   const row = await trx
     .updateTable('sync_counter')
     .set({ version: sql`version + 1` })
@@ -14,6 +15,17 @@ export async function nextVersion(trx: Transaction<Database>): Promise<number> {
     .returning('version')
     .executeTakeFirstOrThrow();
   return Number(row.version);
+}
+
+let localWrites = 0;
+
+/**
+ * Writes this process has begun (every nextVersion) or finished (the API notes each write request as it
+ * ends): what is remembered of a row read before the latest of them is not used (decision 071).
+ */
+export const localWriteCount = () => localWrites;
+export function noteLocalWrite(): void {
+  localWrites += 1;
 }
 
 export async function currentVersion(db: Kysely<Database> | Transaction<Database>): Promise<number> {

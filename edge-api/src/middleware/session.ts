@@ -2,14 +2,16 @@ import { createMiddleware } from 'hono/factory';
 import type { TokenClaims } from '../auth/verifier.ts';
 import { isStaffRole, type Role } from '../contract/users.ts';
 import type { UserRow } from '../db/schema.ts';
+import { noteLocalWrite } from '../db/versions.ts';
 import type { Deps } from '../deps.ts';
 import { ApiError, forbidden, unauthorized } from '../errors.ts';
+import { callerMemo } from './caller-memo.ts';
 
 export interface AppEnv {
   Variables: {
     /** The verified token's claims, or null for an anonymous caller. */
     auth: TokenClaims | null;
-    /** The caller's user record, read fresh on every request: roles never come from the token. */
+    /** The caller's user record, read from the database (at most CALLER_MEMO_MS before, decision 071): roles never come from the token. */
     user: UserRow | null;
   };
 }
@@ -17,6 +19,7 @@ export interface AppEnv {
 export const isStaff = (user: UserRow | null) => isStaffRole(user?.user_role);
 
 export function session(deps: Deps) {
+  const callers = callerMemo();
   return createMiddleware<AppEnv>(async (c, next) => {
     const header = c.req.header('authorization');
     const token = header?.match(/^Bearer\s+(.+)$/i)?.[1];
@@ -41,15 +44,18 @@ export function session(deps: Deps) {
       throw new ApiError('misconfigured', 'The sign-in service cannot be reached; try again shortly');
     }
     if (!alive) throw unauthorized('Your session has ended; sign in again');
-    const user = await deps.db
-      .selectFrom('users')
-      .selectAll()
-      .where('id', '=', claims.sub)
-      .where('deleted_at', 'is', null)
-      .executeTakeFirst();
+    const user = await callers.read(claims.sub, () =>
+      deps.db.selectFrom('users').selectAll().where('id', '=', claims.sub).where('deleted_at', 'is', null).executeTakeFirst(),
+    );
     c.set('auth', claims);
     c.set('user', user ?? null);
-    return next();
+    if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
+    try {
+      return await next();
+    } finally {
+      // Whatever this request changed is committed now: no record read before it is used again.
+      noteLocalWrite();
+    }
   });
 }
 

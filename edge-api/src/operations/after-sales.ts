@@ -10,6 +10,7 @@ import { nextVersion } from '../db/versions.ts';
 import type { Deps } from '../deps.ts';
 import { ApiError, forbidden, notFound } from '../errors.ts';
 import { presentOrder } from '../presenters/orders.ts';
+import { tellCustomer } from './customer-push.ts';
 import { canonicalJson } from './deliver.ts';
 import { notifyProblemReport, problemReportKey } from './staff-notices.ts';
 
@@ -29,7 +30,7 @@ const keyReused = (error: unknown) => {
 const hashOf = (deps: Deps, request: string, body: unknown, key?: string) => (key ? deps.secrets.blindIndex(`${request} ${canonicalJson(body)}`) : Promise.resolve(undefined));
 
 const isDelivered = (row: OrderRow) =>
-  row.wise_email !== null && row.payment_status === 'paid' && (row.order_status === 'delivered' || row.order_status === 'completed');
+  (row.wise_email !== null || row.delivery_kind !== null) && row.payment_status === 'paid' && (row.order_status === 'delivered' || row.order_status === 'completed');
 
 /**
  * Why this order cannot take a problem report now, or null when it can (decision 063): it must be
@@ -100,6 +101,7 @@ export async function declineReport(deps: Deps, actor: UserRow, orderId: string,
       }
       const version = await nextVersion(trx);
       const updated = await updateOrder(trx, orderId, { report_status: 'declined', report_reply: message, report_resolved_at: deps.clock() }, version);
+      await tellCustomer(trx, current, updated);
       await resolveNotification(trx, version, problemReportKey(orderId));
       await recordAudit(trx, actor, { action: 'order.report_decline', entity: 'order', entityId: orderId, details: { reason: current.report_reason } });
       return { status: 200, body: await presentOrder(updated, 'staff', deps.secrets, deps.blobs) };

@@ -6,22 +6,28 @@ import { recordAudit } from '../db/audit.ts';
 import { resolveNotification } from '../db/notifications.ts';
 import { KeyReusedError, onceForKey, type StoredAnswer } from '../db/idempotency.ts';
 import { lockOrder, updateOrder } from '../db/orders.ts';
-import type { Database, OrderRow, OrdersTable, StockRow, StoredDelivery, UserRow } from '../db/schema.ts';
+import type { Database, OrderRow, OrdersTable, ServiceStockRow, StockRow, StoredDelivery, UserRow } from '../db/schema.ts';
+import { lockServiceStock, markServiceStockFaulty, markServiceStockSold } from '../db/service-stocks.ts';
 import { nextVersion } from '../db/versions.ts';
 import { lockStockForDelivery, markStockFaulty, markStockSold } from '../db/wise-stocks.ts';
 import type { Deps } from '../deps.ts';
-import { ApiError, notFound } from '../errors.ts';
+import { ApiError, badRequest, notFound } from '../errors.ts';
 import { assertVersion } from '../lib/versioning.ts';
 import { presentOrder } from '../presenters/orders.ts';
 import { automaticDelivery, afterAutomaticDelivery } from './auto-deliver.ts';
+import { tellCustomer } from './customer-push.ts';
 import { paymentCheckKey, problemReportKey } from './staff-notices.ts';
 import { noStockKey, watchStockLevel } from './stock-watch.ts';
+import { assertNoDuplicateSecrets, assertServiceKind, hasDelivery, noOtherDelivery, sealOtherDelivery } from './other-deliveries.ts';
 
 /** What PUT /api/admin/orders/{id} asks for: statuses, or a delivery of typed credentials or of a stock. */
 export type OrderChange = z.infer<typeof orderChangeBody>;
 
 const stockUnavailable = () =>
   new ApiError('stock_unavailable', 'This Wise stock is no longer available; it may just have been delivered. Choose another one.');
+
+const serviceStockUnavailable = () =>
+  new ApiError('stock_unavailable', "This item of the service's stock is no longer available; it may just have been delivered. Choose another one.");
 
 const alreadyDelivered = () =>
   new ApiError(
@@ -63,11 +69,14 @@ async function keepReplacedDelivery(trx: Transaction<Database>, actor: UserRow, 
   const past: StoredDelivery = {
     at: now.toISOString(),
     kind: 'replaced',
-    wiseEmail: current.wise_email!,
+    wiseEmail: current.wise_email ?? '',
     wisePasswordEnc: current.wise_password_enc,
     wiseImage: current.wise_image,
     stockId: current.stock_id,
+    ...(current.service_stock_id && { serviceStockId: current.service_stock_id }),
     byEmail: actor.email,
+    // Another kind (decision 069): what may be shown of it, and its secret still sealed.
+    ...(current.delivery_kind && { deliveryKind: current.delivery_kind, deliveryDetails: current.delivery_details ?? undefined, deliverySecretEnc: current.delivery_secret_enc }),
   };
   changes.delivery_history = JSON.stringify([...current.delivery_history, past]);
   changes.credentials_rotated_at = null;
@@ -87,6 +96,50 @@ async function keepReplacedDelivery(trx: Transaction<Database>, actor: UserRow, 
       });
     }
   }
+  if (current.service_stock_id) {
+    const faulty = await markServiceStockFaulty(trx, current.service_stock_id, `Replaced as faulty on order ${current.id} on ${now.toISOString().slice(0, 10)}.`, version);
+    if (faulty) {
+      await recordAudit(trx, actor, {
+        action: 'service_stock.faulty',
+        entity: 'service_stock',
+        entityId: current.service_stock_id,
+        details: { from: faulty.from, to: 'disabled', orderId: current.id },
+      });
+    }
+  }
+}
+
+/**
+ * The order's columns for an item of a service's own stock (decision 072): an account goes to the Wise
+ * columns, a server login or lines to the other kind's; the sealed secret and its indexes move as they are.
+ */
+async function serviceStockColumns(deps: Deps, item: ServiceStockRow): Promise<Updateable<OrdersTable>> {
+  const details = item.details;
+  if (details.kind === 'account') {
+    return {
+      wise_email: details.email,
+      wise_email_index: await deps.secrets.blindIndex(details.email.trim().toLowerCase()),
+      wise_password_enc: item.secret_enc,
+      wise_password_index: item.secret_indexes[0] ?? null,
+      wise_image: null,
+      stock_id: null,
+      service_stock_id: item.id,
+      ...noOtherDelivery,
+    };
+  }
+  return {
+    delivery_kind: details.kind,
+    delivery_details: JSON.stringify(details),
+    delivery_secret_enc: item.secret_enc,
+    delivery_secret_indexes: item.secret_indexes,
+    wise_email: null,
+    wise_email_index: null,
+    wise_password_enc: null,
+    wise_password_index: null,
+    wise_image: null,
+    stock_id: null,
+    service_stock_id: item.id,
+  };
 }
 
 /** JSON with object keys sorted, so one request always hashes the same. */
@@ -132,7 +185,11 @@ export async function changeOrder(
     wise_password_index: await deps.secrets.blindIndex(typed.password),
     wise_image: change.wiseImage || null,
     stock_id: null,
+    service_stock_id: null,
+    ...noOtherDelivery,
   };
+  // A server login, lines or a file (decision 069), sealed here too.
+  const other = await sealOtherDelivery(deps, change);
   // The request a key stands for, as a keyed hash (the body may hold a password): fields in a fixed order.
   const requestHash = idempotencyKey ? await deps.secrets.blindIndex(`PUT /admin/orders/${orderId} ${canonicalJson(change)}`) : undefined;
   const result = await deps.db
@@ -142,13 +199,14 @@ export async function changeOrder(
         const current = await lockOrder(trx, orderId);
         if (!current) throw notFound('Order');
         // Separation of duties: a staff member's own order is paid and delivered by someone else.
-        const paysOrDelivers = change.paymentStatus === 'paid' || change.orderStatus === 'delivered' || typed !== null || change.stockId !== undefined;
+        const manual = typedColumns !== null || change.stockId !== undefined || change.serviceStockId !== undefined || other !== null;
+        const paysOrDelivers = change.paymentStatus === 'paid' || change.orderStatus === 'delivered' || manual;
         if (current.user_id === actor.id && paysOrDelivers) {
           throw new ApiError('own_account', 'You cannot mark your own order paid or deliver it: another staff member must do it');
         }
         // Checked under the order's row lock, before any stock is touched: of concurrent deliveries to one
         // order exactly one lands, and the stocks of the others stay available. Holds without `version`.
-        if ((typedColumns || change.stockId) && (current.wise_email !== null || current.stock_id !== null) && change.replace !== true) {
+        if (manual && hasDelivery(current) && change.replace !== true) {
           throw alreadyDelivered();
         }
         // The customer cancelled it meanwhile (issue 17): marking it paid would surprise both; say so instead.
@@ -165,9 +223,14 @@ export async function changeOrder(
         if (change.paymentStatus) changes.payment_status = change.paymentStatus;
         if (change.orderStatus) changes.order_status = change.orderStatus;
         let stock: StockRow | undefined;
+        let serviceStock: ServiceStockRow | undefined;
         // Marked paid, for a service that delivers by itself: the oldest free stock, in this transaction (decision 061).
-        const auto = typedColumns || change.stockId ? null : await automaticDelivery(trx, current, change);
-        if (typedColumns) {
+        const auto = manual ? null : await automaticDelivery(trx, current, change);
+        if (manual && !change.serviceStockId) await assertServiceKind(trx, current, other?.kind ?? 'account');
+        if (other) {
+          await assertNoDuplicateSecrets(trx, orderId, other, change.overrideDuplicates === true);
+          Object.assign(changes, other.columns, { payment_status: 'paid', order_status: 'delivered' });
+        } else if (typedColumns) {
           Object.assign(changes, typedColumns, { payment_status: 'paid', order_status: 'delivered' });
         } else if (change.stockId || auto?.stock) {
           stock = auto?.stock ?? (await lockStockForDelivery(trx, change.stockId!));
@@ -180,12 +243,23 @@ export async function changeOrder(
             wise_password_index: stock.wise_password_index,
             wise_image: stock.auth_image || null,
             stock_id: stock.id,
+            service_stock_id: null,
+            ...noOtherDelivery,
             payment_status: 'paid',
             order_status: 'delivered',
           });
+        } else if (change.serviceStockId || auto?.serviceStock) {
+          // An item of the service's own stock (decision 072), chosen by staff or claimed by the automatic delivery.
+          serviceStock = auto?.serviceStock ?? (await lockServiceStock(trx, change.serviceStockId!));
+          if (!serviceStock || serviceStock.status !== 'available') throw serviceStockUnavailable();
+          if (serviceStock.service_id !== current.product_id) {
+            throw badRequest("serviceStockId: this item is stock of another service", [{ path: 'serviceStockId', message: 'is stock of another service' }]);
+          }
+          await assertServiceKind(trx, current, serviceStock.kind);
+          Object.assign(changes, await serviceStockColumns(deps, serviceStock), { payment_status: 'paid', order_status: 'delivered' });
         }
         const version = await nextVersion(trx);
-        const replacing = (typedColumns !== null || stock !== undefined) && current.wise_email !== null;
+        const replacing = (typedColumns !== null || stock !== undefined || serviceStock !== undefined || other !== null) && (current.wise_email !== null || current.delivery_kind !== null);
         if (replacing) await keepReplacedDelivery(trx, actor, current, changes, version, deps.clock());
         if (stock) {
           await markStockSold(trx, stock.id, { userId: current.user_id, orderId }, version);
@@ -196,14 +270,24 @@ export async function changeOrder(
             details: { from: stock.status, to: 'sold', soldTo: current.user_id, orderId },
           });
         }
+        if (serviceStock) {
+          await markServiceStockSold(trx, serviceStock.id, { userId: current.user_id, orderId }, version);
+          await recordAudit(trx, actor, {
+            action: 'service_stock.sold',
+            entity: 'service_stock',
+            entityId: serviceStock.id,
+            details: { from: serviceStock.status, to: 'sold', soldTo: current.user_id, orderId, serviceId: serviceStock.service_id },
+          });
+        }
         const updated = await updateOrder(trx, orderId, changes, version);
+        await tellCustomer(trx, current, updated);
         // A settled payment, or an answered problem report, closes what staff were told about it.
         if (updated.payment_status !== 'pending') await resolveNotification(trx, version, paymentCheckKey(orderId));
         if (current.report_status === 'open' && updated.report_status !== 'open') await resolveNotification(trx, version, problemReportKey(orderId));
         if (auto) await afterAutomaticDelivery(trx, version, updated, auto);
-        else if (typedColumns || stock) await resolveNotification(trx, version, noStockKey(orderId));
-        if (stock) await watchStockLevel(trx, version);
-        const delivered = typedColumns ? 'typed' : auto?.stock ? 'auto' : stock ? 'stock' : undefined;
+        else if (typedColumns || stock || serviceStock || other) await resolveNotification(trx, version, noStockKey(orderId));
+        if (stock || serviceStock) await watchStockLevel(trx, version);
+        const delivered = typedColumns || other ? 'typed' : auto?.stock || auto?.serviceStock ? 'auto' : stock || serviceStock ? 'stock' : undefined;
         await recordAudit(trx, actor, {
           action: delivered ? 'order.deliver' : 'order.update',
           entity: 'order',
@@ -211,8 +295,10 @@ export async function changeOrder(
           details: {
             from: { paymentStatus: current.payment_status, orderStatus: current.order_status },
             to: { paymentStatus: updated.payment_status, orderStatus: updated.order_status },
-            ...(delivered && { delivered, wiseEmail: updated.wise_email, stockId: updated.stock_id, proofImage: updated.wise_image !== null }),
-            ...(delivered && current.wise_email !== null && { replaced: { wiseEmail: current.wise_email, stockId: current.stock_id } }),
+            ...(delivered && !other && { delivered, wiseEmail: updated.wise_email, stockId: updated.stock_id, proofImage: updated.wise_image !== null }),
+            ...(serviceStock && { serviceStockId: serviceStock.id, ...(updated.delivery_kind && { deliveryKind: updated.delivery_kind }) }),
+            ...(other && { delivered, deliveryKind: other.kind, ...other.audit, ...(change.overrideDuplicates && { overrideDuplicates: true }) }),
+            ...(delivered && replacing && { replaced: current.delivery_kind ? { deliveryKind: current.delivery_kind } : { wiseEmail: current.wise_email, stockId: current.stock_id } }),
           },
         });
         return { status: 200, body: await presentOrder(updated, 'staff', deps.secrets, deps.blobs) };
@@ -225,7 +311,7 @@ export async function changeOrder(
           'This Idempotency-Key was already used with a different request. Nothing was changed: send a new key for a new change.',
         );
       }
-      // The unique index on orders.stock_id: another order got this stock after all.
+      // The unique index on orders.stock_id (or service_stock_id): another order got this stock after all.
       throw isUniqueViolation(error) ? stockUnavailable() : error;
     });
   return result as StoredAnswer & { body: Order };

@@ -3,6 +3,7 @@ import { hasDuplicate } from '../contract/wise-stocks.ts';
 import { recordAudit } from '../db/audit.ts';
 import { credentialsKeys, duplicateCheck, findKnownCredentials } from '../db/credentials.ts';
 import { updateOrder } from '../db/orders.ts';
+import { tellCustomer } from './customer-push.ts';
 import type { StoredDelivery, UserRow } from '../db/schema.ts';
 import { nextVersion, writeTime } from '../db/versions.ts';
 import { lockStock, lockStockAdditions } from '../db/wise-stocks.ts';
@@ -63,7 +64,7 @@ export async function rotateStockPassword(
         stockId,
         byEmail: actor.email,
       };
-      await updateOrder(
+      const rotated = await updateOrder(
         trx,
         order.id,
         {
@@ -74,6 +75,7 @@ export async function rotateStockPassword(
         },
         version,
       );
+      await tellCustomer(trx, order, rotated);
       await recordAudit(trx, actor, { action: 'order.rotate', entity: 'order', entityId: order.id, details: { stockId } });
     }
     return { row: updated, orderId: order?.id ?? null };

@@ -1,6 +1,7 @@
 import { sql, type Transaction } from 'kysely';
 import { notifyStaff, resolveNotification } from '../db/notifications.ts';
 import type { Database, StockRow } from '../db/schema.ts';
+import { availableByService } from '../db/service-stocks.ts';
 import { findSettingsRow } from '../db/settings.ts';
 import { currentVersion } from '../db/versions.ts';
 import { toSiteSettings } from '../presenters/settings.ts';
@@ -49,8 +50,11 @@ export async function watchStockLevel(trx: Transaction<Database>, version?: numb
     .where('deleted_at', 'is', null)
     .where('low_stock_threshold', 'is not', null)
     .execute();
+  // A service that keeps stock of its own (decision 072) is compared with that stock alone.
+  const own = await availableByService(trx);
   for (const service of services) {
-    await compare(trx, version, available, service.low_stock_threshold ?? 0, serviceKey(service.id), `Low stock for ${service.title}`, service.id);
+    const count = own.get(service.id);
+    await compare(trx, version, count ?? available, service.low_stock_threshold ?? 0, serviceKey(service.id), `Low stock for ${service.title}`, service.id, count !== undefined);
   }
   // A service deleted, or without a threshold of its own now: its open warning is over.
   await trx
@@ -63,9 +67,10 @@ export async function watchStockLevel(trx: Transaction<Database>, version?: numb
     .execute();
 }
 
-async function compare(trx: Transaction<Database>, version: number, available: number, threshold: number, key: string, title: string, serviceId: string | null) {
+async function compare(trx: Transaction<Database>, version: number, available: number, threshold: number, key: string, title: string, serviceId: string | null, ownStock = false) {
   if (threshold > 0 && available < threshold) {
-    const body = `${available} available Wise stock ${available === 1 ? 'account' : 'accounts'}, below the threshold of ${threshold}. Add stock.`;
+    const what = ownStock ? `stock ${available === 1 ? 'item' : 'items'} of its own` : `Wise stock ${available === 1 ? 'account' : 'accounts'}`;
+    const body = `${available} available ${what}, below the threshold of ${threshold}. Add stock.`;
     await notifyStaff(trx, version, { kind: 'low_stock', title, body, serviceId, dedupeKey: key });
   } else {
     await resolveNotification(trx, version, key);

@@ -11,7 +11,7 @@ import type { Secrets } from '../lib/secrets.ts';
 export type OrderAudience = 'owner' | 'staff';
 
 const credentialsDelivered = (row: OrderRow) =>
-  row.wise_email !== null && row.payment_status === 'paid' && (row.order_status === 'delivered' || row.order_status === 'completed');
+  (row.wise_email !== null || row.delivery_kind !== null) && row.payment_status === 'paid' && (row.order_status === 'delivered' || row.order_status === 'completed');
 
 export async function presentOrder(row: OrderRow, audience: OrderAudience, secrets: Secrets, blobs: BlobStore): Promise<Order> {
   const order: Order = {
@@ -50,12 +50,22 @@ export async function presentOrder(row: OrderRow, audience: OrderAudience, secre
     order.views = { count: row.reveal_count, firstAt: new Date(row.first_revealed_at).toISOString(), firstDevice: row.first_reveal_device ?? '' };
   }
   if (audience === 'staff') {
+    addOtherDelivery(order, row);
     if (row.wise_email !== null) order.wiseEmail = row.wise_email;
     if (row.wise_image) order.wiseImage = await resolveImageUrl(blobs, row.wise_image);
     order.stockId = row.stock_id;
+    if (row.service_stock_id) order.serviceStockId = row.service_stock_id;
     return order;
   }
-  if (credentialsDelivered(row)) {
+  if (credentialsDelivered(row) && row.delivery_kind !== null) {
+    addOtherDelivery(order, row);
+    if (row.delivery_secret_enc) {
+      const secret = await secrets.open(row.delivery_secret_enc, { entity: 'order', id: row.id });
+      if (secret === null) order.deliverySecretUnreadable = true;
+      else if (row.delivery_kind === 'server') order.serverPassword = secret;
+      else if (row.delivery_kind === 'lines') order.deliveryLines = secret.split('\n');
+    }
+  } else if (credentialsDelivered(row)) {
     order.wiseEmail = row.wise_email!;
     if (row.wise_password_enc) {
       const password = await secrets.open(row.wise_password_enc, { entity: 'order', id: row.id });
@@ -65,6 +75,29 @@ export async function presentOrder(row: OrderRow, audience: OrderAudience, secre
     if (row.wise_image) order.wiseImage = await resolveImageUrl(blobs, row.wise_image);
   }
   return order;
+}
+
+/** What may be shown of a server login, lines or a file (decision 069): to staff and to the customer alike, never a secret. */
+function addOtherDelivery(order: Order, row: OrderRow) {
+  const details = row.delivery_details;
+  if (!row.delivery_kind || !details) return;
+  order.deliveryKind = row.delivery_kind;
+  if (details.kind === 'server') {
+    order.serverHost = details.host;
+    order.serverPort = details.port;
+    order.serverUser = details.user;
+  } else if (details.kind === 'lines') {
+    order.deliveryLineCount = details.count;
+  } else {
+    order.deliveryFile = { name: details.name, size: details.size };
+  }
+}
+
+/** A past delivery of another kind, named without its secret: host and user, the file's name, the line count. */
+function pastLabel(details: NonNullable<OrderRow['delivery_details']>): string {
+  if (details.kind === 'server') return `${details.user}@${details.host}:${details.port}`;
+  if (details.kind === 'file') return details.name;
+  return details.count === 1 ? '1 line' : `${details.count} lines`;
 }
 
 /** jo•••@example.com: enough for the customer to tell two accounts apart, not enough to use either. */
@@ -95,7 +128,15 @@ async function addAfterSales(order: Order, row: OrderRow, audience: OrderAudienc
   }
   if (row.delivery_history.length > 0) {
     order.deliveryHistory = row.delivery_history.map((past) =>
-      audience === 'staff'
+      past.deliveryKind && past.deliveryDetails
+        ? {
+            at: past.at,
+            kind: past.kind,
+            wiseEmail: '',
+            deliveryKind: past.deliveryKind,
+            label: audience === 'staff' || past.deliveryKind !== 'server' ? pastLabel(past.deliveryDetails) : maskEmail(pastLabel(past.deliveryDetails)),
+          }
+        : audience === 'staff'
         ? { at: past.at, kind: past.kind, wiseEmail: past.wiseEmail, stockId: past.stockId }
         : { at: past.at, kind: past.kind, wiseEmail: maskEmail(past.wiseEmail) },
     );

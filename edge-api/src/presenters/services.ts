@@ -17,6 +17,7 @@ export const toService = (row: ServiceRow): Service => ({
   needsDetails: row.needs_details,
   detailsHint: row.details_hint,
   warrantyDays: row.warranty_days,
+  deliveryKind: row.delivery_kind,
   createdAt: new Date(row.created_at).toISOString(),
   updatedAt: new Date(row.updated_at).toISOString(),
   version: Number(row.version),

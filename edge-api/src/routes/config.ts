@@ -19,6 +19,12 @@ export function configRoutes(deps: Deps) {
     return demo.value;
   };
   return new Hono<AppEnv>().get('/', async (c) =>
-    c.json({ supabaseUrl: deps.config.supabaseUrl, supabaseAnonKey: deps.config.supabaseAnonKey, demo: await isDemo() }),
+    c.json({
+      supabaseUrl: deps.config.supabaseUrl,
+      supabaseAnonKey: deps.config.supabaseAnonKey,
+      demo: await isDemo(),
+      // Web push (decision 067): the VAPID public key browsers subscribe with; null when not set up.
+      pushPublicKey: deps.config.push?.publicKey ?? null,
+    }),
   );
 }

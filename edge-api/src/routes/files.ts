@@ -13,6 +13,8 @@ export function fileRoutes(store: BlobStore) {
   return new Hono().get('/:bucket/:path{.+}', async (c) => {
     const { bucket, path } = c.req.param();
     if (!isBucket(bucket) || !parseBlobRef(`${bucket}/${path}`)) return c.json(missing, 404);
+    // Delivered files go only through GET /api/orders/{id}/file, to their customer and staff (decision 069).
+    if (bucket === 'order-proofs' && path.startsWith('deliveries/')) return c.json(missing, 404);
     const isPublic = publicBuckets.has(bucket);
     if (!isPublic && !(await store.verify(bucket, path, c.req.query('expires'), c.req.query('sig')))) {
       return c.json({ error: { code: 'forbidden', message: 'This link is invalid or has expired' } }, 403);

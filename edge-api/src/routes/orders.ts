@@ -3,10 +3,11 @@ import { idempotencyHeader, idParam } from '../contract/fields.ts';
 import { orderReportBody, paymentProofBody, placeOrderBody, revealBody, userIdParam, userOrdersQuery } from '../contract/order-requests.ts';
 import { acceptsPaymentProof, isCancellable } from '../contract/orders.ts';
 import { parseBlobRef } from '../contract/uploads.ts';
+import { asciiFileName, fileContentType } from '../contract/deliveries.ts';
 import { recordAudit } from '../db/audit.ts';
 import { resolveNotification } from '../db/notifications.ts';
 import { notifyNewOrder, notifyPaymentCheck, paymentCheckKey } from '../operations/staff-notices.ts';
-import { findOrderIncludingDeleted, findProofReuse, insertOrder, listUserOrders, listUserOrdersPage, lockOrder, updateOrder } from '../db/orders.ts';
+import { findOrder, findOrderIncludingDeleted, findProofReuse, insertOrder, listUserOrders, listUserOrdersPage, lockOrder, updateOrder } from '../db/orders.ts';
 import type { OrderRow } from '../db/schema.ts';
 import { findService } from '../db/services.ts';
 import { nextVersion } from '../db/versions.ts';
@@ -97,7 +98,7 @@ export function orderRoutes(deps: Deps) {
         if (!current) throw notFound('Order');
         if (current.user_id !== me.id) throw forbidden('You can only cancel your own orders');
         if (current.order_status === 'cancelled' && current.cancelled_at) return current;
-        if (!isCancellable({ orderStatus: current.order_status, paymentStatus: current.payment_status, wiseEmail: current.wise_email ?? undefined })) {
+        if (!isCancellable({ orderStatus: current.order_status, paymentStatus: current.payment_status, wiseEmail: current.wise_email ?? undefined, deliveryKind: current.delivery_kind ?? undefined })) {
           throw conflict(cancelRefusal(current), { orderStatus: current.order_status, paymentStatus: current.payment_status });
         }
         const version = await nextVersion(trx);
@@ -176,6 +177,26 @@ export function orderRoutes(deps: Deps) {
     .post('/:id/report', requireRole(), validate('param', idParam), validate('header', idempotencyHeader), validate('json', orderReportBody), async (c) => {
       const answer = await reportProblem(deps, c.get('user')!, c.req.valid('param').id, c.req.valid('json'), c.req.valid('header')['idempotency-key']);
       return c.json(answer.body, 200);
+    })
+    .get('/:id/file', requireRole(), validate('param', idParam), async (c) => {
+      // The delivered file (decision 069): its customer once delivered, and staff; nobody through a link.
+      const me = c.get('user')!;
+      const row = await findOrder(deps.db, c.req.valid('param').id);
+      if (!row) throw notFound('Order');
+      if (row.user_id !== me.id && !isStaff(me)) throw forbidden('You can only download the files of your own orders');
+      const details = row.delivery_kind === 'file' ? row.delivery_details : null;
+      const delivered = row.payment_status === 'paid' && (row.order_status === 'delivered' || row.order_status === 'completed');
+      if (!details || details.kind !== 'file' || (row.user_id === me.id && !isStaff(me) && !delivered)) throw notFound('File');
+      const ref = parseBlobRef(details.path);
+      const bytes = ref && (await deps.blobs.read(ref.bucket, ref.path));
+      if (!bytes) throw notFound('File');
+      return c.body(bytes as Uint8Array<ArrayBuffer>, 200, {
+        'Content-Type': fileContentType(details.name),
+        'Content-Length': String(bytes.byteLength),
+        'Content-Disposition': `attachment; filename="${asciiFileName(details.name)}"; filename*=UTF-8''${encodeURIComponent(details.name)}`,
+        'X-Content-Type-Options': 'nosniff',
+        'Cache-Control': 'no-store',
+      });
     })
     .post('/:id/reveals', requireRole(), validate('param', idParam), validate('header', idempotencyHeader), validate('json', revealBody), async (c) => {
       const order = await logReveal(deps, c.get('user')!, c.req.valid('param').id, c.req.valid('json'), c.req.valid('header')['idempotency-key']);

@@ -3,6 +3,7 @@ import { idParam } from '../contract/fields.ts';
 import { autoDeliverProblem, serviceBody } from '../contract/service-requests.ts';
 import { recordAudit } from '../db/audit.ts';
 import { findService, insertService, listServices, softDeleteService, updateService } from '../db/services.ts';
+import { keepsOwnStock } from '../db/service-stocks.ts';
 import { watchStockLevel } from '../operations/stock-watch.ts';
 import { nextVersion } from '../db/versions.ts';
 import type { Deps } from '../deps.ts';
@@ -13,8 +14,8 @@ import { requireAdmin, type AppEnv } from '../middleware/session.ts';
 import { toService } from '../presenters/services.ts';
 
 /** Automatic delivery draws on Wise stock (decision 061): refused, with nothing written, for another category. */
-function assertCanAutoDeliver(fields: { autoDeliver?: boolean; category: string }) {
-  const problem = autoDeliverProblem(fields);
+function assertCanAutoDeliver(fields: { autoDeliver?: boolean; category: string; deliveryKind?: string }, keepsStock = false) {
+  const problem = autoDeliverProblem(fields, keepsStock);
   if (problem) throw badRequest(`autoDeliver: ${problem}`, [{ path: 'autoDeliver', message: problem }]);
 }
 
@@ -42,10 +43,11 @@ export function serviceRoutes(deps: Deps) {
     .put('/:id', requireAdmin, validate('param', idParam), validate('json', serviceBody), async (c) => {
       const { id } = c.req.valid('param');
       const { id: _bodyId, version, ...fields } = c.req.valid('json');
-      assertCanAutoDeliver(fields);
       const row = await deps.db.transaction().execute(async (trx) => {
-        const current = await trx.selectFrom('services').select('version').where('id', '=', id).where('deleted_at', 'is', null).forUpdate().executeTakeFirst();
+        const current = await trx.selectFrom('services').select(['version', 'delivery_kind']).where('id', '=', id).where('deleted_at', 'is', null).forUpdate().executeTakeFirst();
         if (!current) throw notFound('Service');
+        // A service with stock of its own may deliver automatically from it (decision 072).
+        assertCanAutoDeliver({ ...fields, deliveryKind: fields.deliveryKind ?? current.delivery_kind }, fields.autoDeliver ? await keepsOwnStock(trx, id) : false);
         assertVersion(current.version, version, 'service');
         const updated = await updateService(trx, id, fields, await nextVersion(trx));
         await recordAudit(trx, c.get('user'), { action: 'service.update', entity: 'service', entityId: id, details: { title: fields.title } });

@@ -23,6 +23,8 @@ import { toService } from '../presenters/services.ts';
 import { toSiteSettings } from '../presenters/settings.ts';
 import { toUser } from '../presenters/users.ts';
 import { toWiseStock } from '../presenters/wise-stocks.ts';
+import { toServiceStock } from '../presenters/service-stocks.ts';
+import { changedServiceStocks } from '../db/service-stocks.ts';
 
 /** Splits rows of one window into live ones (serialised) and ids of soft-deleted ones. */
 async function split<Row extends { id: string; deleted_at: Date | null }, Out>(rows: Row[], serialise: (row: Row) => Out | Promise<Out>) {
@@ -74,13 +76,14 @@ export function syncRoutes(deps: Deps) {
         const staff = isStaff(me);
         const { tables, upTo } = await readPage(
           async (window) => {
-            const [users, orders, wiseStocks, notifications] = await Promise.all([
+            const [users, orders, wiseStocks, notifications, serviceStocks] = await Promise.all([
               changedUsers(trx, window, staff ? undefined : me.id),
               staff ? changedWorkingSetOrders(trx, window, deps.clock()) : changedOwnOrders(trx, window, me.id),
               staff ? changedStocks(trx, window) : [],
               staff ? changedNotifications(trx, window, me.id) : [],
+              staff ? changedServiceStocks(trx, window) : [],
             ]);
-            return { users, orders, wiseStocks, notifications };
+            return { users, orders, wiseStocks, notifications, serviceStocks };
           },
           after,
           latest,
@@ -96,6 +99,10 @@ export function syncRoutes(deps: Deps) {
           const notifications = await split(tables.notifications, toStaffNotification);
           response.changes.notifications = notifications.changes;
           response.deleted.notifications = notifications.deleted;
+          // A service's own stock (decision 072): secrets as Wise stock passwords, masked for moderators.
+          const serviceStocks = await split(tables.serviceStocks, (row) => toServiceStock(row, deps.secrets, me.user_role === 'admin' ? 'admin' : 'moderator'));
+          response.changes.serviceStocks = serviceStocks.changes;
+          response.deleted.serviceStocks = serviceStocks.deleted;
         }
         return { ...response, cursor: upTo, hasMore: upTo < latest };
       });

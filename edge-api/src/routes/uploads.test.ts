@@ -167,9 +167,10 @@ describe('upload size limits', () => {
         body: unreadable(),
         duplex: 'half',
       } as RequestInit);
-    const tooBigForModerator = await send(moderator, 11 * MB);
+    // A moderator's largest upload is a delivered file (decision 069).
+    const tooBigForModerator = await send(moderator, 21 * MB);
     expect(tooBigForModerator.status).toBe(413);
-    expect(((await tooBigForModerator.json()) as ErrorBody).error.message).toContain('smaller than 10MB');
+    expect(((await tooBigForModerator.json()) as ErrorBody).error.message).toContain('smaller than 20MB');
     expect((await send(admin, 33 * MB)).status).toBe(413);
   });
 });

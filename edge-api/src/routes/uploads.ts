@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { createMiddleware } from 'hono/factory';
 import { BucketMissing } from '../blobs/blob-store.ts';
+import { DELIVERY_FILE_NAME_MAX } from '../contract/deliveries.ts';
 import { uploadLimitMegabytes, type Bucket, type UploadKind } from '../contract/uploads.ts';
 import type { Role } from '../contract/users.ts';
 import type { Deps } from '../deps.ts';
@@ -11,7 +12,7 @@ import { requireRole, type AppEnv } from '../middleware/session.ts';
 
 const MB = 1024 * 1024;
 
-const uploadKinds: Record<UploadKind, { bucket: Bucket; maxMegabytes: number; roles: readonly Role[]; folder?: string }> = {
+const uploadKinds: Record<UploadKind, { bucket: Bucket; maxMegabytes: number; roles: readonly Role[]; folder?: string; anyType?: boolean }> = {
   service: { bucket: 'service-images', maxMegabytes: uploadLimitMegabytes.service, roles: ['admin'] },
   proof: { bucket: 'order-proofs', maxMegabytes: uploadLimitMegabytes.proof, roles: ['moderator', 'admin'] },
   stock: { bucket: 'stock-images', maxMegabytes: uploadLimitMegabytes.stock, roles: ['admin'] },
@@ -19,6 +20,8 @@ const uploadKinds: Record<UploadKind, { bucket: Bucket; maxMegabytes: number; ro
   payment: { bucket: 'order-proofs', maxMegabytes: uploadLimitMegabytes.payment, roles: ['user', 'moderator', 'admin'], folder: 'payments/' },
   // A customer's screenshot of a problem with a delivered order (decision 063): private, in a folder of its own.
   report: { bucket: 'order-proofs', maxMegabytes: uploadLimitMegabytes.report, roles: ['user', 'moderator', 'admin'], folder: 'reports/' },
+  // A finished document delivered to an order (decision 069): any type, private, never served by /files.
+  delivery: { bucket: 'order-proofs', maxMegabytes: uploadLimitMegabytes.delivery, roles: ['moderator', 'admin'], folder: 'deliveries/', anyType: true },
 };
 
 const isUploadKind = (value: unknown): value is UploadKind => typeof value === 'string' && Object.hasOwn(uploadKinds, value);
@@ -39,6 +42,19 @@ const limitBodyForRole = createMiddleware<AppEnv>(async (c, next) => {
   return bodyLimit({ maxSize: largest * MB + ENVELOPE_BYTES, onError: () => { throw tooLarge(largest); } })(c, next);
 });
 
+async function putOrExplain(deps: Deps, bucket: Bucket, name: string, bytes: Uint8Array, mime: string) {
+  try {
+    await deps.blobs.put(bucket, name, bytes, mime);
+  } catch (error) {
+    if (!(error instanceof BucketMissing)) throw error;
+    deps.logger.error('upload refused: a Storage bucket is missing', { bucket: error.bucket });
+    throw misconfigured(
+      `Image uploads are not set up yet: the Storage bucket "${error.bucket}" does not exist. Create the buckets service-images (public), order-proofs and stock-images (private).`,
+      { bucket: error.bucket },
+    );
+  }
+}
+
 export function uploadRoutes(deps: Deps) {
   return new Hono<AppEnv>().post('/', requireRole(), limitBodyForRole, async (c) => {
     if (!c.req.header('content-type')?.toLowerCase().startsWith('multipart/form-data')) {
@@ -52,7 +68,7 @@ export function uploadRoutes(deps: Deps) {
     }
     const kind = form.get('kind');
     if (!isUploadKind(kind)) {
-      throw badRequest('kind: must be one of service, proof, stock, payment, report', [{ path: 'kind', message: 'must be one of service, proof, stock, payment, report' }]);
+      throw badRequest('kind: must be one of service, proof, stock, payment, report, delivery', [{ path: 'kind', message: 'must be one of service, proof, stock, payment, report, delivery' }]);
     }
     const rules = uploadKinds[kind];
     if (!rules.roles.includes(c.get('user')!.user_role)) throw forbidden(`You may not upload ${kind} images`);
@@ -64,21 +80,20 @@ export function uploadRoutes(deps: Deps) {
 
     // The declared type and the file name are the sender's word; the bytes decide.
     const bytes = new Uint8Array(await file.arrayBuffer());
+    if (rules.anyType) {
+      const name = `${rules.folder ?? ''}${crypto.randomUUID()}`;
+      await putOrExplain(deps, rules.bucket, name, bytes, 'application/octet-stream');
+      // eslint-disable-next-line no-control-regex -- slashes and control characters leave the name
+      const fileName = file.name.replace(/[/\\\u0000-\u001f]/g, '_').slice(-DELIVERY_FILE_NAME_MAX) || 'file';
+      c.header('Cache-Control', 'no-store');
+      return c.json({ path: `${rules.bucket}/${name}`, name: fileName, size: bytes.byteLength }, 201);
+    }
     const type = detectImageType(bytes);
     if (!type) {
       throw new ApiError('unsupported_media_type', 'Invalid file type! Please select a JPG, PNG, WEBP or GIF image (HEIC is converted to JPEG before upload)');
     }
     const name = `${rules.folder ?? ''}${crypto.randomUUID()}.${type.extension}`;
-    try {
-      await deps.blobs.put(rules.bucket, name, bytes, type.mime);
-    } catch (error) {
-      if (!(error instanceof BucketMissing)) throw error;
-      deps.logger.error('upload refused: a Storage bucket is missing', { bucket: error.bucket });
-      throw misconfigured(
-        `Image uploads are not set up yet: the Storage bucket "${error.bucket}" does not exist. Create the buckets service-images (public), order-proofs and stock-images (private).`,
-        { bucket: error.bucket },
-      );
-    }
+    await putOrExplain(deps, rules.bucket, name, bytes, type.mime);
     return c.json({ path: `${rules.bucket}/${name}`, url: await deps.blobs.url(rules.bucket, name) }, 201);
   });
 }

@@ -52,6 +52,7 @@ export const routeTable: Record<string, RouteRow> = {
   'POST /api/orders/:id/cancel': { access: 'user', badInputs: [notUuid('/api/orders/not-a-uuid/cancel')] },
   'PUT /api/orders/:id/payment-proof': { access: 'user', badInputs: [notUuid('/api/orders/not-a-uuid/payment-proof'), notJson, { json: {} }, { json: { screenshot: 'stock-images/a.png' } }] },
   'POST /api/orders/:id/report': { access: 'user', badInputs: [notUuid('/api/orders/not-a-uuid/report'), notJson, { json: {} }, { json: { reason: 'bored' } }, { json: { reason: 'other', note: ' ' } }, { json: { reason: 'locked', image: 'stock-images/x.png' } }] },
+  'GET /api/orders/:id/file': { access: 'user', badInputs: [notUuid('/api/orders/not-a-uuid/file')] },
   'POST /api/orders/:id/reveals': {
     access: 'user',
     badInputs: [
@@ -70,7 +71,7 @@ export const routeTable: Record<string, RouteRow> = {
   'GET /api/admin/orders/stats': { access: 'staff', badInputs: [] },
   'GET /api/admin/orders/export.csv': { access: 'staff', badInputs: [{ query: 'paymentStatus=free' }] },
   'GET /api/admin/orders/:id': { access: 'staff', badInputs: [notUuid('/api/admin/orders/not-a-uuid')] },
-  'PUT /api/admin/orders/:id': { access: 'staff', badInputs: [notUuid('/api/admin/orders/not-a-uuid'), notJson, { json: {} }, { json: { orderStatus: 'shipped' } }] },
+  'PUT /api/admin/orders/:id': { access: 'staff', badInputs: [notUuid('/api/admin/orders/not-a-uuid'), notJson, { json: {} }, { json: { orderStatus: 'shipped' } }, { json: { server: { host: 'a.test', port: 0, user: 'root', password: 'p' } } }, { json: { lines: [] } }] },
   'DELETE /api/admin/orders/:id': { access: 'admin', badInputs: [notUuid('/api/admin/orders/not-a-uuid')] },
   'GET /api/admin/credentials/check': { access: 'staff', badInputs: [{ query: '' }, { query: 'email=a@b.test&excludeOrderId=x' }] },
   'GET /api/admin/audit': { access: 'admin', badInputs: [{ query: '' }, { query: 'entity=orders' }] },
@@ -88,6 +89,9 @@ export const routeTable: Record<string, RouteRow> = {
   'POST /api/wise-stocks/:id/password': { access: 'admin', badInputs: [notUuid('/api/wise-stocks/not-a-uuid/password'), notJson, { json: {} }, { json: { wisePassword: '' } }] },
   'DELETE /api/wise-stocks/:id': { access: 'admin', badInputs: [notUuid('/api/wise-stocks/not-a-uuid')] },
 
+  'GET /api/service-stocks': { access: 'staff', badInputs: [{ query: '' }, { query: 'serviceId=not-a-uuid' }] },
+  'POST /api/service-stocks': { access: 'admin', badInputs: [notJson, { json: {} }, { json: { serviceId: '00000000-0000-4000-8000-000000000000', lines: [] } }] },
+  'POST /api/service-stocks/:id/withdraw': { access: 'admin', badInputs: [notUuid('/api/service-stocks/not-a-uuid/withdraw'), { json: { version: -1 } }] },
   'GET /api/stock-batches': { access: 'staff', badInputs: [] },
   'POST /api/stock-batches/preview': { access: 'admin', badInputs: [notJson, { json: {} }, { json: { text: '   ' } }] },
   'POST /api/stock-batches': { access: 'admin', badInputs: [notJson, { json: { text: 'a@b.test,pw-123456,A' } }, { json: { label: 'x', text: '' } }] },
@@ -99,4 +103,10 @@ export const routeTable: Record<string, RouteRow> = {
   'PUT /api/settings': { access: 'admin', badInputs: [notJson, { json: {} }] },
   'POST /api/uploads': { access: 'user', badInputs: [{ json: { file: 'picture.png' } }, { body: 'not a form', type: 'multipart/form-data; boundary=x' }] },
   'GET /api/sync': { access: 'anyone', badInputs: [{ query: 'cursor=-1' }, { query: 'scope=everything' }] },
+  'POST /api/push/subscriptions': {
+    access: 'user',
+    badInputs: [notJson, { json: {} }, { json: { endpoint: 'https://push.example.test/x', keys: { p256dh: 'short', auth: 'short' }, deviceId: 'd', deviceLabel: 'l' } }],
+  },
+  'DELETE /api/push/subscriptions': { access: 'user', badInputs: [notJson, { json: {} }, { json: { endpoint: 'not a url' } }] },
+  'POST /api/push/subscriptions/others': { access: 'user', badInputs: [notJson, { json: {} }, { json: { keep: 'not a url' } }] },
 };

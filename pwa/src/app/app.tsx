@@ -3,7 +3,7 @@ import { RouterProvider } from 'react-router-dom';
 import { ConfirmProvider } from '../components/confirm-dialog.tsx';
 import { ToastProvider } from '../components/toast.tsx';
 import { UpdatePrompt } from '../components/update-prompt.tsx';
-import { loadDevice } from '../db/device.ts';
+import { loadDevice, withDevice } from '../db/device.ts';
 import { AuthProvider, setSignOutCleanup, useAuth } from '../lib/auth.tsx';
 import { createRouter } from './router.tsx';
 
@@ -38,7 +38,7 @@ function AuthGate() {
     if (!known) return undefined;
     let stop: (() => void) | undefined;
     let stopped = false;
-    void loadDevice().then((device) => {
+    withDevice((device) => {
       if (!stopped) stop = device.startSync(userId);
     });
     return () => {

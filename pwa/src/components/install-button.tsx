@@ -1,5 +1,7 @@
-import { useEffect, useState, useSyncExternalStore } from 'react';
-import { ModalDialog } from './modal-dialog.tsx';
+import { lazy, Suspense, useEffect, useState, useSyncExternalStore } from 'react';
+
+// The iOS steps load when asked for: they are not part of every page's first load.
+const IosInstallHelp = lazy(() => import('./ios-install-help.tsx').then((m) => ({ default: m.IosInstallHelp })));
 
 /** Chromium's install offer (not in the DOM typings). */
 interface BeforeInstallPromptEvent extends Event {
@@ -74,32 +76,12 @@ export function InstallButton() {
         <DownloadIcon />
         Install app
       </button>
-      {helpOpen && <IosInstallHelp onClose={() => setHelpOpen(false)} />}
+      {helpOpen && (
+        <Suspense fallback={null}>
+          <IosInstallHelp onClose={() => setHelpOpen(false)} />
+        </Suspense>
+      )}
     </>
-  );
-}
-
-function IosInstallHelp({ onClose }: { onClose: () => void }) {
-  return (
-    <ModalDialog title="Add to Home Screen" onClose={onClose} closeOnBackdrop>
-      <ol className="list-decimal space-y-2 pl-5">
-        <li>
-          Tap the <strong>Share</strong> button <ShareIcon /> in Safari&apos;s toolbar.
-        </li>
-        <li>
-          Scroll down and choose <strong>Add to Home Screen</strong>.
-        </li>
-        <li>
-          Tap <strong>Add</strong>. The app then opens from your Home Screen, full screen and offline.
-        </li>
-      </ol>
-      <p className="mt-3 text-sm text-base-content/80">The installed app keeps its own storage: sign in once more inside it.</p>
-      <div className="modal-action">
-        <button type="button" className="btn btn-primary" onClick={() => onClose()}>
-          Got it
-        </button>
-      </div>
-    </ModalDialog>
   );
 }
 
@@ -107,14 +89,6 @@ function DownloadIcon() {
   return (
     <svg viewBox="0 0 24 24" className="h-4 w-4" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
       <path d="M12 3v12M7 10l5 5 5-5M5 21h14" />
-    </svg>
-  );
-}
-
-function ShareIcon() {
-  return (
-    <svg viewBox="0 0 24 24" className="inline h-4 w-4 align-text-bottom" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-label="(the square with an arrow pointing up)" role="img">
-      <path d="M12 3v12M8 7l4-4 4 4M6 11H5a1 1 0 0 0-1 1v8a1 1 0 0 0 1 1h14a1 1 0 0 0 1-1v-8a1 1 0 0 0-1-1h-1" />
     </svg>
   );
 }

@@ -1,9 +1,15 @@
-import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { MemoryRouter } from 'react-router-dom';
+import { getUserDb } from '../db/local-db.ts';
+import { enableVault, lockVault, vaultSealFor } from '../db/vault.ts';
+import { AuthContext } from '../lib/auth.tsx';
 import { MaskedSecret } from './masked-secret.tsx';
+import { ToastProvider } from './toast.tsx';
 
 afterEach(() => {
   cleanup();
+  lockVault();
   vi.useRealTimers();
   vi.restoreAllMocks();
 });
@@ -50,5 +56,55 @@ describe('MaskedSecret', () => {
     fireEvent.click(button());
     await act(async () => fireEvent.click(button()));
     expect(reveal).toHaveBeenCalledTimes(3);
+  });
+
+  it('asks for the unlock while the vault holds the secret sealed and locked, then shows it', async () => {
+    const db = getUserDb('vault-masked-secret');
+    await enableVault(db, '135790', { iterations: 1_000 });
+    const sealed = (await (await vaultSealFor(db)).seal('Wise#Sealed2026')) as string;
+    act(() => lockVault());
+    render(
+      <MemoryRouter>
+        <AuthContext value={{ status: 'signedIn', user: { id: 'vault-masked-secret', email: 'v@example.test' } }}>
+          <MaskedSecret label="password of Arif Hossain" value={sealed} />
+        </AuthContext>
+      </MemoryRouter>,
+    );
+    expect(button().textContent).toBe('Unlock to show the password of Arif Hossain');
+    fireEvent.click(button());
+    const dialog = await screen.findByRole('dialog', { name: 'Unlock passwords' }, { timeout: 10_000 });
+    expect(document.body.textContent).not.toContain('Wise#Sealed2026');
+    fireEvent.change(within(dialog).getByLabelText('PIN'), { target: { value: '135790' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Unlock' }));
+    expect(await screen.findByText('Wise#Sealed2026', {}, { timeout: 10_000 })).toBeTruthy();
+    expect(button().textContent).toBe('Hide password of Arif Hossain');
+  });
+
+  it('offers Copy at once for a secret in clear, and for a sealed one only once it is shown', async () => {
+    const db = getUserDb('vault-masked-copy');
+    await enableVault(db, '135790', { iterations: 1_000 });
+    const sealed = (await (await vaultSealFor(db)).seal('Sealed#Copy1')) as string;
+    const { unmount } = render(
+      <ToastProvider>
+        <MaskedSecret label="password" value="Clear#Copy1" copy={{ label: 'Password' }} />
+      </ToastProvider>,
+    );
+    expect(screen.getByRole('button', { name: 'Copy password' })).toBeTruthy();
+    unmount();
+
+    render(
+      <MemoryRouter>
+        <AuthContext value={{ status: 'signedIn', user: { id: 'vault-masked-copy', email: 'v@example.test' } }}>
+          <ToastProvider>
+            <MaskedSecret label="password" value={sealed} copy={{ label: 'Password' }} />
+          </ToastProvider>
+        </AuthContext>
+      </MemoryRouter>,
+    );
+    // Copying the sealed text would hand the customer a useless string.
+    expect(screen.queryByRole('button', { name: 'Copy password' })).toBeNull();
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: /password/ })));
+    expect(await screen.findByText('Sealed#Copy1')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Copy password' })).toBeTruthy();
   });
 });

@@ -1,11 +1,13 @@
 import { useEffect, useState } from 'react';
+import { CopyButton } from './copy-button.tsx';
+import { useSecret, VaultDialog } from './vault-lock.tsx';
 
 const MASK = '••••••••••••';
 
 export interface MaskedSecretProps {
   /** What the secret is, for its button's name: 'password of Arif Hossain'. */
   label: string;
-  /** The secret as this device has it. */
+  /** The secret as this device has it; sealed by the device's vault, it is shown once the vault is unlocked (decision 068). */
   value?: string;
   /**
    * Asks for the secret when it is revealed (e.g. a server endpoint that records who looked); its answer is
@@ -14,13 +16,17 @@ export interface MaskedSecretProps {
   reveal?: () => Promise<string>;
   /** Masked again after this long: a screen on a shop floor is seen by others. */
   hideAfterMs?: number;
+  /** A Copy button beside it, named 'Copy <copy>': at once for a secret in clear, once shown for a sealed one. */
+  copy?: { label: string; size?: 'sm' | 'xs' };
 }
 
 type State = { kind: 'hidden' } | { kind: 'loading' } | { kind: 'shown'; text: string } | { kind: 'failed' };
 
 /** A secret shown as twelve dots until its Show button is tapped, and masked again by Hide or after a while. */
-export function MaskedSecret({ label, value = '', reveal, hideAfterMs = 30_000 }: MaskedSecretProps) {
+export function MaskedSecret({ label, value = '', reveal, hideAfterMs = 30_000, copy }: MaskedSecretProps) {
   const [state, setState] = useState<State>({ kind: 'hidden' });
+  const secret = useSecret(reveal ? undefined : value);
+  const [unlocking, setUnlocking] = useState(false);
 
   useEffect(() => {
     if (state.kind !== 'shown') return;
@@ -28,23 +34,30 @@ export function MaskedSecret({ label, value = '', reveal, hideAfterMs = 30_000 }
     return () => clearTimeout(timer);
   }, [state, hideAfterMs]);
 
+  // Hidden again when the vault locks.
+  const shown = state.kind === 'shown' && !secret.locked;
+
   const toggle = async () => {
-    if (state.kind === 'shown') return setState({ kind: 'hidden' });
-    if (!reveal) return setState({ kind: 'shown', text: value });
+    if (shown) return setState({ kind: 'hidden' });
+    if (!reveal && !secret.sealed) return setState({ kind: 'shown', text: value });
+    if (!reveal && secret.locked) return setUnlocking(true);
+    await load(reveal ?? secret.open);
+  };
+
+  const load = async (get: () => Promise<string>) => {
     setState({ kind: 'loading' });
     try {
-      setState({ kind: 'shown', text: await reveal() });
+      setState({ kind: 'shown', text: await get() });
     } catch (error) {
       console.warn(`Could not reveal the ${label}`, error);
       setState({ kind: 'failed' });
     }
   };
 
-  const shown = state.kind === 'shown';
   return (
     <span className="inline-flex min-w-0 flex-wrap items-center gap-x-2 gap-y-1">
       <span className="font-mono break-all">
-        {shown ? (
+        {state.kind === 'shown' && shown ? (
           state.text
         ) : (
           <>
@@ -55,9 +68,12 @@ export function MaskedSecret({ label, value = '', reveal, hideAfterMs = 30_000 }
       </span>
       <button type="button" className="btn btn-ghost btn-xs" aria-pressed={shown} disabled={state.kind === 'loading'} onClick={() => void toggle()}>
         {state.kind === 'loading' && <span className="loading loading-spinner loading-xs" aria-hidden="true" />}
-        {shown ? 'Hide' : 'Show'}
-        <span className="sr-only"> {label}</span>
+        {shown ? 'Hide' : secret.locked ? 'Unlock' : 'Show'}
+        <span className="sr-only"> {secret.locked ? `to show the ${label}` : label}</span>
       </button>
+      {copy && !reveal && !secret.sealed && <CopyButton value={value} label={copy.label} size={copy.size} />}
+      {copy && (reveal || secret.sealed) && shown && state.kind === 'shown' && <CopyButton value={state.text} label={copy.label} size={copy.size} />}
+      {unlocking && <VaultDialog mode="unlock" onClose={() => setUnlocking(false)} onDone={() => void load(secret.open)} />}
       {state.kind === 'failed' && (
         <span role="alert" className="text-xs text-error">
           Could not show it. Try again.

@@ -1,24 +1,11 @@
+import { lazy, Suspense } from 'react';
 import { Link, useLocation } from 'react-router-dom';
-import type { OutboxEntry } from '../db/local-db.ts';
 import { useAuth } from '../lib/auth.tsx';
-import { loadDevice } from '../db/device.ts';
-import { shortId } from '../lib/format.ts';
 import { useSyncStatus } from '../db/sync-status.ts';
+import { changesCount as changes } from '../lib/format.ts';
 
-const changeLabels: Record<OutboxEntry['name'], string> = {
-  placeOrder: 'New order',
-  setOrderStatus: 'Order status change',
-  setPaymentStatus: 'Payment status change',
-  deliverOrder: 'Credentials delivery',
-  setStockStatus: 'Wise stock status change',
-  cancelOrder: 'Order cancellation',
-  sendPaymentProof: 'Payment proof',
-  reportProblem: 'Problem report',
-  declineReport: 'Problem report answer',
-  logReveal: 'Password view',
-};
-
-const changes = (count: number) => (count === 1 ? '1 change' : `${count} changes`);
+// The list of refused changes loads when there is one: it is not part of every page's first load.
+const FailedChanges = lazy(() => import('./failed-changes.tsx').then((m) => ({ default: m.FailedChanges })));
 
 /** The auth server ended the session: the user's data and changes stay here until they sign in again. */
 function SessionEnded({ email, unsent }: { email: string; unsent: number }) {
@@ -60,27 +47,9 @@ export function OfflineBanner() {
         </div>
       )}
       {userId && failed.length > 0 && (
-        <details className="bg-error px-4 py-2 text-sm text-error-content">
-          <summary className="cursor-pointer text-center font-semibold">
-            {changes(failed.length)} could not be saved. Show details
-          </summary>
-          <ul className="mx-auto mt-2 flex max-w-3xl flex-col gap-2">
-            {failed.map((entry) => (
-              <li key={entry.id} className="flex flex-wrap items-center gap-2 rounded bg-base-100 p-2 text-base-content">
-                <span className="flex-1">
-                  <strong>{changeLabels[entry.name]}</strong>
-                  {entry.target && <span className="font-mono"> #{shortId(entry.target.id)}</span>}: {entry.error ?? 'Refused by the server'}
-                </span>
-                <button type="button" className="btn btn-xs btn-primary" onClick={() => void loadDevice().then((device) => device.retryFailed(userId, entry.id).saved.catch(() => {}))}>
-                  Retry
-                </button>
-                <button type="button" className="btn btn-xs" onClick={() => void loadDevice().then((device) => device.dismissFailed(userId, entry.id))}>
-                  Dismiss
-                </button>
-              </li>
-            ))}
-          </ul>
-        </details>
+        <Suspense fallback={null}>
+          <FailedChanges userId={userId} failed={failed} />
+        </Suspense>
       )}
     </div>
   );

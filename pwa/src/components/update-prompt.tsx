@@ -25,6 +25,9 @@ let registered = false;
 async function registerServiceWorker() {
   if (registered || !import.meta.env.PROD || typeof navigator === 'undefined' || !('serviceWorker' in navigator)) return;
   registered = true;
+  // After the page's load (decision 070, 2026-11-24): the worker's install fetches every precached file,
+  // which must not compete with what the page itself still loads.
+  if (document.readyState !== 'complete') await new Promise((loaded) => window.addEventListener('load', loaded, { once: true }));
   const { Workbox } = await import('workbox-window');
   const workbox = new Workbox('/sw.js', { scope: '/' });
   const offerUpdate = () =>

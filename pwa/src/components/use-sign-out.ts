@@ -1,12 +1,11 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { loadDevice } from '../db/device.ts';
 import { useSyncStatus } from '../db/sync-status.ts';
 import { signOut, useAuth } from '../lib/auth.tsx';
+import { changesCount as changes } from '../lib/format.ts';
 import { useChoose, type Choice } from './confirm-dialog.tsx';
 import { useToast } from './toast.tsx';
-
-const changes = (n: number) => (n === 1 ? '1 change' : `${n} changes`);
 
 /**
  * Signing out from a layout's Logout button. When changes made on this device have not reached the
@@ -21,12 +20,20 @@ export function useSignOut(): { signOut: () => Promise<void>; signingOut: boolea
   const toast = useToast();
   const navigate = useNavigate();
   const [signingOut, setSigningOut] = useState(false);
+  // The push code that Logout runs first is fetched while signed in, after the page has loaded, so the
+  // tap does not wait for it (it stays out of the first load all the same).
+  useEffect(() => {
+    if (userId) void import('../lib/web-push.ts').catch(() => undefined);
+  }, [userId]);
 
   const finish = async () => {
     // Home first: a screen that needs a user, still open when the auth state changes, would send the
     // person to registration. And home again once signed out, in case such a screen's redirect ran
     // while the home page's code was still loading and cancelled the first navigation.
     void navigate('/', { replace: true });
+    // While the token still works: this device's push subscription goes (decision 067). Loaded here, at
+    // the tap: the API client it needs stays out of the public pages' first load (decision 052).
+    await (await import('../lib/web-push.ts')).removePushOnSignOut();
     try {
       await signOut(userId);
     } catch (error) {

@@ -11,6 +11,7 @@ import type { User } from '../../../edge-api/src/contract/users.ts';
 import type { WiseStock } from '../../../edge-api/src/contract/wise-stocks.ts';
 import { getPublicDb, type RowRef, type UserDb } from './local-db.ts';
 import { entryTargets, replaceServerCopy } from './outbox.ts';
+import { checkVaultSeal, sealRows, withVaultSeal, type VaultSeal } from './vault.ts';
 
 /** Rows as the server answered them. */
 export interface ServerRows {
@@ -33,6 +34,23 @@ async function queuedRows(db: UserDb): Promise<Set<string>> {
  * to it waits in the outbox.
  */
 export async function keepOnDevice(db: UserDb, rows: ServerRows): Promise<void> {
+  if (!rows.orders?.length && !rows.stocks?.length && !rows.users?.length) return;
+  await withVaultSeal(db, async (seal) => {
+    const sealed = await sealServerRows(seal, rows);
+    await db.transaction('rw', [db.orders, db.wiseStocks, db.users, db.outbox, db.meta], async () => {
+      await checkVaultSeal(db, seal);
+      await storeOnDevice(db, sealed);
+    });
+  });
+}
+
+/** Rows with their secret fields sealed to the device's vault (decision 068), before a write's transaction. */
+export async function sealServerRows(seal: VaultSeal, rows: ServerRows): Promise<ServerRows> {
+  return { ...rows, orders: await sealRows(seal, 'orders', rows.orders), stocks: await sealRows(seal, 'wiseStocks', rows.stocks) };
+}
+
+/** keepOnDevice's write, inside a caller's transaction: the rows are already sealed (sealServerRows). */
+export async function storeOnDevice(db: UserDb, rows: ServerRows): Promise<void> {
   const orders = rows.orders ?? [];
   const stocks = rows.stocks ?? [];
   const users = rows.users ?? [];
@@ -94,7 +112,7 @@ export async function keepUserList(db: UserDb, users: readonly User[]): Promise<
     const listed = new Set(users.map((user) => user.uid));
     const gone = (await db.users.toCollection().primaryKeys()) as string[];
     await db.users.bulkDelete(gone.filter((uid) => !listed.has(uid)));
-    await keepOnDevice(db, { users });
+    await storeOnDevice(db, { users });
   });
 }
 

@@ -3,7 +3,7 @@ import { withDefaultSettings, type SiteSettings } from '../../../edge-api/src/co
 import type { User } from '../../../edge-api/src/contract/users.ts';
 import { useAuth } from '../lib/auth.tsx';
 import { usePublicSnapshot } from '../lib/public-snapshot.tsx';
-import { useDeviceQuery } from './device.ts';
+import { useDeviceQuery, useSharedDeviceQuery } from './device.ts';
 
 // The device's rows the storefront's frame and public pages read, without loading Dexie first (decision 052).
 
@@ -35,7 +35,7 @@ export function useCurrentUser(): User | null | undefined {
  */
 export function useSettings(): SiteSettings {
   const snapshot = usePublicSnapshot();
-  const stored = useDeviceQuery((device) => device.getPublicDb().settings.get('site'), []);
+  const stored = useSharedDeviceQuery('settings', (device) => device.getPublicDb().settings.get('site'));
   return useMemo(() => {
     if (!stored) return withDefaultSettings(snapshot?.settings ?? null);
     const { id: _id, ...settings } = stored;

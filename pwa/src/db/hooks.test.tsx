@@ -43,6 +43,22 @@ describe('useSettings', () => {
     await waitFor(() => expect(result.current.brandName).toBe('Synced Shop'));
     expect(result.current.socialLinks).toEqual(defaults.socialLinks);
   });
+
+  it('is read once for every component: each sees a change, and one mounted later starts from the stored settings', async () => {
+    await getPublicDb().settings.clear();
+    const first = renderHook(() => useSettings());
+    const second = renderHook(() => useSettings());
+    const defaults = first.result.current;
+    await getPublicDb().settings.put({ ...defaults, brandName: 'Shared Shop', id: 'site' });
+    await waitFor(() => expect(first.result.current.brandName).toBe('Shared Shop'));
+    await waitFor(() => expect(second.result.current.brandName).toBe('Shared Shop'));
+    // Mounted while the others are: its very first render already has the stored name, not the defaults.
+    const later = renderHook(() => useSettings());
+    expect(later.result.current.brandName).toBe('Shared Shop');
+    await getPublicDb().settings.put({ ...defaults, brandName: 'Renamed Shop', id: 'site' });
+    await waitFor(() => expect(later.result.current.brandName).toBe('Renamed Shop'));
+    expect(first.result.current.brandName).toBe('Renamed Shop');
+  });
 });
 
 describe('usePendingIds', () => {

@@ -5,6 +5,7 @@ import type { Service } from '../../../edge-api/src/contract/services.ts';
 import type { SiteSettings } from '../../../edge-api/src/contract/settings.ts';
 import type { User } from '../../../edge-api/src/contract/users.ts';
 import type { WiseStock } from '../../../edge-api/src/contract/wise-stocks.ts';
+import type { ServiceStock } from '../../../edge-api/src/contract/service-stocks.ts';
 
 /** A change made on this device that the server has not confirmed yet. */
 export interface OutboxEntry {
@@ -44,6 +45,16 @@ export async function readMeta<T>(db: PublicDb | UserDb, key: string): Promise<T
   return (await db.meta.get(key))?.value as T | undefined;
 }
 
+/** A file delivered to one of the user's own orders, kept for offline reading (decision 069). */
+export interface DeliveredFile {
+  orderId: string;
+  name: string;
+  size: number;
+  type: string;
+  bytes: ArrayBuffer;
+  savedAt: string;
+}
+
 /** Public data anyone may see: the only database a signed-out visitor has. */
 export class PublicDb extends Dexie {
   services!: EntityTable<Service, 'id'>;
@@ -70,6 +81,10 @@ export class UserDb extends Dexie {
   wiseStocks!: EntityTable<WiseStock, 'id'>;
   /** Staff only: the notification centre as last synced, with this user's read state (decision 062). */
   notifications!: EntityTable<StaffNotification, 'id'>;
+  /** Files delivered to this user's own orders, fetched after the sync that brought them (decision 069). */
+  deliveredFiles!: EntityTable<DeliveredFile, 'orderId'>;
+  /** Staff only: stock kept for a service (decision 072), as last synced; changed on the server only. */
+  serviceStocks!: EntityTable<ServiceStock, 'id'>;
   outbox!: EntityTable<OutboxEntry, 'id'>;
   meta!: EntityTable<MetaEntry, 'key'>;
 
@@ -89,6 +104,12 @@ export class UserDb extends Dexie {
     });
     this.version(3).stores({
       notifications: 'id, createdAt, kind',
+    });
+    this.version(4).stores({
+      deliveredFiles: 'orderId',
+    });
+    this.version(5).stores({
+      serviceStocks: 'id, serviceId, status',
     });
   }
 }

@@ -3,11 +3,12 @@
  * transaction, then pushed soon (the registry in mutators.ts says what each one does).
  */
 import { AppError } from '../lib/app-error.ts';
-import { keepOnDevice, type ServerRows } from './device-copy.ts';
+import { sealServerRows, storeOnDevice, type ServerRows } from './device-copy.ts';
 import { getUserDb, type MutationName, type OutboxEntry, type UserDb } from './local-db.ts';
 import { mutatorOf, type MutationArgs, type MutationContext, type RowChange } from './mutators.ts';
 import { entryTargets, keepServerCopy, waitForEntry } from './outbox.ts';
 import { notifyLocalWrite } from './sync-engine.ts';
+import { checkVaultSeal, sealArgs, withVaultSeal } from './vault.ts';
 
 /**
  * A change made on this device. `saved` settles once it is written locally (the screen already shows it);
@@ -27,7 +28,8 @@ function nextCreatedAt(): string {
   return new Date(lastCreatedAt).toISOString();
 }
 
-const changeTables = (db: UserDb) => [db.orders, db.wiseStocks, db.users, db.outbox, db.meta];
+// serviceStocks: read by a delivery from a service's own stock (decision 072).
+const changeTables = (db: UserDb) => [db.orders, db.wiseStocks, db.users, db.outbox, db.meta, db.serviceStocks];
 
 async function applyChanges(db: UserDb, changes: RowChange[]) {
   for (const change of changes) {
@@ -66,20 +68,26 @@ function enqueue<N extends MutationName>(userId: string, name: N, args: Mutation
   const confirmed = waitForEntry(entryId);
   const saved = (async () => {
     const context = await contextFor(userId, name, args);
-    await db.transaction('rw', changeTables(db), async () => {
-      if (await db.outbox.get(entryId)) return; // the same order placed twice: one entry
-      if (options.shown) await keepOnDevice(db, options.shown);
-      await applyChanges(db, await mutator.apply(db, args, context));
-      const entry: OutboxEntry = {
-        id: entryId,
-        name,
-        args: args as unknown as Record<string, unknown>,
-        createdAt: nextCreatedAt(),
-        status: 'pending',
-        attempts: 0,
-        target: mutator.rows(args)[0],
-      };
-      await db.outbox.add(entry);
+    // With the vault on, typed secrets wait in the outbox sealed, and the optimistic row holds them sealed.
+    await withVaultSeal(db, async (seal) => {
+      const sealedArgs = await sealArgs(seal, name, args);
+      const shown = options.shown && (await sealServerRows(seal, options.shown));
+      await db.transaction('rw', changeTables(db), async () => {
+        await checkVaultSeal(db, seal);
+        if (await db.outbox.get(entryId)) return; // the same order placed twice: one entry
+        if (shown) await storeOnDevice(db, shown);
+        await applyChanges(db, await mutator.apply(db, sealedArgs, context));
+        const entry: OutboxEntry = {
+          id: entryId,
+          name,
+          args: sealedArgs as unknown as Record<string, unknown>,
+          createdAt: nextCreatedAt(),
+          status: 'pending',
+          attempts: 0,
+          target: mutator.rows(args)[0],
+        };
+        await db.outbox.add(entry);
+      });
     });
     notifyLocalWrite();
   })();

@@ -20,7 +20,11 @@ export interface MutationArgs {
   /** `replace`: a replacement of credentials already delivered (decision 063). */
   deliverOrder:
     | { orderId: string; version: number; wiseEmail: string; wisePassword: string; wiseImage?: string; replace?: true }
-    | { orderId: string; version: number; stockId: string; replace?: true };
+    | { orderId: string; version: number; stockId: string; replace?: true }
+    /** An item of the order's service's own stock (decision 072); the item itself changes on the server only. */
+    | { orderId: string; version: number; serviceStockId: string; replace?: true }
+    /** A server login, lines or an uploaded file (decision 069); `overrideDuplicates` after the server's duplicate warning. */
+    | ({ orderId: string; version: number; replace?: true; overrideDuplicates?: true } & OtherDelivery);
   /** The customer's problem report; a screenshot waits in the outbox as a Blob and is uploaded when the report is sent. */
   reportProblem: { orderId: string; reason: ReportReason; note: string; screenshot?: Blob; screenshotName?: string };
   declineReport: { orderId: string; message: string };
@@ -34,6 +38,28 @@ export interface MutationArgs {
   sendPaymentProof: { orderId: string; transactionId?: string; screenshot?: { bytes: ArrayBuffer; type: string } };
   /** The customer showed the delivered password (decision 066): when, and on which device; sent later when offline. */
   logReveal: { orderId: string; deviceId: string; deviceLabel: string; revealedAt: string };
+}
+
+/** A delivery of another kind than an account, as PUT /api/admin/orders/{id} takes it (decision 069). */
+export type OtherDelivery =
+  | { server: { host: string; port: number; user: string; password: string } }
+  | { lines: string[] }
+  | { file: { path: string; name: string; size?: number } };
+
+/** The order as staff will see it once the server takes the delivery: what may be shown, never the secret. */
+function withOtherDelivery(order: Order, delivery: OtherDelivery): Order {
+  const {
+    wiseEmail: _email, wisePassword: _password, wiseImage: _image, stockId: _stock,
+    serverHost: _host, serverPort: _port, serverUser: _user, serverPassword: _serverPassword,
+    deliveryLines: _lines, deliveryLineCount: _count, deliveryFile: _file, ...rest
+  } = order;
+  if ('server' in delivery) {
+    const { host, port, user } = delivery.server;
+    return { ...rest, deliveryKind: 'server', serverHost: host, serverPort: port, serverUser: user };
+  }
+  // Lines typed while the device's vault is on wait sealed in the outbox (decision 068): their count comes with the sync.
+  if ('lines' in delivery) return { ...rest, deliveryKind: 'lines', ...(Array.isArray(delivery.lines) ? { deliveryLineCount: delivery.lines.length } : {}) };
+  return { ...rest, deliveryKind: 'file', deliveryFile: { name: delivery.file.name, size: delivery.file.size ?? 0 } };
 }
 
 /** What an effect needs from outside the user's database (one transaction cannot span two databases). */
@@ -162,6 +188,18 @@ export const mutators: { [N in MutationName]: Mutator<MutationArgs[N]> } = {
           { ref: { table: 'wiseStocks', id: stock.id }, row: { ...stock, status: 'sold', soldTo: order.userId, orderId: order.id, updatedAt: at } },
         ];
       }
+      if ('serviceStockId' in args) {
+        const item = await db.serviceStocks.get(args.serviceStockId);
+        if (!item || item.status !== 'available') throw new AppError('stock_unavailable', 'This stock item is no longer available');
+        const shown: Order =
+          item.kind === 'account'
+            ? { ...delivered, wiseEmail: item.email, serviceStockId: item.id }
+            : item.kind === 'server'
+              ? { ...withOtherDelivery(delivered, { server: { host: item.host ?? '', port: item.port ?? 0, user: item.user ?? '', password: '' } }), serviceStockId: item.id }
+              : { ...withOtherDelivery(delivered, { lines: [] }), deliveryLineCount: item.lineCount, serviceStockId: item.id };
+        return [{ ref: { table: 'orders', id: order.id }, row: shown }];
+      }
+      if ('server' in args || 'lines' in args || 'file' in args) return [{ ref: { table: 'orders', id: order.id }, row: withOtherDelivery(delivered, args) }];
       // An uploaded proof is a storage path until the server answers with a URL the browser can load.
       return [{ ref: { table: 'orders', id: order.id }, row: { ...delivered, wiseEmail: args.wiseEmail, wisePassword: args.wisePassword } }];
     },

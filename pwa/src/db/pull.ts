@@ -10,6 +10,7 @@ import { hasCode } from '../lib/app-error.ts';
 import { CURSOR_KEY, getPublicDb, readMeta, type SyncedTable, type UserDb } from './local-db.ts';
 import { baseKey, entryTargets, replaceServerCopy } from './outbox.ts';
 import { fetchChanges, type SyncTransport } from './sync-transport.ts';
+import { checkVaultSeal, sealRows, withVaultSeal } from './vault.ts';
 
 /** The user's role as last pulled (meta key): a move between customer and staff replaces the copy. */
 const ROLE_KEY = 'role';
@@ -86,14 +87,26 @@ export async function pullPrivate(
   }
 }
 
-/** Applies one pull in one transaction; answers whether the user moved between customer and staff. */
-async function applyPrivate(db: UserDb, userId: string, answer: SyncResponse, wipe: boolean): Promise<boolean> {
-  return db.transaction('rw', [db.users, db.orders, db.wiseStocks, db.notifications, db.outbox, db.meta], async () => {
+/**
+ * Applies one pull in one transaction; answers whether the user moved between customer and staff. Its
+ * secret fields are sealed first when the device's vault is on (decision 068).
+ */
+function applyPrivate(db: UserDb, userId: string, received: SyncResponse, wipe: boolean): Promise<boolean> {
+  return withVaultSeal(db, async (seal) => {
+    const changes = { ...received.changes, orders: await sealRows(seal, 'orders', received.changes.orders), wiseStocks: await sealRows(seal, 'wiseStocks', received.changes.wiseStocks), serviceStocks: await sealRows(seal, 'serviceStocks', received.changes.serviceStocks) };
+    return applySealed(db, userId, { ...received, changes }, wipe, () => checkVaultSeal(db, seal));
+  });
+}
+
+async function applySealed(db: UserDb, userId: string, answer: SyncResponse, wipe: boolean, checkSeal: () => Promise<void>): Promise<boolean> {
+  return db.transaction('rw', [db.users, db.orders, db.wiseStocks, db.notifications, db.serviceStocks, db.outbox, db.meta], async () => {
+    await checkSeal();
     const pending = await db.outbox.where('status').equals('pending').toArray();
     const queued = new Set(pending.flatMap(entryTargets).map(baseKey));
     if (wipe) {
       await db.users.clear();
       await db.notifications.clear();
+      await db.serviceStocks.clear();
       for (const table of [db.orders, db.wiseStocks] as const) {
         const name = table === db.orders ? 'orders' : 'wiseStocks';
         const ids = (await table.toCollection().primaryKeys()) as string[];
@@ -107,6 +120,9 @@ async function applyPrivate(db: UserDb, userId: string, answer: SyncResponse, wi
     // Notifications change only on the server (marking read answers the rows): no outbox to respect.
     if (answer.changes.notifications?.length) await db.notifications.bulkPut(answer.changes.notifications);
     if (answer.deleted.notifications?.length) await db.notifications.bulkDelete(answer.deleted.notifications);
+    // A service's own stock (decision 072) changes on the server only, as notifications.
+    if (answer.changes.serviceStocks?.length) await db.serviceStocks.bulkPut(answer.changes.serviceStocks);
+    if (answer.deleted.serviceStocks?.length) await db.serviceStocks.bulkDelete(answer.deleted.serviceStocks);
 
     const me = answer.changes.users?.find((user) => user.uid === userId);
     const knownRole = await readMeta<Role>(db, ROLE_KEY);

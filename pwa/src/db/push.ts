@@ -10,6 +10,7 @@ import type { OutboxEntry, UserDb } from './local-db.ts';
 import { mutatorOf, type ServerRow } from './mutators.ts';
 import { entryTargets, pendingEntries, replaceServerCopy, sameRef, settleEntry, takeServerCopy } from './outbox.ts';
 import { withSession, type SyncTransport } from './sync-transport.ts';
+import { checkVaultSeal, openArgs, sealRows, withVaultSeal } from './vault.ts';
 
 /** Sends pending entries oldest first; stops at the first one that cannot get an answer (and throws its failure). */
 export async function push(transport: SyncTransport, userId: string, db: UserDb): Promise<void> {
@@ -17,10 +18,13 @@ export async function push(transport: SyncTransport, userId: string, db: UserDb)
   for (const queued of await pendingEntries(db)) {
     const entry = await db.outbox.get(queued.id);
     if (!entry || entry.status !== 'pending') continue;
+    // A secret typed while the vault was on waits sealed: it goes out once the vault is unlocked (decision 068).
+    const args = await openArgs(db, entry.name, entry.args);
+    if (!args) return;
     await db.outbox.update(entry.id, { attempts: entry.attempts + 1 });
     let answer: ServerRow;
     try {
-      answer = await withSession(transport, () => mutatorOf(entry.name).upload(transport.api, entry.args, entry.id));
+      answer = await withSession(transport, () => mutatorOf(entry.name).upload(transport.api, args, entry.id));
     } catch (error) {
       if (isApiAnswer(error) && !isTransient(error)) {
         await failEntry(db, entry, error);
@@ -37,8 +41,16 @@ export async function push(transport: SyncTransport, userId: string, db: UserDb)
 const newer = <T extends { version: number }>(a: T | null | undefined, b: T | null | undefined) => (!a ? b : !b ? a : b.version > a.version ? b : a);
 
 /** The server took the change: drop the entry, and let the server's row replace the optimistic one. */
-async function confirmEntry(db: UserDb, entry: OutboxEntry, answer: ServerRow) {
+function confirmEntry(db: UserDb, entry: OutboxEntry, received: ServerRow) {
+  return withVaultSeal(db, async (seal) => {
+    const [row] = (await sealRows(seal, received.ref.table, [received.row]))!;
+    await writeConfirmed(db, entry, { ref: received.ref, row: row! }, () => checkVaultSeal(db, seal));
+  });
+}
+
+async function writeConfirmed(db: UserDb, entry: OutboxEntry, answer: ServerRow, checkSeal: () => Promise<void>) {
   await db.transaction('rw', [db.outbox, db.orders, db.wiseStocks, db.meta], async () => {
+    await checkSeal();
     await db.outbox.delete(entry.id);
     const pending = await db.outbox.where('status').equals('pending').toArray();
     for (const other of pending) {

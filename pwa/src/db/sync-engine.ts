@@ -1,6 +1,8 @@
 import type { Order } from '../../../edge-api/src/contract/orders.ts';
 import { AppError, hasCode, isApiAnswer, isTransient } from '../lib/app-error.ts';
 import { deleteUserDb, getPublicDb, getUserDb, readMeta, type UserDb } from './local-db.ts';
+import { keepDeliveredFiles } from './delivered-files.ts';
+import { lockVault } from './vault.ts';
 import { pullPrivate, pullPublic } from './pull.ts';
 import { push } from './push.ts';
 import { browserTransport, type SyncTransport } from './sync-transport.ts';
@@ -109,6 +111,12 @@ export function createSyncEngine(options: SyncEngineOptions = {}) {
       });
       failures = 0;
       keepImagesOffline(userId);
+      // Files delivered to this user's own orders, read from the device (a sync cut short by a reload
+      // still brings them next time); those already kept are skipped (decision 069).
+      if (userId && db && status.userId === userId) {
+        const withFiles = await db.orders.where('userId').equals(userId).filter((order) => order.deliveryKind === 'file').toArray();
+        if (withFiles.length > 0) await keepDeliveredFiles(db, transport.api, withFiles);
+      }
       const now = new Date().toISOString();
       await getPublicDb().meta.put({ key: LAST_SYNCED, value: now });
       setStatus({ syncing: false, lastSyncedAt: now, lastError: null });
@@ -264,6 +272,7 @@ export async function wipeUserData(userId: string): Promise<void> {
     engine.stop();
     await engine.idle();
   }
+  lockVault();
   await deleteUserDb(userId);
   if (typeof caches !== 'undefined') await caches.delete(PRIVATE_IMAGE_CACHE);
 }

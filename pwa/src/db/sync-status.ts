@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from 'react';
+import { startTransition, useEffect, useState } from 'react';
 import type { OutboxEntry } from './local-db.ts';
 import { onDeviceLoaded, useDevice, useDeviceQuery } from './device.ts';
 import type { SyncStatus } from './sync-engine.ts';
@@ -16,6 +16,19 @@ const beforeLoad: SyncStatus = {
 };
 const notLoaded = { subscribe: onDeviceLoaded, getStatus: () => beforeLoad };
 
+/**
+ * The engine's status; a change re-renders as a transition (decision 070, 2026-11-24): in slices, where an
+ * external store's change re-rendered every screen showing the status (the services list) in one task.
+ */
+function useEngineStatus(engine: { subscribe: (listener: () => void) => () => void; getStatus: () => SyncStatus }): SyncStatus {
+  const [status, setStatus] = useState(engine.getStatus);
+  useEffect(() => {
+    setStatus(engine.getStatus());
+    return engine.subscribe(() => startTransition(() => setStatus(engine.getStatus())));
+  }, [engine]);
+  return status;
+}
+
 export function useSyncStatus(): {
   /** Whose changes these are (null: signed out). */
   userId: string | null;
@@ -28,7 +41,7 @@ export function useSyncStatus(): {
 } {
   const device = useDevice();
   const engine = device ? device.getSyncEngine() : notLoaded;
-  const status = useSyncExternalStore(engine.subscribe, engine.getStatus, engine.getStatus);
+  const status = useEngineStatus(engine);
   const userId = status.userId;
   const outbox =
     useDeviceQuery(

@@ -9,7 +9,9 @@ export type DeviceErrorCode =
   /** The row a change is about is not on this device (never synced, or deleted meanwhile). */
   | 'not_on_device'
   /** A HEIC photo could not be turned into a JPEG in the browser. */
-  | 'conversion_failed';
+  | 'conversion_failed'
+  /** A sealed secret was asked for while the device's vault is locked (decision 068). */
+  | 'vault_locked';
 
 export type AppErrorCode = ErrorCode | DeviceErrorCode;
 

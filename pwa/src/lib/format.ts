@@ -61,3 +61,6 @@ export const capitalize = (text: string): string => text.charAt(0).toUpperCase()
 
 /** The first letter of a name for an avatar, '?' when there is none. */
 export const initialOf = (name: string | null | undefined): string => name?.trim().charAt(0).toUpperCase() || '?';
+
+/** '1 change', '3 changes': how many of the device's changes wait or were refused. */
+export const changesCount = (count: number) => (count === 1 ? '1 change' : `${count} changes`);

@@ -10,7 +10,7 @@ import { shortOrderId } from '../../lib/order-rules.ts';
  * of opening the credentials form.
  */
 export async function deliversAutomatically(order: Order): Promise<boolean> {
-  if (order.wiseEmail || order.stockId) return false;
+  if (order.wiseEmail || order.stockId || order.deliveryKind) return false;
   const service = await getPublicDb().services.get(order.productId);
   return service?.autoDeliver === true;
 }
@@ -18,7 +18,7 @@ export async function deliversAutomatically(order: Order): Promise<boolean> {
 /** What staff are told once the server answered: delivered from stock, or paid and waiting for stock. */
 export function autoDeliveryOutcome(after: Order | undefined, orderId: string): { ok: boolean; text: string } {
   const label = `Order #${shortOrderId(orderId)}`;
-  if (after?.orderStatus === 'delivered' && after.stockId) return { ok: true, text: `${label} is paid and was delivered automatically from stock.` };
+  if (after?.orderStatus === 'delivered' && (after.stockId || after.serviceStockId)) return { ok: true, text: `${label} is paid and was delivered automatically from stock.` };
   return { ok: false, text: `${label} is paid, but no stock was left to deliver: it waits. Add stock, then mark it paid again or deliver it by hand.` };
 }
 

@@ -129,6 +129,32 @@ describe('Add WISE Credentials', () => {
     expect((await getUserDb(admin.id).wiseStocks.get(stock.id))?.status).toBe('sold');
   });
 
+  it("offers the service's own account stock (decision 072) and delivers the item picked, by its id", async () => {
+    const order = await orderOnDevice();
+    const email = `own-${crypto.randomUUID().slice(0, 6)}@wise.test`;
+    const added = await api.call<{ id: string }>('POST', '/api/service-stocks', {
+      user: admin,
+      json: { serviceId, account: { email, password: 'Own-Stock-Pass-1', name: 'Own Account' } },
+    });
+    expect(added.status).toBe(201);
+    await engine.syncNow();
+    const onClose = renderModal(order, true);
+
+    const field = await screen.findByLabelText("From this service's stock", {}, { timeout: 10_000 });
+    fireEvent.change(field, { target: { value: added.body.id } });
+    // The typed fields and the WISE stock step aside: the item is delivered as it is.
+    expect(screen.queryByLabelText('WISE Email')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Approve & Deliver' }));
+    await waitFor(async () => expect(await outbox()).toHaveLength(1), { timeout: 10_000 });
+    expect((await outbox())[0]!.args).toMatchObject({ serviceStockId: added.body.id });
+    await engine.syncNow();
+
+    expect(await screen.findByText(DELIVERED_MESSAGE)).toBeTruthy();
+    expect(onClose).toHaveBeenCalled();
+    const onServer = await api.db.selectFrom('orders').selectAll().where('id', '=', order.id).executeTakeFirstOrThrow();
+    expect(onServer).toMatchObject({ service_stock_id: added.body.id, wise_email: email, order_status: 'delivered' });
+  });
+
   it('warns of credentials delivered before, and delivers them again only after a confirmation', async () => {
     const earlier = await orderOnDevice();
     const password = `Dup-${crypto.randomUUID().slice(0, 8)}`;

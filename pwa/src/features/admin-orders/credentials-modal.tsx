@@ -1,10 +1,14 @@
+import { useLiveQuery } from 'dexie-react-hooks';
 import { useId, useState, type FormEvent } from 'react';
 import { typedCredentials } from '../../../../edge-api/src/contract/order-requests.ts';
 import type { Order } from '../../../../edge-api/src/contract/orders.ts';
+import { serviceStockLabel } from '../../../../edge-api/src/contract/service-stocks.ts';
 import type { WiseStock } from '../../../../edge-api/src/contract/wise-stocks.ts';
 import { useConfirm } from '../../components/confirm-dialog.tsx';
 import { ModalDialog } from '../../components/modal-dialog.tsx';
+import { ModalFormActions } from '../../components/modal-form-actions.tsx';
 import { PasswordInput } from '../../components/password-input.tsx';
+import { isSealed } from '../../db/vault.ts';
 import { useToast } from '../../components/toast.tsx';
 import { deliverOrder, dismissFailed } from '../../db/mutations.ts';
 import { serverOutcome } from '../../db/server-outcome.ts';
@@ -13,6 +17,9 @@ import { checkWith } from '../../lib/form-problems.ts';
 import { shortOrderId } from '../../lib/order-rules.ts';
 import { DuplicateBanner, EmailField, ProofField } from './credentials-fields.tsx';
 import { StockPicker } from './stock-picker.tsx';
+import { OtherDeliveryModal } from './other-delivery-modal.tsx';
+import { useDeviceQuery } from '../../db/device.ts';
+import { useUserDb } from '../../db/hooks.ts';
 import { useAvailableStocks } from './use-available-stocks.ts';
 import { useDuplicateCheck } from './use-duplicate-check.ts';
 import { useProofUpload } from './use-proof-upload.ts';
@@ -38,12 +45,29 @@ export interface CredentialsModalProps {
  * Nothing is saved until 'Approve & Deliver'; closing discards everything. The delivery is queued in the
  * outbox, so it works offline and is sent when the connection returns.
  */
-export function CredentialsModal({ order, userId, online, onClose, replace = false }: CredentialsModalProps) {
+export function CredentialsModal(props: CredentialsModalProps) {
+  // What the order's service delivers (decision 069), from this device's copy of the services.
+  const looked = useDeviceQuery(async (device) => ({ service: await device.getPublicDb().services.get(props.order.productId) }), [props.order.productId]);
+  // Until the device answers (a moment), the account form; an order already delivered names its own kind.
+  const kind = looked?.service?.deliveryKind ?? props.order.deliveryKind ?? 'account';
+  if (kind !== 'account') return <OtherDeliveryModal kind={kind} {...props} />;
+  return <AccountCredentialsModal {...props} />;
+}
+
+function AccountCredentialsModal({ order, userId, online, onClose, replace = false }: CredentialsModalProps) {
   const toast = useToast();
   const confirm = useConfirm();
   const bannerId = useId();
   const [stockReloads, setStockReloads] = useState(0);
   const stocks = useAvailableStocks(online, stockReloads);
+  // The service's own accounts as synced (decision 072), offered beside the Wise pool; delivered by id.
+  const db = useUserDb();
+  const ownStock = useLiveQuery(
+    async () => (db ? (await db.serviceStocks.where('serviceId').equals(order.productId).toArray()).filter((item) => item.status === 'available' && item.kind === 'account') : []),
+    [db, order.productId],
+  );
+  const [ownStockId, setOwnStockId] = useState('');
+  const ownStockFieldId = useId();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [stock, setStock] = useState<WiseStock | null>(null);
@@ -52,7 +76,7 @@ export function CredentialsModal({ order, userId, online, onClose, replace = fal
   const upload = useProofUpload(setError);
   const { warning, checkNow } = useDuplicateCheck(email, password, order.id, online);
   // A picked stock is delivered by its id: a moderator's copy holds its password masked, and that is enough.
-  const filled = stock !== null || (email.trim() !== '' && password !== '');
+  const filled = ownStockId !== '' || stock !== null || (email.trim() !== '' && password !== '');
 
   const type = (change: () => void) => {
     change();
@@ -62,7 +86,8 @@ export function CredentialsModal({ order, userId, online, onClose, replace = fal
   const pickStock = (picked: WiseStock) => {
     setStock(picked);
     setEmail(picked.wiseEmail);
-    setPassword(picked.wisePassword);
+    // A password sealed by this device's vault is not typed into the field: the stock goes by its id.
+    setPassword(isSealed(picked.wisePassword) ? '' : picked.wisePassword);
     setError(null);
     upload.remove();
   };
@@ -77,6 +102,7 @@ export function CredentialsModal({ order, userId, online, onClose, replace = fal
   const queueDelivery = () => {
     const shown = { orders: [order], stocks: stock ? [stock] : [] };
     const base = { orderId: order.id, version: order.version, ...(replace ? { replace: true as const } : {}) };
+    if (ownStockId) return deliverOrder(userId, { ...base, serviceStockId: ownStockId }, { shown });
     if (stock) return deliverOrder(userId, { ...base, stockId: stock.id }, { shown });
     return deliverOrder(userId, { ...base, wiseEmail: email.trim(), wisePassword: password, ...(upload.proof ? { wiseImage: upload.proof.path } : {}) }, { shown });
   };
@@ -90,7 +116,7 @@ export function CredentialsModal({ order, userId, online, onClose, replace = fal
     }
     if (upload.uploading || submitting) return;
     // The API's own rules for typed credentials, before anything is queued.
-    const [typedProblem] = stock ? [] : Object.entries(checkWith(typedCredentials, { wiseEmail: email.trim(), wisePassword: password }));
+    const [typedProblem] = stock || ownStockId ? [] : Object.entries(checkWith(typedCredentials, { wiseEmail: email.trim(), wisePassword: password }));
     if (typedProblem) {
       const [field, problem] = typedProblem;
       setError(`${fieldLabels[field] ?? field} ${problem}`);
@@ -99,7 +125,8 @@ export function CredentialsModal({ order, userId, online, onClose, replace = fal
     setSubmitting(true);
     try {
       // Never deliver on a stale answer: the check is for the values as they are now.
-      if ((await checkNow()).needsConfirmation) {
+      // An item of the service's own stock was checked for duplicates when it was added.
+      if (!ownStockId && (await checkNow()).needsConfirmation) {
         const confirmed = await confirm({
           title: 'Deliver duplicate credentials?',
           text: 'These exact credentials already exist in another order! Delivering them again will create duplicate credentials.',
@@ -118,8 +145,9 @@ export function CredentialsModal({ order, userId, online, onClose, replace = fal
       } catch (cause) {
         // The form still holds everything, so the refused change is shown here rather than in the failed list.
         await dismissFailed(userId, handle.id).catch(() => undefined);
-        if (stock && hasCode(cause, 'stock_unavailable')) {
+        if ((stock || ownStockId) && hasCode(cause, 'stock_unavailable')) {
           clearStock();
+          setOwnStockId('');
           setStockReloads((n) => n + 1);
           setError(STOCK_TAKEN_MESSAGE);
         } else {
@@ -144,7 +172,22 @@ export function CredentialsModal({ order, userId, online, onClose, replace = fal
           faulty and never sold again.
         </p>
       )}
-      <StockPicker stocks={stocks} picked={stock} onPick={pickStock} onTypeInstead={clearStock} />
+      {ownStock && ownStock.length > 0 && (
+        <div className="mb-4">
+          <label htmlFor={ownStockFieldId} className="mb-1 block text-sm font-medium">
+            From this service&apos;s stock
+          </label>
+          <select id={ownStockFieldId} className="select w-full" value={ownStockId} onChange={(event) => setOwnStockId(event.target.value)}>
+            <option value="">Type it in, or pick from the WISE stock below</option>
+            {ownStock.map((item) => (
+              <option key={item.id} value={item.id}>
+                {serviceStockLabel(item)}
+              </option>
+            ))}
+          </select>
+        </div>
+      )}
+      {!ownStockId && <StockPicker stocks={stocks} picked={stock} onPick={pickStock} onTypeInstead={clearStock} />}
 
       <form noValidate onSubmit={(event) => void submit(event)} aria-describedby={warning.title ? bannerId : undefined}>
         <DuplicateBanner id={bannerId} warning={warning} />
@@ -154,17 +197,21 @@ export function CredentialsModal({ order, userId, online, onClose, replace = fal
           </p>
         )}
 
-        <EmailField value={email} onChange={(value) => type(() => setEmail(value))} note={warning.emailInline} />
-        <PasswordInput
-          label="WISE Password"
-          className="mb-1"
-          required
-          autoComplete="new-password"
-          value={password}
-          onChange={(event) => type(() => setPassword(event.target.value))}
-          hint={warning.passwordInline ?? undefined}
-        />
-        <ProofField upload={upload} fromStock={stock !== null} online={online} />
+        {!ownStockId && (
+          <>
+            <EmailField value={email} onChange={(value) => type(() => setEmail(value))} note={warning.emailInline} />
+            <PasswordInput
+              label="WISE Password"
+              className="mb-1"
+              required
+              autoComplete="new-password"
+              value={password}
+              onChange={(event) => type(() => setPassword(event.target.value))}
+              hint={warning.passwordInline ?? undefined}
+            />
+            <ProofField upload={upload} fromStock={stock !== null} online={online} />
+          </>
+        )}
 
         {error && (
           <p role="alert" className="alert alert-error mb-3 text-sm">
@@ -172,15 +219,13 @@ export function CredentialsModal({ order, userId, online, onClose, replace = fal
           </p>
         )}
 
-        <div className="modal-action">
-          <button type="button" className="btn" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className={`btn ${warning.kind === 'exact' ? 'btn-error' : 'btn-primary'}`} disabled={!filled || upload.uploading || submitting}>
-            {submitting && <span className="loading loading-spinner loading-xs" aria-hidden="true" />}
-            {warning.approveLabel}
-          </button>
-        </div>
+        <ModalFormActions
+          onCancel={onClose}
+          busy={submitting}
+          submitLabel={warning.approveLabel}
+          submitDisabled={!filled || upload.uploading}
+          tone={warning.kind === 'exact' ? 'danger' : 'primary'}
+        />
       </form>
     </ModalDialog>
   );

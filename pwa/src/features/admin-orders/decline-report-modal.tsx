@@ -2,6 +2,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { REPORT_REPLY_MAX, reportDeclineBody } from '../../../../edge-api/src/contract/order-requests.ts';
 import { reportReasonLabels, type Order } from '../../../../edge-api/src/contract/orders.ts';
 import { ModalDialog } from '../../components/modal-dialog.tsx';
+import { ModalFormActions } from '../../components/modal-form-actions.tsx';
 import { useToast } from '../../components/toast.tsx';
 import { declineReport, dismissFailed } from '../../db/mutations.ts';
 import { serverOutcome } from '../../db/server-outcome.ts';
@@ -75,15 +76,7 @@ export function DeclineReportModal({ order, userId, onClose }: { order: Order; u
             {error}
           </p>
         )}
-        <div className="modal-action">
-          <button type="button" className="btn" onClick={onClose} disabled={sending}>
-            Cancel
-          </button>
-          <button type="submit" className="btn btn-error" disabled={sending}>
-            {sending && <span className="loading loading-spinner loading-xs" aria-hidden="true" />}
-            Decline report
-          </button>
-        </div>
+        <ModalFormActions onCancel={onClose} busy={sending} submitLabel="Decline report" tone="danger" />
       </form>
     </ModalDialog>
   );

@@ -3,6 +3,7 @@ import { orderStatuses, paymentStatuses, reportReasonLabels, type Order, type Or
 import { capitalize, formatDateShort, formatDateTime } from '../../lib/format.ts';
 import { normalizeOrderStatus, normalizePaymentStatus, shortOrderId } from '../../lib/order-rules.ts';
 import { CustomerPaymentDetails } from './customer-payment-details.tsx';
+import { deliverySummary } from './other-delivery-modal.tsx';
 
 export interface OrderListProps {
   orders: readonly Order[];
@@ -156,6 +157,10 @@ function OrderItem({
                   </a>
                 )}
               </>
+            ) : order.deliveryKind ? (
+              <p className="truncate" data-testid="delivered-kind">
+                {deliverySummary(order)}
+              </p>
             ) : closed ? (
               <p className="text-base-content/70">None: the order is {closed}</p>
             ) : (

@@ -7,10 +7,12 @@ export interface AdminServiceCardProps {
   canEdit: boolean;
   onEdit: (service: Service) => void;
   onDelete: (service: Service) => void;
+  /** Opens the service's own stock (decision 072); a service that delivers a file keeps none. */
+  onStock?: (service: Service) => void;
 }
 
 /** One service in the dashboard grid: what customers see, at a glance, with Edit and Delete. */
-export function AdminServiceCard({ service, busy, canEdit, onEdit, onDelete }: AdminServiceCardProps) {
+export function AdminServiceCard({ service, busy, canEdit, onEdit, onDelete, onStock }: AdminServiceCardProps) {
   const extraFeatures = service.features.length - 2;
   return (
     <article className="card overflow-hidden border border-base-300 bg-base-100 shadow-sm" aria-busy={busy}>
@@ -57,6 +59,11 @@ export function AdminServiceCard({ service, busy, canEdit, onEdit, onDelete }: A
           </ul>
         )}
         <div className="card-actions mt-auto justify-end pt-2">
+          {onStock && service.deliveryKind !== 'file' && (
+            <button type="button" className="btn btn-outline btn-sm" aria-label={`Stock of ${service.title}`} disabled={busy} onClick={() => onStock(service)}>
+              Stock
+            </button>
+          )}
           <button type="button" className="btn btn-outline btn-sm" aria-label={`Edit ${service.title}`} disabled={busy || !canEdit} onClick={() => onEdit(service)}>
             Edit
           </button>

@@ -17,6 +17,7 @@ import { AdminServiceCard } from './admin-service-card.tsx';
 import { createService, deleteService, isVersionConflict, updateService } from './service-api.ts';
 import { distinctCategories, type ServiceBody } from './service-form.ts';
 import { ServiceModal } from './service-modal.tsx';
+import { ServiceStockDialog } from './service-stock-dialog.tsx';
 import { useLocalServices } from './use-local-services.ts';
 
 type ModalState = { mode: 'create'; id: string } | { mode: 'edit'; service: Service } | null;
@@ -42,6 +43,7 @@ function ServiceManagement() {
   const [search, setSearch] = useState('');
   const [category, setCategory] = useState(ALL_CATEGORIES);
   const [modal, setModal] = useState<ModalState>(null);
+  const [stockOf, setStockOf] = useState<string | null>(null);
   const [refreshing, setRefreshing] = useState(false);
   const [deleting, setDeleting] = useState<string | null>(null);
 
@@ -126,6 +128,7 @@ function ServiceManagement() {
             canEdit={online}
             onEdit={(chosen) => setModal({ mode: 'edit', service: chosen })}
             onDelete={(chosen) => void remove(chosen)}
+            onStock={(chosen) => setStockOf(chosen.id)}
           />
         ))}
       </div>
@@ -172,6 +175,9 @@ function ServiceManagement() {
         {body}
       </section>
 
+      {stockOf && services.some((service) => service.id === stockOf) && (
+        <ServiceStockDialog service={services.find((service) => service.id === stockOf)!} online={online} onClose={() => setStockOf(null)} />
+      )}
       {modal && (
         <ServiceModal
           key={modal.mode === 'create' ? modal.id : modal.service.id}

@@ -1,5 +1,6 @@
 import type { ZodType } from 'zod';
-import { autoDeliverProblem, serviceBody, serviceImage } from '../../../../edge-api/src/contract/service-requests.ts';
+import { AUTO_DELIVER_ACCOUNTS_ONLY, autoDeliverProblem, serviceBody, serviceImage } from '../../../../edge-api/src/contract/service-requests.ts';
+import type { DeliveryKind } from '../../../../edge-api/src/contract/deliveries.ts';
 import type { Service } from '../../../../edge-api/src/contract/services.ts';
 import { categoryKey } from '../../lib/catalog.ts';
 import { checkWith } from '../../lib/form-problems.ts';
@@ -16,14 +17,14 @@ export type ServiceBody = Omit<Service, 'id' | 'createdAt' | 'updatedAt' | 'vers
  * What the service forms edit: the same fields, but lists keep their blank rows until saved, and the
  * low-stock threshold is the text typed ('' for the shop's threshold).
  */
-export type ServiceFormValues = Omit<ServiceBody, 'autoDeliver' | 'lowStockThreshold'> & { autoDeliver?: boolean; lowStockThreshold?: string };
+export type ServiceFormValues = Omit<ServiceBody, 'autoDeliver' | 'lowStockThreshold' | 'deliveryKind'> & { autoDeliver?: boolean; lowStockThreshold?: string; deliveryKind?: string };
 
-export type ServiceField = 'title' | 'category' | 'description' | 'price' | 'deliveryTime' | 'image' | 'lowStockThreshold' | 'warrantyDays';
+export type ServiceField = 'title' | 'category' | 'description' | 'price' | 'deliveryTime' | 'image' | 'lowStockThreshold' | 'warrantyDays' | 'deliveryKind';
 export type ServiceFormErrors = Partial<Record<ServiceField, string>>;
 
 /** The dashboard modal in create mode: every field empty, one empty entry in each list. */
 export function emptyModalValues(): ServiceFormValues {
-  return { title: '', category: '', description: '', price: '', deliveryTime: '', image: '', features: [''], paymentMethods: [''], popular: false, autoDeliver: false, lowStockThreshold: '', warrantyDays: 0 };
+  return { title: '', category: '', description: '', price: '', deliveryTime: '', image: '', features: [''], paymentMethods: [''], popular: false, autoDeliver: false, lowStockThreshold: '', warrantyDays: 0, deliveryKind: 'account' };
 }
 
 /** The modal in edit mode: the service's values, and still one (empty) entry in a list that has none. */
@@ -44,6 +45,7 @@ export function valuesFromService(service: Service): ServiceFormValues {
     needsDetails: service.needsDetails ?? false,
     detailsHint: service.detailsHint ?? '',
     warrantyDays: service.warrantyDays ?? 0,
+    deliveryKind: service.deliveryKind ?? 'account',
   };
 }
 
@@ -61,6 +63,7 @@ const fieldLabels: Record<ServiceField, string> = {
   image: 'Image URL',
   lowStockThreshold: 'Low-stock threshold',
   warrantyDays: 'Warranty (days)',
+  deliveryKind: 'Delivers',
 };
 
 /** The modal also requires a picture (spec section 5); the API takes a service without one. */
@@ -75,11 +78,12 @@ function problemsOf(schema: ZodType, values: ServiceFormValues, fields: readonly
 }
 
 /** Spec section 5 (service modal): title, category, description, price, deliveryTime and image required; image a URL. */
-export function validateModal(values: ServiceFormValues): ServiceFormErrors {
+export function validateModal(values: ServiceFormValues, keepsStock = false): ServiceFormErrors {
   const errors = problemsOf(modalRules, values, ['title', 'category', 'description', 'price', 'deliveryTime', 'image', 'lowStockThreshold', 'warrantyDays'], {});
   // Automatic delivery draws on Wise stock (decision 061): said under the category, the field to change.
-  const auto = autoDeliverProblem(toServiceBody(values));
-  if (auto && !errors.category) errors.category = auto;
+  const auto = autoDeliverProblem(toServiceBody(values), keepsStock);
+  if (auto === AUTO_DELIVER_ACCOUNTS_ONLY) errors.deliveryKind = auto;
+  else if (auto && !errors.category) errors.category = auto;
   return errors;
 }
 
@@ -109,6 +113,8 @@ export function toServiceBody(values: ServiceFormValues): ServiceBody {
     }),
     ...(values.needsDetails !== undefined ? { needsDetails: values.needsDetails, detailsHint: values.needsDetails ? (values.detailsHint ?? '').trim() : '' } : {}),
     warrantyDays: values.warrantyDays ?? 0,
+    // Only from the dashboard's modal (decision 069); left out, the service keeps what it delivers.
+    ...(values.deliveryKind !== undefined && { deliveryKind: values.deliveryKind as DeliveryKind }),
   };
 }
 

@@ -74,6 +74,7 @@ describe('service modal', () => {
       autoDeliver: false,
       lowStockThreshold: null,
       warrantyDays: 0,
+      deliveryKind: 'account',
     });
   });
 

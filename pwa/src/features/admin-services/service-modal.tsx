@@ -1,6 +1,10 @@
+import { useLiveQuery } from 'dexie-react-hooks';
 import { useState, type FormEvent } from 'react';
+import { useUserDb } from '../../db/hooks.ts';
+import { deliveryKindLabels, deliveryKinds } from '../../../../edge-api/src/contract/deliveries.ts';
 import type { Service } from '../../../../edge-api/src/contract/services.ts';
 import { ModalDialog } from '../../components/modal-dialog.tsx';
+import { ModalFormActions } from '../../components/modal-form-actions.tsx';
 import { categoryLabel, deliveryTimeIds, deliveryTimeLabel, paymentMethodIds, paymentMethodName, serviceCategoryIds } from '../../lib/catalog.ts';
 import { warrantyInputProps, WARRANTY_HINT } from './warranty-field.tsx';
 import { ListField } from './list-field.tsx';
@@ -16,7 +20,7 @@ export interface ServiceModalProps {
   onClose: () => void;
 }
 
-const fieldOrder: ServiceField[] = ['title', 'category', 'description', 'price', 'deliveryTime', 'warrantyDays', 'image', 'lowStockThreshold'];
+const fieldOrder: ServiceField[] = ['title', 'category', 'description', 'price', 'deliveryTime', 'deliveryKind', 'warrantyDays', 'image', 'lowStockThreshold'];
 
 /**
  * The dashboard's create/edit modal (a native modal <dialog>). Mounted while open: closing it, by Cancel or
@@ -30,11 +34,14 @@ export function ServiceModal({ service, save, onClose }: ServiceModalProps) {
   const [saveError, setSaveError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const editing = service !== null;
+  // Stock of its own (decision 072, as synced): such a service may deliver automatically whatever its category.
+  const db = useUserDb();
+  const keepsStock = useLiveQuery(async () => (db && service ? (await db.serviceStocks.where('serviceId').equals(service.id).count()) > 0 : false), [db, service?.id]) ?? false;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (saving) return;
-    if (showProblems(validateModal(values))) return;
+    if (showProblems(validateModal(values, keepsStock))) return;
     setSaving(true);
     setSaveError(null);
     try {
@@ -82,6 +89,17 @@ export function ServiceModal({ service, save, onClose }: ServiceModalProps) {
             </select>,
           )}
         </div>
+        {field(
+          'deliveryKind',
+          'Delivers',
+          <select className="select w-full" {...bind('deliveryKind')}>
+            {deliveryKinds.map((kind) => (
+              <option key={kind} value={kind}>
+                {deliveryKindLabels[kind]}
+              </option>
+            ))}
+          </select>,
+        )}
         {field(
           'warrantyDays',
           'Warranty (days)',
@@ -140,7 +158,11 @@ export function ServiceModal({ service, save, onClose }: ServiceModalProps) {
             />
             Deliver automatically from stock when the order is marked paid
           </label>
-          <p className="text-sm text-base-content/70">Wise services only: the oldest available Wise stock account goes to the order.</p>
+          <p className="text-sm text-base-content/70">
+            {keepsStock
+              ? 'The oldest available item of this service\'s own stock (Stock button on its card) goes to the order.'
+              : 'Wise services: the oldest available Wise stock account goes to the order. Any other service needs stock of its own first (Stock button on its card).'}
+          </p>
           {field(
             'lowStockThreshold',
             'Low-stock threshold for this service',
@@ -148,15 +170,7 @@ export function ServiceModal({ service, save, onClose }: ServiceModalProps) {
           )}
         </fieldset>
         <DetailsFields values={values} set={set} />
-        <div className="modal-action">
-          <button type="button" className="btn" disabled={saving} onClick={() => onClose()}>
-            Cancel
-          </button>
-          <button type="submit" className="btn btn-primary" disabled={saving}>
-            {saving && <span className="loading loading-spinner loading-xs" aria-hidden="true" />}
-            {editing ? 'Update Service' : 'Create Service'}
-          </button>
-        </div>
+        <ModalFormActions onCancel={() => onClose()} busy={saving} submitLabel={editing ? 'Update Service' : 'Create Service'} />
       </form>
     </ModalDialog>
   );

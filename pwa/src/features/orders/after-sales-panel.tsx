@@ -3,6 +3,7 @@ import { orderReportBody, REPORT_NOTE_MAX } from '../../../../edge-api/src/contr
 import { reportReasonLabels, reportReasons, type Order, type ReportReason } from '../../../../edge-api/src/contract/orders.ts';
 import { uploadLimitMegabytes } from '../../../../edge-api/src/contract/uploads.ts';
 import { ModalDialog } from '../../components/modal-dialog.tsx';
+import { ModalFormActions } from '../../components/modal-form-actions.tsx';
 import { useToast } from '../../components/toast.tsx';
 import { dismissFailed, reportProblem } from '../../db/mutations.ts';
 import { serverOutcome } from '../../db/server-outcome.ts';
@@ -195,15 +196,7 @@ function ReportDialog({ order, onClose }: { order: Order; onClose: () => void })
             {error}
           </p>
         )}
-        <div className="modal-action">
-          <button type="button" className="btn" onClick={onClose} disabled={sending}>
-            Cancel
-          </button>
-          <button type="submit" className="btn btn-primary" disabled={sending}>
-            {sending && <span className="loading loading-spinner loading-xs" aria-hidden="true" />}
-            Send report
-          </button>
-        </div>
+        <ModalFormActions onCancel={onClose} busy={sending} submitLabel="Send report" />
       </form>
     </ModalDialog>
   );

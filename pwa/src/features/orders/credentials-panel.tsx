@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { OrderViews } from '../../../../edge-api/src/contract/orders.ts';
 import { CopyButton } from '../../components/copy-button.tsx';
+import { useSecret, VaultDialog } from '../../components/vault-lock.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 
 const MASKED_PASSWORD = '••••••••••••';
@@ -39,8 +40,22 @@ export function CredentialsPanel({
   /** Called at each Show of the password, so the reveal is logged (decision 066). */
   onReveal?: () => void;
 }) {
-  const [revealed, setRevealed] = useState(false);
+  // The password as shown: sealed by the device's vault, it is opened at Show, after an unlock if locked (decision 068).
+  const [opened, setRevealed] = useState<string | null>(null);
   const [imageFailed, setImageFailed] = useState(false);
+  const secret = useSecret(password);
+  const [unlocking, setUnlocking] = useState(false);
+  // Hidden again when the vault locks.
+  const revealed = secret.locked ? null : opened;
+  const show = async () => {
+    try {
+      setRevealed(await secret.open());
+      onReveal?.();
+    } catch (error) {
+      console.warn('Could not open the password', error);
+      setUnlocking(true);
+    }
+  };
 
   return (
     <section className="rounded-box border border-success bg-base-100 p-4" aria-label={`Credentials for ${title}`}>
@@ -64,21 +79,26 @@ export function CredentialsPanel({
             <dt className="text-sm font-semibold">Password</dt>
             <dd className="mt-1 flex flex-wrap items-center gap-2">
               <span className="font-mono break-all" data-testid="delivered-password">
-                {revealed ? password : MASKED_PASSWORD}
+                {revealed ?? MASKED_PASSWORD}
               </span>
               <button
                 type="button"
                 className="btn btn-outline btn-sm"
-                aria-pressed={revealed}
+                aria-pressed={revealed !== null}
                 onClick={() => {
-                  if (!revealed) onReveal?.();
-                  setRevealed(!revealed);
+                  if (revealed !== null) setRevealed(null);
+                  else if (secret.locked) setUnlocking(true);
+                  else if (!secret.sealed) {
+                    onReveal?.();
+                    setRevealed(password);
+                  } else void show();
                 }}
               >
-                {revealed ? 'Hide' : 'Show'}
-                <span className="sr-only"> password</span>
+                {revealed !== null ? 'Hide' : secret.locked ? 'Unlock' : 'Show'}
+                <span className="sr-only">{secret.locked && revealed === null ? ' to show the password' : ' password'}</span>
               </button>
-              <CopyButton value={password} label="Password" />
+              {(!secret.sealed || revealed !== null) && <CopyButton value={revealed ?? password} label="Password" />}
+              {unlocking && <VaultDialog mode="unlock" onClose={() => setUnlocking(false)} onDone={() => void show()} />}
             </dd>
             <dd className="mt-1 text-sm text-base-content/70" data-testid="password-views">
               {views ? viewsSummary(views) : 'Not viewed yet'}

@@ -1,8 +1,9 @@
 import { useLiveQuery } from 'dexie-react-hooks';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Link, Navigate, useLocation } from 'react-router-dom';
 import { EmptyState, LoadingState } from '../../components/page-state.tsx';
 import { usePageTitle } from '../../components/page-title.ts';
+import { VaultOffer } from '../../components/vault-offer.tsx';
 import { usePendingIds, useSettings, useUserDb } from '../../db/hooks.ts';
 import { newestOrdersOf } from '../../db/local-db.ts';
 import { requestSync } from '../../db/sync-engine.ts';
@@ -25,6 +26,7 @@ export function MyOrdersPage() {
 }
 
 function MyOrders({ user }: { user: SignedInUser }) {
+  const { hash } = useLocation();
   const db = useUserDb();
   const settings = useSettings();
   const sync = useSyncStatus();
@@ -47,6 +49,12 @@ function MyOrders({ user }: { user: SignedInUser }) {
   }, [db, user.id, shown]);
   const orders = local?.orders;
   const total = local?.total ?? 0;
+
+  // Opened from a notification (/my-orders#order-<id>, decision 067): the order is brought into view once listed.
+  const listed = orders !== undefined && orders.length > 0;
+  useEffect(() => {
+    if (listed && hash.startsWith('#order-')) document.getElementById(hash.slice(1))?.scrollIntoView({ block: 'start' });
+  }, [listed, hash]);
 
   const failedByOrder = useMemo(() => {
     const map = new Map<string, string>();
@@ -100,13 +108,15 @@ function MyOrders({ user }: { user: SignedInUser }) {
         </div>
       )}
 
+      {orders?.some((order) => order.wisePassword) && <VaultOffer />}
+
       {loading ? (
         <LoadingState text="Loading your orders..." />
       ) : orders && orders.length > 0 ? (
         <>
         <ul className="space-y-6">
           {orders.map((order) => (
-            <li key={order.id}>
+            <li key={order.id} id={`order-${order.id}`}>
               <OrderCard
                 order={order}
                 providerChatUrl={settings.providerChatUrl}

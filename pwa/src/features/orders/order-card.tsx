@@ -17,6 +17,7 @@ import {
 import type { PaymentInstructions } from '../../../../edge-api/src/contract/settings.ts';
 import { AfterSalesPanel } from './after-sales-panel.tsx';
 import { CredentialsPanel } from './credentials-panel.tsx';
+import { DeliveryPanel } from './delivery-panel.tsx';
 import { OrderNote, OrderPayment } from './order-payment.tsx';
 
 const orderBadge = {
@@ -131,6 +132,7 @@ export function OrderCard({ order, providerChatUrl, waitingToSync, syncError, pa
         <OrderPayment order={order} paymentInstructions={paymentInstructions} providerChatUrl={providerChatUrl} userId={userId} />
         <AfterSalesPanel order={order} />
 
+        {orderStatus === 'delivered' && order.deliveryKind && <DeliveryPanel order={order} userId={userId} />}
         {orderStatus === 'delivered' && order.wiseEmail && (
           <CredentialsPanel
             email={order.wiseEmail}

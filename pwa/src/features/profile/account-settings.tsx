@@ -8,6 +8,7 @@ import { api, unwrap } from '../../lib/api-client.ts';
 import { hasCode } from '../../lib/app-error.ts';
 import { accountErrorMessage, changeEmail, changePassword, signOutOtherDevices } from '../../lib/auth.tsx';
 import { checkWith, problemsFromAnswer, type FieldProblems } from '../../lib/form-problems.ts';
+import { keepOnlyThisDevicePush } from '../../lib/web-push.ts';
 
 type Outcome = { kind: 'done' | 'error'; text: string } | null;
 
@@ -260,6 +261,8 @@ export function OtherDevicesCard() {
     setBusy(true);
     try {
       await signOutOtherDevices();
+      // The devices signed out stop getting notifications too (decision 067).
+      await keepOnlyThisDevicePush();
       setOutcome({ kind: 'done', text: 'Every other device has been signed out. This one stays signed in.' });
     } catch (cause) {
       setOutcome({ kind: 'error', text: accountErrorMessage(cause) });

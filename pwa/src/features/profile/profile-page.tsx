@@ -12,7 +12,9 @@ import { useAuth } from '../../lib/auth.tsx';
 import { formatDateLong, greetingFor, initialOf, roleBadgeClass, roleLabel } from '../../lib/format.ts';
 import { authCallback } from '../../lib/supabase.ts';
 import type { UserDb } from '../../db/local-db.ts';
+import { VaultCard } from '../../components/vault-card.tsx';
 import { ChangeEmailCard, ChangePasswordCard, EditProfileCard, OtherDevicesCard, saveProfile } from './account-settings.tsx';
+import { NotificationsCard } from './notifications-card.tsx';
 
 export const STALE_NOTICE = 'Showing the copy saved on this device: the server could not be reached, so it may be out of date.';
 
@@ -180,6 +182,8 @@ function ProfileView({ user, userDb, notice }: { user: User; userDb: UserDb | nu
           <ChangePasswordCard />
           <ChangeEmailCard currentEmail={user.email} />
           <OtherDevicesCard />
+          <NotificationsCard staff={user.userRole === 'admin' || user.userRole === 'moderator'} />
+          <VaultCard />
         </div>
       </div>
     </div>

@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { wisePassword as passwordRule } from '../../../../edge-api/src/contract/fields.ts';
 import type { WiseStock } from '../../../../edge-api/src/contract/wise-stocks.ts';
 import { ModalDialog } from '../../components/modal-dialog.tsx';
+import { ModalFormActions } from '../../components/modal-form-actions.tsx';
 import { PasswordInput } from '../../components/password-input.tsx';
 import { useToast } from '../../components/toast.tsx';
 import { keepOnDevice } from '../../db/device-copy.ts';
@@ -87,15 +88,7 @@ export function ChangePasswordModal({ stock, online, onClose }: { stock: WiseSto
             {error}
           </p>
         )}
-        <div className="modal-action">
-          <button type="button" className="btn" onClick={onClose} disabled={sending}>
-            Cancel
-          </button>
-          <button type="submit" className="btn btn-primary" disabled={!online || sending || password === ''}>
-            {sending && <span className="loading loading-spinner loading-xs" aria-hidden="true" />}
-            Change password
-          </button>
-        </div>
+        <ModalFormActions onCancel={onClose} busy={sending} submitLabel="Change password" submitDisabled={!online || password === ''} />
       </form>
     </ModalDialog>
   );

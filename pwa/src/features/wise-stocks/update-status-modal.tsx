@@ -2,6 +2,7 @@ import { useId, useState, type FormEvent } from 'react';
 import type { User } from '../../../../edge-api/src/contract/users.ts';
 import { isStockStatus, stockStatuses, type WiseStock } from '../../../../edge-api/src/contract/wise-stocks.ts';
 import { ModalDialog } from '../../components/modal-dialog.tsx';
+import { ModalFormActions } from '../../components/modal-form-actions.tsx';
 import { useToast } from '../../components/toast.tsx';
 import { dismissFailed, setStockStatus } from '../../db/mutations.ts';
 import { serverOutcome } from '../../db/server-outcome.ts';
@@ -129,15 +130,7 @@ export function UpdateStatusModal({ stock, users, userId, onClose }: UpdateStatu
             {problem}
           </p>
         )}
-        <div className="modal-action">
-          <button type="button" className="btn" onClick={onClose} disabled={saving}>
-            Cancel
-          </button>
-          <button type="submit" className="btn btn-primary" disabled={saving} aria-busy={saving || undefined}>
-            {saving && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
-            Update Status
-          </button>
-        </div>
+        <ModalFormActions onCancel={onClose} busy={saving} submitLabel="Update Status" />
       </form>
     </ModalDialog>
   );

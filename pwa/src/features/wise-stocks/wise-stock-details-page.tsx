@@ -6,6 +6,7 @@ import { LoadingState } from '../../components/page-state.tsx';
 import { usePageTitle } from '../../components/page-title.ts';
 import { useToast } from '../../components/toast.tsx';
 import { keepOnDevice } from '../../db/device-copy.ts';
+import { isSealed } from '../../db/vault.ts';
 import { usePendingIds, useUserDb } from '../../db/hooks.ts';
 import { useSyncStatus } from '../../db/sync-status.ts';
 import { api, unwrap } from '../../lib/api-client.ts';
@@ -176,6 +177,8 @@ function StockDetails({ stock, buyer, pending, canManage, onUpdateStatus, onChan
                       'cannot be read (wrong data key)'
                     ) : stock.wisePasswordMasked ? (
                       <MaskedSecret label={`password of ${stock.wiseName}`} reveal={revealFor(stock)} />
+                    ) : isSealed(stock.wisePassword) ? (
+                      <MaskedSecret label={`password of ${stock.wiseName}`} value={stock.wisePassword} />
                     ) : (
                       stock.wisePassword
                     )}

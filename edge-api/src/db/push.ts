@@ -1,0 +1,103 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Database, PushPayload } from './schema.ts';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+/** What a browser's PushSubscription.toJSON() gives, with the device it was made on. */
+export interface NewPushSubscription {
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  deviceId: string;
+  deviceLabel: string;
+}
+
+/**
+ * One row per endpoint (a browser profile's push channel): subscribing again replaces the keys, and an
+ * endpoint that another account subscribed on this browser before becomes this account's.
+ */
+export function saveSubscription(db: Db, userId: string, sub: NewPushSubscription) {
+  return db
+    .insertInto('push_subscriptions')
+    .values({ user_id: userId, endpoint: sub.endpoint, p256dh: sub.p256dh, auth: sub.auth, device_id: sub.deviceId, device_label: sub.deviceLabel })
+    .onConflict((oc) =>
+      oc.column('endpoint').doUpdateSet({
+        user_id: userId,
+        p256dh: sub.p256dh,
+        auth: sub.auth,
+        device_id: sub.deviceId,
+        device_label: sub.deviceLabel,
+        created_at: sql`now()`,
+      }),
+    )
+    .returning(['id', 'created_at'])
+    .executeTakeFirstOrThrow();
+}
+
+/** Removes one of the user's own subscriptions; answers whether there was one. */
+export async function removeOwnSubscription(db: Db, userId: string, endpoint: string): Promise<boolean> {
+  const result = await db.deleteFrom('push_subscriptions').where('user_id', '=', userId).where('endpoint', '=', endpoint).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+/** Removes every subscription of the user but `keep` (this device's, or none); answers how many went. */
+export async function removeOtherSubscriptions(db: Db, userId: string, keep: string | null): Promise<number> {
+  const result = await db
+    .deleteFrom('push_subscriptions')
+    .where('user_id', '=', userId)
+    .$if(keep !== null, (qb) => qb.where('endpoint', '!=', keep!))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** The push service said the subscription is gone (404/410). */
+export function removeSubscription(db: Db, id: string) {
+  return db.deleteFrom('push_subscriptions').where('id', '=', id).execute();
+}
+
+const staffRoles = ['admin', 'moderator'] as const;
+
+/**
+ * How many messages this process has written: a request during which it did not move told nobody, and
+ * needs no send round after it (decision 067).
+ */
+let queuedHere = 0;
+export const queuedPushCount = () => queuedHere;
+
+/**
+ * Writes a message in the caller's transaction, so it exists exactly when the change commits; only when
+ * someone it is for has a subscription (nothing piles up in a shop where nobody allowed notifications).
+ */
+export async function queuePush(trx: Transaction<Database>, to: { userId: string } | 'staff', payload: PushPayload): Promise<void> {
+  const json = JSON.stringify(payload);
+  const written =
+    to === 'staff'
+      ? await sql`
+          insert into push_outbox (user_id, to_staff, payload)
+          select null, true, ${json}::jsonb
+          where exists (
+            select 1 from push_subscriptions s join users u on u.id = s.user_id
+            where u.user_role in (${sql.join(staffRoles)}) and u.deleted_at is null)`.execute(trx)
+      : await sql`
+          insert into push_outbox (user_id, to_staff, payload)
+          select ${to.userId}, false, ${json}::jsonb
+          where exists (select 1 from push_subscriptions where user_id = ${to.userId})`.execute(trx);
+  // A rolled-back write counts too: its round then finds nothing, which is harmless.
+  if ((written.numAffectedRows ?? 0n) > 0n) queuedHere += 1;
+}
+
+/** Takes (deletes) up to `limit` waiting messages; a concurrent taker skips the ones taken here. */
+export async function claimPushes(db: Db, limit: number) {
+  const result = await sql<{ id: string; user_id: string | null; to_staff: boolean; payload: PushPayload }>`
+    delete from push_outbox where id in (select id from push_outbox order by id limit ${limit} for update skip locked)
+    returning id, user_id, to_staff, payload`.execute(db);
+  return result.rows;
+}
+
+/** The subscriptions a message goes to: its user's devices, or every staff member's. */
+export function subscriptionsFor(db: Db, message: { user_id: string | null; to_staff: boolean }) {
+  const base = db.selectFrom('push_subscriptions as s').select(['s.id', 's.endpoint', 's.p256dh', 's.auth']);
+  return message.to_staff
+    ? base.innerJoin('users as u', 'u.id', 's.user_id').where('u.user_role', 'in', staffRoles).where('u.deleted_at', 'is', null).execute()
+    : base.where('s.user_id', '=', message.user_id!).execute();
+}

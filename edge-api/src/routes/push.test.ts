@@ -1,0 +1,317 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Order } from '../contract/orders.ts';
+import { pushesSettled } from '../push/send.ts';
+import { generateVapidKeys, pushConfigFrom, type PushConfig } from '../push/vapid.ts';
+import { remoteApi, type TestUser } from '../testing/api-harness.ts';
+import { errorPaths, orderTestBench, random, type ErrorBody } from '../testing/order-fixtures.ts';
+import { decryptPush, startPushService, type TestSubscription } from '../testing/push-service.ts';
+
+// Issue 17, item 4: web push (decision 067). The push service is a third party: a stand-in on this
+// machine records what the API posts, and each message is decrypted with the subscription's private key
+// as a browser would.
+
+const bench = orderTestBench();
+let pushService: Awaited<ReturnType<typeof startPushService>>;
+let push: PushConfig | undefined;
+
+beforeAll(async () => {
+  pushService = await startPushService();
+  if (bench.api.mode === 'in-process') {
+    push = await pushConfigFrom(await generateVapidKeys(), 'mailto:owner@example.test', true);
+    bench.api.deps.config.push = push;
+    if (process.env.PUSH_DEBUG) bench.api.deps.logger = (await import('../lib/logger.ts')).consoleLogger();
+  }
+});
+afterAll(() => pushService.close());
+
+const subscribeBody = (sub: TestSubscription, deviceId = 'device-phone-1') => ({
+  endpoint: sub.endpoint,
+  expirationTime: null,
+  keys: sub.keys,
+  deviceId,
+  deviceLabel: 'Chrome on Android',
+});
+const subscribe = (user: TestUser | undefined, json: unknown) => bench.api.call<{ subscribed: true; createdAt: string } & ErrorBody>('POST', '/api/push/subscriptions', { user, json });
+const unsubscribe = (user: TestUser | undefined, json: unknown) => bench.api.call<{ removed: boolean } & ErrorBody>('DELETE', '/api/push/subscriptions', { user, json });
+const rowsOf = (endpoint: string) => bench.api.db.selectFrom('push_subscriptions').selectAll().where('endpoint', '=', endpoint).execute();
+
+/** In this process: every send the API started has finished. Against a remote entry: until the condition holds. */
+async function settled(until?: () => Promise<boolean>) {
+  if (bench.api.mode === 'in-process') return pushesSettled();
+  while (until && !(await until())) await new Promise((resolve) => setTimeout(resolve, 50));
+}
+
+describe('push subscriptions', () => {
+  it('need a signed-in user with a user record', async () => {
+    const sub = pushService.subscription();
+    expect((await subscribe(undefined, subscribeBody(sub))).status).toBe(401);
+    expect((await unsubscribe(undefined, { endpoint: sub.endpoint })).status).toBe(401);
+    const account = await bench.api.createAccount();
+    expect((await bench.api.call('POST', '/api/push/subscriptions', { user: account, json: subscribeBody(sub) })).status).toBe(403);
+    expect(await rowsOf(sub.endpoint)).toEqual([]);
+  });
+
+  it('refuse a bad body with 400 naming the field, and keep nothing', async () => {
+    const sub = pushService.subscription();
+    const good = subscribeBody(sub);
+    const bad: [unknown, string][] = [
+      [{ ...good, endpoint: 'not a url' }, 'endpoint'],
+      [{ ...good, endpoint: 'ftp://push.example.test/x' }, 'endpoint'],
+      [{ ...good, keys: { ...good.keys, p256dh: good.keys.p256dh.slice(0, 40) } }, 'keys.p256dh'],
+      [{ ...good, keys: { ...good.keys, auth: 'not base64url!' } }, 'keys.auth'],
+      [{ ...good, keys: { p256dh: good.keys.p256dh } }, 'keys.auth'],
+      [{ ...good, deviceId: '' }, 'deviceId'],
+      [{ ...good, extra: 1 }, ''],
+      [{ endpoint: sub.endpoint }, 'keys'],
+    ];
+    for (const [json, path] of bad) {
+      const refused = await subscribe(bench.customer, json);
+      expect(refused.status, JSON.stringify(json)).toBe(400);
+      expect(errorPaths(refused.body).join(',')).toContain(path);
+    }
+    expect((await unsubscribe(bench.customer, {})).status).toBe(400);
+    expect(await rowsOf(sub.endpoint)).toEqual([]);
+  });
+
+  it.skipIf(remoteApi !== undefined)('refuse a plain-http endpoint unless local push services are allowed (tests only)', async () => {
+    const sub = pushService.subscription();
+    bench.api.deps.config.push = { ...push!, allowLocalEndpoints: false };
+    try {
+      const refused = await subscribe(bench.customer, subscribeBody(sub));
+      expect(refused.status).toBe(400);
+      expect(errorPaths(refused.body)).toEqual(['endpoint']);
+    } finally {
+      bench.api.deps.config.push = push;
+    }
+    expect(await rowsOf(sub.endpoint)).toEqual([]);
+  });
+
+  it('refuse an https endpoint that is not a browser push service, so the server never posts where an account says', async () => {
+    const sub = pushService.subscription();
+    for (const endpoint of ['https://internal.example.test/hook', 'https://fcm.googleapis.com.evil.test/fcm/send/x', 'https://169.254.169.254/latest']) {
+      const refused = await subscribe(bench.customer, { ...subscribeBody(sub), endpoint });
+      expect(refused.status, endpoint).toBe(400);
+      expect(errorPaths(refused.body)).toEqual(['endpoint']);
+      expect(await rowsOf(endpoint)).toEqual([]);
+    }
+    const chrome = 'https://fcm.googleapis.com/fcm/send/dQw4w9WgXcQ:APA91b-test';
+    const firefox = 'https://updates.push.services.mozilla.com/wpush/v2/gAAAAABtest';
+    for (const endpoint of [chrome, firefox]) {
+      expect((await subscribe(bench.customer, { ...subscribeBody(sub), endpoint })).status, endpoint).toBe(201);
+      expect((await unsubscribe(bench.customer, { endpoint })).body).toEqual({ removed: true });
+    }
+  });
+
+  it('keep one row per endpoint: subscribing again replaces the keys, and another account on the same browser takes it over', async () => {
+    const sub = pushService.subscription();
+    const first = await subscribe(bench.customer, subscribeBody(sub));
+    expect(first.status).toBe(201);
+    expect(first.headers.get('cache-control')).toBe('no-store');
+    const renewed = pushService.subscription();
+    expect((await subscribe(bench.customer, { ...subscribeBody(sub), keys: renewed.keys })).status).toBe(201);
+    let rows = await rowsOf(sub.endpoint);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ user_id: bench.customer.id, p256dh: renewed.keys.p256dh, auth: renewed.keys.auth, device_id: 'device-phone-1', device_label: 'Chrome on Android' });
+
+    const other = await bench.api.createUser('user');
+    expect((await subscribe(other, subscribeBody(sub, 'device-shared'))).status).toBe(201);
+    rows = await rowsOf(sub.endpoint);
+    expect(rows.map((row) => [row.user_id, row.device_id])).toEqual([[other.id, 'device-shared']]);
+  });
+
+  it('are removed at sign-out by their owner only', async () => {
+    const sub = pushService.subscription();
+    expect((await subscribe(bench.customer, subscribeBody(sub))).status).toBe(201);
+    const stranger = await bench.api.createUser('user');
+    expect((await unsubscribe(stranger, { endpoint: sub.endpoint })).body).toEqual({ removed: false });
+    expect(await rowsOf(sub.endpoint)).toHaveLength(1);
+    const removed = await unsubscribe(bench.customer, { endpoint: sub.endpoint });
+    expect(removed.status).toBe(200);
+    expect(removed.body).toEqual({ removed: true });
+    expect(await rowsOf(sub.endpoint)).toEqual([]);
+    // Signing out twice (or on a device that never subscribed) is not an error.
+    expect((await unsubscribe(bench.customer, { endpoint: sub.endpoint })).body).toEqual({ removed: false });
+  });
+
+  it('after "sign out other devices", only this device keeps its subscription', async () => {
+    const user = await bench.api.createUser('user');
+    const [here, lost, old] = [pushService.subscription(), pushService.subscription(), pushService.subscription()];
+    for (const [sub, device] of [[here, 'device-here'], [lost, 'device-lost'], [old, 'device-old']] as const) {
+      expect((await subscribe(user, subscribeBody(sub, device))).status).toBe(201);
+    }
+    const other = await bench.api.createUser('user');
+    const theirs = pushService.subscription();
+    expect((await subscribe(other, subscribeBody(theirs))).status).toBe(201);
+
+    expect((await bench.api.call('POST', '/api/push/subscriptions/others', { json: { keep: here.endpoint } })).status).toBe(401);
+    expect((await bench.api.call('POST', '/api/push/subscriptions/others', { user, json: { keep: 'nope' } })).status).toBe(400);
+    const pruned = await bench.api.call<{ removed: number }>('POST', '/api/push/subscriptions/others', { user, json: { keep: here.endpoint } });
+    expect(pruned.status).toBe(200);
+    expect(pruned.body).toEqual({ removed: 2 });
+    expect(await rowsOf(here.endpoint)).toHaveLength(1);
+    expect([...(await rowsOf(lost.endpoint)), ...(await rowsOf(old.endpoint))]).toEqual([]);
+    // Someone else's are not touched; with no device of its own kept, every one of the caller's goes.
+    expect(await rowsOf(theirs.endpoint)).toHaveLength(1);
+    expect((await bench.api.call<{ removed: number }>('POST', '/api/push/subscriptions/others', { user, json: { keep: null } })).body).toEqual({ removed: 1 });
+  });
+});
+
+describe('push messages', () => {
+  it('the browser gets the public key at runtime, never the private one', async () => {
+    const config = await bench.api.call<{ pushPublicKey: string | null }>('GET', '/api/config');
+    // Against a remote entry, the keys it was started with (scripts/workers-suite.ts).
+    expect(config.body.pushPublicKey).toBe(push?.publicKey ?? process.env.TEST_PUSH_PUBLIC_KEY);
+    expect(config.body.pushPublicKey).toMatch(/^[\w-]{87}$/);
+    expect(JSON.stringify(config.body)).not.toContain(push?.privateKey ?? process.env.TEST_PUSH_PRIVATE_KEY);
+  });
+
+  it('queue nothing in a shop where nobody subscribed (the outbox stays empty without a send)', async () => {
+    const customer = await bench.api.createUser('user');
+    const orderId = await bench.orders.placeOrder(customer);
+    const version = await bench.api.db.transaction().execute(async (trx) => {
+      const before = await trx.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirstOrThrow();
+      const { tellCustomer } = await import('../operations/customer-push.ts');
+      await tellCustomer(trx, before, { ...before, order_status: 'processing' });
+      return (await trx.selectFrom('push_outbox').select('id').where('user_id', '=', customer.id).execute()).length;
+    });
+    expect(version).toBe(0);
+  });
+
+  it.skipIf(remoteApi !== undefined)('send after a write that queued a message, and run no send round after one that told nobody', async () => {
+    const customer = await bench.api.createUser('user');
+    const sub = pushService.subscription();
+    expect((await subscribe(customer, subscribeBody(sub))).status).toBe(201);
+    // A message left waiting (as by a process stopped before its round): a write telling nobody leaves it.
+    await bench.api.db.insertInto('push_outbox').values({ user_id: customer.id, to_staff: false, payload: JSON.stringify({ title: 'Left waiting', body: 'x', url: '/my-orders', tag: 't' }) }).execute();
+    const quiet = await bench.api.createUser('user');
+    expect((await subscribe(quiet, subscribeBody(pushService.subscription(), 'device-quiet'))).status).toBe(201);
+    await settled();
+    expect(await bench.api.db.selectFrom('push_outbox').select('id').where('user_id', '=', customer.id).execute()).toHaveLength(1);
+    // A delivery that tells the customer: its round takes the waiting message too.
+    const orderId = await bench.orders.placeOrder(customer);
+    expect((await bench.orders.deliverTyped(orderId, `round-${random()}@wise.test`, `Round-${random()}`)).status).toBe(200);
+    const titles = [(decryptPush(await pushService.next(sub), sub) as { title: string }).title, (decryptPush(await pushService.next(sub), sub) as { title: string }).title];
+    expect(titles.sort()).toEqual(['Left waiting', 'Order delivered']);
+    await settled();
+    expect(await bench.api.db.selectFrom('push_outbox').select('id').where('user_id', '=', customer.id).execute()).toEqual([]);
+  });
+
+  it('tell a subscribed customer that the order is delivered, encrypted to the subscription, with no credential in it', async () => {
+    const customer = await bench.api.createUser('user');
+    const phone = pushService.subscription();
+    const tablet = pushService.subscription();
+    expect((await subscribe(customer, subscribeBody(phone))).status).toBe(201);
+    expect((await subscribe(customer, subscribeBody(tablet, 'device-tablet-2'))).status).toBe(201);
+    const orderId = await bench.orders.placeOrder(customer);
+    const password = `Push-${random()}`;
+    const delivered = await bench.orders.deliverTyped(orderId, `push-${random()}@wise.test`, password);
+    expect(delivered.status).toBe(200);
+
+    for (const sub of [phone, tablet]) {
+      const message = await pushService.next(sub);
+      expect(message.headers['content-encoding']).toBe('aes128gcm');
+      expect(message.headers.ttl).toBeDefined();
+      // VAPID (RFC 8292): signed by the shop's key, which the browser subscribed with.
+      expect(message.headers.authorization).toMatch(/^vapid t=[\w-]+\.[\w-]+\.[\w-]+, k=[\w-]+$/);
+      expect(message.headers.authorization).toContain(`k=${push?.publicKey ?? process.env.TEST_PUSH_PUBLIC_KEY}`);
+      expect(message.body.includes(Buffer.from(password))).toBe(false);
+      const payload = decryptPush(message, sub);
+      expect(payload).toEqual({
+        title: 'Order delivered',
+        body: expect.stringContaining('your order is delivered') as unknown,
+        url: `/my-orders#order-${orderId}`,
+        tag: `order-${orderId}`,
+      });
+      expect(JSON.stringify(payload)).not.toContain(password);
+    }
+    await settled();
+    expect(await bench.api.db.selectFrom('push_outbox').selectAll().execute()).toEqual([]);
+  });
+
+  it('tell the customer of a status change and of a replacement, and nobody else', async () => {
+    const customer = await bench.api.createUser('user');
+    const sub = pushService.subscription();
+    expect((await subscribe(customer, subscribeBody(sub))).status).toBe(201);
+    const orderId = await bench.orders.placeOrder(customer);
+    const processing = await bench.api.call<Order>('PUT', `/api/admin/orders/${orderId}`, { user: bench.moderator, json: { orderStatus: 'processing' } });
+    expect(processing.status).toBe(200);
+    expect(decryptPush(await pushService.next(sub), sub)).toMatchObject({ title: 'Order status changed', body: expect.stringContaining('now Processing') as unknown });
+
+    expect((await bench.orders.deliverTyped(orderId, `first-${random()}@wise.test`, `First-${random()}`)).status).toBe(200);
+    expect(decryptPush(await pushService.next(sub), sub)).toMatchObject({ title: 'Order delivered' });
+    expect((await bench.orders.deliverTyped(orderId, `second-${random()}@wise.test`, `Second-${random()}`, { replace: true })).status).toBe(200);
+    expect(decryptPush(await pushService.next(sub), sub)).toMatchObject({ title: 'Delivery replaced', url: `/my-orders#order-${orderId}` });
+    await settled();
+    // The customer's own messages only: three, all to this endpoint.
+    expect(pushService.received.filter((message) => message.path === new URL(sub.endpoint).pathname)).toHaveLength(3);
+  });
+
+  it('tell the customer when the password of their delivery is rotated and when their problem report is answered', async () => {
+    const customer = await bench.api.createUser('user');
+    const sub = pushService.subscription();
+    expect((await subscribe(customer, subscribeBody(sub))).status).toBe(201);
+    const stockId = await bench.orders.seedStock(`rotate-${random()}@wise.test`, `Rotate-${random()}`);
+    const orderId = await bench.orders.placeOrder(customer);
+    expect((await bench.api.call('PUT', `/api/admin/orders/${orderId}`, { user: bench.admin, json: { stockId } })).status).toBe(200);
+    expect(decryptPush(await pushService.next(sub), sub)).toMatchObject({ title: 'Order delivered' });
+
+    const rotated = await bench.api.call('POST', `/api/wise-stocks/${stockId}/password`, { user: bench.admin, json: { wisePassword: `Rotated-${random()}` } });
+    expect(rotated.status).toBe(200);
+    expect(decryptPush(await pushService.next(sub), sub)).toMatchObject({ title: 'Password changed', url: `/my-orders#order-${orderId}` });
+
+    // A report as the customer's (warranty rules are after-sales.test.ts's): open on the order.
+    await bench.api.db.updateTable('orders').set({ report_status: 'open', report_reason: 'login_fails' }).where('id', '=', orderId).execute();
+    const declined = await bench.api.call('POST', `/api/admin/orders/${orderId}/report/decline`, { user: bench.moderator, json: { message: 'It works: use the new password.' } });
+    expect(declined.status).toBe(200);
+    expect(decryptPush(await pushService.next(sub), sub)).toMatchObject({ title: 'Problem report answered' });
+  });
+
+  it('tell subscribed staff of a new order and of a payment proof, not customers', async () => {
+    const admin = await bench.api.createUser('admin');
+    const staffSub = pushService.subscription();
+    expect((await subscribe(admin, subscribeBody(staffSub, 'device-office'))).status).toBe(201);
+    const customer = await bench.api.createUser('user');
+    const customerSub = pushService.subscription();
+    expect((await subscribe(customer, subscribeBody(customerSub))).status).toBe(201);
+
+    const orderId = await bench.orders.placeOrder(customer);
+    const newOrder = decryptPush(await pushService.next(staffSub), staffSub) as { title: string; body: string; url: string };
+    expect(newOrder).toMatchObject({ title: 'New order', url: '/dashboard/notifications' });
+    expect(newOrder.body).toContain(orderId.slice(-8));
+
+    const proof = await bench.api.call('PUT', `/api/orders/${orderId}/payment-proof`, { user: customer, json: { transactionId: `TX-${random()}` } });
+    expect(proof.status).toBe(200);
+    expect(decryptPush(await pushService.next(staffSub), staffSub)).toMatchObject({ title: 'Payment to check' });
+    await settled();
+    // The customer placed the order and sent the proof: nothing was sent to them.
+    expect(pushService.received.filter((message) => message.path === new URL(customerSub.endpoint).pathname)).toEqual([]);
+    // Staff subscriptions stay for the other tests' orders; this one goes.
+    expect((await unsubscribe(admin, { endpoint: staffSub.endpoint })).body).toEqual({ removed: true });
+  });
+
+  it('remove a subscription the push service says is gone (410), and the delivery is not failed by it', async () => {
+    const customer = await bench.api.createUser('user');
+    const gone = { ...pushService.subscription(`gone/${random()}`) };
+    expect((await subscribe(customer, subscribeBody(gone))).status).toBe(201);
+    const orderId = await bench.orders.placeOrder(customer);
+    expect((await bench.orders.deliverTyped(orderId, `gone-${random()}@wise.test`, `Gone-${random()}`)).status).toBe(200);
+    await pushService.next(gone);
+    await settled(async () => (await rowsOf(gone.endpoint)).length === 0);
+    expect(await rowsOf(gone.endpoint)).toEqual([]);
+  });
+
+  it('a push service that cannot be reached does not fail the change, and nothing is left waiting', async () => {
+    const customer = await bench.api.createUser('user');
+    // A port nobody listens on: the stand-in's own, once closed.
+    const dead = await startPushService();
+    const sub = dead.subscription();
+    await dead.close();
+    expect((await subscribe(customer, subscribeBody(sub))).status).toBe(201);
+    const orderId = await bench.orders.placeOrder(customer);
+    expect((await bench.orders.deliverTyped(orderId, `dead-${random()}@wise.test`, `Dead-${random()}`)).status).toBe(200);
+    await settled(async () => (await bench.api.db.selectFrom('push_outbox').select('id').execute()).length === 0);
+    expect(await bench.api.db.selectFrom('push_outbox').selectAll().execute()).toEqual([]);
+    // Not a 404/410: the subscription stays for the next message.
+    expect(await rowsOf(sub.endpoint)).toHaveLength(1);
+  });
+});

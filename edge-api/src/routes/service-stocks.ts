@@ -1,0 +1,127 @@
+import { Hono, type Context } from 'hono';
+import { idParam } from '../contract/fields.ts';
+import { newServiceStockBody, serviceStockListQuery, withdrawServiceStockBody } from '../contract/service-stocks.ts';
+import { hasDuplicate } from '../contract/wise-stocks.ts';
+import { recordAudit } from '../db/audit.ts';
+import { credentialsKeys, duplicateCheck, findKnownCredentials } from '../db/credentials.ts';
+import type { ServiceStockDetails } from '../db/schema.ts';
+import { findServiceStockIncludingDeleted, insertServiceStock, listServiceStocks, lockServiceStock, setServiceStockStatus } from '../db/service-stocks.ts';
+import { nextVersion } from '../db/versions.ts';
+import { lockStockAdditions } from '../db/wise-stocks.ts';
+import type { Deps } from '../deps.ts';
+import { ApiError, badRequest, conflict, notFound } from '../errors.ts';
+import { validate } from '../lib/validate.ts';
+import { assertVersion } from '../lib/versioning.ts';
+import { requireAdmin, requireStaff, type AppEnv } from '../middleware/session.ts';
+import { assertNoDuplicateSecrets, sealOtherDelivery } from '../operations/other-deliveries.ts';
+import type { OrderChange } from '../operations/deliver.ts';
+import { watchStockLevel } from '../operations/stock-watch.ts';
+import { toServiceStock } from '../presenters/service-stocks.ts';
+import type { StockViewer } from '../presenters/wise-stocks.ts';
+
+/** No order has this id: the duplicate check of other kinds then compares with every order. */
+const NO_ORDER = '00000000-0000-0000-0000-000000000000';
+
+const kindWords: Record<string, string> = { account: 'an account', file: 'a file', server: 'a server login', lines: 'a list of lines' };
+
+/**
+ * Stock kept for one service, of its kind (decision 072). The Wise stock pool (/api/wise-stocks) stays as
+ * it is. Staff list; admins add and withdraw. Secrets are sealed before any row is locked, checked for
+ * duplicates by blind index (409 duplicate_credentials unless overridden, as decision 055).
+ */
+export function serviceStockRoutes(deps: Deps) {
+  const viewerOf = (c: Context<AppEnv>): StockViewer => (c.get('user')?.user_role === 'admin' ? 'admin' : 'moderator');
+
+  return new Hono<AppEnv>()
+    .get('/', requireStaff, validate('query', serviceStockListQuery), async (c) => {
+      const viewer = viewerOf(c);
+      const rows = await listServiceStocks(deps.db, c.req.valid('query').serviceId);
+      c.header('cache-control', 'no-store');
+      return c.json(await Promise.all(rows.map((row) => toServiceStock(row, deps.secrets, viewer))));
+    })
+    .post('/', requireAdmin, validate('json', newServiceStockBody), async (c) => {
+      const body = c.req.valid('json');
+      const id = body.id ?? crypto.randomUUID();
+      const user = c.get('user')!;
+      const kind = body.account ? 'account' : body.server ? 'server' : 'lines';
+      const override = body.overrideDuplicates === true;
+      // Sealed before the transaction: no encryption while rows are locked.
+      let details: ServiceStockDetails;
+      let secretEnc: string;
+      let secretIndexes: string[];
+      let email: string | null = null;
+      const accountKeys = body.account ? await credentialsKeys(deps.secrets.blindIndex, body.account.email, body.account.password) : undefined;
+      const other = body.account ? null : await sealOtherDelivery(deps, { server: body.server, lines: body.lines } as OrderChange);
+      if (body.account) {
+        email = body.account.email.trim();
+        details = { kind: 'account', email, name: body.account.name };
+        secretEnc = await deps.secrets.encrypt(body.account.password);
+        secretIndexes = [accountKeys!.passwordIndex!];
+      } else {
+        const sealed = other!;
+        const shown = JSON.parse(sealed.columns.delivery_details as string) as ServiceStockDetails;
+        details = shown;
+        secretEnc = sealed.columns.delivery_secret_enc as string;
+        secretIndexes = sealed.indexes;
+      }
+      const result = await deps.db.transaction().execute(async (trx) => {
+        // Additions of stock of any pool take turns (decision 055).
+        await lockStockAdditions(trx);
+        const earlier = await findServiceStockIncludingDeleted(trx, id);
+        if (earlier) {
+          if (earlier.deleted_at) throw conflict('This stock item was deleted');
+          return { row: earlier, replay: true };
+        }
+        const service = await trx.selectFrom('services').select(['id', 'title', 'delivery_kind']).where('id', '=', body.serviceId).where('deleted_at', 'is', null).executeTakeFirst();
+        if (!service) throw badRequest('serviceId: no such service', [{ path: 'serviceId', message: 'no such service' }]);
+        if (service.delivery_kind !== kind) {
+          const message = service.delivery_kind === 'file' ? 'this service delivers a file, which is not kept in stock' : `this service delivers ${kindWords[service.delivery_kind]}, not ${kindWords[kind]}`;
+          throw badRequest(`${kind}: ${message}`, [{ path: kind, message }]);
+        }
+        let overrode: unknown;
+        if (accountKeys) {
+          const check = duplicateCheck(await findKnownCredentials(trx, [accountKeys]), accountKeys);
+          if (hasDuplicate(check)) {
+            if (!override) throw new ApiError('duplicate_credentials', 'These credentials are already in stock or delivered to an order; send overrideDuplicates to add them anyway', check);
+            overrode = check;
+          }
+        } else {
+          await assertNoDuplicateSecrets(trx, NO_ORDER, other!, override);
+          if (override) overrode = true;
+        }
+        const created = await insertServiceStock(
+          trx,
+          id,
+          { serviceId: service.id, kind, details, email, secretEnc, secretIndexes, notes: body.notes ?? '', addedBy: user.id },
+          await nextVersion(trx),
+        );
+        if (!created) throw conflict('This stock item id is taken');
+        await recordAudit(trx, user, {
+          action: 'service_stock.create',
+          entity: 'service_stock',
+          entityId: id,
+          details: { serviceId: service.id, kind, ...(details.kind === 'lines' ? { lineCount: details.count } : details.kind === 'server' ? { host: details.host, port: details.port, user: details.user } : { email: details.email }), ...(overrode !== undefined && { overrodeDuplicates: overrode }) },
+        });
+        await watchStockLevel(trx);
+        return { row: created, replay: false };
+      });
+      c.header('cache-control', 'no-store');
+      return c.json(await toServiceStock(result.row, deps.secrets, 'admin'), result.replay ? 200 : 201);
+    })
+    .post('/:id/withdraw', requireAdmin, validate('param', idParam), validate('json', withdrawServiceStockBody), async (c) => {
+      const { id } = c.req.valid('param');
+      const { version } = c.req.valid('json');
+      const row = await deps.db.transaction().execute(async (trx) => {
+        const current = await lockServiceStock(trx, id);
+        if (!current) throw notFound('Stock item');
+        assertVersion(current.version, version, 'stock item');
+        if (current.status !== 'available') throw new ApiError('stock_unavailable', `This stock item is ${current.status}, not available: only an available item can be withdrawn.`);
+        const updated = await setServiceStockStatus(trx, id, 'disabled', await nextVersion(trx));
+        await recordAudit(trx, c.get('user'), { action: 'service_stock.withdraw', entity: 'service_stock', entityId: id, details: { serviceId: current.service_id } });
+        await watchStockLevel(trx);
+        return updated;
+      });
+      c.header('cache-control', 'no-store');
+      return c.json(await toServiceStock(row, deps.secrets, 'admin'));
+    });
+}

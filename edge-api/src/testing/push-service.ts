@@ -1,0 +1,73 @@
+import { createECDH, randomBytes, type ECDH } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { decrypt } from 'http_ece';
+
+/** A message the push service received: what the server sent, as the browser would get it. */
+export interface ReceivedPush {
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
+/** A browser's subscription to the stand-in: its keys stay here, as they stay in a browser. */
+export interface TestSubscription {
+  endpoint: string;
+  keys: { p256dh: string; auth: string };
+  ecdh: ECDH;
+}
+
+/**
+ * A push service on this machine (the third party between the shop and a browser): it records every
+ * message posted to an endpoint and answers 201, or 410 for endpoints under /gone/ (a subscription the
+ * browser dropped). Tests read a message with `next()` and decrypt it with the subscription's private key.
+ */
+export async function startPushService(port = 0): Promise<{
+  url: string;
+  received: ReceivedPush[];
+  next: (to?: Pick<TestSubscription, 'endpoint'>) => Promise<ReceivedPush>;
+  subscription: (name?: string) => TestSubscription;
+  close: () => Promise<void>;
+}> {
+  const received: ReceivedPush[] = [];
+  let waiting: (() => void)[] = [];
+  const taken = new Set<ReceivedPush>();
+  const server: Server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const message = { path: request.url ?? '', headers: request.headers, body: Buffer.concat(chunks) };
+      received.push(message);
+      response.writeHead(message.path.startsWith('/gone/') ? 410 : 201).end();
+      const ready = waiting;
+      waiting = [];
+      for (const wake of ready) wake();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  /** The oldest message not yet taken (to one subscription's endpoint): one already received, or the next to arrive. */
+  const next = async (to?: Pick<TestSubscription, 'endpoint'>): Promise<ReceivedPush> => {
+    const path = to && new URL(to.endpoint).pathname;
+    for (;;) {
+      const found = received.find((message) => !taken.has(message) && (path === undefined || message.path === path));
+      if (found) {
+        taken.add(found);
+        return found;
+      }
+      await new Promise<void>((resolve) => waiting.push(resolve));
+    }
+  };
+  const subscription = (name: string = crypto.randomUUID()): TestSubscription => {
+    const ecdh = createECDH('prime256v1');
+    ecdh.generateKeys();
+    return { endpoint: `${url}/${name}`, keys: { p256dh: ecdh.getPublicKey().toString('base64url'), auth: randomBytes(16).toString('base64url') }, ecdh };
+  };
+  return { url, received, next, subscription, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+/** Decrypts a message as the browser does (RFC 8291, aes128gcm) and parses its JSON. */
+export function decryptPush(message: ReceivedPush, subscription: Pick<TestSubscription, 'ecdh' | 'keys'>): unknown {
+  const plain = decrypt(message.body, { version: 'aes128gcm', privateKey: subscription.ecdh, authSecret: subscription.keys.auth });
+  return JSON.parse(plain.toString('utf8'));
+}

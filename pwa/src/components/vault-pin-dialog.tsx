@@ -1,0 +1,150 @@
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { notifyLocalWrite } from '../db/sync-engine.ts';
+import type { UserDb } from '../db/local-db.ts';
+import { addPasskey, disableVault, enableVault, MAX_WRONG_PINS, PIN_MIN_DIGITS, readVault, unlockVault, unlockWithPasskey } from '../db/vault.ts';
+import { signOut, useAuth } from '../lib/auth.tsx';
+import { ModalDialog } from './modal-dialog.tsx';
+import { ModalFormActions } from './modal-form-actions.tsx';
+
+export type PinDialogMode = 'enable' | 'unlock' | 'disable' | 'passkey';
+
+const titles: Record<PinDialogMode, string> = {
+  enable: 'Lock passwords with a PIN',
+  unlock: 'Unlock passwords',
+  disable: 'Turn off the PIN lock',
+  passkey: 'Unlock with a passkey too',
+};
+
+const submitLabels: Record<PinDialogMode, string> = { enable: 'Turn On', unlock: 'Unlock', disable: 'Turn Off', passkey: 'Add Passkey' };
+
+export const WIPED_REASON = 'Too many wrong PINs: the passwords were removed from this device. Sign in again to get them back.';
+
+/**
+ * Asks for the vault's PIN (decision 068): to switch the vault on (twice), to unlock it, or to switch it
+ * off. The fifth wrong PIN in a row clears the device's copy and signs out.
+ */
+export function VaultPinDialog({ mode, db, userId, onClose, onDone }: { mode: PinDialogMode; db: UserDb; userId: string; onClose: () => void; onDone?: () => void }) {
+  const navigate = useNavigate();
+  const ids = { pin: useId(), again: useId(), hint: useId(), error: useId() };
+  const [pin, setPin] = useState('');
+  const [again, setAgain] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const auth = useAuth();
+  // Unlocking offers the vault's passkey when one was added on this device.
+  const [hasPasskey, setHasPasskey] = useState(false);
+  useEffect(() => {
+    if (mode === 'unlock') void readVault(db).then((record) => setHasPasskey(!!record?.passkey));
+  }, [db, mode]);
+
+  const unlockByPasskey = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      await unlockWithPasskey(db);
+      notifyLocalWrite();
+      finish();
+    } catch (cause) {
+      console.warn('Passkey unlock failed', cause);
+      setError('The passkey did not unlock it. Use the PIN, or try again.');
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!new RegExp(`^\\d{${PIN_MIN_DIGITS},12}$`).test(pin)) return setError(`Enter ${PIN_MIN_DIGITS} to 12 digits.`);
+    if (mode === 'enable' && pin !== again) return setError('The two PINs differ.');
+    setBusy(true);
+    setError(null);
+    try {
+      if (mode === 'enable') {
+        await enableVault(db, pin);
+        return finish();
+      }
+      const email = auth.status === 'signedIn' ? auth.user.email : userId;
+      const result = mode === 'unlock' ? await unlockVault(db, pin) : mode === 'passkey' ? await addPasskey(db, pin, email) : await disableVault(db, pin);
+      if (result.kind === 'wrong') {
+        setPin('');
+        return setError(`Wrong PIN. ${result.left === 1 ? 'One more wrong PIN' : `${result.left} more wrong PINs`} and the passwords are removed from this device.`);
+      }
+      if (result.kind === 'wiped') {
+        // Home first: a screen that needs a user, still open at the sign-out, would send the person to registration.
+        await navigate('/', { replace: true });
+        await signOut(userId).catch((cause: unknown) => console.warn('Sign out after the wipe failed', cause));
+        await navigate('/login', { replace: true, state: { reason: WIPED_REASON } });
+        return;
+      }
+      // Changes typed while locked (a delivery's password) can go out now.
+      notifyLocalWrite();
+      finish();
+    } catch (cause) {
+      setError(cause instanceof Error ? cause.message : 'Something went wrong. Try again.');
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const finish = () => {
+    onDone?.();
+    onClose();
+  };
+
+  return (
+    <ModalDialog title={titles[mode]} onClose={onClose} busy={busy}>
+      <form onSubmit={(event) => void submit(event)} noValidate>
+        <p id={ids.hint} className="mb-3 text-sm">
+          {mode === 'enable'
+            ? `The delivered passwords on this device are kept encrypted; showing one asks for this PIN, online or offline. It locks again after 5 minutes unused. ${MAX_WRONG_PINS} wrong PINs in a row remove them from this device and sign you out: the passwords come back when you sign in again, but changes not sent yet are lost.`
+            : mode === 'unlock'
+              ? 'Enter the PIN you chose for this device.'
+              : mode === 'passkey'
+                ? 'Enter your PIN, then confirm with this device’s screen lock: the passkey then unlocks the passwords instead of the PIN.'
+                : 'The passwords are then kept unencrypted on this device again.'}
+        </p>
+        <label className="form-control mb-3 block" htmlFor={ids.pin}>
+          <span className="label-text mb-1 block font-semibold">{mode === 'enable' ? `New PIN (${PIN_MIN_DIGITS} to 12 digits)` : 'PIN'}</span>
+          <input
+            id={ids.pin}
+            className="input input-bordered w-full"
+            type="password"
+            inputMode="numeric"
+            autoComplete="off"
+            autoFocus
+            value={pin}
+            onChange={(event) => setPin(event.target.value.trim())}
+            aria-describedby={error ? `${ids.hint} ${ids.error}` : ids.hint}
+            aria-invalid={error ? true : undefined}
+          />
+        </label>
+        {mode === 'enable' && (
+          <label className="form-control mb-3 block" htmlFor={ids.again}>
+            <span className="label-text mb-1 block font-semibold">The same PIN again</span>
+            <input
+              id={ids.again}
+              className="input input-bordered w-full"
+              type="password"
+              inputMode="numeric"
+              autoComplete="off"
+              value={again}
+              onChange={(event) => setAgain(event.target.value.trim())}
+            />
+          </label>
+        )}
+        {error && (
+          <p id={ids.error} role="alert" className="mb-3 text-sm text-error">
+            {error}
+          </p>
+        )}
+        {hasPasskey && (
+          <button type="button" className="btn btn-outline mb-3 w-full" onClick={() => void unlockByPasskey()} disabled={busy}>
+            Unlock with Passkey
+          </button>
+        )}
+        <ModalFormActions onCancel={onClose} busy={busy} submitLabel={submitLabels[mode]} />
+      </form>
+    </ModalDialog>
+  );
+}

@@ -1,0 +1,68 @@
+/**
+ * Delivered files (decision 069) kept on the customer's device: each file delivered to one of the user's
+ * own orders is fetched once after the sync that brings it (GET /api/orders/{id}/file, which only its
+ * customer and staff may read) and kept in the user's IndexedDB, so it opens offline. Deleted with the
+ * user's database at logout.
+ */
+import type { Order } from '../../../edge-api/src/contract/orders.ts';
+import { AppError } from '../lib/app-error.ts';
+import type { ApiClient } from '../lib/api-client.ts';
+import type { DeliveredFile, UserDb } from './local-db.ts';
+
+/** GET /api/orders/{id}/file as bytes, or an AppError with the server's words. */
+export async function fetchDeliveredFile(client: ApiClient, order: Pick<Order, 'id' | 'deliveryFile'>): Promise<DeliveredFile> {
+  let response: Response;
+  try {
+    response = await client.orders[':id'].file.$get({ param: { id: order.id } });
+  } catch (cause) {
+    throw new AppError('network', 'You are offline and this file is not saved on this device yet.', { cause });
+  }
+  if (!response.ok) throw new AppError(response.status === 404 ? 'not_found' : 'forbidden', `The file could not be downloaded (${response.status}).`);
+  const bytes = await response.arrayBuffer();
+  return {
+    orderId: order.id,
+    name: order.deliveryFile?.name ?? 'file',
+    size: bytes.byteLength,
+    type: response.headers.get('content-type') ?? 'application/octet-stream',
+    bytes,
+    savedAt: new Date().toISOString(),
+  };
+}
+
+/** Whether the copy on the device is the file the order now names (a replacement brings another). */
+const isCurrent = (kept: DeliveredFile | undefined, order: Pick<Order, 'deliveryFile'>) =>
+  !!kept && !!order.deliveryFile && kept.name === order.deliveryFile.name && kept.size === order.deliveryFile.size;
+
+/** Keeps the files of these (own, delivered) orders on the device; one failure does not stop the others. */
+export async function keepDeliveredFiles(db: UserDb, client: ApiClient, orders: Order[]): Promise<void> {
+  for (const order of orders) {
+    if (order.deliveryKind !== 'file' || !order.deliveryFile) continue;
+    if (isCurrent(await db.deliveredFiles.get(order.id), order)) continue;
+    try {
+      await db.deliveredFiles.put(await fetchDeliveredFile(client, order));
+    } catch (error) {
+      console.warn('Could not keep a delivered file for offline use', error);
+    }
+  }
+}
+
+/** The order's file from the device when it is there, from the server otherwise (and then kept). */
+export async function openDeliveredFile(db: UserDb, client: ApiClient, order: Order): Promise<DeliveredFile> {
+  const kept = await db.deliveredFiles.get(order.id);
+  if (isCurrent(kept, order)) return kept!;
+  const fetched = await fetchDeliveredFile(client, order);
+  await db.deliveredFiles.put(fetched);
+  return fetched;
+}
+
+/** Hands the bytes to the browser as a download with the file's own name. */
+export function saveFile(file: DeliveredFile): void {
+  const url = URL.createObjectURL(new Blob([file.bytes], { type: file.type }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = file.name;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
