@@ -85,26 +85,16 @@ async function keepReplacedDelivery(trx: Transaction<Database>, actor: UserRow, 
     changes.report_resolved_at = now;
     changes.report_reply = '';
   }
-  if (current.stock_id) {
-    const faulty = await markStockFaulty(trx, current.stock_id, `Replaced as faulty on order ${current.id} on ${now.toISOString().slice(0, 10)}.`, version);
+  const note = `Replaced as faulty on order ${current.id} on ${now.toISOString().slice(0, 10)}.`;
+  const sources = [
+    { entity: 'wise_stock', id: current.stock_id, markFaulty: markStockFaulty },
+    { entity: 'service_stock', id: current.service_stock_id, markFaulty: markServiceStockFaulty },
+  ] as const;
+  for (const { entity, id, markFaulty } of sources) {
+    if (!id) continue;
+    const faulty = await markFaulty(trx, id, note, version);
     if (faulty) {
-      await recordAudit(trx, actor, {
-        action: 'wise_stock.faulty',
-        entity: 'wise_stock',
-        entityId: current.stock_id,
-        details: { from: faulty.from, to: 'disabled', orderId: current.id },
-      });
-    }
-  }
-  if (current.service_stock_id) {
-    const faulty = await markServiceStockFaulty(trx, current.service_stock_id, `Replaced as faulty on order ${current.id} on ${now.toISOString().slice(0, 10)}.`, version);
-    if (faulty) {
-      await recordAudit(trx, actor, {
-        action: 'service_stock.faulty',
-        entity: 'service_stock',
-        entityId: current.service_stock_id,
-        details: { from: faulty.from, to: 'disabled', orderId: current.id },
-      });
+      await recordAudit(trx, actor, { action: `${entity}.faulty`, entity, entityId: id, details: { from: faulty.from, to: 'disabled', orderId: current.id } });
     }
   }
 }
