@@ -271,8 +271,9 @@ export async function changeOrder(
         }
         const updated = await updateOrder(trx, orderId, changes, version);
         await tellCustomer(trx, current, updated);
-        // A settled payment, or an answered problem report, closes what staff were told about it.
-        if (updated.payment_status !== 'pending') await resolveNotification(trx, version, paymentCheckKey(orderId));
+        // A payment staff settle in this update, or an answered problem report, closes what staff were told
+        // about it (a proof may come in for a failed payment too, so the check is on the change).
+        if (updated.payment_status !== current.payment_status && updated.payment_status !== 'pending') await resolveNotification(trx, version, paymentCheckKey(orderId));
         if (current.report_status === 'open' && updated.report_status !== 'open') await resolveNotification(trx, version, problemReportKey(orderId));
         if (auto) await afterAutomaticDelivery(trx, version, updated, auto);
         else if (typedColumns || stock || serviceStock || other) await resolveNotification(trx, version, noStockKey(orderId));

@@ -146,6 +146,15 @@ describe('the notification centre (issue 16, item 7)', () => {
     expect((await api.call('PUT', `/api/admin/orders/${paid}`, { user: moderator, json: { paymentStatus: 'paid' } })).status).toBe(200);
     expect((await checks(paid))[0]!.resolved_at).not.toBeNull();
 
+    // A proof for a failed payment waits too: an edit that leaves the payment as it is keeps the check open.
+    const failed = await orders.placeOrder();
+    expect((await api.call('PUT', `/api/admin/orders/${failed}`, { user: moderator, json: { paymentStatus: 'failed' } })).status).toBe(200);
+    expect((await proof(failed, `TX-${random()}`)).status).toBe(200);
+    expect((await api.call('PUT', `/api/admin/orders/${failed}`, { user: moderator, json: { orderStatus: 'processing' } })).status).toBe(200);
+    expect(await checks(failed)).toEqual([{ resolved_at: null }]);
+    expect((await api.call('PUT', `/api/admin/orders/${failed}`, { user: moderator, json: { paymentStatus: 'paid' } })).status).toBe(200);
+    expect((await checks(failed))[0]!.resolved_at).not.toBeNull();
+
     const cancelled = await orders.placeOrder();
     expect((await proof(cancelled, `TX-${random()}`)).status).toBe(200);
     expect((await api.call('POST', `/api/orders/${cancelled}/cancel`, { user: customer })).status).toBe(200);
