@@ -4,7 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AuthContext } from '../../lib/auth.tsx';
 import { ForgotPasswordPage } from './forgot-password-page.tsx';
 import { LoginPage } from './login-page.tsx';
-import { ResetPasswordPage, validateNewPassword } from './reset-password-page.tsx';
+import { newPasswordProblem } from '../../components/new-password-fields.tsx';
+import { ResetPasswordPage } from './reset-password-page.tsx';
 
 afterEach(cleanup);
 
@@ -45,9 +46,9 @@ describe('Reset password', () => {
   });
 
   it('checks the new password as registration does, and that both entries match', () => {
-    expect(validateNewPassword('', '')).toBe('Please fill in all fields');
-    expect(validateNewPassword('abc12', 'abc12')).toBe('Password should be at least 6 characters');
-    expect(validateNewPassword('abcdef', 'abcdeg')).toBe('The two passwords do not match.');
-    expect(validateNewPassword('abcdef', 'abcdef')).toBeNull();
+    expect(newPasswordProblem({ password: '', confirmation: '' })).toBe('Please fill in all fields');
+    expect(newPasswordProblem({ password: 'abc12', confirmation: 'abc12' })).toBe('Password should be at least 6 characters');
+    expect(newPasswordProblem({ password: 'abcdef', confirmation: 'abcdeg' })).toBe('The two passwords do not match.');
+    expect(newPasswordProblem({ password: 'abcdef', confirmation: 'abcdef' })).toBeNull();
   });
 });

@@ -1,19 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { usePageTitle } from '../../components/page-title.ts';
-import { PasswordInput } from '../../components/password-input.tsx';
+import { newPasswordProblem, NewPasswordFields } from '../../components/new-password-fields.tsx';
 import { accountErrorMessage, setNewPassword, useAuth } from '../../lib/auth.tsx';
 import { authCallback } from '../../lib/supabase.ts';
-import { PASSWORD_MIN_CHARS } from '../../../../edge-api/src/contract/users.ts';
 import { AuthCard, FormError } from './auth-card.tsx';
-
-/** Same rules as registration (spec section 5), and the two entries must match. */
-export function validateNewPassword(password: string, confirmation: string): string | null {
-  if (!password || !confirmation) return 'Please fill in all fields';
-  if ([...password].length < PASSWORD_MIN_CHARS) return 'Password should be at least 6 characters';
-  if (password !== confirmation) return 'The two passwords do not match.';
-  return null;
-}
 
 function AskAgain() {
   return (
@@ -70,7 +61,7 @@ export function ResetPasswordPage() {
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
-    const invalid = validateNewPassword(fields.password, fields.confirmation);
+    const invalid = newPasswordProblem(fields);
     setError(invalid);
     if (invalid) return;
     setBusy(true);
@@ -88,25 +79,7 @@ export function ResetPasswordPage() {
     <AuthCard title="Choose a New Password" subtitle={`For ${auth.user.email}.`}>
       <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4" aria-busy={busy}>
         <FormError message={error} />
-        <PasswordInput
-          id="reset-password"
-          label="New Password"
-          name="new-password"
-          autoComplete="new-password"
-          hint="Minimum 6 characters"
-          required
-          value={fields.password}
-          onChange={(event) => setFields((f) => ({ ...f, password: event.target.value }))}
-        />
-        <PasswordInput
-          id="reset-password-confirmation"
-          label="Confirm New Password"
-          name="confirm-password"
-          autoComplete="new-password"
-          required
-          value={fields.confirmation}
-          onChange={(event) => setFields((f) => ({ ...f, confirmation: event.target.value }))}
-        />
+        <NewPasswordFields idPrefix="reset-password" value={fields} onChange={setFields} />
         <button type="submit" className="btn btn-primary mt-2 w-full" disabled={busy}>
           {busy && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
           {busy ? 'Saving...' : 'Save New Password'}

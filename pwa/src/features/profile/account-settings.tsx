@@ -1,6 +1,7 @@
 import { useState, type FormEvent, type InputHTMLAttributes, type ReactNode } from 'react';
 import { profileBody } from '../../../../edge-api/src/contract/user-requests.ts';
-import { PASSWORD_MIN_CHARS, userLimits, type User } from '../../../../edge-api/src/contract/users.ts';
+import { userLimits, type User } from '../../../../edge-api/src/contract/users.ts';
+import { newPasswordProblem, NewPasswordFields } from '../../components/new-password-fields.tsx';
 import { PasswordInput } from '../../components/password-input.tsx';
 import { keepOnDevice } from '../../db/device-copy.ts';
 import type { UserDb } from '../../db/local-db.ts';
@@ -140,22 +141,19 @@ export function EditProfileCard({ user, userDb }: { user: User; userDb: UserDb |
 }
 
 export function ChangePasswordCard() {
-  const [fields, setFields] = useState({ current: '', next: '', confirmation: '' });
+  const [fields, setFields] = useState({ current: '', password: '', confirmation: '' });
   const [outcome, setOutcome] = useState<Outcome>(null);
   const [busy, setBusy] = useState(false);
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
-    let invalid: string | null = null;
-    if (!fields.current || !fields.next || !fields.confirmation) invalid = 'Please fill in all fields';
-    else if ([...fields.next].length < PASSWORD_MIN_CHARS) invalid = 'Password should be at least 6 characters';
-    else if (fields.next !== fields.confirmation) invalid = 'The two new passwords do not match.';
+    const invalid = fields.current ? newPasswordProblem(fields) : 'Please fill in all fields';
     if (invalid) return setOutcome({ kind: 'error', text: invalid });
     setOutcome(null);
     setBusy(true);
     try {
-      await changePassword(fields.current, fields.next);
-      setFields({ current: '', next: '', confirmation: '' });
+      await changePassword(fields.current, fields.password);
+      setFields({ current: '', password: '', confirmation: '' });
       setOutcome({ kind: 'done', text: 'Your password has been changed. Your other devices were signed out.' });
     } catch (cause) {
       setOutcome({ kind: 'error', text: accountErrorMessage(cause) });
@@ -177,25 +175,7 @@ export function ChangePasswordCard() {
           onChange={(event) => setFields((f) => ({ ...f, current: event.target.value }))}
         />
         <div className="grid gap-4 sm:grid-cols-2">
-          <PasswordInput
-            id="new-password"
-            label="New Password"
-            name="new-password"
-            autoComplete="new-password"
-            hint="Minimum 6 characters"
-            required
-            value={fields.next}
-            onChange={(event) => setFields((f) => ({ ...f, next: event.target.value }))}
-          />
-          <PasswordInput
-            id="new-password-confirmation"
-            label="Confirm New Password"
-            name="confirm-password"
-            autoComplete="new-password"
-            required
-            value={fields.confirmation}
-            onChange={(event) => setFields((f) => ({ ...f, confirmation: event.target.value }))}
-          />
+          <NewPasswordFields idPrefix="new-password" value={fields} onChange={(next) => setFields((f) => ({ ...f, ...next }))} />
         </div>
         <OutcomeLine outcome={outcome} />
         <SubmitButton busy={busy} label="Change Password" busyLabel="Changing..." />
