@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database, ServiceStockDetails, ServiceStockRow } from './schema.ts';
 import { writeTime } from './versions.ts';
-import type { VersionWindow } from './sync.ts';
+import { inWindow, type VersionWindow } from './sync.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -132,9 +132,7 @@ export function changedServiceStocks(db: Db, window: VersionWindow) {
   return db
     .selectFrom('service_stocks')
     .selectAll()
-    .where('version', '>', window.after)
-    .where('version', '<=', window.upTo)
-    .$if(window.after === 0, (qb) => qb.where('deleted_at', 'is', null))
+    .where(inWindow(window))
     .orderBy('version')
     .$if(window.limit !== undefined, (qb) => qb.limit(window.limit!))
     .execute();

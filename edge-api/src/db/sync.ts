@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { ExpressionBuilder, Kysely, Transaction } from 'kysely';
 import type { Database } from './schema.ts';
 import { SITE_SETTINGS_ID } from './settings.ts';
 
@@ -55,13 +55,22 @@ const WORKING_SET_DAYS = 30;
 // Each query reads live rows and tombstones of one window; the (version) index makes a small delta cheap
 // whatever the size of the table. A full pull (after = 0) starts from nothing, so it needs no tombstones.
 
+/** The tables a pull reads by version window. */
+export type SyncedTable = 'services' | 'users' | 'orders' | 'wise_stocks' | 'service_stocks';
+
+/** A window's rows of any synced table: its versions, and no tombstone in a full pull. */
+export function inWindow(window: VersionWindow) {
+  return (eb: ExpressionBuilder<Database, SyncedTable>) => {
+    const versions = [eb('version', '>', window.after), eb('version', '<=', window.upTo)];
+    return eb.and(window.after === 0 ? [...versions, eb('deleted_at', 'is', null)] : versions);
+  };
+}
+
 export function changedServices(db: Db, window: VersionWindow) {
   return db
     .selectFrom('services')
     .selectAll()
-    .where('version', '>', window.after)
-    .where('version', '<=', window.upTo)
-    .$if(window.after === 0, (qb) => qb.where('deleted_at', 'is', null))
+    .where(inWindow(window))
     .orderBy('version')
     .$if(window.limit !== undefined, (qb) => qb.limit(window.limit!))
     .execute();
@@ -80,11 +89,14 @@ export function changedSiteSettings(db: Db, window: VersionWindow) {
 
 /** Users in the window: one (the caller's own record) or, for staff, all of them. */
 export function changedUsers(db: Db, window: VersionWindow, onlyId?: string) {
-  let query = db.selectFrom('users').selectAll().where('version', '>', window.after).where('version', '<=', window.upTo);
-  if (onlyId !== undefined) query = query.where('id', '=', onlyId);
-  if (window.after === 0) query = query.where('deleted_at', 'is', null);
-  if (window.limit !== undefined) query = query.limit(window.limit);
-  return query.orderBy('version').execute();
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where(inWindow(window))
+    .$if(onlyId !== undefined, (qb) => qb.where('id', '=', onlyId!))
+    .orderBy('version')
+    .$if(window.limit !== undefined, (qb) => qb.limit(window.limit!))
+    .execute();
 }
 
 /** The caller's own orders in the window, tombstones included. */
@@ -93,9 +105,7 @@ export function changedOwnOrders(db: Db, window: VersionWindow, userId: string) 
     .selectFrom('orders')
     .selectAll()
     .where('user_id', '=', userId)
-    .where('version', '>', window.after)
-    .where('version', '<=', window.upTo)
-    .$if(window.after === 0, (qb) => qb.where('deleted_at', 'is', null))
+    .where(inWindow(window))
     .orderBy('version')
     .$if(window.limit !== undefined, (qb) => qb.limit(window.limit!))
     .execute();
@@ -110,8 +120,7 @@ export function changedWorkingSetOrders(db: Db, window: VersionWindow, now: Date
   return db
     .selectFrom('orders')
     .selectAll()
-    .where('version', '>', window.after)
-    .where('version', '<=', window.upTo)
+    .where(inWindow(window))
     .where((eb) =>
       eb.or([
         ...(window.after === 0 ? [] : [eb('deleted_at', 'is not', null)]),
@@ -119,7 +128,6 @@ export function changedWorkingSetOrders(db: Db, window: VersionWindow, now: Date
         eb('updated_at', '>=', since),
       ]),
     )
-    .$if(window.after === 0, (qb) => qb.where('deleted_at', 'is', null))
     .orderBy('version')
     .$if(window.limit !== undefined, (qb) => qb.limit(window.limit!))
     .execute();
@@ -129,9 +137,7 @@ export function changedStocks(db: Db, window: VersionWindow) {
   return db
     .selectFrom('wise_stocks')
     .selectAll()
-    .where('version', '>', window.after)
-    .where('version', '<=', window.upTo)
-    .$if(window.after === 0, (qb) => qb.where('deleted_at', 'is', null))
+    .where(inWindow(window))
     .orderBy('version')
     .$if(window.limit !== undefined, (qb) => qb.limit(window.limit!))
     .execute();
