@@ -18,7 +18,7 @@ import { automaticDelivery, afterAutomaticDelivery } from './auto-deliver.ts';
 import { tellCustomer } from './customer-push.ts';
 import { paymentCheckKey, problemReportKey } from './staff-notices.ts';
 import { noStockKey, watchStockLevel } from './stock-watch.ts';
-import { assertNoDuplicateSecrets, assertServiceKind, hasDelivery, noOtherDelivery, sealOtherDelivery } from './other-deliveries.ts';
+import { assertNoDuplicateSecrets, assertServiceKind, hasDelivery, noAccountDelivery, noOtherDelivery, sealOtherDelivery } from './other-deliveries.ts';
 
 /** What PUT /api/admin/orders/{id} asks for: statuses, or a delivery of typed credentials or of a stock. */
 export type OrderChange = z.infer<typeof orderChangeBody>;
@@ -122,12 +122,7 @@ async function serviceStockColumns(deps: Deps, item: ServiceStockRow): Promise<U
     delivery_details: JSON.stringify(details),
     delivery_secret_enc: item.secret_enc,
     delivery_secret_indexes: item.secret_indexes,
-    wise_email: null,
-    wise_email_index: null,
-    wise_password_enc: null,
-    wise_password_index: null,
-    wise_image: null,
-    stock_id: null,
+    ...noAccountDelivery,
     service_stock_id: item.id,
   };
 }

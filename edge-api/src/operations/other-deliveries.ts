@@ -58,16 +58,21 @@ export async function sealOtherDelivery(deps: Pick<Deps, 'secrets' | 'blobs'>, c
       delivery_secret_enc: sealed,
       delivery_secret_indexes: indexes.length > 0 ? indexes : null,
       // One delivery at a time: an account delivered before goes to the history, its columns empty.
-      wise_email: null,
-      wise_email_index: null,
-      wise_password_enc: null,
-      wise_password_index: null,
-      wise_image: null,
-      stock_id: null,
+      ...noAccountDelivery,
       service_stock_id: null,
     },
   };
 }
+
+/** The columns of an account (and the Wise stock it came from), emptied when another kind is delivered over it. */
+export const noAccountDelivery = {
+  wise_email: null,
+  wise_email_index: null,
+  wise_password_enc: null,
+  wise_password_index: null,
+  wise_image: null,
+  stock_id: null,
+} satisfies Updateable<OrdersTable>;
 
 /** The columns of another kind, emptied when an account is delivered over it. */
 export const noOtherDelivery: Updateable<OrdersTable> = {
