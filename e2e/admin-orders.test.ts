@@ -1,40 +1,24 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import { describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
 import type { AdminOrderPage, Order } from '../edge-api/src/contract/orders.ts';
 import { SESSION_STORAGE_KEY } from '../pwa/src/lib/supabase.ts';
+import { shortOrderId } from '../pwa/src/lib/order-rules.ts';
 import {
   apiSession,
   checkA11y,
   demoLogins,
   goOffline,
   goOnline,
-  launchBrowser,
-  newContext,
+  setUpServerAndBrowser,
   signIn,
-  startServer,
   waitForServiceWorkerControl,
-  type AppServer,
 } from './harness.ts';
 
-let server: AppServer;
-let browser: Browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const e2e = setUpServerAndBrowser();
 
 /** A 1x1 PNG, as a phone would upload a screenshot. */
 const proofPng = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
-
-/** A session token straight from the auth server, to check what the API holds (not what the screen says). */
-const shortId = (id: string) => id.slice(-8);
 
 /** Narrows the table to one order by searching its id (the search covers id, title, email and name). */
 async function showOnly(page: Page, orderId: string) {
@@ -44,15 +28,15 @@ async function showOnly(page: Page, orderId: string) {
 
 describe('admin order management', () => {
   it('delivers typed credentials with a proof image, warns of duplicates, and the customer sees the delivery', async () => {
-    const admin = await apiSession(server.url, demoLogins.admin);
-    const customer = await apiSession(server.url, demoLogins.customer);
+    const admin = await apiSession(e2e.server.url, demoLogins.admin);
+    const customer = await apiSession(e2e.server.url, demoLogins.customer);
     const unpaid = await admin.get<AdminOrderPage>(`/api/admin/orders?paymentStatus=pending&search=${encodeURIComponent(demoLogins.customer.email)}`);
     const failed = await admin.get<AdminOrderPage>('/api/admin/orders?paymentStatus=failed');
     const order = unpaid.orders[0];
     const other = failed.orders[0];
     assert.ok(order && other, 'the demo data has an unpaid order of the demo customer and an order whose payment failed');
 
-    const context = await newContext(browser, server.url);
+    const context = await e2e.context();
     const page = await context.newPage();
     await signIn(page, demoLogins.admin);
     await page.goto('/dashboard');
@@ -61,7 +45,7 @@ describe('admin order management', () => {
     await checkA11y(page);
 
     await showOnly(page, order.id);
-    await page.getByLabel(`Payment status of order #${shortId(order.id)}`).selectOption('paid');
+    await page.getByLabel(`Payment status of order #${shortOrderId(order.id)}`).selectOption('paid');
     const modal = page.getByRole('dialog', { name: 'Add WISE Credentials' });
     await modal.waitFor();
     const approve = modal.getByRole('button', { name: 'Approve & Deliver' });
@@ -87,7 +71,7 @@ describe('admin order management', () => {
 
     // The same pair typed for another order: the server's duplicate check warns before anything is saved.
     await showOnly(page, other.id);
-    await page.getByLabel(`Payment status of order #${shortId(other.id)}`).selectOption('paid');
+    await page.getByLabel(`Payment status of order #${shortOrderId(other.id)}`).selectOption('paid');
     await modal.waitFor();
     await modal.getByLabel('WISE Email').fill(wiseEmail.toUpperCase());
     await modal.getByLabel('WISE Password').fill(wisePassword);
@@ -107,7 +91,7 @@ describe('admin order management', () => {
     await context.close();
 
     // The customer's My Orders shows the delivered credentials.
-    const customerContext = await newContext(browser, server.url);
+    const customerContext = await e2e.context();
     const customerPage = await customerContext.newPage();
     await signIn(customerPage, demoLogins.customer);
     await customerPage.goto('/my-orders');
@@ -121,19 +105,19 @@ describe('admin order management', () => {
   });
 
   it('queues a status change made offline, keeps it through a restart, and syncs it when the network returns', async () => {
-    const admin = await apiSession(server.url, demoLogins.admin);
+    const admin = await apiSession(e2e.server.url, demoLogins.admin);
     const waiting = await admin.get<AdminOrderPage>('/api/admin/orders?status=pending&limit=100');
     const order = waiting.orders[0];
     assert.ok(order, 'the demo data has an order awaiting processing');
 
-    const context = await newContext(browser, server.url);
+    const context = await e2e.context();
     const page = await context.newPage();
     await signIn(page, demoLogins.admin);
     await page.goto('/dashboard');
     await page.getByText('All changes synced', { exact: true }).waitFor();
     await waitForServiceWorkerControl(page);
     await showOnly(page, order.id);
-    const status = page.getByLabel(`Order status of order #${shortId(order.id)}`);
+    const status = page.getByLabel(`Order status of order #${shortOrderId(order.id)}`);
 
     await goOffline(context);
     await page.getByText('Offline: showing the orders saved on this device', { exact: false }).waitFor();
@@ -159,13 +143,13 @@ describe('admin order management', () => {
   });
 
   it('lands a status change made offline on one tablet and a payment change made on another to the same order: no false conflict', async () => {
-    const admin = await apiSession(server.url, demoLogins.admin);
+    const admin = await apiSession(e2e.server.url, demoLogins.admin);
     const waiting = await admin.get<AdminOrderPage>('/api/admin/orders?status=pending&paymentStatus=pending&limit=100');
     const order = waiting.orders.at(-1);
     assert.ok(order, 'the demo data has an order awaiting payment and processing');
-    const label = `order #${shortId(order.id)}`;
+    const label = `order #${shortOrderId(order.id)}`;
 
-    const tablet = await newContext(browser, server.url);
+    const tablet = await e2e.context();
     const moderatorPage = await tablet.newPage();
     await signIn(moderatorPage, demoLogins.moderator);
     await moderatorPage.goto('/dashboard');
@@ -177,7 +161,7 @@ describe('admin order management', () => {
     await moderatorPage.getByText('1 change waiting to sync', { exact: true }).waitFor();
 
     // Meanwhile the admin marks its payment failed on a phone ('paid' would open the delivery form).
-    const phone = await newContext(browser, server.url);
+    const phone = await e2e.context();
     const adminPage = await phone.newPage();
     await signIn(adminPage, demoLogins.admin);
     await adminPage.goto('/dashboard');
@@ -200,24 +184,24 @@ describe('admin order management', () => {
   });
 
   it('shows a queued change the server refused, with its reason, and sends it again on Retry', async () => {
-    const admin = await apiSession(server.url, demoLogins.admin);
+    const admin = await apiSession(e2e.server.url, demoLogins.admin);
     const processing = await admin.get<AdminOrderPage>('/api/admin/orders?status=processing');
     const order = processing.orders[0];
     assert.ok(order, 'the demo data has an order in progress');
 
-    const context = await newContext(browser, server.url);
+    const context = await e2e.context();
     const page = await context.newPage();
     await signIn(page, demoLogins.admin);
     await page.goto('/dashboard');
     await page.getByText('All changes synced', { exact: true }).waitFor();
     await showOnly(page, order.id);
-    const status = page.getByLabel(`Order status of order #${shortId(order.id)}`);
+    const status = page.getByLabel(`Order status of order #${shortOrderId(order.id)}`);
 
     await goOffline(context);
     await status.selectOption('completed');
     await page.getByText('1 change waiting to sync', { exact: true }).waitFor();
     // Meanwhile another admin changes the same order.
-    const meanwhile = await fetch(`${server.url}/api/admin/orders/${order.id}`, {
+    const meanwhile = await fetch(`${e2e.server.url}/api/admin/orders/${order.id}`, {
       method: 'PUT',
       headers: { authorization: `Bearer ${admin.token}`, 'content-type': 'application/json' },
       body: JSON.stringify({ orderStatus: 'cancelled', version: order.version }),
@@ -226,14 +210,14 @@ describe('admin order management', () => {
 
     await goOnline(context);
     const refused = page.getByRole('alert').filter({ hasText: 'The server refused a change made on this device' });
-    await refused.getByText(`Set order #${shortId(order.id)} status to completed`).waitFor();
+    await refused.getByText(`Set order #${shortOrderId(order.id)} status to completed`).waitFor();
     // Both values, named: the field someone else changed, and to what; and what this device wanted.
     await refused.getByText('Someone else changed the order status of this order from "processing" to "cancelled"', { exact: false }).waitFor();
     // The header never says "synced" beside a refused change.
     await page.getByText('1 change refused', { exact: true }).waitFor();
     assert.equal(await page.getByText('All changes synced', { exact: true }).count(), 0);
     assert.equal((await admin.get<Order>(`/api/admin/orders/${order.id}`)).orderStatus, 'cancelled');
-    await page.waitForFunction((id) => (document.querySelector(`[aria-label="Order status of order #${id}"]`) as HTMLSelectElement | null)?.value === 'cancelled', shortId(order.id));
+    await page.waitForFunction((id) => (document.querySelector(`[aria-label="Order status of order #${id}"]`) as HTMLSelectElement | null)?.value === 'cancelled', shortOrderId(order.id));
 
     await refused.getByRole('button', { name: 'Retry' }).click();
     await refused.waitFor({ state: 'detached' });
@@ -243,12 +227,12 @@ describe('admin order management', () => {
   });
 
   it('exports the filtered orders as CSV without passwords, and deletes an order only after confirmation', async () => {
-    const admin = await apiSession(server.url, demoLogins.admin);
+    const admin = await apiSession(e2e.server.url, demoLogins.admin);
     const refunded = await admin.get<AdminOrderPage>('/api/admin/orders?paymentStatus=refunded');
     const victim = refunded.orders[0];
     assert.ok(victim && refunded.total >= 2, 'the demo data has refunded orders');
 
-    const context = await newContext(browser, server.url);
+    const context = await e2e.context();
     const page = await context.newPage();
     await signIn(page, demoLogins.admin);
     await page.goto('/dashboard');
@@ -266,35 +250,35 @@ describe('admin order management', () => {
     assert.ok(lines.slice(1).every((line) => line.includes(',refunded,')));
 
     // A status change says it is done.
-    await page.getByLabel(`Order status of order #${shortId(victim.id)}`).selectOption('processing');
-    await page.locator('.toast').getByText(`Order #${shortId(victim.id)} is now Processing.`).waitFor();
+    await page.getByLabel(`Order status of order #${shortOrderId(victim.id)}`).selectOption('processing');
+    await page.locator('.toast').getByText(`Order #${shortOrderId(victim.id)} is now Processing.`).waitFor();
     assert.equal((await admin.get<Order>(`/api/admin/orders/${victim.id}`)).orderStatus, 'processing');
 
-    const remove = page.getByRole('button', { name: `Delete order #${shortId(victim.id)}` });
+    const remove = page.getByRole('button', { name: `Delete order #${shortOrderId(victim.id)}` });
     await remove.click();
     const question = page.getByRole('dialog', { name: 'Delete order?' });
     await question.getByText('Are you sure you want to delete this order?').waitFor();
     // The question names the order, so nobody deletes the wrong one.
-    await question.getByText(`Order #${shortId(victim.id)}: ${victim.title}`).waitFor();
+    await question.getByText(`Order #${shortOrderId(victim.id)}: ${victim.title}`).waitFor();
     await question.getByText(`${victim.userName} (${victim.userEmail})`, { exact: false }).waitFor();
     await question.getByRole('button', { name: 'Cancel', exact: true }).first().click();
-    assert.equal((await fetch(`${server.url}/api/admin/orders/${victim.id}`, { headers: { authorization: `Bearer ${admin.token}` } })).status, 200);
+    assert.equal((await fetch(`${e2e.server.url}/api/admin/orders/${victim.id}`, { headers: { authorization: `Bearer ${admin.token}` } })).status, 200);
 
     await remove.click();
     await question.getByRole('button', { name: 'Delete', exact: true }).click();
     await page.getByText(`Showing 1–${refunded.total - 1} of ${refunded.total - 1} orders`).waitFor();
-    assert.equal((await fetch(`${server.url}/api/admin/orders/${victim.id}`, { headers: { authorization: `Bearer ${admin.token}` } })).status, 404);
+    assert.equal((await fetch(`${e2e.server.url}/api/admin/orders/${victim.id}`, { headers: { authorization: `Bearer ${admin.token}` } })).status, 404);
 
     // So does a payment change.
     const next = refunded.orders[1]!;
-    await page.getByLabel(`Payment status of order #${shortId(next.id)}`).selectOption('failed');
-    await page.locator('.toast').getByText(`Payment of order #${shortId(next.id)} is now Failed.`).waitFor();
+    await page.getByLabel(`Payment status of order #${shortOrderId(next.id)}`).selectOption('failed');
+    await page.locator('.toast').getByText(`Payment of order #${shortOrderId(next.id)} is now Failed.`).waitFor();
     assert.equal((await admin.get<Order>(`/api/admin/orders/${next.id}`)).paymentStatus, 'failed');
     await context.close();
   });
 
   it('tells a signed-in customer who opens a dashboard address that it is not for them, and keeps them signed in', async () => {
-    const context = await newContext(browser, server.url);
+    const context = await e2e.context();
     const page = await context.newPage();
     await signIn(page, demoLogins.customer);
     const storedSession = () => page.evaluate((key) => localStorage.getItem(key), SESSION_STORAGE_KEY);

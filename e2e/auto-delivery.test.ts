@@ -1,40 +1,16 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import { describe, it } from 'node:test';
 import type { Order } from '../edge-api/src/contract/orders.ts';
 import type { Service } from '../edge-api/src/contract/services.ts';
 import type { SiteSettings } from '../edge-api/src/contract/settings.ts';
-import { apiCall, apiSession, checkA11y, demoLogins, goOffline, goOnline, launchBrowser, newContext, signIn, startServer, waitForServiceWorkerControl, type AppServer } from './harness.ts';
+import { apiCall, apiSession, checkA11y, checkA11yAtBoth, demoLogins, goOffline, goOnline, markPaidForAutoDelivery, PHONE, setUpServerAndBrowser, signIn, TABLET, waitForServiceWorkerControl } from './harness.ts';
+import { shortOrderId } from '../pwa/src/lib/order-rules.ts';
 
-let server: AppServer;
-let browser: Browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-/** A session token straight from the auth server, to arrange and check what the API holds. */
-const sizes = [
-  { width: 412, height: 915 },
-  { width: 820, height: 1180 },
-];
-
-/** axe at both widths the screens are checked at. */
-async function checkBothWidths(page: Page) {
-  for (const size of sizes) {
-    await page.setViewportSize(size);
-    await checkA11y(page);
-  }
-}
+const e2e = setUpServerAndBrowser();
 
 describe('automatic delivery from stock (issue 16, items 5-7)', () => {
   it('admin sets a Wise service to deliver by itself, marks its order paid, and the customer sees the credentials', async () => {
+    const { server } = e2e;
     const admin = await apiSession(server.url, demoLogins.admin);
     const customer = await apiSession(server.url, demoLogins.customer);
     const services = await apiCall<Service[]>(server.url, 'GET', '/api/services');
@@ -42,7 +18,7 @@ describe('automatic delivery from stock (issue 16, items 5-7)', () => {
     assert.ok(service, 'the demo shop sells a Wise Business Account');
 
     // The admin turns automatic delivery on, on the service form.
-    const context = await newContext(browser, server.url);
+    const context = await e2e.context();
     const page = await context.newPage();
     await signIn(page, demoLogins.admin);
     await page.goto('/dashboard/admin-services');
@@ -51,7 +27,7 @@ describe('automatic delivery from stock (issue 16, items 5-7)', () => {
     await modal.waitFor();
     await modal.getByLabel('Deliver automatically from stock when the order is marked paid').check();
     await modal.getByLabel('Low-stock threshold for this service').fill('2');
-    await checkBothWidths(page);
+    await checkA11yAtBoth(page, TABLET);
     await modal.getByRole('button', { name: 'Update Service' }).click();
     await modal.waitFor({ state: 'detached' });
     const saved = await apiCall<Service>(server.url, 'GET', `/api/services/${service.id}`);
@@ -70,12 +46,7 @@ describe('automatic delivery from stock (issue 16, items 5-7)', () => {
     await admin.call('POST', '/api/wise-stocks', { wiseName: 'Auto Stock', wiseEmail, wisePassword, authImage: `${server.url}/pwa-192.png`, userName: 'Demo Admin' }, 201);
 
     // The admin marks it paid: no credentials form, the server delivers from stock.
-    await page.goto('/dashboard');
-    await page.getByRole('heading', { name: 'Admin Order Management' }).waitFor();
-    await page.getByLabel('Search', { exact: true }).fill(orderId);
-    await page.getByText('Showing 1–1 of 1 orders').waitFor();
-    await page.getByLabel(`Payment status of order #${orderId.slice(-8)}`).selectOption('paid');
-    await page.getByText(`Order #${orderId.slice(-8)} is paid and was delivered automatically from stock.`).waitFor();
+    await markPaidForAutoDelivery(page, orderId);
     assert.equal(await page.getByRole('dialog', { name: 'Add WISE Credentials' }).count(), 0, 'no credentials form opens');
     const delivered = await admin.get<Order>(`/api/admin/orders/${orderId}`);
     assert.equal(delivered.paymentStatus, 'paid');
@@ -89,23 +60,23 @@ describe('automatic delivery from stock (issue 16, items 5-7)', () => {
     await page.getByRole('button', { name: 'Notifications' }).click();
     const panel = page.getByRole('region', { name: 'Notifications' });
     await panel.getByText('Low stock for Wise Business Account').first().waitFor();
-    await checkBothWidths(page);
+    await checkA11yAtBoth(page, TABLET);
 
     // The notification centre: the new order, the low stock; marked read, the unread count goes to 0.
     await page.goto('/dashboard/notifications');
     await page.getByRole('heading', { name: 'Notifications', level: 1 }).waitFor();
-    await page.getByRole('main').getByText(`#${orderId.slice(-8)}`, { exact: false }).first().waitFor();
-    await checkBothWidths(page);
+    await page.getByRole('main').getByText(`#${shortOrderId(orderId)}`, { exact: false }).first().waitFor();
+    await checkA11yAtBoth(page, TABLET);
     await page.getByRole('button', { name: 'Mark all read' }).click();
     await page.getByTestId('unread-summary').getByText('0', { exact: true }).waitFor();
-    await checkBothWidths(page);
+    await checkA11yAtBoth(page, TABLET);
 
     // Offline, the centre still opens from what was synced, read state included.
     await waitForServiceWorkerControl(page);
     await goOffline(context);
     await page.reload();
     await page.getByText('Offline: these are the notifications synced to this device.', { exact: false }).waitFor();
-    await page.getByRole('main').getByText(`#${orderId.slice(-8)}`, { exact: false }).first().waitFor();
+    await page.getByRole('main').getByText(`#${shortOrderId(orderId)}`, { exact: false }).first().waitFor();
     await page.getByTestId('unread-summary').getByText('0', { exact: true }).waitFor();
     assert.equal(await page.getByRole('button', { name: 'Mark all read' }).isDisabled(), true);
     await goOnline(context);
@@ -113,16 +84,16 @@ describe('automatic delivery from stock (issue 16, items 5-7)', () => {
     // The shop-wide threshold on the settings screen.
     await page.goto('/dashboard/settings');
     await page.getByLabel('Low-stock threshold', { exact: true }).fill('3');
-    await checkBothWidths(page);
+    await checkA11yAtBoth(page, TABLET);
     await page.getByRole('button', { name: 'Save Settings' }).click();
     await page.getByText('Settings saved successfully').waitFor();
     assert.equal((await apiCall<SiteSettings>(server.url, 'GET', '/api/settings')).lowStockThreshold, 3);
     await context.close();
 
     // The customer's phone shows the delivered account.
-    const phone = await newContext(browser, server.url);
+    const phone = await e2e.context();
     const customerPage = await phone.newPage();
-    await customerPage.setViewportSize(sizes[0]!);
+    await customerPage.setViewportSize(PHONE);
     await signIn(customerPage, demoLogins.customer);
     await customerPage.goto('/my-orders');
     const card = customerPage.locator('article', { hasText: wiseEmail });

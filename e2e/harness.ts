@@ -9,6 +9,7 @@ import { after, before } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { demoLoginsIn } from '../edge-api/src/testing/demo-logins.ts';
 import { freePort } from '../edge-api/src/testing/free-port.ts';
+import { shortOrderId } from '../pwa/src/lib/order-rules.ts';
 
 /**
  * Browser tests against the built app as `npm start` runs it: one Node process on a free port with a fresh
@@ -206,6 +207,16 @@ export async function checkA11y(page: Page, options: { exclude?: string[] } = {}
 }
 
 /** The two widths every screen is checked at: a phone and a tablet. */
+/** Staff mark an order paid on the dashboard's order list, and are told the server delivered it from stock. */
+export async function markPaidForAutoDelivery(page: Page, orderId: string): Promise<void> {
+  await page.goto('/dashboard');
+  await page.getByRole('heading', { name: 'Admin Order Management' }).waitFor();
+  await page.getByLabel('Search', { exact: true }).fill(orderId);
+  await page.getByText('Showing 1–1 of 1 orders').waitFor();
+  await page.getByLabel(`Payment status of order #${shortOrderId(orderId)}`).selectOption('paid');
+  await page.getByText(`Order #${shortOrderId(orderId)} is paid and was delivered automatically from stock.`).waitFor();
+}
+
 export const PHONE = { width: 412, height: 915 };
 export const TABLET = { width: 820, height: 1180 };
 

@@ -4,6 +4,7 @@ import type { Browser } from 'playwright-core';
 import type { AdminOrderPage, Order } from '../edge-api/src/contract/orders.ts';
 import type { Service } from '../edge-api/src/contract/services.ts';
 import { apiCall, apiSession, checkA11y, demoLogins, launchBrowser, newContext, signIn, startServer, useDemoLoginsOf, type AppServer } from './harness.ts';
+import { shortOrderId } from '../pwa/src/lib/order-rules.ts';
 
 /**
  * The journey every deployment must carry: a customer orders, an admin delivers with a proof image, the
@@ -60,7 +61,7 @@ describe('a customer orders and an admin delivers', () => {
     await adminPage.getByRole('heading', { name: 'Admin Order Management' }).waitFor();
     await adminPage.getByLabel('Search', { exact: true }).fill(order.id);
     await adminPage.getByText('Showing 1–1 of 1 orders').waitFor();
-    await adminPage.getByLabel(`Payment status of order #${order.id.slice(-8)}`).selectOption('paid');
+    await adminPage.getByLabel(`Payment status of order #${shortOrderId(order.id)}`).selectOption('paid');
     const modal = adminPage.getByRole('dialog', { name: 'Add WISE Credentials' });
     await modal.waitFor();
     const wiseEmail = `journey.${Date.now()}@wise.test`;

@@ -4,6 +4,7 @@ import type { Order } from '../edge-api/src/contract/orders.ts';
 import type { Service } from '../edge-api/src/contract/services.ts';
 import type { SiteSettings } from '../edge-api/src/contract/settings.ts';
 import { apiSession, checkA11y, demoLogins, goOffline, goOnline, setUpServerAndBrowser, signIn, waitForServiceWorkerControl } from './harness.ts';
+import { shortOrderId } from '../pwa/src/lib/order-rules.ts';
 
 /**
  * Issue 17 items 2 and 3 in the browser: the order summary with its payment instructions and a required
@@ -83,7 +84,7 @@ describe('ordering with a note, paying with instructions and a proof, cancelling
       assert.equal(first.paymentMethod, service.paymentMethods[0]);
 
       // 2. The card: the note, the instructions with copy buttons, a proof sent with a screenshot.
-      const cardOf = (order: Order) => page.locator('article').filter({ has: page.getByText(`#${order.id.slice(-8)}`, { exact: true }) });
+      const cardOf = (order: Order) => page.locator('article').filter({ has: page.getByText(`#${shortOrderId(order.id)}`, { exact: true }) });
       const card = cardOf(first);
       await card.getByText('Jane Doe, 1 Main Street').waitFor();
       await card.getByText(ADDRESS).waitFor();

@@ -4,6 +4,7 @@ import type { Order } from '../edge-api/src/contract/orders.ts';
 import type { Service } from '../edge-api/src/contract/services.ts';
 import { decryptPush, startPushService } from '../edge-api/src/testing/push-service.ts';
 import { apiCall, apiSession, checkA11y, demoLogins, setUpServerAndBrowser, signIn, waitForServiceWorkerControl } from './harness.ts';
+import { shortOrderId } from '../pwa/src/lib/order-rules.ts';
 
 /**
  * Issue 17 item 4 in the browser (decision 067): a push received by a subscribed page.
@@ -122,7 +123,7 @@ describe('web push', () => {
 
       // The page a click opens shows the order.
       await page.goto(message.url);
-      await page.locator(`#order-${orderId}`).getByText(`#${orderId.slice(-8)}`, { exact: true }).waitFor({ timeout: 30_000 });
+      await page.locator(`#order-${orderId}`).getByText(`#${shortOrderId(orderId)}`, { exact: true }).waitFor({ timeout: 30_000 });
 
       // Sign-out removes the device's subscription on the server and in the browser.
       await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Logout' }).click();

@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import type { Order } from '../edge-api/src/contract/orders.ts';
 import type { Service } from '../edge-api/src/contract/services.ts';
 import { apiSession, checkA11y, demoLogins, goOffline, goOnline, setUpServerAndBrowser, signIn, waitForServiceWorkerControl } from './harness.ts';
+import { shortOrderId } from '../pwa/src/lib/order-rules.ts';
 
 /**
  * Issue 17 item 6 in the browser (decision 066): the customer shows a delivered password while offline,
@@ -31,7 +32,7 @@ describe('the reveal log', () => {
       await waitForServiceWorkerControl(page);
       await signIn(page, demoLogins.customer);
       await page.goto('/my-orders');
-      const card = page.locator('article').filter({ has: page.getByText(`#${orderId.slice(-8)}`, { exact: true }) });
+      const card = page.locator('article').filter({ has: page.getByText(`#${shortOrderId(orderId)}`, { exact: true }) });
       const panel = card.getByRole('region', { name: /Credentials for/ });
       await panel.getByTestId('password-views').getByText('Not viewed yet').waitFor({ timeout: 30_000 });
       await checkA11y(page);

@@ -3,7 +3,8 @@ import { describe, it } from 'node:test';
 import type { Order } from '../edge-api/src/contract/orders.ts';
 import type { ServiceStock } from '../edge-api/src/contract/service-stocks.ts';
 import type { Service } from '../edge-api/src/contract/services.ts';
-import { apiSession, checkA11yAtBoth, demoLogins, PHONE, setUpServerAndBrowser, signIn, TABLET } from './harness.ts';
+import { apiSession, checkA11yAtBoth, demoLogins, markPaidForAutoDelivery, PHONE, setUpServerAndBrowser, signIn, TABLET } from './harness.ts';
+import { shortOrderId } from '../pwa/src/lib/order-rules.ts';
 
 // Issue 16, item 4, last part (decision 072): an admin on a tablet keeps stock for a service that
 // delivers a server login; its order is delivered automatically when marked paid, and the customer's
@@ -68,12 +69,7 @@ describe('stock kept for a service', () => {
 
     // The customer orders it; the admin marks it paid: no delivery form, the server delivers from stock.
     const orderId = (await customer.call<{ order: Order }>('POST', '/api/orders', { productId: service.id }, 201)).order.id;
-    await page.goto('/dashboard');
-    await page.getByRole('heading', { name: 'Admin Order Management' }).waitFor();
-    await page.getByLabel('Search', { exact: true }).fill(orderId);
-    await page.getByText('Showing 1–1 of 1 orders').waitFor();
-    await page.getByLabel(`Payment status of order #${orderId.slice(-8)}`).selectOption('paid');
-    await page.getByText(`Order #${orderId.slice(-8)} is paid and was delivered automatically from stock.`).waitFor();
+    await markPaidForAutoDelivery(page, orderId);
     const delivered = await admin.get<Order>(`/api/admin/orders/${orderId}`);
     assert.equal(delivered.orderStatus, 'delivered');
     assert.equal(delivered.deliveryKind, 'server');
@@ -87,7 +83,7 @@ describe('stock kept for a service', () => {
     await page.getByRole('heading', { name: 'Admin Order Management' }).waitFor();
     await page.getByLabel('Search', { exact: true }).fill(secondOrder);
     await page.getByText('Showing 1–1 of 1 orders').waitFor();
-    await page.getByRole('button', { name: `Add credentials to order #${secondOrder.slice(-8)}` }).click();
+    await page.getByRole('button', { name: `Add credentials to order #${shortOrderId(secondOrder)}` }).click();
     const deliverDialog = page.getByRole('dialog', { name: 'Deliver Server Login' });
     await deliverDialog.getByLabel("From this service's stock").selectOption({ label: 'admin@vps-two.example.net:22' });
     await checkA11yAtBoth(page, TABLET);
@@ -103,7 +99,7 @@ describe('stock kept for a service', () => {
     const customerPage = await phone.newPage();
     await signIn(customerPage, demoLogins.customer);
     await customerPage.goto('/my-orders');
-    const card = customerPage.locator('article').filter({ hasText: `#${orderId.slice(-8)}` });
+    const card = customerPage.locator('article').filter({ hasText: `#${shortOrderId(orderId)}` });
     await card.getByText('vps-stock.example.net').waitFor();
     await card.getByRole('button', { name: 'Show password' }).click();
     await card.getByText(password).waitFor();

@@ -5,6 +5,7 @@ import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import type { AdminOrderPage } from '../edge-api/src/contract/orders.ts';
 import type { Service } from '../edge-api/src/contract/services.ts';
 import { apiSession, checkA11y, demoLogins, goOffline, goOnline, launchBrowser, newContext, startServer, waitForServiceWorkerControl, type AppServer } from './harness.ts';
+import { shortOrderId } from '../pwa/src/lib/order-rules.ts';
 
 let server: AppServer;
 let browser: Browser;
@@ -332,7 +333,7 @@ describe('storefront journey', () => {
 
     await page.getByRole('button', { name: 'Refresh Orders' }).click();
     await page.getByText(delivered.wiseEmail, { exact: true }).waitFor({ timeout: 15_000 });
-    await expectTexts(['Delivered', 'Paid', '••••••••••••', `#${order.id.slice(-8)}`]);
+    await expectTexts(['Delivered', 'Paid', '••••••••••••', `#${shortOrderId(order.id)}`]);
     assert.equal(await page.getByText('Payment Required').count(), 0);
     assert.equal(await page.getByText(delivered.wisePassword).count(), 0);
     await page.getByRole('button', { name: 'Show password' }).click();

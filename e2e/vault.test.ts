@@ -4,6 +4,7 @@ import type { Page } from 'playwright-core';
 import type { Order } from '../edge-api/src/contract/orders.ts';
 import type { Service } from '../edge-api/src/contract/services.ts';
 import { apiSession, checkA11y, demoLogins, goOffline, goOnline, setUpServerAndBrowser, signIn, waitForServiceWorkerControl } from './harness.ts';
+import { shortOrderId } from '../pwa/src/lib/order-rules.ts';
 
 /**
  * Issue 17 item 5 in the browser (decision 068): the PIN lock on delivered passwords. While locked, no
@@ -79,7 +80,7 @@ describe('the vault', () => {
       await waitForServiceWorkerControl(page);
       await signIn(page, demoLogins.customer);
       await page.goto('/my-orders');
-      const card = page.locator('article').filter({ has: page.getByText(`#${orderId.slice(-8)}`, { exact: true }) });
+      const card = page.locator('article').filter({ has: page.getByText(`#${shortOrderId(orderId)}`, { exact: true }) });
       const panel = card.getByRole('region', { name: /Credentials for/ });
       await panel.getByRole('button', { name: 'Show password' }).waitFor({ timeout: 30_000 });
       // The reading below does find the password when it is stored in clear.
