@@ -22,7 +22,7 @@ export interface TestSubscription {
  * message posted to an endpoint and answers 201, or 410 for endpoints under /gone/ (a subscription the
  * browser dropped). Tests read a message with `next()` and decrypt it with the subscription's private key.
  */
-export async function startPushService(port = 0): Promise<{
+export async function startPushService(): Promise<{
   url: string;
   received: ReceivedPush[];
   next: (to?: Pick<TestSubscription, 'endpoint'>) => Promise<ReceivedPush>;
@@ -44,7 +44,14 @@ export async function startPushService(port = 0): Promise<{
       for (const wake of ready) wake();
     });
   });
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  // A port that cannot be had fails the caller at once instead of leaving it waiting.
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   /** The oldest message not yet taken (to one subscription's endpoint): one already received, or the next to arrive. */
   const next = async (to?: Pick<TestSubscription, 'endpoint'>): Promise<ReceivedPush> => {
