@@ -14,7 +14,7 @@ import { createApiHarness } from '../edge-api/src/testing/api-harness.ts';
 import { encodeAnswer } from '../edge-api/src/middleware/compress-json.ts';
 import { legacyDemoImages } from '../edge-api/src/seed/demo-images.ts';
 import { lighthouseFigures } from './lighthouse.ts';
-import { workersBench } from './workers.ts';
+import { cpuSeconds, workersBench } from './workers.ts';
 import { offlineMyOrders } from './my-orders-offline.ts';
 
 const harnessOn = async (schema: string) => {
@@ -149,13 +149,32 @@ async function httpBenchmarks(schema: string) {
     await load(baseUrl, { seconds: 1 });
     let appRps = 0;
     let baseRps = 0;
+    // The CPU each server process spends per answer (user + system): steadier than req/s on a busy machine.
+    const cpu = { app: 0, base: 0, appAnswers: 0, baseAnswers: 0 };
+    const measured = async (url: string, pid: number | undefined) => {
+      const before = cpuSeconds(pid);
+      const result = await load(url, { seconds: 4 });
+      return { result, cpu: cpuSeconds(pid) - before };
+    };
     // Interleaved rounds so drift in the machine's speed hits both alike.
     for (let round = 0; round < 3; round += 1) {
-      baseRps += (await load(baseUrl, { seconds: 4 })).rps / 3;
-      appRps += (await load(appUrl, { seconds: 4 })).rps / 3;
+      const base = await measured(baseUrl, baseline.child.pid);
+      baseRps += base.result.rps / 3;
+      cpu.base += base.cpu;
+      cpu.baseAnswers += base.result.requests;
+      const own = await measured(appUrl, app.child.pid);
+      appRps += own.result.rps / 3;
+      cpu.app += own.cpu;
+      cpu.appAnswers += own.result.requests;
     }
     const ratio = appRps / baseRps;
-    note('GET /api/services >= 0.8x bare node:http + pg', `${appRps.toFixed(0)} req/s, ratio ${ratio.toFixed(2)}x`, `baseline ${baseRps.toFixed(0)} req/s, on ${databaseName}`, ratio >= 0.8);
+    const perAnswer = (seconds: number, answers: number) => `${((seconds * 1000) / answers).toFixed(2)} ms CPU/request`;
+    note(
+      'GET /api/services >= 0.8x bare node:http + pg',
+      `${appRps.toFixed(0)} req/s, ratio ${ratio.toFixed(2)}x, ${perAnswer(cpu.app, cpu.appAnswers)}`,
+      `baseline ${baseRps.toFixed(0)} req/s, ${perAnswer(cpu.base, cpu.baseAnswers)}, on ${databaseName}`,
+      ratio >= 0.8,
+    );
 
     // The dashboard's list as staff page through it: first pages, deeper pages, status and payment filters.
     const queries = [
