@@ -22,7 +22,7 @@ const TICKS_PER_SECOND = (() => {
 })();
 
 /** CPU seconds a process has used so far (user + system), from /proc. */
-function cpuSeconds(pid: number | undefined): number {
+export function cpuSeconds(pid: number | undefined): number {
   if (!pid) return Number.NaN;
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   // Counted from the state (field 3): utime is field 14, stime field 15.

@@ -22,7 +22,7 @@ import { storageStandIn } from './blobs/storage-stand-in.ts';
 import { createSupabaseBlobStore } from './blobs/supabase-store.ts';
 import { importPglite, isPgliteDir } from './backup/pglite-import.ts';
 import { RestoreError } from './backup/restore.ts';
-import { openDatabase } from './db/connect.ts';
+import { openDatabase, POOL_IDLE_MS } from './db/connect.ts';
 import { isDatabaseUnavailable } from './db/faults.ts';
 import { verifyDataKeys } from './db/data-keys.ts';
 import { startEmbeddedPostgres } from './db/embedded-postgres.ts';
@@ -34,6 +34,7 @@ import { pushConfigOf } from './push/vapid.ts';
 import { applyApiHeaders, isUnpublished, staticHeaders } from './lib/http-headers.ts';
 import { clientIpFrom } from './lib/client-ip.ts';
 import { compressAnswers } from './middleware/compress-json.ts';
+import { returnMemoryWhenQuiet } from './lib/quiet-memory.ts';
 import { publicPages } from './public-pages-node.ts';
 import { consoleLogger, type Logger } from './lib/logger.ts';
 import { createSecrets, decodeKey } from './lib/secrets.ts';
@@ -139,6 +140,9 @@ export async function startNodeServer(
     // without a renderRoot serves the app shell only.
     const renderRoot = options.renderRoot ?? (options.staticRoot ? undefined : 'dist-ssr');
     const { server, seeded, demoShop } = await serveApp(env, { db, keys, dataDir, logger, staticRoot: options.staticRoot ?? 'dist', closing, renderRoot });
+    // Quiet as long as the pool's unused connections take to close: the heap of the last burst goes too (decision 073).
+    const quiet = returnMemoryWhenQuiet({ quietMs: POOL_IDLE_MS });
+    server.on('request', quiet.touch);
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : env.PORT;
     return {
@@ -151,6 +155,7 @@ export async function startNodeServer(
         // leave after their request; idle connections close at once; requests still running (or a
         // request half sent) get SHUTDOWN_GRACE_MS, then their connections are cut (decision 042).
         closing.now = true;
+        quiet.stop();
         const closed = new Promise<void>((done) => server.close(() => done()));
         server.closeIdleConnections();
         const idleSweep = setInterval(() => server.closeIdleConnections(), 250);

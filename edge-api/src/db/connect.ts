@@ -14,6 +14,8 @@ export interface PoolOptions {
   /** Extra search_path entries first (tests and benchmarks isolate themselves in a schema). */
   searchPath?: string;
   maxConnections?: number;
+  /** How long a connection may sit unused before it is closed (POOL_IDLE_MS when absent). */
+  idleMs?: number;
   /**
    * The serving pool's limits (decision 042): how long to wait for a connection (from the pool or a new
    * one), and how long one statement may take (the server cancels it; pg gives up on the socket a little
@@ -21,6 +23,13 @@ export interface PoolOptions {
    */
   timeouts?: { connectMs: number; statementMs: number; stall?: StallTimes };
 }
+
+/**
+ * An unused connection is closed after this long (decision 073), as is the stall watch's probe: each is a
+ * Postgres backend of about 15 MB resident, so a pool that served a burst gives them back once the shop is
+ * quiet. The next request after that opens one again (a few milliseconds on a local server).
+ */
+export const POOL_IDLE_MS = 10_000;
 
 /** When the serving pool asks whether the database still answers, and how long the probe may take. */
 export interface StallTimes {
@@ -72,16 +81,21 @@ class StallWatch {
 
   private readonly probeConfig: pg.ClientConfig;
   private readonly times: StallTimes;
+  private readonly idleMs: number;
+  private probeIdle: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(probeConfig: pg.ClientConfig, times: StallTimes) {
+  constructor(probeConfig: pg.ClientConfig, times: StallTimes, idleMs: number) {
     this.probeConfig = probeConfig;
     this.times = times;
+    this.idleMs = idleMs;
   }
 
   track(client: pg.Client, result: Promise<unknown>): void {
     const token = {};
     this.outstanding.set(token, { client, since: Date.now() });
     this.timer ??= setInterval(() => void this.check(), STALL_TICK_MS).unref();
+    clearTimeout(this.probeIdle);
+    this.probeIdle = undefined;
     const done = () => {
       this.outstanding.delete(token);
       this.idle();
@@ -92,6 +106,11 @@ class StallWatch {
   /** The pool ends: no more checks, and the probe's connection closes. */
   stop(): void {
     this.pause();
+    clearTimeout(this.probeIdle);
+    this.closeProbe();
+  }
+
+  private closeProbe() {
     const probe = this.probe;
     this.probe = null;
     void probe?.end().catch(() => undefined);
@@ -100,6 +119,13 @@ class StallWatch {
   private pause() {
     clearInterval(this.timer);
     this.timer = undefined;
+    // Quiet now: the probe's connection goes as the pool's unused ones do, unless statements come back first.
+    if (this.probe && !this.probeIdle) {
+      this.probeIdle = setTimeout(() => {
+        this.probeIdle = undefined;
+        if (!this.timer && !this.probing) this.closeProbe();
+      }, this.idleMs).unref();
+    }
   }
 
   private idle() {
@@ -180,11 +206,12 @@ function watchedClient(watch: StallWatch): typeof pg.Client {
 /** The one pg pool factory of every mode: the embedded server, DATABASE_URL, tests, benchmarks and tools. */
 export function createPool(options: PoolOptions): pg.Pool {
   const watch = options.timeouts
-    ? new StallWatch({ connectionString: options.databaseUrl, keepAlive: true }, options.timeouts.stall ?? DEFAULT_STALL)
+    ? new StallWatch({ connectionString: options.databaseUrl, keepAlive: true }, options.timeouts.stall ?? DEFAULT_STALL, options.idleMs ?? POOL_IDLE_MS)
     : undefined;
   const pool = new pg.Pool({
     connectionString: options.databaseUrl,
     max: options.maxConnections ?? 10,
+    idleTimeoutMillis: options.idleMs ?? POOL_IDLE_MS,
     options: options.searchPath ? `-c search_path=${options.searchPath}` : undefined,
     types: { getTypeParser },
     Client: watch ? watchedClient(watch) : SturdyClient,

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nextVersion } from '../db/versions.ts';
 import { createApiHarness, type ApiHarness, type TestUser } from '../testing/api-harness.ts';
 
 let api: ApiHarness;
@@ -89,5 +90,31 @@ describe('services', () => {
     expect((await api.call('DELETE', `/api/services/${created.body.id}`, { user: admin })).status).toBe(204);
     expect((await api.call('GET', `/api/services/${created.body.id}`)).status).toBe(404);
     expect((await api.call('GET', '/api/services/not-a-uuid')).status).toBe(400);
+  });
+
+  it('answers the list as it is now after every write: through the API, or by another process on the same database', async () => {
+    const created = await api.call<{ id: string; version: number }>('POST', '/api/services', { user: admin, json: vps });
+    const titleOf = async () => {
+      const listed = await api.call<{ id: string; title: string }[]>('GET', '/api/services');
+      expect(listed.status).toBe(200);
+      expect(listed.headers.get('content-type')).toMatch(/^application\/json/);
+      return listed.body.find((s) => s.id === created.body.id)?.title;
+    };
+    expect(await titleOf()).toBe('Cloud VPS');
+    expect(await titleOf()).toBe('Cloud VPS');
+
+    const renamed = await api.call('PUT', `/api/services/${created.body.id}`, { user: admin, json: { ...vps, title: 'Renamed VPS', version: created.body.version } });
+    expect(renamed.status).toBe(200);
+    expect(await titleOf()).toBe('Renamed VPS');
+
+    // Another server process (or isolate) on the same database: a transaction that takes a version, as every write does.
+    await api.db.transaction().execute(async (trx) => {
+      const version = await nextVersion(trx);
+      await trx.updateTable('services').set({ title: 'Edited elsewhere', version }).where('id', '=', created.body.id).execute();
+    });
+    expect(await titleOf()).toBe('Edited elsewhere');
+
+    expect((await api.call('DELETE', `/api/services/${created.body.id}`, { user: admin })).status).toBe(204);
+    expect(await titleOf()).toBeUndefined();
   });
 });

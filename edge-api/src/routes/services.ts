@@ -1,11 +1,12 @@
-import { Hono } from 'hono';
+import { Hono, type TypedResponse } from 'hono';
+import type { Service } from '../contract/services.ts';
 import { idParam } from '../contract/fields.ts';
 import { autoDeliverProblem, serviceBody } from '../contract/service-requests.ts';
 import { recordAudit } from '../db/audit.ts';
 import { findService, insertService, listServices, softDeleteService, updateService } from '../db/services.ts';
 import { keepsOwnStock } from '../db/service-stocks.ts';
 import { watchStockLevel } from '../operations/stock-watch.ts';
-import { nextVersion } from '../db/versions.ts';
+import { currentVersion, nextVersion } from '../db/versions.ts';
 import type { Deps } from '../deps.ts';
 import { badRequest, notFound } from '../errors.ts';
 import { validate } from '../lib/validate.ts';
@@ -19,9 +20,33 @@ function assertCanAutoDeliver(fields: { autoDeliver?: boolean; category: string;
   if (problem) throw badRequest(`autoDeliver: ${problem}`, [{ path: 'autoDeliver', message: problem }]);
 }
 
+/** The longest a list read at one version is answered again: a bound for writes that take no version (hand-run SQL). */
+export const SERVICE_LIST_MEMO_MS = 10_000;
+
+/**
+ * The public list of services as JSON text, remembered with the sync version read before it (decision
+ * 073). Every write of a service (and of anything else) takes a new version in its transaction
+ * (`nextVersion`), and the version is read before the rows, in a statement of its own that starts later:
+ * the text stored under version V holds every change up to V at least. Each request reads the version
+ * first, so a change committed by this process, another one or another isolate is answered from the
+ * very next request on. The same for every caller: nothing private is in it.
+ */
+function serviceListMemo(deps: Deps) {
+  let memo: { version: number; json: string; at: number } | undefined;
+  return async (): Promise<string> => {
+    const version = await currentVersion(deps.db);
+    const now = Date.now();
+    if (memo && memo.version === version && now - memo.at < SERVICE_LIST_MEMO_MS) return memo.json;
+    const json = JSON.stringify((await listServices(deps.db)).map(toService));
+    memo = { version, json, at: now };
+    return json;
+  };
+}
+
 export function serviceRoutes(deps: Deps) {
+  const serviceList = serviceListMemo(deps);
   return new Hono<AppEnv>()
-    .get('/', async (c) => c.json((await listServices(deps.db)).map(toService)))
+    .get('/', async (c) => c.body(await serviceList(), 200, { 'Content-Type': 'application/json' }) as unknown as TypedResponse<Service[], 200, 'json'>)
     .get('/:id', validate('param', idParam), async (c) => {
       const row = await findService(deps.db, c.req.valid('param').id);
       if (!row) throw notFound('Service');
