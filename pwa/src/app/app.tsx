@@ -7,10 +7,14 @@ import { loadDevice, withDevice } from '../db/device.ts';
 import { AuthProvider, setSignOutCleanup, useAuth } from '../lib/auth.tsx';
 import { createRouter } from './router.tsx';
 
-const router = createRouter();
+// Made on first use, not when this module is evaluated: creating it matches the address and starts loading
+// the page's code, work that app-start.tsx puts in a task of its own on a server-rendered page (decision 070).
+let made: ReturnType<typeof createRouter> | undefined;
+const theRouter = () => (made ??= createRouter());
 
 /** Resolves once the first route's code has loaded, so the app's first render is the page, not a spinner. */
 export function routerReady(): Promise<void> {
+  const router = theRouter();
   return new Promise((resolve) => {
     if (router.state.initialized) return resolve();
     const unsubscribe = router.subscribe((state) => {
@@ -57,7 +61,7 @@ function AuthGate() {
   }
   return (
     <>
-      <RouterProvider router={router} />
+      <RouterProvider router={theRouter()} />
       {/* Once for the whole app, whichever layout is showing. */}
       <UpdatePrompt />
     </>
