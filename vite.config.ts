@@ -81,25 +81,6 @@ function inlineStylesheet() {
         .replaceAll('<script type="module" crossorigin src=', '<script type="module" crossorigin fetchpriority="low" src=')
         .replaceAll('<link rel="modulepreload" crossorigin href=', '<link rel="modulepreload" crossorigin fetchpriority="low" href=');
       delete bundle[fileName!];
-      // The app's code (app-start.tsx and the chunks it imports), which the entry imports once the page has
-      // painted, is announced here too (decision 070, 2026-11-24): Vite's preload helper otherwise appended a
-      // <link rel=modulepreload> per chunk in that import's task (~1–2 ms each on a phone), and it skips
-      // a chunk whose link the page already has. Fetched at low priority, evaluated only by the import.
-      const chunks = bundle as unknown as Record<string, { type: string; fileName: string; facadeModuleId?: string | null; imports?: string[] }>;
-      const start = Object.values(chunks).find((c) => c.type === 'chunk' && c.facadeModuleId?.endsWith('/pwa/src/app-start.tsx'));
-      if (!start) throw new Error('inline-stylesheet: no app-start chunk in the build');
-      const files = new Set<string>();
-      const add = (file: string) => {
-        if (files.has(file)) return;
-        files.add(file);
-        for (const imported of chunks[file]?.imports ?? []) add(imported);
-      };
-      add(start.fileName);
-      const entry = html.source.match(/<script type="module" crossorigin fetchpriority="low" src="\/([^"]+)"><\/script>/);
-      if (!entry) throw new Error('inline-stylesheet: index.html has no entry script');
-      files.delete(entry[1]!);
-      const preloads = [...files].map((file) => `<link rel="modulepreload" crossorigin fetchpriority="low" href="/${file}">`).join('');
-      html.source = html.source.replace(entry[0], () => `${entry[0]}${preloads}`);
     },
   };
 }
@@ -129,10 +110,13 @@ export default defineConfig(({ isSsrBuild, command }) => ({
     sourcemap: 'hidden',
     manifest: true,
     modulePreload: {
-      // The device's code (Dexie, the sync engine) loads after the page on a public page (decision 070): its
-      // chunks come through their imports, without the preload helper's links (one appended per chunk, nine
-      // in one task, on a phone's slow CPU); the browser fetches each level of the graph as it reads it.
-      resolveDependencies: (file, deps) => (/(?:^|\/)(?:local-db|device-impl)-[\w-]+\.js$/.test(file) ? [] : deps),
+      // The app's code (app-start and its chunks, imported by the entry once the page has painted) and the
+      // device's code (Dexie, the sync engine, after `load` on a public page) come through their imports,
+      // without the preload helper's links: it appended one per chunk in the import's task, six and nine,
+      // ~1–2 ms each on a phone (decision 070). The browser fetches each level of their imports as it reads
+      // them. Links in index.html instead were fetched while the page parsed, and Lighthouse's simulation
+      // counted them before the largest paint (LCP 1.9 s).
+      resolveDependencies: (file, deps) => (/(?:^|\/)(?:app-start|local-db|device-impl)-[\w-]+\.js$/.test(file) ? [] : deps),
     },
     // heic2any (1.35 MB) loads only when someone picks a HEIC photo; every other chunk is far smaller.
     chunkSizeWarningLimit: 1500,
