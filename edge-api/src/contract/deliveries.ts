@@ -17,11 +17,7 @@ export const deliveryKindLabels: Record<DeliveryKind, string> = {
 };
 export const deliveryKindSchema = oneOf(deliveryKinds);
 
-/**
- * The order fields that hold a delivered secret on the customer's device: every one a device-side
- * protection (a PIN vault, say) must cover. `deliveryLines` is a list of strings, the others strings.
- */
-export const deliveredSecretFields = ['wisePassword', 'serverPassword', 'deliveryLines'] as const;
+export { deliveredSecretFields } from './delivered-secrets.ts';
 
 /** What may be shown of a delivery other than an account (orders.delivery_details). */
 export type DeliveryDetails =

@@ -7,10 +7,27 @@ import { loadDevice, withDevice } from '../db/device.ts';
 import { AuthProvider, setSignOutCleanup, useAuth } from '../lib/auth.tsx';
 import { createRouter } from './router.tsx';
 
-const router = createRouter();
+// Made on first use, not when this module is evaluated, and started (listening to the address, loading the
+// page's code) apart from its making: app-start.tsx puts each in a task of its own on a server-rendered
+// page (decision 070).
+let made: ReturnType<typeof createRouter> | undefined;
+let started = false;
+/** Makes the router, without starting it. */
+export function makeRouter(): void {
+  made ??= createRouter();
+}
+function theRouter() {
+  makeRouter();
+  if (!started) {
+    started = true;
+    made!.initialize();
+  }
+  return made!;
+}
 
 /** Resolves once the first route's code has loaded, so the app's first render is the page, not a spinner. */
 export function routerReady(): Promise<void> {
+  const router = theRouter();
   return new Promise((resolve) => {
     if (router.state.initialized) return resolve();
     const unsubscribe = router.subscribe((state) => {
@@ -57,7 +74,7 @@ function AuthGate() {
   }
   return (
     <>
-      <RouterProvider router={router} />
+      <RouterProvider router={theRouter()} />
       {/* Once for the whole app, whichever layout is showing. */}
       <UpdatePrompt />
     </>

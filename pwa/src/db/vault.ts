@@ -4,7 +4,7 @@
  * private key is unwrapped with the PIN into memory only, and forgotten after VAULT_IDLE_MS without use,
  * at sign-out, or by Lock. WebCrypto does the work (lib/vault-crypto.ts).
  */
-import { deliveredSecretFields } from '../../../edge-api/src/contract/deliveries.ts';
+import { deliveredSecretFields } from '../../../edge-api/src/contract/delivered-secrets.ts';
 import { AppError } from '../lib/app-error.ts';
 import {
   createVaultKeys,

@@ -29,11 +29,11 @@ const offerings = [
 ];
 
 function Counter({ target, suffix, label }: (typeof counters)[number]) {
-  const value = useCountUp(target);
+  const value = useCountUp<HTMLSpanElement>(target);
   return (
     <div className="rounded-box bg-base-100 p-6 text-center shadow-sm">
       <p className="text-4xl font-extrabold text-primary" aria-hidden="true">
-        {value}
+        <span ref={value}>0</span>
         {suffix}
       </p>
       <p className="sr-only">

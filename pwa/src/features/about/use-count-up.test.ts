@@ -1,8 +1,10 @@
-import { act, renderHook } from '@testing-library/react';
+import { act, cleanup, render } from '@testing-library/react';
+import { createElement } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { COUNT_UP_DURATION_MS, COUNT_UP_STEPS, useCountUp } from './use-count-up.ts';
 
 afterEach(() => {
+  cleanup();
   vi.useRealTimers();
   vi.restoreAllMocks();
 });
@@ -13,21 +15,25 @@ function preferReducedMotion(reduce: boolean) {
   );
 }
 
+function Counter({ target }: { target: number }) {
+  return createElement('span', { ref: useCountUp<HTMLSpanElement>(target), 'data-testid': 'counter' }, '0');
+}
+
 describe('about counters', () => {
   it('count up from 0 in 60 steps over 2 seconds and stop at the target', () => {
     preferReducedMotion(false);
     vi.useFakeTimers();
-    const { result } = renderHook(() => useCountUp(250));
-    expect(result.current).toBe(0);
+    const { getByTestId } = render(createElement(Counter, { target: 250 }));
+    expect(getByTestId('counter').textContent).toBe('0');
     act(() => vi.advanceTimersByTime((COUNT_UP_DURATION_MS / COUNT_UP_STEPS) * 30));
-    expect(result.current).toBe(125);
+    expect(getByTestId('counter').textContent).toBe('125');
     act(() => vi.advanceTimersByTime(COUNT_UP_DURATION_MS));
-    expect(result.current).toBe(250);
+    expect(getByTestId('counter').textContent).toBe('250');
   });
 
   it('show the final value at once when the visitor prefers reduced motion', () => {
     preferReducedMotion(true);
-    const { result } = renderHook(() => useCountUp(150));
-    expect(result.current).toBe(150);
+    const { getByTestId } = render(createElement(Counter, { target: 150 }));
+    expect(getByTestId('counter').textContent).toBe('150');
   });
 });
