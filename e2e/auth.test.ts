@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { checkA11y, databaseNames, demoLogins, setUpServerAndBrowser, signIn } from './harness.ts';
+import { checkA11y, databaseNames, demoLogins, setUpServerAndBrowser, signIn, waitForAppTakeover } from './harness.ts';
 
 /** Registration, sign-out and sign-in from a deep link, through the real forms, plus the shell's a11y. */
 
@@ -17,6 +17,7 @@ describe('sign-in journeys', () => {
 
       // From the About page through Login to the sign-up form: the return address travels along.
       await page.goto('/about');
+      await waitForAppTakeover(page);
       await mainNav(page).getByRole('link', { name: 'Login' }).click();
       await page.getByRole('link', { name: 'Sign up' }).click();
       await page.waitForURL('**/register');

@@ -207,6 +207,18 @@ export async function checkA11y(page: Page, options: { exclude?: string[] } = {}
 }
 
 /** The two widths every screen is checked at: a phone and a tablet. */
+/**
+ * Until the app has taken over a server-rendered page (decision 070), its links are plain links: a click
+ * loads the next page afresh and carries no router state (where to return after signing in). This waits
+ * until React has hydrated the page's heading, as it does the whole page in one pass.
+ */
+export async function waitForAppTakeover(page: Page): Promise<void> {
+  await page.waitForFunction(() => {
+    const heading = document.querySelector('h1');
+    return !!heading && Object.keys(heading).some((key) => key.startsWith('__reactFiber'));
+  });
+}
+
 /** Staff mark an order paid on the dashboard's order list, and are told the server delivered it from stock. */
 export async function markPaidForAutoDelivery(page: Page, orderId: string): Promise<void> {
   await page.goto('/dashboard');
