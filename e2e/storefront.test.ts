@@ -65,8 +65,8 @@ describe('storefront journey', () => {
   it('home shows the banner, the five tiles with their targets and the four badges', async () => {
     // A first visit never waits for the auth library: it loads when someone signs in.
     const manifest = JSON.parse(readFileSync('dist/.vite/manifest.json', 'utf8')) as Record<string, { file: string }>;
-    const authEntry = Object.entries(manifest).find(([source]) => source.includes('@supabase/supabase-js'));
-    assert.ok(authEntry, 'supabase-js is a chunk of its own, loaded on demand');
+    const authEntry = Object.entries(manifest).find(([source]) => source.includes('@supabase/auth-js'));
+    assert.ok(authEntry, 'the auth client (@supabase/auth-js) is a chunk of its own, loaded on demand');
     const authChunk = authEntry[1].file;
     const scripts: string[] = [];
     const noteScript = (request: Request) => {

@@ -1,4 +1,4 @@
-import type { Session, User as AuthUser } from '@supabase/supabase-js';
+import type { Session, User as AuthUser } from '@supabase/auth-js';
 import { createContext, use, useEffect, useState, type ReactNode } from 'react';
 import { AppError, hasCode, isApiAnswer } from './app-error.ts';
 import { authCallback, getSupabase, hasStoredSession, SESSION_STORAGE_KEY, supabaseLoaded } from './supabase.ts';

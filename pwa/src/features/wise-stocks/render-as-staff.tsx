@@ -1,4 +1,4 @@
-import type { Session } from '@supabase/supabase-js';
+import type { Session } from '@supabase/auth-js';
 import { render } from '@testing-library/react';
 import { MemoryRouter, Navigate, Outlet, Route, Routes } from 'react-router-dom';
 import { isStaffRole, type Role, type User } from '../../../../edge-api/src/contract/users.ts';
