@@ -64,6 +64,14 @@ describe('PublicLayout', () => {
     expect(screen.getByText(`© ${new Date().getFullYear()} ${defaultSettings.brandName}. All rights reserved.`)).toBeTruthy();
   });
 
+  it('puts the page it is on, not its hash, in the address of Login, so a full page load still returns there', async () => {
+    const router = renderLayout({ status: 'signedOut' }, '/services?category=wise#list');
+    await screen.findByRole('heading', { name: 'Services screen' });
+    expect(within(main()).getByRole('link', { name: 'Login' }).getAttribute('href')).toBe('/login?next=%2Fservices%3Fcategory%3Dwise');
+    await act(() => router.navigate('/about'));
+    expect(within(main()).getByRole('link', { name: 'Login' }).getAttribute('href')).toBe('/login?next=%2Fabout');
+  });
+
   it('opens the contact chat in a new tab and names every social link', async () => {
     renderLayout({ status: 'signedOut' });
     const contact = await screen.findByRole('link', { name: 'Contact Us' });

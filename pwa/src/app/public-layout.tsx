@@ -10,7 +10,7 @@ import { SocialLinks } from '../components/social-icons.tsx';
 import { useDismiss } from '../components/use-dismiss.ts';
 import { useSignOut } from '../components/use-sign-out.ts';
 import { useCurrentUser, useSettings } from '../db/device-hooks.ts';
-import { useAuth } from '../lib/auth.tsx';
+import { signInHref, useAuth } from '../lib/auth.tsx';
 
 interface MenuLink {
   to: string;
@@ -104,7 +104,9 @@ function SiteNav({ brandName }: { brandName: string }) {
       {signingOut ? 'Logging Out...' : 'Logout'}
     </button>
   ) : (
-    <Link to="/login" state={{ from: location }} className="btn btn-primary">
+    // The return address is in the link too: the server renders it (decision 053), and a tap before the app
+    // has taken over loads /login afresh, without the state. Not the hash: the server never sees it.
+    <Link to={signInHref('/login', `${location.pathname}${location.search}`)} state={{ from: location }} className="btn btn-primary">
       Login
     </Link>
   );
