@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Page } from 'playwright-core';
+import type { Page, Route } from 'playwright-core';
 import { checkA11y, databaseNames, demoLogins, setUpServerAndBrowser, signIn, waitForAppTakeover } from './harness.ts';
 
 /** Registration, sign-out and sign-in from a deep link, through the real forms, plus the shell's a11y. */
@@ -20,7 +20,7 @@ describe('sign-in journeys', () => {
       await waitForAppTakeover(page);
       await mainNav(page).getByRole('link', { name: 'Login' }).click();
       await page.getByRole('link', { name: 'Sign up' }).click();
-      await page.waitForURL('**/register');
+      await page.waitForURL((url) => url.pathname === '/register' && url.searchParams.get('next') === '/about');
       await checkA11y(page);
 
       await page.getByRole('button', { name: 'Create Account' }).click();
@@ -76,6 +76,38 @@ describe('sign-in journeys', () => {
       await page.getByRole('button', { name: 'Sign In' }).click();
       await page.waitForURL((url) => url.pathname === '/profile', { timeout: 30_000 });
       await page.getByRole('heading', { level: 1, name: 'Nadia Rahman' }).waitFor();
+    });
+  });
+
+  it('returns to the page whose Login was tapped before the app took it over', async () => {
+    await e2e.withPage(async (page) => {
+      // The server's HTML of /services, with the app's code held back: its links are plain links then.
+      let holding = true;
+      const held: Route[] = [];
+      await page.route(
+        (url) => url.pathname.startsWith('/assets/') && url.pathname.endsWith('.js'),
+        (route) => (holding ? void held.push(route) : route.continue()),
+      );
+      await page.goto('/services', { waitUntil: 'commit' });
+      await page.getByRole('heading', { name: 'Explore Premium Services', level: 1 }).waitFor();
+      const login = mainNav(page).getByRole('link', { name: 'Login' });
+      await login.waitFor();
+      const hydrated = await page.evaluate(() => Object.keys(document.querySelector('h1')!).some((key) => key.startsWith('__reactFiber')));
+      assert.equal(hydrated, false, 'the app has not taken the page over');
+
+      await login.click();
+      await page.waitForURL((url) => url.pathname === '/login', { waitUntil: 'commit' });
+      holding = false;
+      // The sign-in screen's code may go now (the old page's requests went with it).
+      for (const route of held) await route.continue().catch(() => undefined);
+
+      await page.getByLabel('Email Address').fill(demoLogins.customer.email);
+      await page.getByLabel('Password', { exact: true }).fill(demoLogins.customer.password);
+      await page.getByRole('button', { name: 'Sign In' }).click();
+      await page.waitForURL((url) => !url.pathname.startsWith('/login'), { timeout: 30_000 });
+      assert.equal(new URL(page.url()).pathname, '/services', 'back on the page the visitor came from');
+      await page.getByRole('heading', { name: 'Explore Premium Services', level: 1 }).waitFor();
+      await mainNav(page).getByRole('button', { name: 'Logout' }).waitFor();
     });
   });
 

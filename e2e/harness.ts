@@ -209,8 +209,8 @@ export async function checkA11y(page: Page, options: { exclude?: string[] } = {}
 /** The two widths every screen is checked at: a phone and a tablet. */
 /**
  * Until the app has taken over a server-rendered page (decision 070), its links are plain links: a click
- * loads the next page afresh and carries no router state (where to return after signing in). This waits
- * until React has hydrated the page's heading, as it does the whole page in one pass.
+ * loads the next page afresh and carries no router state (Login carries where to return in its `?next=`).
+ * This waits until React has hydrated the page's heading, as it does the whole page in one pass.
  */
 export async function waitForAppTakeover(page: Page): Promise<void> {
   await page.waitForFunction(() => {

@@ -28,6 +28,7 @@ function renderLayout(auth: AuthState, path = '/') {
           { index: true, element: <h1>Home screen</h1> },
           { path: 'about', element: <h1>About screen</h1> },
           { path: 'services', element: <h1>Services screen</h1> },
+          { path: 'register', element: <h1>Register screen</h1> },
         ],
       },
     ],
@@ -62,6 +63,19 @@ describe('PublicLayout', () => {
     expect(within(main()).queryByRole('button', { name: 'Dashboard' })).toBeNull();
     expect(within(main()).queryByRole('button', { name: 'Logout' })).toBeNull();
     expect(screen.getByText(`© ${new Date().getFullYear()} ${defaultSettings.brandName}. All rights reserved.`)).toBeTruthy();
+  });
+
+  it('puts the page it is on, not its hash, in the address of Login, so a full page load still returns there', async () => {
+    const router = renderLayout({ status: 'signedOut' }, '/services?category=wise#list');
+    await screen.findByRole('heading', { name: 'Services screen' });
+    expect(within(main()).getByRole('link', { name: 'Login' }).getAttribute('href')).toBe('/login?next=%2Fservices%3Fcategory%3Dwise');
+    await act(() => router.navigate('/about'));
+    expect(within(main()).getByRole('link', { name: 'Login' }).getAttribute('href')).toBe('/login?next=%2Fabout');
+    // On a sign-in screen, where that screen returns to.
+    await act(() => router.navigate('/register?next=%2Fservices'));
+    expect(within(main()).getByRole('link', { name: 'Login' }).getAttribute('href')).toBe('/login?next=%2Fservices');
+    await act(() => router.navigate('/'));
+    expect(within(main()).getByRole('link', { name: 'Login' }).getAttribute('href')).toBe('/login');
   });
 
   it('opens the contact chat in a new tab and names every social link', async () => {

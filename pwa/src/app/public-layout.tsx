@@ -10,7 +10,7 @@ import { SocialLinks } from '../components/social-icons.tsx';
 import { useDismiss } from '../components/use-dismiss.ts';
 import { useSignOut } from '../components/use-sign-out.ts';
 import { useCurrentUser, useSettings } from '../db/device-hooks.ts';
-import { useAuth } from '../lib/auth.tsx';
+import { returnPath, signInHref, useAuth } from '../lib/auth.tsx';
 
 interface MenuLink {
   to: string;
@@ -99,12 +99,16 @@ function SiteNav({ brandName }: { brandName: string }) {
     ...(isStaff ? [{ to: '/dashboard', label: 'Admin Dashboard' }] : []),
   ];
 
+  // The return address is in the link too: the server renders it (decision 053), and a tap before the app
+  // has taken over loads /login afresh, without the state. Not the hash: the server never sees it, and its
+  // href must be the app's. On a sign-in screen, the page that screen returns to.
+  const loginHref = signInHref('/login', returnPath({ from: `${location.pathname}${location.search}` }, location.search));
   const authButton = signedIn ? (
     <button type="button" className="btn btn-outline btn-primary" onClick={() => void onLogout()} disabled={signingOut}>
       {signingOut ? 'Logging Out...' : 'Logout'}
     </button>
   ) : (
-    <Link to="/login" state={{ from: location }} className="btn btn-primary">
+    <Link to={loginHref} state={{ from: location }} className="btn btn-primary">
       Login
     </Link>
   );

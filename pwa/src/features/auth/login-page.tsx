@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router-dom';
 import { usePageTitle } from '../../components/page-title.ts';
 import { PasswordInput } from '../../components/password-input.tsx';
-import { returnPath, returnReason, signIn, signInErrorMessage, useAuth } from '../../lib/auth.tsx';
+import { returnPath, returnReason, signInHref, signIn, signInErrorMessage, useAuth } from '../../lib/auth.tsx';
 import { AuthCard, FormError, TextField } from './auth-card.tsx';
 
 /** Spec section 5: both fields are required. */
@@ -18,7 +18,7 @@ export function LoginPage() {
   const [fields, setFields] = useState({ email: '', password: '' });
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const target = returnPath(location.state);
+  const target = returnPath(location.state, location.search);
 
   if (auth.status === 'signedIn' && !auth.sessionEnded && !busy) return <Navigate to={target} replace />;
 
@@ -71,7 +71,7 @@ export function LoginPage() {
       </form>
       <p className="text-center text-sm">
         Don't have an account?{' '}
-        <Link to="/register" state={location.state} className="link link-primary font-medium">
+        <Link to={signInHref('/register', target)} state={location.state} className="link link-primary font-medium">
           Sign up
         </Link>
       </p>

@@ -77,6 +77,22 @@ describe('RegisterPage', () => {
     renderPage();
     expect(screen.getByRole('link', { name: 'Sign in' }).getAttribute('href')).toBe('/login');
   });
+
+  it('keeps the return address, from its own address or the location state, in the link to sign in', () => {
+    render(
+      <MemoryRouter initialEntries={['/register?next=%2Fabout']}>
+        <RegisterPage />
+      </MemoryRouter>,
+    );
+    expect(screen.getByRole('link', { name: 'Sign in' }).getAttribute('href')).toBe('/login?next=%2Fabout');
+    cleanup();
+    render(
+      <MemoryRouter initialEntries={[{ pathname: '/register', state: { from: '/service-details/x' } }]}>
+        <RegisterPage />
+      </MemoryRouter>,
+    );
+    expect(screen.getByRole('link', { name: 'Sign in' }).getAttribute('href')).toBe('/login?next=%2Fservice-details%2Fx');
+  });
 });
 
 describe('validateRegistration', () => {

@@ -4,7 +4,7 @@ import { PASSWORD_MIN_CHARS, userLimits } from '../../../../edge-api/src/contrac
 import { usePageTitle } from '../../components/page-title.ts';
 import { PasswordInput } from '../../components/password-input.tsx';
 import { requestSync } from '../../db/sync-engine.ts';
-import { returnPath, returnReason, signUp, useAuth } from '../../lib/auth.tsx';
+import { returnPath, returnReason, signInHref, signUp, useAuth } from '../../lib/auth.tsx';
 import { AuthCard, FormError, TextField } from './auth-card.tsx';
 
 /** Spec section 5: every field is required, and the password has at least 6 characters. */
@@ -23,7 +23,7 @@ export function RegisterPage() {
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const target = returnPath(location.state);
+  const target = returnPath(location.state, location.search);
 
   // Already signed in (and not in the middle of registering): nothing to do here.
   if (auth.status === 'signedIn' && !auth.sessionEnded && !busy) return <Navigate to={target} replace />;
@@ -109,7 +109,7 @@ export function RegisterPage() {
       </form>
       <p className="text-center text-sm">
         Already have an account?{' '}
-        <Link to="/login" state={location.state} className="link link-primary font-medium">
+        <Link to={signInHref('/login', target)} state={location.state} className="link link-primary font-medium">
           Sign in
         </Link>
       </p>
