@@ -1,28 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
 import type { Service } from '../edge-api/src/contract/services.ts';
 import type { User } from '../edge-api/src/contract/users.ts';
-import { apiSession, checkA11y, demoLogins, launchBrowser, newContext, signIn, startServer, type AppServer } from './harness.ts';
+import { apiSession, checkA11y, demoLogins, setUpServerAndBrowser, signIn } from './harness.ts';
 
-let server: AppServer;
-let browser: Browser;
-let context: BrowserContext;
+const e2e = setUpServerAndBrowser();
+/** One admin page for the whole file (closed with the browser). */
 let page: Page;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  context = await newContext(browser, server.url);
-  page = await context.newPage();
-  await signIn(page, demoLogins.admin);
-});
-
-after(async () => {
-  await context?.close();
-  await browser?.close();
-  await server?.stop();
-});
 
 /** A session token straight from the auth server, to check what the API holds (not what the screen says). */
 /** A 1x1 PNG, as an admin would upload a picture. */
@@ -31,8 +16,14 @@ const onePixelPng = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAA
 const toast = (text: string) => page.locator('.toast').getByText(text, { exact: true }).waitFor({ timeout: 15_000 });
 
 describe('admin dashboard: users, services, settings', () => {
+  // In the suite, so it runs once the harness's own before hook has started the server and browser.
+  before(async () => {
+    page = await (await e2e.context()).newPage();
+    await signIn(page, demoLogins.admin);
+  });
+
   it("changes a user's role after confirming, and the server keeps it", async () => {
-    const admin = await apiSession(server.url, demoLogins.admin);
+    const admin = await apiSession(e2e.server.url, demoLogins.admin);
     const target = (await admin.get<User[]>('/api/users')).find((user) => user.userRole === 'user' && user.email !== demoLogins.customer.email);
     assert.ok(target, 'the demo data has a regular user besides the demo customer');
 
@@ -89,7 +80,7 @@ describe('admin dashboard: users, services, settings', () => {
     await modal.waitFor({ state: 'detached' });
     await page.getByRole('heading', { name: title }).waitFor();
 
-    const created = (await (await fetch(`${server.url}/api/services`)).json()) as Service[];
+    const created = (await (await fetch(`${e2e.server.url}/api/services`)).json()) as Service[];
     const service = created.find((s) => s.title === title);
     assert.ok(service, 'the server has the new service');
     assert.deepEqual(service.features, ['SOCKS5 and HTTP'], 'the blank feature was dropped');
@@ -119,13 +110,13 @@ describe('admin dashboard: users, services, settings', () => {
     await toast('Service added successfully!');
     assert.equal(await page.getByLabel('Service Title').inputValue(), '', 'the form is reset');
 
-    const services = (await (await fetch(`${server.url}/api/services`)).json()) as Service[];
+    const services = (await (await fetch(`${e2e.server.url}/api/services`)).json()) as Service[];
     const service = services.find((s) => s.title === title);
     assert.ok(service, 'the server has the new service');
     assert.match(service.image, /service-images\//);
     assert.deepEqual(service.features, ['Word and PDF']);
     assert.deepEqual(service.paymentMethods, ['bkash']);
-    assert.equal((await fetch(new URL(service.image, server.url))).status, 200, 'the uploaded image can be loaded');
+    assert.equal((await fetch(new URL(service.image, e2e.server.url))).status, 200, 'the uploaded image can be loaded');
   });
 
   it('edits the site settings, showing the server\'s validation per field', async () => {
@@ -144,22 +135,18 @@ describe('admin dashboard: users, services, settings', () => {
     await page.getByLabel('Brand name').fill('E2E Digital Shop');
     await page.getByRole('button', { name: 'Save Settings' }).click();
     await toast('Settings saved successfully');
-    const settings = (await (await fetch(`${server.url}/api/settings`)).json()) as { brandName: string; supportEmail: string };
+    const settings = (await (await fetch(`${e2e.server.url}/api/settings`)).json()) as { brandName: string; supportEmail: string };
     assert.equal(settings.brandName, 'E2E Digital Shop');
     assert.equal(settings.supportEmail, 'help@shop.example');
   });
 
   it('tells a moderator that User Management is for admins', async () => {
-    const moderatorContext = await newContext(browser, server.url);
-    try {
-      const moderatorPage = await moderatorContext.newPage();
+    await e2e.withPage(async (moderatorPage) => {
       await signIn(moderatorPage, demoLogins.moderator);
       await moderatorPage.goto('/dashboard/admin-users');
       await moderatorPage.getByRole('heading', { name: 'Access Denied!' }).waitFor();
       await moderatorPage.getByText('You do not have permission to access this data.').waitFor();
       assert.equal(await moderatorPage.getByRole('table').count(), 0, 'no user data is shown');
-    } finally {
-      await moderatorContext.close();
-    }
+    });
   });
 });

@@ -6,7 +6,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before } from 'node:test';
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Locator, type Page } from 'playwright-core';
+import type { Order } from '../edge-api/src/contract/orders.ts';
+import type { Service } from '../edge-api/src/contract/services.ts';
 import { demoLoginsIn } from '../edge-api/src/testing/demo-logins.ts';
 import { freePort } from '../edge-api/src/testing/free-port.ts';
 import { shortOrderId } from '../pwa/src/lib/order-rules.ts';
@@ -304,4 +306,29 @@ export async function apiSession(baseUrl: string, login: { email: string; passwo
     get: (path) => apiCall(baseUrl, 'GET', path, { token }),
     call: (method, path, json, expected) => apiCall(baseUrl, method, path, { token, json, expected }),
   };
+}
+
+/** An order of the demo customer (for a service that asks no details), paid and delivered with typed credentials through the API: its id. */
+export async function orderDeliveredToCustomer(baseUrl: string, credentials: { wiseEmail: string; wisePassword: string }): Promise<string> {
+  const admin = await apiSession(baseUrl, demoLogins.admin);
+  const customer = await apiSession(baseUrl, demoLogins.customer);
+  const services = await customer.get<Service[]>('/api/services');
+  const service = services.find((candidate) => candidate.category !== 'wise' && !candidate.needsDetails) ?? services[0]!;
+  const placed = await customer.call<{ order: Order }>('POST', '/api/orders', { productId: service.id }, 201);
+  await admin.call('PUT', `/api/admin/orders/${placed.order.id}`, { paymentStatus: 'paid', orderStatus: 'delivered', ...credentials });
+  return placed.order.id;
+}
+
+/**
+ * The demo customer's phone: a phone-wide page under the service worker, signed in, on My Orders; the card
+ * of `orderId` there and its credentials panel.
+ */
+export async function openOrderCardOnPhone(page: Page, orderId: string): Promise<{ card: Locator; panel: Locator }> {
+  await page.setViewportSize(PHONE);
+  await page.goto('/');
+  await waitForServiceWorkerControl(page);
+  await signIn(page, demoLogins.customer);
+  await page.goto('/my-orders');
+  const card = page.locator('article').filter({ has: page.getByText(`#${shortOrderId(orderId)}`, { exact: true }) });
+  return { card, panel: card.getByRole('region', { name: /Credentials for/ }) };
 }

@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Order } from '../edge-api/src/contract/orders.ts';
-import type { Service } from '../edge-api/src/contract/services.ts';
-import { apiSession, checkA11y, demoLogins, goOffline, goOnline, setUpServerAndBrowser, signIn, waitForServiceWorkerControl } from './harness.ts';
-import { shortOrderId } from '../pwa/src/lib/order-rules.ts';
+import { apiSession, checkA11y, demoLogins, goOffline, goOnline, openOrderCardOnPhone, orderDeliveredToCustomer, setUpServerAndBrowser, signIn } from './harness.ts';
 
 /**
  * Issue 17 item 6 in the browser (decision 066): the customer shows a delivered password while offline,
@@ -16,24 +14,13 @@ const PASSWORD = 'Reveal-Me-2026!';
 
 describe('the reveal log', () => {
   it('logs a reveal made offline once the customer is back online, and staff then see "First viewed"', async () => {
+    const orderId = await orderDeliveredToCustomer(e2e.server.url, { wiseEmail: 'revealed@wise.test', wisePassword: PASSWORD });
     const admin = await apiSession(e2e.server.url, demoLogins.admin);
-    const customer = await apiSession(e2e.server.url, demoLogins.customer);
-    const services = (await (await fetch(`${e2e.server.url}/api/services`)).json()) as Service[];
-    const service = services.find((candidate) => candidate.category !== 'wise' && !candidate.needsDetails) ?? services[0]!;
-    const placed = await customer.call<{ order: Order }>('POST', '/api/orders', { productId: service.id }, 201);
-    const orderId = placed.order.id;
-    await admin.call('PUT', `/api/admin/orders/${orderId}`, { paymentStatus: 'paid', orderStatus: 'delivered', wiseEmail: 'revealed@wise.test', wisePassword: PASSWORD });
     const staffView = () => admin.get<Order>(`/api/admin/orders/${orderId}`);
 
     let deviceLabel = '';
     await e2e.withPage(async (page, context) => {
-      await page.setViewportSize({ width: 412, height: 915 });
-      await page.goto('/');
-      await waitForServiceWorkerControl(page);
-      await signIn(page, demoLogins.customer);
-      await page.goto('/my-orders');
-      const card = page.locator('article').filter({ has: page.getByText(`#${shortOrderId(orderId)}`, { exact: true }) });
-      const panel = card.getByRole('region', { name: /Credentials for/ });
+      const { card, panel } = await openOrderCardOnPhone(page, orderId);
       await panel.getByTestId('password-views').getByText('Not viewed yet').waitFor({ timeout: 30_000 });
       await checkA11y(page);
 

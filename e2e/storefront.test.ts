@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
+import { before, describe, it } from 'node:test';
+import type { BrowserContext, Page, Request } from 'playwright-core';
 import type { AdminOrderPage } from '../edge-api/src/contract/orders.ts';
 import type { Service } from '../edge-api/src/contract/services.ts';
-import { apiSession, checkA11y, demoLogins, goOffline, goOnline, launchBrowser, newContext, startServer, waitForServiceWorkerControl, type AppServer } from './harness.ts';
+import { apiSession, checkA11y, demoLogins, goOffline, goOnline, setUpServerAndBrowser, waitForServiceWorkerControl } from './harness.ts';
 import { shortOrderId } from '../pwa/src/lib/order-rules.ts';
 
-let server: AppServer;
-let browser: Browser;
+const e2e = setUpServerAndBrowser();
+/** One page for the whole file, as one visitor's device (closed with the browser). */
 let context: BrowserContext;
 let page: Page;
 
@@ -20,19 +20,6 @@ const customer = {
 };
 const serviceTitle = 'All Country Wise Account';
 const delivered = { wiseEmail: 'delivered.account@wise.test', wisePassword: 'W1se!Delivered#42' };
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  context = await newContext(browser, server.url);
-  page = await context.newPage();
-});
-
-after(async () => {
-  await context?.close();
-  await browser?.close();
-  await server?.stop();
-});
 
 /** Each text the spec quotes is on the page exactly as quoted. */
 async function expectTexts(texts: string[]) {
@@ -54,7 +41,7 @@ async function expectHeadingsInOrder() {
 }
 
 async function servicesFromApi(): Promise<Service[]> {
-  return (await (await fetch(`${server.url}/api/services`)).json()) as Service[];
+  return (await (await fetch(`${e2e.server.url}/api/services`)).json()) as Service[];
 }
 
 /** A 1x1 PNG, as an admin would upload a screenshot as proof. */
@@ -62,6 +49,12 @@ const proofPng = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADU
 
 /** The admin's access token, signed in through the auth server as supabase-js would. */
 describe('storefront journey', () => {
+  // In the suite, so it runs once the harness's own before hook has started the server and browser.
+  before(async () => {
+    context = await e2e.context();
+    page = await context.newPage();
+  });
+
   it('home shows the banner, the five tiles with their targets and the four badges', async () => {
     // A first visit never waits for the auth library: it loads when someone signs in.
     const manifest = JSON.parse(readFileSync('dist/.vite/manifest.json', 'utf8')) as Record<string, { file: string }>;
@@ -195,7 +188,7 @@ describe('storefront journey', () => {
 
   it('the public pages arrive rendered from the database: with JavaScript off, /services shows its services', async () => {
     const services = await servicesFromApi();
-    const noScript = await browser.newContext({ baseURL: server.url, javaScriptEnabled: false, serviceWorkers: 'block' });
+    const noScript = await e2e.context({ javaScriptEnabled: false, serviceWorkers: 'block' });
     try {
       const bare = await noScript.newPage();
       await bare.goto('/services');
@@ -224,7 +217,7 @@ describe('storefront journey', () => {
   });
 
   it('the app takes over a rendered page without replacing its list by a loading state', async () => {
-    const fresh = await browser.newContext({ baseURL: server.url, serviceWorkers: 'block' });
+    const fresh = await e2e.context({ serviceWorkers: 'block' });
     try {
       await fresh.addInitScript(() => {
         const seen = window as unknown as { sawLoading?: boolean };
@@ -248,7 +241,7 @@ describe('storefront journey', () => {
   });
 
   it('the app hydrates a rendered page: it keeps the server’s elements, and never asks for the stylesheet the page holds', async () => {
-    const fresh = await browser.newContext({ baseURL: server.url, serviceWorkers: 'block' });
+    const fresh = await e2e.context({ serviceWorkers: 'block' });
     try {
       // The heading the server sent, kept aside as soon as the document is parsed (decision 070).
       await fresh.addInitScript(() => {
@@ -325,7 +318,7 @@ describe('storefront journey', () => {
   });
 
   it('after an admin delivers it, a refresh shows the credentials, masked until revealed', async () => {
-    const admin = await apiSession(server.url, demoLogins.admin);
+    const admin = await apiSession(e2e.server.url, demoLogins.admin);
     const list = await admin.get<AdminOrderPage>(`/api/admin/orders?search=${encodeURIComponent(customer.email)}`);
     assert.equal(list.orders.length, 1, 'the order reached the server once');
     const order = list.orders[0]!;
@@ -374,21 +367,21 @@ describe('storefront journey', () => {
 
     await goOnline(context);
     await card.getByText('Waiting to sync', { exact: true }).waitFor({ state: 'detached', timeout: 30_000 });
-    const admin = await apiSession(server.url, demoLogins.admin);
+    const admin = await apiSession(e2e.server.url, demoLogins.admin);
     const list = await admin.get<AdminOrderPage>(`/api/admin/orders?search=${encodeURIComponent(customer.email)}`);
     assert.deepEqual(list.orders.map((order) => order.title).sort(), [serviceTitle, service.title].sort());
   });
 
   it('shows with the network cut the proof of a delivery that arrived while My Orders was closed', async () => {
     await page.goto('/');
-    const admin = await apiSession(server.url, demoLogins.admin);
+    const admin = await apiSession(e2e.server.url, demoLogins.admin);
     const authorization = `Bearer ${admin.token}`;
     const list = await admin.get<AdminOrderPage>(`/api/admin/orders?search=${encodeURIComponent(customer.email)}`);
     const order = list.orders.find((candidate) => candidate.title !== serviceTitle)!;
     const form = new FormData();
     form.set('kind', 'proof');
     form.set('file', new Blob([proofPng], { type: 'image/png' }), 'proof.png');
-    const uploaded = await fetch(`${server.url}/api/uploads`, { method: 'POST', headers: { authorization }, body: form });
+    const uploaded = await fetch(`${e2e.server.url}/api/uploads`, { method: 'POST', headers: { authorization }, body: form });
     assert.equal(uploaded.status, 201);
     const { path } = (await uploaded.json()) as { path: string };
     await admin.call('PUT', `/api/admin/orders/${order.id}`, {

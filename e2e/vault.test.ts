@@ -1,10 +1,18 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import type { Order } from '../edge-api/src/contract/orders.ts';
-import type { Service } from '../edge-api/src/contract/services.ts';
-import { apiSession, checkA11y, demoLogins, goOffline, goOnline, setUpServerAndBrowser, signIn, waitForServiceWorkerControl } from './harness.ts';
-import { shortOrderId } from '../pwa/src/lib/order-rules.ts';
+import {
+  apiSession,
+  checkA11y,
+  demoLogins,
+  goOffline,
+  goOnline,
+  openOrderCardOnPhone,
+  orderDeliveredToCustomer,
+  setUpServerAndBrowser,
+  signIn,
+  waitForServiceWorkerControl,
+} from './harness.ts';
 
 /**
  * Issue 17 item 5 in the browser (decision 068): the PIN lock on delivered passwords. While locked, no
@@ -66,22 +74,10 @@ async function checkDialogA11y(page: Page) {
 
 describe('the vault', () => {
   it('keeps the delivered password unreadable while locked, opens it offline with the PIN, and wipes at the fifth wrong PIN', async () => {
-    const admin = await apiSession(e2e.server.url, demoLogins.admin);
-    const customer = await apiSession(e2e.server.url, demoLogins.customer);
-    const services = await customer.get<Service[]>('/api/services');
-    const service = services.find((candidate) => candidate.category !== 'wise' && !candidate.needsDetails) ?? services[0]!;
-    const placed = await customer.call<{ order: Order }>('POST', '/api/orders', { productId: service.id }, 201);
-    const orderId = placed.order.id;
-    await admin.call('PUT', `/api/admin/orders/${orderId}`, { paymentStatus: 'paid', orderStatus: 'delivered', wiseEmail: 'vault@wise.test', wisePassword: PASSWORD });
+    const orderId = await orderDeliveredToCustomer(e2e.server.url, { wiseEmail: 'vault@wise.test', wisePassword: PASSWORD });
 
     await e2e.withPage(async (page, context) => {
-      await setViewport(page, 412);
-      await page.goto('/');
-      await waitForServiceWorkerControl(page);
-      await signIn(page, demoLogins.customer);
-      await page.goto('/my-orders');
-      const card = page.locator('article').filter({ has: page.getByText(`#${shortOrderId(orderId)}`, { exact: true }) });
-      const panel = card.getByRole('region', { name: /Credentials for/ });
+      const { panel } = await openOrderCardOnPhone(page, orderId);
       await panel.getByRole('button', { name: 'Show password' }).waitFor({ timeout: 30_000 });
       // The reading below does find the password when it is stored in clear.
       assert.ok((await storedText(page)).includes(PASSWORD), 'the device copy holds the password before the vault is on');

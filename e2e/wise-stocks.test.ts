@@ -3,23 +3,19 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { Browser } from 'playwright-core';
-import { checkA11y, demoLogins, launchBrowser, newContext, signIn, startServer, type AppServer } from './harness.ts';
+import { checkA11y, demoLogins, setUpServerAndBrowser, signIn } from './harness.ts';
 
-let server: AppServer;
-let browser: Browser;
+const e2e = setUpServerAndBrowser();
 let workDir: string;
 
 // A 1x1 PNG: a real image the server's magic-byte check accepts.
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
 
 before(async () => {
-  [server, browser, workDir] = await Promise.all([startServer(), launchBrowser(), mkdtemp(join(tmpdir(), 'wise-stocks-e2e-'))]);
+  workDir = await mkdtemp(join(tmpdir(), 'wise-stocks-e2e-'));
 });
 
 after(async () => {
-  await browser?.close();
-  await server?.stop();
   if (workDir) await rm(workDir, { recursive: true, force: true });
 });
 
@@ -33,9 +29,7 @@ async function waitUntil(check: () => Promise<boolean>, timeoutMs = 10_000): Pro
 
 describe('Wise stocks', () => {
   it('adds a stock with an authentication image, lists it, opens it and sells it to a customer', { timeout: 180_000 }, async () => {
-    const context = await newContext(browser, server.url);
-    try {
-      const page = await context.newPage();
+    await e2e.withPage(async (page) => {
       await signIn(page, demoLogins.admin);
 
       // Add Wise Stock
@@ -107,14 +101,10 @@ describe('Wise stocks', () => {
       const soldRow = page.getByRole('row').filter({ hasText: 'Farhana Kabir' });
       await soldRow.getByText('Demo Customer').waitFor();
       await soldRow.getByText('Sold', { exact: true }).waitFor();
-    } finally {
-      await context.close();
-    }
+    });
   });
   it('imports a CSV file after a preview of every line, shows the batch in the stock list and withdraws it', { timeout: 180_000 }, async () => {
-    const context = await newContext(browser, server.url);
-    try {
-      const page = await context.newPage();
+    await e2e.withPage(async (page) => {
       await signIn(page, demoLogins.admin);
       await page.goto('/dashboard/all-wise-stocks');
       await page.getByRole('link', { name: 'Import Stock' }).click();
@@ -158,8 +148,6 @@ describe('Wise stocks', () => {
       await page.getByRole('dialog', { name: 'Withdraw this batch?' }).getByRole('button', { name: 'Withdraw available' }).click();
       await page.getByText('Withdrew 2 available stocks of batch “E2E batch”').waitFor();
       await page.getByText('No Wise stocks found').waitFor();
-    } finally {
-      await context.close();
-    }
+    });
   });
 });

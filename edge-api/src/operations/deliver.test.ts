@@ -110,6 +110,8 @@ describe('delivering an order (PUT /api/admin/orders/:id)', () => {
 
     const stockTrail = await orders.auditRows(stockId);
     expect(stockTrail.map((e) => e.action)).toEqual(['wise_stock.sold']);
+    expect(stockTrail[0]).toMatchObject({ entity: 'wise_stock', actor_email: moderator.email });
+    expect(stockTrail[0]?.details).toEqual({ from: 'available', to: 'sold', soldTo: customer.id, orderId: id });
     expect(JSON.stringify([...stockTrail, ...(await orders.auditRows(id))])).not.toContain(password);
 
     // The same stock again, to another order: refused, and that order stays as it was.

@@ -246,23 +246,14 @@ export async function changeOrder(
         const version = await nextVersion(trx);
         const replacing = (typedColumns !== null || stock !== undefined || serviceStock !== undefined || other !== null) && (current.wise_email !== null || current.delivery_kind !== null);
         if (replacing) await keepReplacedDelivery(trx, actor, current, changes, version, deps.clock());
-        if (stock) {
-          await markStockSold(trx, stock.id, { userId: current.user_id, orderId }, version);
-          await recordAudit(trx, actor, {
-            action: 'wise_stock.sold',
-            entity: 'wise_stock',
-            entityId: stock.id,
-            details: { from: stock.status, to: 'sold', soldTo: current.user_id, orderId },
-          });
-        }
-        if (serviceStock) {
-          await markServiceStockSold(trx, serviceStock.id, { userId: current.user_id, orderId }, version);
-          await recordAudit(trx, actor, {
-            action: 'service_stock.sold',
-            entity: 'service_stock',
-            entityId: serviceStock.id,
-            details: { from: serviceStock.status, to: 'sold', soldTo: current.user_id, orderId, serviceId: serviceStock.service_id },
-          });
+        const sold = [
+          { entity: 'wise_stock', item: stock, markSold: markStockSold, auditDetails: {} },
+          { entity: 'service_stock', item: serviceStock, markSold: markServiceStockSold, auditDetails: { serviceId: serviceStock?.service_id } },
+        ] as const;
+        for (const { entity, item, markSold, auditDetails } of sold) {
+          if (!item) continue;
+          await markSold(trx, item.id, { userId: current.user_id, orderId }, version);
+          await recordAudit(trx, actor, { action: `${entity}.sold`, entity, entityId: item.id, details: { from: item.status, to: 'sold', soldTo: current.user_id, orderId, ...auditDetails } });
         }
         const updated = await updateOrder(trx, orderId, changes, version);
         await tellCustomer(trx, current, updated);

@@ -266,6 +266,10 @@ describe('staff delivering from a service\'s stock, and replacements', () => {
 
     expect((await bench.api.call('PUT', `/api/admin/orders/${orderId}`, { user: bench.moderator, json: { serviceStockId: first } })).status).toBe(200);
     expect((await stockRow(first)).status).toBe('sold');
+    const sold = (await bench.orders.auditRows(first)).filter((row) => row.action === 'service_stock.sold');
+    expect(sold).toHaveLength(1);
+    expect(sold[0]).toMatchObject({ entity: 'service_stock', actor_email: bench.moderator.email });
+    expect(sold[0]?.details).toEqual({ from: 'available', to: 'sold', soldTo: bench.customer.id, orderId, serviceId: service.id });
     const twice = await bench.api.call<ErrorBody>('PUT', `/api/admin/orders/${orderId}`, { user: bench.moderator, json: { serviceStockId: second } });
     expect(twice.body.error.code).toBe('already_delivered');
 

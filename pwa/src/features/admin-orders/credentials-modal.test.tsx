@@ -2,16 +2,18 @@ import type { Session } from '@supabase/auth-js';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Order } from '../../../../edge-api/src/contract/orders.ts';
+import type { Service } from '../../../../edge-api/src/contract/services.ts';
 import type { WiseStock } from '../../../../edge-api/src/contract/wise-stocks.ts';
 import { createApiHarness, type ApiHarness, type TestUser } from '../../../../edge-api/src/testing/api-harness.ts';
 import { ConfirmProvider } from '../../components/confirm-dialog.tsx';
 import { ToastProvider } from '../../components/toast.tsx';
-import { deleteUserDb, getUserDb } from '../../db/local-db.ts';
+import { deleteUserDb, getPublicDb, getUserDb } from '../../db/local-db.ts';
 import { createSyncEngine, type SyncEngine } from '../../db/sync-engine.ts';
 import { api as client } from '../../lib/api-client.ts';
 import { AuthContext } from '../../lib/auth.tsx';
 import { fetchFromApp } from '../../test/in-process-api.ts';
 import { CredentialsModal, DELIVERED_MESSAGE, SAVED_OFFLINE_MESSAGE, STOCK_TAKEN_MESSAGE } from './credentials-modal.tsx';
+import { KIND_DELIVERED_MESSAGE } from './other-delivery-modal.tsx';
 
 // The modal talks to the real API app in-process; only the session (whose token is sent) is stood in for.
 const session = vi.hoisted(() => ({ token: null as string | null }));
@@ -26,6 +28,7 @@ let api: ApiHarness;
 let admin: TestUser;
 let customer: TestUser;
 let serviceId: string;
+let linesService: Service;
 let network: 'up' | 'down' = 'up';
 let engine: SyncEngine;
 
@@ -39,6 +42,12 @@ beforeAll(async () => {
     json: { title: 'Wise Personal Account', description: 'Verified', category: 'wise', price: '30', deliveryTime: 'instant' },
   });
   serviceId = service.body.id;
+  const lines = await api.call<Service>('POST', '/api/services', {
+    user: admin,
+    json: { title: 'Proxy Lines', description: 'Residential', category: 'Other', price: '5', deliveryTime: '1hour', deliveryKind: 'lines' },
+  });
+  expect(lines.status).toBe(201);
+  linesService = lines.body;
 });
 
 afterAll(async () => {
@@ -71,8 +80,8 @@ const goOffline = () => {
 };
 
 /** An order the customer placed, as the admin's device holds it after seeing it on the orders page. */
-async function orderOnDevice(): Promise<Order> {
-  const placed = await api.call<{ order: Order }>('POST', '/api/orders', { user: customer, json: { productId: serviceId } });
+async function orderOnDevice(productId = serviceId): Promise<Order> {
+  const placed = await api.call<{ order: Order }>('POST', '/api/orders', { user: customer, json: { productId } });
   const asStaff = await api.call<Order>('GET', `/api/admin/orders/${placed.body.order.id}`, { user: admin });
   await getUserDb(admin.id).orders.put(asStaff.body);
   return asStaff.body;
@@ -210,5 +219,55 @@ describe('Add WISE Credentials', () => {
     expect(onClose).not.toHaveBeenCalled();
     expect(await outbox()).toHaveLength(0);
     expect((await getUserDb(admin.id).orders.get(order.id))?.orderStatus).toBe('pending');
+  });
+});
+
+describe('Deliver Lines (a service that delivers lines, decision 069)', () => {
+  /** The device knows the service delivers lines, so the modal asks for lines. */
+  async function linesOrderOnDevice() {
+    await getPublicDb().services.put(linesService);
+    return orderOnDevice(linesService.id);
+  }
+  const typeLines = async (text: string) => fireEvent.change(await screen.findByLabelText('Lines (one per line)'), { target: { value: text } });
+  /** Approve, wait for the delivery in the outbox, and push it as the sync engine would. */
+  async function approveAndSync(label = 'Approve & Deliver') {
+    fireEvent.click(screen.getByRole('button', { name: label }));
+    await waitFor(async () => expect((await outbox()).filter((entry) => entry.status === 'pending')).toHaveLength(1));
+    await engine.syncNow();
+  }
+
+  it('queues the delivery, and once the server confirms it says so and closes', async () => {
+    const order = await linesOrderOnDevice();
+    const onClose = renderModal(order, true);
+
+    await typeLines(`10.0.0.1:${crypto.randomUUID().slice(0, 8)}`);
+    await approveAndSync();
+
+    expect(await screen.findByText(KIND_DELIVERED_MESSAGE)).toBeTruthy();
+    expect(onClose).toHaveBeenCalled();
+    const onServer = await api.db.selectFrom('orders').selectAll().where('id', '=', order.id).executeTakeFirstOrThrow();
+    expect(onServer).toMatchObject({ delivery_kind: 'lines', payment_status: 'paid', order_status: 'delivered' });
+  });
+
+  it('shows a refusal of lines delivered before on the form, leaves no failed change behind, and delivers on Override', async () => {
+    const line = `dup-${crypto.randomUUID().slice(0, 8)}:1080`;
+    const earlier = await linesOrderOnDevice();
+    expect((await api.call('PUT', `/api/admin/orders/${earlier.id}`, { user: admin, json: { lines: [line] } })).status).toBe(200);
+    const order = await orderOnDevice(linesService.id);
+    const onClose = renderModal(order, true);
+
+    await typeLines(line);
+    await approveAndSync();
+
+    expect(await screen.findByText('1 of these lines is already delivered to another order. Deliver it anyway?')).toBeTruthy();
+    expect(onClose).not.toHaveBeenCalled();
+    // The form still holds everything, so the refused change is not kept in the failed list as well.
+    await waitFor(async () => expect(await outbox()).toHaveLength(0));
+
+    await approveAndSync('Override & Deliver');
+    expect(await screen.findByText(KIND_DELIVERED_MESSAGE)).toBeTruthy();
+    expect(onClose).toHaveBeenCalled();
+    const audit = await api.db.selectFrom('audit_log').selectAll().where('entity_id', '=', order.id).where('action', '=', 'order.deliver').execute();
+    expect(audit.map((entry) => entry.details)).toMatchObject([{ deliveryKind: 'lines', overrideDuplicates: true }]);
   });
 });

@@ -5,13 +5,13 @@ import type { Order } from '../../../../edge-api/src/contract/orders.ts';
 import { serviceStockLabel } from '../../../../edge-api/src/contract/service-stocks.ts';
 import type { WiseStock } from '../../../../edge-api/src/contract/wise-stocks.ts';
 import { useConfirm } from '../../components/confirm-dialog.tsx';
+import { finishQueuedChange } from '../../components/finish-queued-change.ts';
 import { ModalDialog } from '../../components/modal-dialog.tsx';
 import { ModalFormActions } from '../../components/modal-form-actions.tsx';
 import { PasswordInput } from '../../components/password-input.tsx';
 import { isSealed } from '../../db/vault.ts';
 import { useToast } from '../../components/toast.tsx';
-import { deliverOrder, dismissFailed } from '../../db/mutations.ts';
-import { serverOutcome } from '../../db/server-outcome.ts';
+import { deliverOrder } from '../../db/mutations.ts';
 import { hasCode } from '../../lib/app-error.ts';
 import { checkWith } from '../../lib/form-problems.ts';
 import { shortOrderId } from '../../lib/order-rules.ts';
@@ -137,14 +137,9 @@ function AccountCredentialsModal({ order, userId, online, onClose, replace = fal
       }
       const handle = queueDelivery();
       try {
-        await handle.saved;
-        const outcome = await serverOutcome(handle.done);
-        if (outcome === 'confirmed') toast.success(DELIVERED_MESSAGE);
-        else toast.info(SAVED_OFFLINE_MESSAGE, 4000);
-        onClose();
+        await finishQueuedChange(userId, handle, { toast, confirmed: DELIVERED_MESSAGE, savedOffline: SAVED_OFFLINE_MESSAGE, close: onClose });
       } catch (cause) {
         // The form still holds everything, so the refused change is shown here rather than in the failed list.
-        await dismissFailed(userId, handle.id).catch(() => undefined);
         if ((stock || ownStockId) && hasCode(cause, 'stock_unavailable')) {
           clearStock();
           setOwnStockId('');

@@ -13,13 +13,13 @@ import {
   type OtherDeliveryKind,
 } from '../../../../edge-api/src/contract/deliveries.ts';
 import type { Order } from '../../../../edge-api/src/contract/orders.ts';
+import { finishQueuedChange } from '../../components/finish-queued-change.ts';
 import { ModalDialog } from '../../components/modal-dialog.tsx';
 import { ModalFormActions } from '../../components/modal-form-actions.tsx';
 import { PasswordInput } from '../../components/password-input.tsx';
 import { useToast } from '../../components/toast.tsx';
 import type { OtherDelivery } from '../../db/mutators.ts';
-import { deliverOrder, dismissFailed } from '../../db/mutations.ts';
-import { serverOutcome } from '../../db/server-outcome.ts';
+import { deliverOrder } from '../../db/mutations.ts';
 import { unwrap } from '../../lib/api-client.ts';
 import { hasCode } from '../../lib/app-error.ts';
 import { checkWith } from '../../lib/form-problems.ts';
@@ -159,13 +159,8 @@ export function OtherDeliveryModal({ kind, order, userId, online, onClose, repla
       { shown: { orders: [order], stocks: [] } },
     );
     try {
-      await handle.saved;
-      const outcome = await serverOutcome(handle.done);
-      if (outcome === 'confirmed') toast.success(KIND_DELIVERED_MESSAGE);
-      else toast.info(SAVED_OFFLINE_MESSAGE, 4000);
-      onClose();
+      await finishQueuedChange(userId, handle, { toast, confirmed: KIND_DELIVERED_MESSAGE, savedOffline: SAVED_OFFLINE_MESSAGE, close: onClose });
     } catch (cause) {
-      await dismissFailed(userId, handle.id).catch(() => undefined);
       if (hasCode(cause, 'duplicate_credentials')) setDuplicate(`${cause instanceof Error ? cause.message.replace(/ Send overrideDuplicates.*$/, '') : 'Already delivered.'} Deliver it anyway?`);
       else setError(`Failed to update order: ${cause instanceof Error ? cause.message : String(cause)}`);
     } finally {
