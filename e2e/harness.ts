@@ -208,7 +208,6 @@ export async function checkA11y(page: Page, options: { exclude?: string[] } = {}
   }
 }
 
-/** The two widths every screen is checked at: a phone and a tablet. */
 /**
  * Until the app has taken over a server-rendered page (decision 070), its links are plain links: a click
  * loads the next page afresh and carries no router state (Login carries where to return in its `?next=`).
@@ -231,6 +230,7 @@ export async function markPaidForAutoDelivery(page: Page, orderId: string): Prom
   await page.getByText(`Order #${shortOrderId(orderId)} is paid and was delivered automatically from stock.`).waitFor();
 }
 
+/** The two widths every screen is checked at: a phone and a tablet. */
 export const PHONE = { width: 412, height: 915 };
 export const TABLET = { width: 820, height: 1180 };
 

@@ -4,8 +4,8 @@ import { reportReasonLabels, type Order } from '../../../../edge-api/src/contrac
 import { ModalDialog } from '../../components/modal-dialog.tsx';
 import { ModalFormActions } from '../../components/modal-form-actions.tsx';
 import { useToast } from '../../components/toast.tsx';
-import { declineReport, dismissFailed } from '../../db/mutations.ts';
-import { serverOutcome } from '../../db/server-outcome.ts';
+import { finishQueuedChange } from '../../components/finish-queued-change.ts';
+import { declineReport } from '../../db/mutations.ts';
 import { checkWith } from '../../lib/form-problems.ts';
 import { shortOrderId } from '../../lib/order-rules.ts';
 
@@ -32,13 +32,13 @@ export function DeclineReportModal({ order, userId, onClose }: { order: Order; u
     setSending(true);
     const handle = declineReport(userId, { orderId: order.id, message: message.trim() }, { shown: { orders: [order] } });
     try {
-      await handle.saved;
-      const outcome = await serverOutcome(handle.done);
-      if (outcome === 'confirmed') toast.success(DECLINED_MESSAGE);
-      else toast.info('Saved on this device: the answer is sent when the connection returns.', 4000);
-      onClose();
+      await finishQueuedChange(userId, handle, {
+        toast,
+        confirmed: DECLINED_MESSAGE,
+        savedOffline: 'Saved on this device: the answer is sent when the connection returns.',
+        close: onClose,
+      });
     } catch (cause) {
-      await dismissFailed(userId, handle.id).catch(() => undefined);
       setError(cause instanceof Error ? cause.message : String(cause));
     } finally {
       setSending(false);

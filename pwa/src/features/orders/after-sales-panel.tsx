@@ -2,11 +2,11 @@ import { useId, useState, type FormEvent } from 'react';
 import { orderReportBody, REPORT_NOTE_MAX } from '../../../../edge-api/src/contract/order-requests.ts';
 import { reportReasonLabels, reportReasons, type Order, type ReportReason } from '../../../../edge-api/src/contract/orders.ts';
 import { uploadLimitMegabytes } from '../../../../edge-api/src/contract/uploads.ts';
+import { finishQueuedChange } from '../../components/finish-queued-change.ts';
 import { ModalDialog } from '../../components/modal-dialog.tsx';
 import { ModalFormActions } from '../../components/modal-form-actions.tsx';
 import { useToast } from '../../components/toast.tsx';
-import { dismissFailed, reportProblem } from '../../db/mutations.ts';
-import { serverOutcome } from '../../db/server-outcome.ts';
+import { reportProblem } from '../../db/mutations.ts';
 import { useAuth } from '../../lib/auth.tsx';
 import { checkWith } from '../../lib/form-problems.ts';
 import { formatDateLong, formatDateTime } from '../../lib/format.ts';
@@ -133,14 +133,9 @@ function ReportDialog({ order, onClose }: { order: Order; onClose: () => void })
       ...(screenshot ? { screenshot, screenshotName: screenshot.name } : {}),
     });
     try {
-      await handle.saved;
-      const outcome = await serverOutcome(handle.done);
-      if (outcome === 'confirmed') toast.success(REPORT_SENT_MESSAGE);
-      else toast.info(REPORT_SAVED_OFFLINE_MESSAGE, 4000);
-      onClose();
+      await finishQueuedChange(userId, handle, { toast, confirmed: REPORT_SENT_MESSAGE, savedOffline: REPORT_SAVED_OFFLINE_MESSAGE, close: onClose });
     } catch (cause) {
       // The form still holds everything, so the refusal is shown here rather than on the card.
-      await dismissFailed(userId, handle.id).catch(() => undefined);
       setError(cause instanceof Error ? cause.message : String(cause));
     } finally {
       setSending(false);
