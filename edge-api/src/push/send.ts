@@ -21,7 +21,7 @@ const MAX_RETRY_AFTER_MS = 3_600_000;
 /** Older messages are not sent at all: the order card and the bell have said it all by then. */
 export const PUSH_MAX_AGE_MS = 24 * 3_600_000;
 
-/** The sends still running in this process: tests and the Node entry's shutdown wait for them. */
+/** The sends still running in this process: tests wait for them. */
 const inFlight = new Set<Promise<void>>();
 export const pushesSettled = async (): Promise<void> => {
   while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
@@ -51,15 +51,22 @@ type Subscription = { id: string; endpoint: string; p256dh: string; auth: string
 async function sendOne(deps: Deps, sub: Subscription, payload: PushPayload, signal?: AbortSignal): Promise<Outcome> {
   const push = deps.config.push!;
   const host = pushHost(sub.endpoint);
+  let request: Awaited<ReturnType<typeof buildPushPayload>>;
   try {
     // The library takes https endpoints only, as real push services are. A local stand-in (tests, with
     // allowLocalEndpoints) is built for as if on https and posted to on http: same message, same keys.
     const local = push.allowLocalEndpoints === true && sub.endpoint.startsWith('http://');
-    const request = await buildPushPayload(
+    request = await buildPushPayload(
       { data: { ...payload }, options: { ttl: 24 * 3600, urgency: 'normal' } },
       { endpoint: local ? `https://${sub.endpoint.slice('http://'.length)}` : sub.endpoint, expirationTime: null, keys: { p256dh: sub.p256dh, auth: sub.auth } },
       { subject: push.subject, publicKey: push.publicKey, privateKey: push.privateKey },
     );
+  } catch (error) {
+    // Keys that cannot be encrypted to fail the same way every time: not tried again.
+    deps.logger.warn('push: a message could not be built for a subscription', { subscription: sub.id, host, error: error instanceof Error ? error.name : 'error' });
+    return { final: true };
+  }
+  try {
     const timeout = AbortSignal.timeout(SEND_TIMEOUT_MS);
     const answer = await fetch(sub.endpoint, { ...request, signal: signal ? AbortSignal.any([timeout, signal]) : timeout });
     await answer.body?.cancel().catch(() => {});

@@ -531,6 +531,19 @@ describe('push retries (decision 067, amendment)', () => {
     await unsubscribe(customer, { endpoint: sub.endpoint });
   });
 
+  it('a message that cannot be encrypted to a subscription\'s keys is not tried again', async () => {
+    const customer = await bench.api.createUser('user');
+    const sub = pushService.subscription();
+    // Keys of the right length that are no point on the curve (the API refuses none of that shape).
+    const broken = Buffer.concat([Buffer.from([4]), Buffer.alloc(64, 1)]).toString('base64url');
+    await bench.api.db.insertInto('push_subscriptions').values({ user_id: customer.id, endpoint: sub.endpoint, p256dh: broken, auth: sub.keys.auth, device_id: 'd', device_label: 'x' }).execute();
+    await bench.api.db.insertInto('push_outbox').values({ user_id: customer.id, to_staff: false, payload: JSON.stringify({ title: 'Broken', body: 'x', url: '/my-orders', tag: 't' }) }).execute();
+    await runSender();
+    await waitFor(async () => (await outboxOf(customer)).length === 0, 'the message to go');
+    expect(pushService.received.filter((message) => message.path === new URL(sub.endpoint).pathname)).toEqual([]);
+    await bench.api.db.deleteFrom('push_subscriptions').where('endpoint', '=', sub.endpoint).execute();
+  });
+
   it('a message older than a day is dropped unsent (the order card has said it all by then)', async () => {
     const customer = await bench.api.createUser('user');
     const sub = pushService.subscription();
