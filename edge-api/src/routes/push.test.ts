@@ -531,6 +531,27 @@ describe('push retries (decision 067, amendment)', () => {
     await unsubscribe(customer, { endpoint: sub.endpoint });
   });
 
+  it.skipIf(remoteApi !== undefined)('the Node entry stopping cuts a send short and puts the message back for the next sender', async () => {
+    const customer = await bench.api.createUser('user');
+    const sub = pushService.subscription();
+    expect((await subscribe(customer, subscribeBody(sub))).status).toBe(201);
+    pushService.failNext(sub, 1, 'hang');
+    const path = new URL(sub.endpoint).pathname;
+    if (bench.api.mode !== 'in-process') throw new Error('in this process only');
+    await bench.api.db.insertInto('push_outbox').values({ user_id: customer.id, to_staff: false, payload: JSON.stringify({ title: 'Cut short', body: 'x', url: '/my-orders', tag: 't' }) }).execute();
+    const timer = sendDuePushesEvery(bench.api.deps, 20);
+    await waitFor(async () => pushService.failed.some((message) => message.path === path), 'the post that gets no answer');
+    const stopping = performance.now();
+    await timer.stop();
+    // Well within the process's shutdown budget, not the 10 s a push service is given.
+    expect(performance.now() - stopping).toBeLessThan(2000);
+    expect(await outboxOf(customer)).toMatchObject([{ attempts: 1, claimed_until: null }]);
+    await retryNow(customer);
+    expect(decryptPush(await pushService.next(sub), sub)).toMatchObject({ title: 'Cut short' });
+    await waitFor(async () => (await outboxOf(customer)).length === 0, 'the message to be sent');
+    await unsubscribe(customer, { endpoint: sub.endpoint });
+  });
+
   it('a message that cannot be encrypted to a subscription\'s keys is not tried again', async () => {
     const customer = await bench.api.createUser('user');
     const sub = pushService.subscription();

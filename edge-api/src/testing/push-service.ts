@@ -17,15 +17,15 @@ export interface TestSubscription {
   ecdh: ECDH;
 }
 
-/** How the stand-in fails a post it was told to: an answer (with its Retry-After), or a connection cut without one. */
-export type PushFailure = { status: number; retryAfter?: string } | 'drop';
+/** How the stand-in fails a post it was told to: an answer (with its Retry-After), a connection cut without one, or no answer ever. */
+export type PushFailure = { status: number; retryAfter?: string } | 'drop' | 'hang';
 
 /**
  * A push service on this machine (the third party between the shop and a browser): it records every
  * message posted to an endpoint and answers 201, or 410 for endpoints under /gone/ (a subscription the
  * browser dropped). Tests read a message with `next()` and decrypt it with the subscription's private key.
  * `failNext(subscription, n, failure)` makes the next n posts to that endpoint fail (503, 429, a dropped
- * connection): those are in `failed`, not `received`, as the browser never got them.
+ * connection, no answer): those are in `failed`, not `received`, as the browser never got them.
  */
 export async function startPushService(): Promise<{
   url: string;
@@ -50,6 +50,8 @@ export async function startPushService(): Promise<{
       if (failure === 'drop') {
         failed.push(message);
         request.socket.destroy();
+      } else if (failure === 'hang') {
+        failed.push(message);
       } else if (failure) {
         failed.push(message);
         response.writeHead(failure.status, failure.retryAfter === undefined ? {} : { 'Retry-After': failure.retryAfter }).end();
@@ -92,7 +94,12 @@ export async function startPushService(): Promise<{
     const path = new URL(to.endpoint).pathname;
     failures.set(path, [...(failures.get(path) ?? []), ...Array.from({ length: count }, () => failure)]);
   };
-  return { url, received, failed, failNext, next, subscription, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return { url, received, failed, failNext, next, subscription, close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
 }
 
 /** Decrypts a message as the browser does (RFC 8291, aes128gcm) and parses its JSON. */
