@@ -30,6 +30,7 @@ import { migrateToLatest } from './db/migrate.ts';
 import type { Deps } from './deps.ts';
 import type { Env } from './env.ts';
 import { loadOrCreateLocalKeys, type LocalKeys } from './local-keys.ts';
+import { sendDuePushesEvery } from './push/send.ts';
 import { pushConfigOf } from './push/vapid.ts';
 import { applyApiHeaders, isUnpublished, staticHeaders } from './lib/http-headers.ts';
 import { clientIpFrom } from './lib/client-ip.ts';
@@ -49,6 +50,9 @@ const serverPaths = ['/api/', '/auth/', '/files/', '/storage/'];
 
 /** How long requests under way get to finish after SIGTERM before their connections are cut. */
 const SHUTDOWN_GRACE_MS = 6_000;
+
+/** How often this process sends the web push messages that are due again (decision 067, retries). */
+const PUSH_RETRY_EVERY_MS = 30_000;
 
 /** How long to wait between attempts while the database is not reachable at start. */
 const START_RETRY_MS = 2_000;
@@ -139,7 +143,7 @@ export async function startNodeServer(
     // The build's server render of the public pages sits beside dist/ (dist-ssr/); a staticRoot given
     // without a renderRoot serves the app shell only.
     const renderRoot = options.renderRoot ?? (options.staticRoot ? undefined : 'dist-ssr');
-    const { server, seeded, demoShop } = await serveApp(env, { db, keys, dataDir, logger, staticRoot: options.staticRoot ?? 'dist', closing, renderRoot });
+    const { server, seeded, demoShop, pushRetries } = await serveApp(env, { db, keys, dataDir, logger, staticRoot: options.staticRoot ?? 'dist', closing, renderRoot });
     // Quiet as long as the pool's unused connections take to close: the heap of the last burst goes too (decision 073).
     const quiet = returnMemoryWhenQuiet({ quietMs: POOL_IDLE_MS });
     server.on('request', quiet.touch);
@@ -163,6 +167,8 @@ export async function startNodeServer(
         await closed;
         clearInterval(idleSweep);
         clearTimeout(cut);
+        // A round under way is cut short; what it had not sent is put back for whoever runs next.
+        await pushRetries.stop();
         await closeDatabase();
       },
     };
@@ -183,7 +189,12 @@ async function serveApp(
     closing,
     renderRoot,
   }: { db: Deps['db']; keys: LocalKeys; dataDir: string; logger: Logger; staticRoot: string; closing: { now: boolean }; renderRoot: string | undefined },
-): Promise<{ server: ServerType & { closeAllConnections(): void; closeIdleConnections(): void }; seeded: DemoLogin[] | undefined; demoShop: boolean }> {
+): Promise<{
+  server: ServerType & { closeAllConnections(): void; closeIdleConnections(): void };
+  seeded: DemoLogin[] | undefined;
+  demoShop: boolean;
+  pushRetries: { stop(): Promise<void> };
+}> {
   const credentialsKey = decodeKey(env.CREDENTIALS_KEY ?? keys.credentialsKey, 'CREDENTIALS_KEY');
   const secrets = await createSecrets(credentialsKey, decodeKey(env.BLIND_INDEX_KEY ?? keys.blindIndexKey, 'BLIND_INDEX_KEY'), { logger });
   // A key that does not match the stored data stops the start, naming the key.
@@ -302,7 +313,9 @@ async function serveApp(
       fail(error.code === 'EADDRINUSE' ? new Error(`Port ${env.PORT} is already in use by another program: set PORT to a free one.`) : error),
     );
   });
-  return { server: server as ServerType & { closeAllConnections(): void; closeIdleConnections(): void }, seeded, demoShop };
+  // Messages put back after a failed send go when due, even when no write happens (decision 067, retries).
+  const pushRetries = deps.config.push ? sendDuePushesEvery(deps, PUSH_RETRY_EVERY_MS) : { stop: async () => {} };
+  return { server: server as ServerType & { closeAllConnections(): void; closeIdleConnections(): void }, seeded, demoShop, pushRetries };
 }
 
 /** The inline pictures of earlier demo data, and where each one is now. */

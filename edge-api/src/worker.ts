@@ -12,6 +12,7 @@ import type { Deps } from './deps.ts';
 import { applyApiHeaders } from './lib/http-headers.ts';
 import { consoleLogger, type Logger } from './lib/logger.ts';
 import { createSecrets, decodeKey } from './lib/secrets.ts';
+import { sendWaitingPushes } from './push/send.ts';
 import { pushConfigOf } from './push/vapid.ts';
 import { fileRoutes } from './routes/files.ts';
 import { parseWorkerEnv, type AssetsBinding, type EnvProblem, type WorkerEnv } from './worker-env.ts';
@@ -239,5 +240,19 @@ export default {
       }
       return endPoolAfterBody(response, { end: () => Promise.allSettled(background).then(() => pool.end()) }, ctx);
     });
+  },
+
+  /**
+   * The cron trigger of wrangler.toml: web push messages that are due again (put back after a failed
+   * send, or left by an isolate that stopped mid-send) go even when no write happens (decision 067,
+   * retries). Its own pool, ended after the round.
+   */
+  async scheduled(_controller: unknown, source: Record<string, unknown>, ctx: ExecutionContext): Promise<void> {
+    const isolate = await isolateFor(source);
+    if (isolate.kind !== 'ready' || !isolate.deps.config.push) return;
+    const pool = createPool({ databaseUrl: isolate.env.HYPERDRIVE.connectionString, maxConnections: CONNECTIONS_PER_REQUEST });
+    const round = isolate.runWithPool(pool, () => sendWaitingPushes(isolate.deps)).finally(() => pool.end().catch(() => {}));
+    ctx.waitUntil(round);
+    await round;
   },
 };

@@ -17,6 +17,7 @@ import * as createCredentialReveals from '../../../migrations/2026-11-24-0600_cr
 import * as createPushSubscriptions from '../../../migrations/2026-11-25-0100_create_push_subscriptions.ts';
 import * as deliveryKinds from '../../../migrations/2026-11-25-0300_delivery_kinds.ts';
 import * as serviceStocks from '../../../migrations/2026-11-25-0500_service_stocks.ts';
+import * as pushOutboxRetries from '../../../migrations/2026-11-26-0100_push_outbox_retries.ts';
 
 // Listed by hand so the Workers bundle needs no file system; add each new migration here.
 const migrations: Record<string, Migration> = {
@@ -37,6 +38,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-25-0100_create_push_subscriptions': createPushSubscriptions,
   '2026-11-25-0300_delivery_kinds': deliveryKinds,
   '2026-11-25-0500_service_stocks': serviceStocks,
+  '2026-11-26-0100_push_outbox_retries': pushOutboxRetries,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -86,12 +86,50 @@ export async function queuePush(trx: Transaction<Database>, to: { userId: string
   if ((written.numAffectedRows ?? 0n) > 0n) queuedHere += 1;
 }
 
-/** Takes (deletes) up to `limit` waiting messages; a concurrent taker skips the ones taken here. */
-export async function claimPushes(db: Db, limit: number) {
-  const result = await sql<{ id: string; user_id: string | null; to_staff: boolean; payload: PushPayload }>`
-    delete from push_outbox where id in (select id from push_outbox order by id limit ${limit} for update skip locked)
-    returning id, user_id, to_staff, payload`.execute(db);
+/** A message a sender has taken: `attempts` counts this one, and identifies the lease. */
+export interface ClaimedPush {
+  id: string;
+  user_id: string | null;
+  to_staff: boolean;
+  payload: PushPayload;
+  attempts: number;
+  sent_to: string[];
+}
+
+/**
+ * Takes up to `limit` due messages for `leaseMs` (the database's clock, one for every process and
+ * isolate): until the lease ends no other sender takes them, and a sender that stopped mid-send leaves
+ * them to the next one after it. A concurrent taker skips the rows being taken here.
+ */
+export async function claimPushes(db: Db, limit: number, leaseMs: number): Promise<ClaimedPush[]> {
+  const result = await sql<ClaimedPush>`
+    update push_outbox set attempts = attempts + 1, claimed_until = now() + ${leaseMs} * interval '1 millisecond'
+    where id in (
+      select id from push_outbox
+      where next_attempt_at <= now() and (claimed_until is null or claimed_until <= now())
+      order by next_attempt_at, id limit ${limit} for update skip locked)
+    returning id, user_id, to_staff, payload, attempts, sent_to`.execute(db);
   return result.rows;
+}
+
+/** Deletes the messages written more than `maxAgeMs` ago that no sender holds; answers how many went. */
+export async function dropStalePushes(db: Db, maxAgeMs: number): Promise<number> {
+  const result = await sql`
+    delete from push_outbox
+    where created_at < now() - ${maxAgeMs} * interval '1 millisecond' and (claimed_until is null or claimed_until <= now())`.execute(db);
+  return Number(result.numAffectedRows ?? 0n);
+}
+
+/** Every subscription has had its final answer: the message goes (unless another sender took it since). */
+export function finishPush(db: Db, message: Pick<ClaimedPush, 'id' | 'attempts'>) {
+  return db.deleteFrom('push_outbox').where('id', '=', message.id).where('attempts', '=', message.attempts).execute();
+}
+
+/** Puts a message back for `delayMs` from now, remembering the subscriptions already done with. */
+export function retryPushLater(db: Db, message: Pick<ClaimedPush, 'id' | 'attempts'>, sentTo: string[], delayMs: number) {
+  return sql`
+    update push_outbox set claimed_until = null, sent_to = ${sentTo}::uuid[], next_attempt_at = now() + ${delayMs} * interval '1 millisecond'
+    where id = ${message.id} and attempts = ${message.attempts}`.execute(db);
 }
 
 /** The subscriptions a message goes to: its user's devices, or every staff member's. */

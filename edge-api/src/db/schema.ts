@@ -327,6 +327,12 @@ export interface PushOutboxTable {
   to_staff: Generated<boolean>;
   payload: ColumnType<PushPayload, string, string>;
   created_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  /** Sends begun (counted when taken), the time it is due again, and the lease of the sender that has it. */
+  attempts: ColumnType<number, number | undefined, number>;
+  next_attempt_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  claimed_until: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** Subscriptions that have had their final answer: a retry goes to the others only. */
+  sent_to: ColumnType<string[], string[] | undefined, string[]>;
 }
 
 /** What the service worker shows: a title, a line, the page a click opens and a tag that replaces older ones. */

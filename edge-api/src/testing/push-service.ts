@@ -17,19 +17,28 @@ export interface TestSubscription {
   ecdh: ECDH;
 }
 
+/** How the stand-in fails a post it was told to: an answer (with its Retry-After), a connection cut without one, or no answer ever. */
+export type PushFailure = { status: number; retryAfter?: string } | 'drop' | 'hang';
+
 /**
  * A push service on this machine (the third party between the shop and a browser): it records every
  * message posted to an endpoint and answers 201, or 410 for endpoints under /gone/ (a subscription the
  * browser dropped). Tests read a message with `next()` and decrypt it with the subscription's private key.
+ * `failNext(subscription, n, failure)` makes the next n posts to that endpoint fail (503, 429, a dropped
+ * connection, no answer): those are in `failed`, not `received`, as the browser never got them.
  */
 export async function startPushService(): Promise<{
   url: string;
   received: ReceivedPush[];
+  failed: ReceivedPush[];
+  failNext: (to: Pick<TestSubscription, 'endpoint'>, count: number, failure: PushFailure) => void;
   next: (to?: Pick<TestSubscription, 'endpoint'>) => Promise<ReceivedPush>;
   subscription: (name?: string) => TestSubscription;
   close: () => Promise<void>;
 }> {
   const received: ReceivedPush[] = [];
+  const failed: ReceivedPush[] = [];
+  const failures = new Map<string, PushFailure[]>();
   let waiting: (() => void)[] = [];
   const taken = new Set<ReceivedPush>();
   const server: Server = createServer((request, response) => {
@@ -37,8 +46,19 @@ export async function startPushService(): Promise<{
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       const message = { path: request.url ?? '', headers: request.headers, body: Buffer.concat(chunks) };
-      received.push(message);
-      response.writeHead(message.path.startsWith('/gone/') ? 410 : 201).end();
+      const failure = failures.get(message.path)?.shift();
+      if (failure === 'drop') {
+        failed.push(message);
+        request.socket.destroy();
+      } else if (failure === 'hang') {
+        failed.push(message);
+      } else if (failure) {
+        failed.push(message);
+        response.writeHead(failure.status, failure.retryAfter === undefined ? {} : { 'Retry-After': failure.retryAfter }).end();
+      } else {
+        received.push(message);
+        response.writeHead(message.path.startsWith('/gone/') ? 410 : 201).end();
+      }
       const ready = waiting;
       waiting = [];
       for (const wake of ready) wake();
@@ -70,7 +90,16 @@ export async function startPushService(): Promise<{
     ecdh.generateKeys();
     return { endpoint: `${url}/${name}`, keys: { p256dh: ecdh.getPublicKey().toString('base64url'), auth: randomBytes(16).toString('base64url') }, ecdh };
   };
-  return { url, received, next, subscription, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  const failNext = (to: Pick<TestSubscription, 'endpoint'>, count: number, failure: PushFailure) => {
+    const path = new URL(to.endpoint).pathname;
+    failures.set(path, [...(failures.get(path) ?? []), ...Array.from({ length: count }, () => failure)]);
+  };
+  return { url, received, failed, failNext, next, subscription, close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
 }
 
 /** Decrypts a message as the browser does (RFC 8291, aes128gcm) and parses its JSON. */
