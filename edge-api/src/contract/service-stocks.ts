@@ -73,3 +73,74 @@ export function serviceStockLabel(item: Pick<ServiceStock, 'kind' | 'email' | 'n
   if (item.kind === 'server') return `${item.user ?? ''}@${item.host ?? ''}:${item.port ?? ''}`;
   return `${item.lineCount ?? 0} ${item.lineCount === 1 ? 'line' : 'lines'}`;
 }
+
+/**
+ * Bulk add to a service's stock (decision 075, docs/stock-import.md): CSV for an account
+ * (`email,password,name[,notes]`) or a server login (`host,port,user,password[,notes]`); for lines, pasted
+ * text where each block of lines between blank lines is one item (`split: 'blocks'`, the default) or each
+ * line is one item (`split: 'lines'`).
+ */
+export const SERVICE_STOCK_IMPORT_COLUMNS = {
+  account: ['email', 'password', 'name', 'notes'],
+  server: ['host', 'port', 'user', 'password', 'notes'],
+} as const;
+export const SERVICE_STOCK_IMPORT_MAX_ROWS = 5_000;
+/** The pasted text or file, in characters: 5,000 rows of about 200 characters. */
+export const SERVICE_STOCK_IMPORT_MAX_CHARS = 1_000_000;
+export type ServiceStockImportSplit = 'blocks' | 'lines';
+
+const serviceStockImportText = z
+  .string({ error: 'is required' })
+  .max(SERVICE_STOCK_IMPORT_MAX_CHARS, `must be at most ${SERVICE_STOCK_IMPORT_MAX_CHARS} characters`)
+  .refine((value) => value.trim() !== '', { message: 'is required' });
+
+/** POST /api/service-stocks/preview: checks every row, writes nothing. */
+export const serviceStockImportPreviewBody = z
+  .object({
+    serviceId: uuid,
+    text: serviceStockImportText,
+    /** lines only: one item per block between blank lines (default) or per line. */
+    split: z.enum(['blocks', 'lines'], { error: 'must be blocks or lines' }).optional(),
+  })
+  .strict();
+
+/** POST /api/service-stocks/batch: all rows or none, once per id. */
+export const serviceStockImportBody = serviceStockImportPreviewBody
+  .extend({
+    /** The client's id of this import: a replay answers the first result and adds nothing. */
+    id: uuid,
+    overrideDuplicates: z.boolean({ error: 'must be true or false' }).optional(),
+  })
+  .strict();
+
+/** One problem of a row: the field it is about ('row' for the row as a whole) and what is wrong. */
+export interface ServiceStockImportProblem {
+  field: string;
+  message: string;
+  /** A duplicate of stock or of an order: overrideDuplicates lets it in. Invalid rows and duplicates within the text never. */
+  overridable?: true;
+}
+
+export interface ServiceStockImportRow {
+  /** The line of the text the row (or block) starts on, from 1. */
+  row: number;
+  /** What a list shows of it (never a secret). */
+  label: string;
+  problems: ServiceStockImportProblem[];
+}
+
+export interface ServiceStockImportPreview {
+  serviceId: string;
+  kind: ServiceStockKind;
+  rows: ServiceStockImportRow[];
+  /** Rows without a problem; rows whose only problems are overridable; rows that cannot be imported. */
+  counts: { ok: number; duplicates: number; invalid: number };
+}
+
+export interface ServiceStockImportResult {
+  id: string;
+  serviceId: string;
+  kind: ServiceStockKind;
+  imported: number;
+  overrodeDuplicates: boolean;
+}

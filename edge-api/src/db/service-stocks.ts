@@ -137,3 +137,29 @@ export function changedServiceStocks(db: Db, window: VersionWindow) {
     .$if(window.limit !== undefined, (qb) => qb.limit(window.limit!))
     .execute();
 }
+
+/** Inserts many available items at one version (a bulk add, decision 075), a few hundred rows per statement. */
+export async function insertServiceStocks(trx: Transaction<Database>, items: (NewServiceStock & { id: string })[], version: number) {
+  for (let start = 0; start < items.length; start += INSERT_CHUNK) {
+    await trx
+      .insertInto('service_stocks')
+      .values(
+        items.slice(start, start + INSERT_CHUNK).map((fields) => ({
+          id: fields.id,
+          service_id: fields.serviceId,
+          kind: fields.kind,
+          details: JSON.stringify(fields.details),
+          email: fields.email,
+          secret_enc: fields.secretEnc,
+          secret_indexes: fields.secretIndexes,
+          notes: fields.notes,
+          added_by: fields.addedBy,
+          status: 'available' as const,
+          version,
+        })),
+      )
+      .execute();
+  }
+}
+
+const INSERT_CHUNK = 500;

@@ -1,6 +1,7 @@
 import { bodyLimit } from 'hono/body-limit';
 import { createMiddleware } from 'hono/factory';
 import { nestedDeeperThan, TOO_DEEP_MESSAGE, UNSAFE_TEXT_MESSAGE, unsafeTextPath } from '../contract/fields.ts';
+import { SERVICE_STOCK_IMPORT_MAX_CHARS } from '../contract/service-stocks.ts';
 import { STOCK_IMPORT_MAX_CHARS } from '../contract/stock-batches.ts';
 import type { Deps } from '../deps.ts';
 import { ApiError, badRequest } from '../errors.ts';
@@ -15,6 +16,8 @@ const STOCK_IMPORT_BODY_BYTES = STOCK_IMPORT_MAX_CHARS * 2 + 10_000;
 
 const isUpload = (path: string) => path === '/api/uploads' || path.startsWith('/api/uploads/');
 const isStockImport = (path: string) => path === '/api/stock-batches' || path === '/api/stock-batches/preview';
+/** A bulk add to a service's stock (decision 075). */
+const isServiceStockImport = (path: string) => path === '/api/service-stocks/batch' || path === '/api/service-stocks/preview';
 
 const tooLarge = (importing: boolean) => () => {
   throw new ApiError(
@@ -24,6 +27,12 @@ const tooLarge = (importing: boolean) => () => {
 };
 const jsonBodyLimit = bodyLimit({ maxSize: MAX_JSON_BODY_BYTES, onError: tooLarge(false) });
 const importBodyLimit = bodyLimit({ maxSize: STOCK_IMPORT_BODY_BYTES, onError: tooLarge(true) });
+const serviceStockImportBodyLimit = bodyLimit({
+  maxSize: SERVICE_STOCK_IMPORT_MAX_CHARS * 2 + 10_000,
+  onError: () => {
+    throw new ApiError('payload_too_large', `An import holds at most ${SERVICE_STOCK_IMPORT_MAX_CHARS} characters`);
+  },
+});
 
 /**
  * Every /api route but the uploads (which limit by the caller's role, routes/uploads.ts) refuses a body
@@ -34,7 +43,7 @@ const importBodyLimit = bodyLimit({ maxSize: STOCK_IMPORT_BODY_BYTES, onError: t
  */
 export const limitBodies = createMiddleware(async (c, next) => {
   if (c.req.method === 'GET' || c.req.method === 'HEAD' || isUpload(c.req.path)) return next();
-  return (isStockImport(c.req.path) ? importBodyLimit : jsonBodyLimit)(c, next);
+  return (isStockImport(c.req.path) ? importBodyLimit : isServiceStockImport(c.req.path) ? serviceStockImportBodyLimit : jsonBodyLimit)(c, next);
 });
 
 const refuse = (path: string) => badRequest(`${path}: ${UNSAFE_TEXT_MESSAGE}`, [{ path, message: UNSAFE_TEXT_MESSAGE }]);

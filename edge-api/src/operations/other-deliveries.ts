@@ -1,4 +1,4 @@
-import { sql, type Transaction, type Updateable } from 'kysely';
+import { sql, type Kysely, type Transaction, type Updateable } from 'kysely';
 import type { DeliveryDetails, OtherDeliveryKind } from '../contract/deliveries.ts';
 import type { Database, OrderRow, OrdersTable } from '../db/schema.ts';
 import type { Deps } from '../deps.ts';
@@ -106,35 +106,7 @@ export async function assertServiceKind(trx: Transaction<Database>, order: Order
  */
 export async function assertNoDuplicateSecrets(trx: Transaction<Database>, orderId: string, delivery: SealedDelivery, override: boolean) {
   if (delivery.indexes.length === 0 || override) return;
-  const list = sql<string[]>`${delivery.indexes}::text[]`;
-  const [orders, stock, serviceStock] = await Promise.all([
-    trx
-      .selectFrom('orders')
-      .select(sql<string[]>`array(select unnest(coalesce(delivery_secret_indexes, '{}'::text[]) || array_remove(array[wise_password_index], null)) intersect select unnest(${list}))`.as('found'))
-      .where('deleted_at', 'is', null)
-      .where('payment_status', '=', 'paid')
-      .where('id', '<>', orderId)
-      .where((eb) => eb.or([eb('delivery_secret_indexes', '&&', list), eb('wise_password_index', '=', sql<string>`any(${list})`)]))
-      .limit(DUPLICATE_SCAN)
-      .execute(),
-    trx
-      .selectFrom('wise_stocks')
-      .select('wise_password_index')
-      .where('deleted_at', 'is', null)
-      .where('wise_password_index', '=', sql<string>`any(${list})`)
-      .limit(DUPLICATE_SCAN)
-      .execute(),
-    // A service's own stock (decision 072), by blind index.
-    trx
-      .selectFrom('service_stocks')
-      .select(sql<string[]>`array(select unnest(secret_indexes) intersect select unnest(${list}))`.as('found'))
-      .where('deleted_at', 'is', null)
-      .where('secret_indexes', '&&', list)
-      .limit(DUPLICATE_SCAN)
-      .execute(),
-  ]);
-  const inOrders = new Set(orders.flatMap((row) => row.found));
-  const inStock = new Set([...stock.map((row) => row.wise_password_index), ...serviceStock.flatMap((row) => row.found)]);
+  const { inOrders, inStock } = await findKnownSecrets(trx, orderId, delivery.indexes);
   const known = new Set([...inOrders, ...inStock]);
   if (known.size === 0) return;
   const what = delivery.kind === 'server' ? 'This server password is' : known.size === 1 ? '1 of these lines is' : `${known.size} of these lines are`;
@@ -146,6 +118,45 @@ export async function assertNoDuplicateSecrets(trx: Transaction<Database>, order
     passwordIn: [...(inStock.size > 0 ? ['stock'] : []), ...(inOrders.size > 0 ? ['order'] : [])],
     duplicateCount: known.size,
   });
+}
+
+/**
+ * Which of these blind indexes are already a secret of another live, paid order (of any kind) or of live
+ * stock (Wise or a service's), as assertNoDuplicateSecrets compares them. `scan` bounds the rows read
+ * per table (the bulk add, decision 075, asks in chunks with a larger bound).
+ */
+export async function findKnownSecrets(trx: Kysely<Database> | Transaction<Database>, orderId: string, indexes: string[], scan = DUPLICATE_SCAN) {
+  const list = sql<string[]>`${indexes}::text[]`;
+  const [orders, stock, serviceStock] = await Promise.all([
+    trx
+      .selectFrom('orders')
+      .select(sql<string[]>`array(select unnest(coalesce(delivery_secret_indexes, '{}'::text[]) || array_remove(array[wise_password_index], null)) intersect select unnest(${list}))`.as('found'))
+      .where('deleted_at', 'is', null)
+      .where('payment_status', '=', 'paid')
+      .where('id', '<>', orderId)
+      .where((eb) => eb.or([eb('delivery_secret_indexes', '&&', list), eb('wise_password_index', '=', sql<string>`any(${list})`)]))
+      .limit(scan)
+      .execute(),
+    trx
+      .selectFrom('wise_stocks')
+      .select('wise_password_index')
+      .where('deleted_at', 'is', null)
+      .where('wise_password_index', '=', sql<string>`any(${list})`)
+      .limit(scan)
+      .execute(),
+    // A service's own stock (decision 072), by blind index.
+    trx
+      .selectFrom('service_stocks')
+      .select(sql<string[]>`array(select unnest(secret_indexes) intersect select unnest(${list}))`.as('found'))
+      .where('deleted_at', 'is', null)
+      .where('secret_indexes', '&&', list)
+      .limit(scan)
+      .execute(),
+  ]);
+  return {
+    inOrders: new Set(orders.flatMap((row) => row.found)),
+    inStock: new Set([...stock.map((row) => row.wise_password_index), ...serviceStock.flatMap((row) => row.found)]),
+  };
 }
 
 const DUPLICATE_SCAN = 1000;

@@ -1,11 +1,23 @@
 import { Hono, type Context } from 'hono';
+import type { Kysely, Transaction } from 'kysely';
 import { idParam } from '../contract/fields.ts';
-import { newServiceStockBody, serviceStockListQuery, withdrawServiceStockBody } from '../contract/service-stocks.ts';
+import {
+  newServiceStockBody,
+  serviceStockImportBody,
+  serviceStockImportPreviewBody,
+  serviceStockListQuery,
+  withdrawServiceStockBody,
+  type ServiceStockImportResult,
+  type ServiceStockImportRow,
+  type ServiceStockKind,
+} from '../contract/service-stocks.ts';
 import { hasDuplicate } from '../contract/wise-stocks.ts';
 import { recordAudit } from '../db/audit.ts';
 import { credentialsKeys, duplicateCheck, findKnownCredentials } from '../db/credentials.ts';
 import type { ServiceStockDetails } from '../db/schema.ts';
-import { findServiceStockIncludingDeleted, insertServiceStock, listServiceStocks, lockServiceStock, setServiceStockStatus } from '../db/service-stocks.ts';
+import { findServiceStockIncludingDeleted, insertServiceStock, insertServiceStocks, listServiceStocks, lockServiceStock, setServiceStockStatus } from '../db/service-stocks.ts';
+import { KeyReusedError, onceForKey } from '../db/idempotency.ts';
+import type { Database } from '../db/schema.ts';
 import { nextVersion } from '../db/versions.ts';
 import { lockStockAdditions } from '../db/wise-stocks.ts';
 import type { Deps } from '../deps.ts';
@@ -15,6 +27,8 @@ import { assertVersion } from '../lib/versioning.ts';
 import { requireAdmin, requireStaff, type AppEnv } from '../middleware/session.ts';
 import { assertNoDuplicateSecrets, sealOtherDelivery } from '../operations/other-deliveries.ts';
 import type { OrderChange } from '../operations/deliver.ts';
+import { canonicalJson } from '../operations/deliver.ts';
+import { parseServiceStockRows, planServiceStockImport, toImportPreview } from '../operations/service-stock-import.ts';
 import { watchStockLevel } from '../operations/stock-watch.ts';
 import { toServiceStock } from '../presenters/service-stocks.ts';
 import type { StockViewer } from '../presenters/wise-stocks.ts';
@@ -23,6 +37,25 @@ import type { StockViewer } from '../presenters/wise-stocks.ts';
 const NO_ORDER = '00000000-0000-0000-0000-000000000000';
 
 const kindWords: Record<string, string> = { account: 'an account', file: 'a file', server: 'a server login', lines: 'a list of lines' };
+
+/** The service stock is added to, of a kind kept in stock: 400 naming serviceId otherwise. */
+async function stockedService(db: Kysely<Database> | Transaction<Database>, serviceId: string) {
+  const service = await db.selectFrom('services').select(['id', 'title', 'delivery_kind']).where('id', '=', serviceId).where('deleted_at', 'is', null).executeTakeFirst();
+  if (!service) throw badRequest('serviceId: no such service', [{ path: 'serviceId', message: 'no such service' }]);
+  if (service.delivery_kind === 'file') {
+    const message = 'this service delivers a file, which is not kept in stock';
+    throw badRequest(`serviceId: ${message}`, [{ path: 'serviceId', message }]);
+  }
+  return { id: service.id, kind: service.delivery_kind as ServiceStockKind };
+}
+
+/** The rows that block an import, in a sentence naming the first (the details list them all). */
+function describeProblems(rows: ServiceStockImportRow[]) {
+  const first = rows[0]!;
+  const problem = first.problems[0]!;
+  const more = rows.reduce((sum, row) => sum + row.problems.length, 0) - 1;
+  return `Row ${first.row}, ${problem.field}: ${problem.message}${more > 0 ? ` (and ${more} more ${more === 1 ? 'problem' : 'problems'})` : ''}. Nothing was imported.`;
+}
 
 /**
  * Stock kept for one service, of its kind (decision 072). The Wise stock pool (/api/wise-stocks) stays as
@@ -107,6 +140,79 @@ export function serviceStockRoutes(deps: Deps) {
       });
       c.header('cache-control', 'no-store');
       return c.json(await toServiceStock(result.row, deps.secrets, 'admin'), result.replay ? 200 : 201);
+    })
+    .post('/preview', requireAdmin, validate('json', serviceStockImportPreviewBody), async (c) => {
+      const { serviceId, text, split } = c.req.valid('json');
+      const service = await stockedService(deps.db, serviceId);
+      const planned = await planServiceStockImport(deps.db, deps, service.kind, parseServiceStockRows(service.kind, text, split));
+      c.header('cache-control', 'no-store');
+      return c.json(toImportPreview(service.id, service.kind, planned));
+    })
+    .post('/batch', requireAdmin, validate('json', serviceStockImportBody), async (c) => {
+      const body = c.req.valid('json');
+      const user = c.get('user')!;
+      const override = body.overrideDuplicates === true;
+      const requestHash = await deps.secrets.blindIndex(`POST /service-stocks/batch ${canonicalJson({ ...body, id: undefined })}`);
+      // Parsed, checked and sealed before the transaction (no encryption while the lock is held); the
+      // duplicate checks run again under the lock, against stock as it is when the rows are written.
+      const kindBefore = (await stockedService(deps.db, body.serviceId)).kind;
+      const raw = parseServiceStockRows(kindBefore, body.text, body.split);
+      const before = await planServiceStockImport(deps.db, deps, kindBefore, raw);
+      const sealed = new Map(await Promise.all(before.filter((row) => row.item).map(async (row) => [row.row, await deps.secrets.encrypt(row.item!.secret)] as const)));
+      let answer;
+      try {
+        answer = await deps.db.transaction().execute(async (trx) => {
+          // Additions of stock of any pool take turns (decision 055), one add or a whole import.
+          await lockStockAdditions(trx);
+          return onceForKey(
+            trx,
+            user.id,
+            `POST /service-stocks/batch ${body.id}`,
+            async () => {
+              const service = await stockedService(trx, body.serviceId);
+              if (service.kind !== kindBefore) throw conflict('The service\'s delivery kind changed while importing; preview again');
+              const planned = await planServiceStockImport(trx, deps, service.kind, raw);
+              const blocking = planned.filter((row) => row.problems.some((problem) => !problem.overridable));
+              if (blocking.length > 0) throw badRequest(describeProblems(blocking), { rows: toImportPreview(service.id, service.kind, blocking).rows });
+              const duplicates = planned.filter((row) => row.problems.length > 0);
+              if (duplicates.length > 0 && !override) {
+                throw new ApiError('duplicate_credentials', `${describeProblems(duplicates).replace(/ Nothing was imported\.$/, '')} Send overrideDuplicates to import them anyway; nothing was imported.`, {
+                  rows: toImportPreview(service.id, service.kind, duplicates).rows,
+                });
+              }
+              const items = await Promise.all(
+                planned.map(async ({ row, item }) => ({
+                  id: crypto.randomUUID(),
+                  serviceId: service.id,
+                  kind: service.kind,
+                  details: item!.details,
+                  email: item!.email,
+                  secretEnc: sealed.get(row) ?? (await deps.secrets.encrypt(item!.secret)),
+                  secretIndexes: item!.indexes,
+                  notes: item!.notes,
+                  addedBy: user.id,
+                })),
+              );
+              await insertServiceStocks(trx, items, await nextVersion(trx));
+              const result: ServiceStockImportResult = { id: body.id, serviceId: service.id, kind: service.kind, imported: items.length, overrodeDuplicates: override && duplicates.length > 0 };
+              await recordAudit(trx, user, {
+                action: 'service_stock.import',
+                entity: 'service_stock',
+                entityId: body.id,
+                details: { serviceId: service.id, kind: service.kind, count: items.length, overrodeDuplicates: result.overrodeDuplicates, ...(result.overrodeDuplicates && { duplicateRows: duplicates.length }) },
+              });
+              await watchStockLevel(trx);
+              return { status: 201, body: result };
+            },
+            requestHash,
+          );
+        });
+      } catch (error) {
+        if (error instanceof KeyReusedError) throw new ApiError('idempotency_mismatch', 'This import id was already used with other rows. Nothing was changed: send a new id for a new import.');
+        throw error;
+      }
+      c.header('cache-control', 'no-store');
+      return c.json(answer.body as ServiceStockImportResult, answer.replayed ? 200 : 201);
     })
     .post('/:id/withdraw', requireAdmin, validate('param', idParam), validate('json', withdrawServiceStockBody), async (c) => {
       const { id } = c.req.valid('param');

@@ -91,6 +91,8 @@ export const routeTable: Record<string, RouteRow> = {
 
   'GET /api/service-stocks': { access: 'staff', badInputs: [{ query: '' }, { query: 'serviceId=not-a-uuid' }] },
   'POST /api/service-stocks': { access: 'admin', badInputs: [notJson, { json: {} }, { json: { serviceId: '00000000-0000-4000-8000-000000000000', lines: [] } }] },
+  'POST /api/service-stocks/preview': { access: 'admin', badInputs: [notJson, { json: {} }, { json: { serviceId: '00000000-0000-4000-8000-000000000000', text: '  ' } }] },
+  'POST /api/service-stocks/batch': { access: 'admin', badInputs: [notJson, { json: {} }, { json: { serviceId: '00000000-0000-4000-8000-000000000000', text: 'a', id: 'not-a-uuid' } }] },
   'POST /api/service-stocks/:id/withdraw': { access: 'admin', badInputs: [notUuid('/api/service-stocks/not-a-uuid/withdraw'), { json: { version: -1 } }] },
   'GET /api/stock-batches': { access: 'staff', badInputs: [] },
   'POST /api/stock-batches/preview': { access: 'admin', badInputs: [notJson, { json: {} }, { json: { text: '   ' } }] },
