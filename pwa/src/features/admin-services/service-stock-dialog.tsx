@@ -11,6 +11,8 @@ import { useUserDb } from '../../db/hooks.ts';
 import { requestSync } from '../../db/sync-engine.ts';
 import { api, unwrap } from '../../lib/api-client.ts';
 import { hasCode } from '../../lib/app-error.ts';
+import { useAuthorization } from '../../lib/authorization.tsx';
+import { ServiceStockImport } from './service-stock-import.tsx';
 
 export const STOCK_DUPLICATE_MESSAGE = 'Already in stock or delivered to an order. Add it anyway?';
 
@@ -64,6 +66,8 @@ export function ServiceStockDialog({ service, online, onClose }: { service: Serv
   const [sending, setSending] = useState(false);
   const [withdrawing, setWithdrawing] = useState<string | null>(null);
   const formId = useId();
+  // The bulk add is for admins (decision 075); this dialog is on an admin screen, and says so again here.
+  const { can } = useAuthorization();
 
   // The answer shows at once; its secret is left out (this dialog never shows it): the sync brings the row
   // as the device keeps it, sealed when the vault is on (decision 068).
@@ -121,6 +125,16 @@ export function ServiceStockDialog({ service, online, onClose }: { service: Serv
       toast.error(`Failed to withdraw: ${cause instanceof Error ? cause.message : String(cause)}`);
     } finally {
       setWithdrawing(null);
+    }
+  };
+
+  // After an import: the service's items as the server has them now, kept without their secrets.
+  const refresh = async () => {
+    try {
+      await keep(await unwrap(api['service-stocks'].$get({ query: { serviceId: service.id } })));
+    } catch (error) {
+      console.warn('Reading the stock after an import failed; the next sync brings it', error);
+      requestSync().catch(() => {});
     }
   };
 
@@ -226,6 +240,7 @@ export function ServiceStockDialog({ service, online, onClose }: { service: Serv
           )}
         </div>
       </form>
+      {can('services:manage') && <ServiceStockImport serviceId={service.id} kind={kind} online={online} onImported={refresh} />}
     </ModalDialog>
   );
 }

@@ -1,0 +1,147 @@
+import type { Session } from '@supabase/auth-js';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Service } from '../../../../edge-api/src/contract/services.ts';
+import { createApiHarness, type ApiHarness, type TestUser } from '../../../../edge-api/src/testing/api-harness.ts';
+import { ToastProvider } from '../../components/toast.tsx';
+import { deleteUserDb } from '../../db/local-db.ts';
+import { AuthContext } from '../../lib/auth.tsx';
+import { StaffRoleProvider } from '../../lib/authorization.tsx';
+import { fetchFromApp } from '../../test/in-process-api.ts';
+import { ServiceStockDialog } from './service-stock-dialog.tsx';
+import { IMPORT_OFFLINE_MESSAGE } from './service-stock-import.tsx';
+
+// The import form of a service's stock dialog (decision 075), on the real API app in-process; only the
+// session (whose token is sent) is stood in for.
+const session = vi.hoisted(() => ({ token: null as string | null }));
+vi.mock('../../lib/supabase.ts', () => ({
+  getAccessToken: async () => session.token,
+  getSupabase: async () => {
+    throw new Error('No auth server in this test');
+  },
+}));
+
+let api: ApiHarness;
+let admin: TestUser;
+let network: 'up' | 'down' = 'up';
+const calls: string[] = [];
+
+beforeAll(async () => {
+  api = await createApiHarness();
+  fetchFromApp(() => api, () => network === 'down');
+  admin = await api.createUser('admin');
+});
+
+afterAll(async () => {
+  vi.unstubAllGlobals();
+  await api.close();
+});
+
+beforeEach(() => {
+  network = 'up';
+  session.token = admin.token;
+  calls.length = 0;
+  const fetching = globalThis.fetch;
+  vi.spyOn(globalThis, 'fetch').mockImplementation((input, init) => {
+    calls.push(String(input instanceof Request ? input.url : input));
+    return fetching(input, init);
+  });
+});
+
+afterEach(async () => {
+  cleanup();
+  vi.restoreAllMocks();
+  await deleteUserDb(admin.id);
+});
+
+async function serverService(): Promise<Service> {
+  const created = await api.call<Service>('POST', '/api/services', {
+    user: admin,
+    json: { title: `VPS ${crypto.randomUUID().slice(0, 6)}`, description: 'Servers', category: 'Other', price: '9', deliveryTime: '1hour', deliveryKind: 'server' },
+  });
+  expect(created.status).toBe(201);
+  return created.body;
+}
+
+function renderDialog(service: Service, role: 'admin' | 'moderator', online = true) {
+  render(
+    <AuthContext value={{ status: 'signedIn', user: { id: admin.id, email: admin.email }, session: {} as Session }}>
+      <StaffRoleProvider role={role}>
+        <ToastProvider>
+          <ServiceStockDialog service={service} online={online} onClose={() => {}} />
+        </ToastProvider>
+      </StaffRoleProvider>
+    </AuthContext>,
+  );
+}
+
+const rowsOnServer = async (serviceId: string) => (await api.db.selectFrom('service_stocks').selectAll().where('service_id', '=', serviceId).execute()).length;
+const tag = () => crypto.randomUUID().slice(0, 6);
+
+describe('Import many, in a service\'s stock dialog', () => {
+  it('previews the rows with problems by row and field, imports nothing until they are fixed, then imports them all', async () => {
+    const service = await serverService();
+    renderDialog(service, 'admin');
+    const rows = (port: string) => `host,port,user,password\na${tag()}.example.net,22,root,Pw-a-${tag()}\nb${tag()}.example.net,${port},root,Pw-b-${tag()}\nc${tag()}.example.net,22,root,Pw-c-${tag()}`;
+
+    fireEvent.change(screen.getByLabelText('Rows to import'), { target: { value: rows('70000') } });
+    fireEvent.click(screen.getByRole('button', { name: 'Preview' }));
+    const table = await screen.findByRole('table', { name: 'Rows with problems' });
+    const cells = within(table).getAllByRole('row')[1]!.querySelectorAll('td');
+    expect([...cells].map((cell) => cell.textContent)).toEqual(['3', expect.stringContaining(':70000') as unknown as string, 'port', 'must be a whole number from 1 to 65535']);
+    expect(screen.getByText(/2 rows ready · 0 rows already in stock or delivered · 1 row with problems/)).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Import' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(await rowsOnServer(service.id)).toBe(0);
+
+    fireEvent.change(screen.getByLabelText('Rows to import'), { target: { value: rows('2222') } });
+    expect(screen.getByText(/changed since the preview/)).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Preview' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Import 3 items' }));
+    await waitFor(async () => expect(await rowsOnServer(service.id)).toBe(3));
+    const list = await screen.findByRole('list', { name: 'Stock items' });
+    await waitFor(() => expect(within(list).getAllByText('Available')).toHaveLength(3));
+    expect(await screen.findByText(/3 available/)).toBeTruthy();
+    expect((screen.getByLabelText('Rows to import') as HTMLTextAreaElement).value).toBe('');
+  });
+
+  it('reads a chosen file into the rows, and asks for the override before importing duplicates', async () => {
+    const service = await serverService();
+    const password = `Dup-${tag()}`;
+    expect((await api.call('POST', '/api/service-stocks', { user: admin, json: { serviceId: service.id, server: { host: 'kept.example.net', port: 22, user: 'root', password } } })).status).toBe(201);
+    renderDialog(service, 'admin');
+    const text = `d${tag()}.example.net,22,root,${password}\n`;
+    const file = new File([text], 'servers.csv', { type: 'text/csv' });
+    fireEvent.change(screen.getByLabelText('File (.csv or .txt)'), { target: { files: [file] } });
+    await waitFor(() => expect((screen.getByLabelText('Rows to import') as HTMLTextAreaElement).value).toBe(text));
+    fireEvent.click(screen.getByRole('button', { name: 'Preview' }));
+    expect(await screen.findByText('already in stock')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Import 1 item' }));
+    expect((await screen.findByRole('alert')).textContent).toContain('Import them anyway');
+    expect(await rowsOnServer(service.id)).toBe(1);
+    fireEvent.click(screen.getByLabelText(/Import them anyway/));
+    fireEvent.click(screen.getByRole('button', { name: 'Import 1 item' }));
+    await waitFor(async () => expect(await rowsOnServer(service.id)).toBe(2));
+  });
+
+  it('says offline instead of queueing, and sends nothing', async () => {
+    const service = await serverService();
+    network = 'down';
+    renderDialog(service, 'admin', false);
+    expect(screen.getByText(IMPORT_OFFLINE_MESSAGE)).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Rows to import'), { target: { value: `e${tag()}.example.net,22,root,Pw-${tag()}` } });
+    expect((screen.getByRole('button', { name: 'Preview' }) as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.submit(screen.getByLabelText('Rows to import').closest('form')!);
+    // Whatever would be sent is sent after the session's token is read: give it the time to.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(calls.filter((url) => url.includes('/service-stocks/'))).toEqual([]);
+  });
+
+  it('is not offered to a moderator', async () => {
+    const service = await serverService();
+    renderDialog(service, 'moderator');
+    expect(screen.queryByRole('heading', { name: 'Import many' })).toBeNull();
+    expect(screen.queryByLabelText('Rows to import')).toBeNull();
+    expect(screen.getByRole('heading', { name: 'Add stock' })).toBeTruthy();
+  });
+});

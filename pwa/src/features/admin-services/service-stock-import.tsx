@@ -1,0 +1,224 @@
+import { useId, useState, type ChangeEvent, type FormEvent } from 'react';
+import {
+  SERVICE_STOCK_IMPORT_COLUMNS,
+  SERVICE_STOCK_IMPORT_MAX_CHARS,
+  SERVICE_STOCK_IMPORT_MAX_ROWS,
+  type ServiceStockImportPreview,
+  type ServiceStockImportRow,
+  type ServiceStockImportSplit,
+  type ServiceStockKind,
+} from '../../../../edge-api/src/contract/service-stocks.ts';
+import { useToast } from '../../components/toast.tsx';
+import { api, unwrap } from '../../lib/api-client.ts';
+import { hasCode, isRefusal } from '../../lib/app-error.ts';
+
+export const IMPORT_OFFLINE_MESSAGE = 'Offline: importing needs a connection. Nothing is queued; preview and import once you are back online.';
+
+const formatOf = (kind: ServiceStockKind) =>
+  kind === 'lines'
+    ? 'Paste the lines. Choose below whether each block of lines between blank lines is one item (one order gets the whole block) or each line is one item.'
+    : `One item per line, columns ${SERVICE_STOCK_IMPORT_COLUMNS[kind].join(', ')} (notes optional). A first line naming the columns is read as a header. Commas, semicolons or tabs separate the columns; put a value holding a comma in double quotes.`;
+
+const placeholderOf: Record<ServiceStockKind, string> = {
+  account: 'email,password,name\nholder@example.com,Password#1,Account Holder',
+  server: 'host,port,user,password\nvps1.example.net,22,root,Password#1',
+  lines: '10.0.0.1:3128:user:pass\n10.0.0.2:3128:user:pass',
+};
+
+const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
+
+/**
+ * Import many items into a service's stock at once (decision 075): paste or choose a file, Preview (the
+ * server checks every row by the single add's rules and for duplicates, writing nothing), then Import
+ * (all rows or none). Online only: a large import is never queued on the device.
+ */
+export function ServiceStockImport({ serviceId, kind, online, onImported }: { serviceId: string; kind: ServiceStockKind; online: boolean; onImported: (count: number) => Promise<void> | void }) {
+  const toast = useToast();
+  const [text, setText] = useState('');
+  const [split, setSplit] = useState<ServiceStockImportSplit>('blocks');
+  const [override, setOverride] = useState(false);
+  // The preview is of the text (and split) as sent; a change asks for a new one.
+  const [preview, setPreview] = useState<{ key: string; answer: ServiceStockImportPreview } | null>(null);
+  const [refused, setRefused] = useState<ServiceStockImportRow[] | null>(null);
+  const [busy, setBusy] = useState<'preview' | 'import' | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  // One id per import: a retry after a lost answer answers the first import instead of adding twice.
+  const [importId, setImportId] = useState(() => crypto.randomUUID());
+  const ids = { title: useId(), text: useId(), file: useId(), format: useId(), problem: useId(), summary: useId(), split: useId() };
+  const key = `${split}\n${text}`;
+  const current = preview?.key === key ? preview.answer : null;
+  const blocked = current ? current.counts.invalid > 0 : true;
+  const needsOverride = (current?.counts.duplicates ?? 0) > 0;
+  const importable = current ? current.counts.ok + current.counts.duplicates : 0;
+  const splitBody = kind === 'lines' ? { split } : {};
+
+  const changeText = (value: string) => {
+    setText(value);
+    setRefused(null);
+    setProblem(null);
+  };
+
+  const readFile = async (event: ChangeEvent<HTMLInputElement>) => {
+    const file = event.target.files?.[0];
+    if (!file) return;
+    if (file.size > SERVICE_STOCK_IMPORT_MAX_CHARS * 4) {
+      setProblem(`This file is too large: an import holds at most ${SERVICE_STOCK_IMPORT_MAX_CHARS.toLocaleString('en')} characters.`);
+      return;
+    }
+    changeText(await file.text());
+  };
+
+  const askPreview = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!online) return;
+    if (!text.trim()) {
+      setProblem('Paste the rows or choose a file first.');
+      return;
+    }
+    setBusy('preview');
+    setProblem(null);
+    setRefused(null);
+    try {
+      const answer = await unwrap(api['service-stocks'].preview.$post({ json: { serviceId, text, ...splitBody } }));
+      setPreview({ key, answer });
+      setOverride(false);
+    } catch (error) {
+      setProblem(isRefusal(error) ? error.message : 'The preview failed. Check your connection and try again.');
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const runImport = async () => {
+    if (!current || blocked || !online) return;
+    if (needsOverride && !override) {
+      setProblem('Some rows are already in stock or delivered: tick "Import them anyway" to import them, or remove them and preview again.');
+      return;
+    }
+    setBusy('import');
+    setProblem(null);
+    try {
+      const result = await unwrap(api['service-stocks'].batch.$post({ json: { id: importId, serviceId, text, ...splitBody, ...(override && { overrideDuplicates: true }) } }));
+      toast.success(`${plural(result.imported, 'item')} imported.`, 4000);
+      setText('');
+      setPreview(null);
+      setOverride(false);
+      setImportId(crypto.randomUUID());
+      await onImported(result.imported);
+    } catch (error) {
+      // Stock changed since the preview: the server's answer lists the rows at fault; nothing was imported.
+      const rows = hasCode(error, 'bad_request', 'duplicate_credentials') ? (error.details as { rows?: ServiceStockImportRow[] } | undefined)?.rows : undefined;
+      if (rows) {
+        setRefused(rows);
+        setPreview(null);
+      }
+      setProblem(isRefusal(error) ? error.message : 'The import failed. Check your connection and try again: it will not be imported twice.');
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const shown = refused ?? current?.rows.filter((row) => row.problems.length > 0) ?? [];
+
+  return (
+    <section aria-labelledby={ids.title} className="mt-6 border-t border-base-300 pt-4">
+      <h3 id={ids.title} className="mb-2 font-semibold">
+        Import many
+      </h3>
+      <form noValidate onSubmit={(event) => void askPreview(event)} aria-describedby={problem ? ids.problem : undefined} className="space-y-3">
+        <p id={ids.format} className="text-sm">
+          {formatOf(kind)} At most {SERVICE_STOCK_IMPORT_MAX_ROWS.toLocaleString('en')} items per import.
+        </p>
+        {!online && <p className="text-sm">{IMPORT_OFFLINE_MESSAGE}</p>}
+        <div>
+          <label htmlFor={ids.file} className="mb-1 block text-sm font-medium">
+            File (.csv or .txt)
+          </label>
+          <input id={ids.file} type="file" accept=".csv,.txt,text/csv,text/plain" className="file-input w-full" onChange={(event) => void readFile(event)} />
+        </div>
+        <div>
+          <label htmlFor={ids.text} className="mb-1 block text-sm font-medium">
+            {kind === 'lines' ? 'Lines to import' : 'Rows to import'}
+          </label>
+          <textarea
+            id={ids.text}
+            className="textarea h-32 w-full font-mono text-sm"
+            value={text}
+            onChange={(event) => changeText(event.target.value)}
+            placeholder={placeholderOf[kind]}
+            spellCheck={false}
+            autoComplete="off"
+            aria-describedby={ids.format}
+          />
+        </div>
+        {kind === 'lines' && (
+          <fieldset className="space-y-1 text-sm">
+            <legend className="mb-1 font-medium">Each item is</legend>
+            <label className="flex items-center gap-2">
+              <input type="radio" className="radio radio-sm" name={ids.split} checked={split === 'blocks'} onChange={() => setSplit('blocks')} />
+              A block of lines between blank lines
+            </label>
+            <label className="flex items-center gap-2">
+              <input type="radio" className="radio radio-sm" name={ids.split} checked={split === 'lines'} onChange={() => setSplit('lines')} />
+              One line
+            </label>
+          </fieldset>
+        )}
+        {problem && (
+          <p id={ids.problem} role="alert" className="alert alert-error text-sm">
+            {problem}
+          </p>
+        )}
+        {preview && !current && !refused && <p className="text-sm">The rows changed since the preview: preview them again before importing.</p>}
+        {current && (
+          <p id={ids.summary} className="text-sm" aria-live="polite">
+            Preview: {plural(current.counts.ok, 'row')} ready · {plural(current.counts.duplicates, 'row')} already in stock or delivered · {plural(current.counts.invalid, 'row')} with problems
+          </p>
+        )}
+        {shown.length > 0 && (
+          <div className="max-h-60 overflow-auto rounded-box border border-base-300">
+            <table className="table table-sm">
+              <caption className="sr-only">{refused ? 'Rows the import refused' : 'Rows with problems'}</caption>
+              <thead className="text-base-content">
+                <tr>
+                  <th scope="col">Row</th>
+                  <th scope="col">Item</th>
+                  <th scope="col">Field</th>
+                  <th scope="col">Problem</th>
+                </tr>
+              </thead>
+              <tbody>
+                {shown.flatMap((row) =>
+                  row.problems.map((rowProblem, i) => (
+                    <tr key={`${row.row}-${i}`}>
+                      <td>{row.row}</td>
+                      <td className="break-all">{row.label}</td>
+                      <td>{rowProblem.field}</td>
+                      <td>{rowProblem.message}</td>
+                    </tr>
+                  )),
+                )}
+              </tbody>
+            </table>
+          </div>
+        )}
+        {current && needsOverride && !blocked && (
+          <label className="flex items-center gap-2 text-sm">
+            <input type="checkbox" className="checkbox checkbox-sm" checked={override} onChange={(event) => setOverride(event.target.checked)} />
+            Import them anyway (duplicates of stock or of delivered orders)
+          </label>
+        )}
+        <div className="flex flex-wrap justify-end gap-2">
+          <button type="submit" className="btn btn-outline" disabled={busy !== null || !online} aria-busy={busy === 'preview' || undefined}>
+            {busy === 'preview' && <span className="loading loading-spinner loading-xs" aria-hidden="true" />}
+            Preview
+          </button>
+          <button type="button" className="btn btn-primary" onClick={() => void runImport()} disabled={busy !== null || !online || blocked || importable === 0} aria-busy={busy === 'import' || undefined}>
+            {busy === 'import' && <span className="loading loading-spinner loading-xs" aria-hidden="true" />}
+            {current && !blocked ? `Import ${plural(importable, 'item')}` : 'Import'}
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}
