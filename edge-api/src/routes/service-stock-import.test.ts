@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Order } from '../contract/orders.ts';
 import type { ServiceStock, ServiceStockImportPreview, ServiceStockImportResult, ServiceStockImportRow } from '../contract/service-stocks.ts';
 import type { Service } from '../contract/services.ts';
+import { lockStockAdditions } from '../db/wise-stocks.ts';
 import type { TestUser } from '../testing/api-harness.ts';
 import { orderTestBench, random, type ErrorBody } from '../testing/order-fixtures.ts';
 
@@ -203,6 +204,34 @@ describe('duplicates', () => {
     expect(again.body.counts.ok).toBe(1);
     const repeat = await preview({ serviceId: serverService, text: serverText });
     expect(repeat.body.counts).toEqual({ ok: 0, duplicates: 2, invalid: 0 });
+  });
+});
+
+describe('imports at the same time', () => {
+  it('take turns: two imports of the same rows at once add them once, the other is told they are in stock', async () => {
+    const serviceId = await newService('server');
+    const text = `t${random()}.example.net,22,root,Turn-${random()}\nu${random()}.example.net,22,root,Turn-${random()}`;
+    const answers = await Promise.all([importRows({ serviceId, text }), importRows({ serviceId, text })]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([201, 409]);
+    expect(await rowsOf(serviceId)).toHaveLength(2);
+  });
+
+  it('waits while any other stock addition holds the lock single adds take, then imports', async () => {
+    const serviceId = await newService('lines');
+    let settled = false;
+    let pending: Promise<Awaited<ReturnType<typeof importRows>>> | undefined;
+    await bench.api.db.transaction().execute(async (trx) => {
+      await lockStockAdditions(trx);
+      pending = importRows({ serviceId, text: `w-${random()}` }).then((answer) => {
+        settled = true;
+        return answer;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      expect(settled).toBe(false);
+      expect(await rowsOf(serviceId)).toHaveLength(0);
+    });
+    expect((await pending!).status).toBe(201);
+    expect(await rowsOf(serviceId)).toHaveLength(1);
   });
 });
 
