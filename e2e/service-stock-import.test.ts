@@ -22,11 +22,11 @@ describe('importing a service\'s stock', () => {
     await page.goto('/dashboard/admin-services');
     await page.getByRole('button', { name: `Stock of ${title}` }).click();
     const dialog = page.getByRole('dialog', { name: `Stock: ${title}` });
-    await dialog.getByRole('heading', { name: 'Import many' }).waitFor();
+    await dialog.getByRole('heading', { name: 'Add many at once' }).waitFor();
 
     const rows = (port: string) =>
       ['host,port,user,password', `imp-a-${stamp}.example.net,22,root,Imp#a-${stamp}`, `imp-b-${stamp}.example.net,${port},admin,Imp#b-${stamp}`, `imp-c-${stamp}.example.net,2222,ubuntu,Imp#c-${stamp}`].join('\n');
-    const textarea = dialog.getByLabel('Rows to import');
+    const textarea = dialog.getByLabel('Rows to add');
     await textarea.fill(rows('99999'));
     // Keyboard: from the rows to the Preview button.
     await textarea.focus();

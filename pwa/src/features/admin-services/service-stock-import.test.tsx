@@ -78,13 +78,13 @@ function renderDialog(service: Service, role: 'admin' | 'moderator', online = tr
 const rowsOnServer = async (serviceId: string) => (await api.db.selectFrom('service_stocks').selectAll().where('service_id', '=', serviceId).execute()).length;
 const tag = () => crypto.randomUUID().slice(0, 6);
 
-describe('Import many, in a service\'s stock dialog', () => {
+describe('Add many at once, in a service\'s stock dialog', () => {
   it('previews the rows with problems by row and field, imports nothing until they are fixed, then imports them all', async () => {
     const service = await serverService();
     renderDialog(service, 'admin');
     const rows = (port: string) => `host,port,user,password\na${tag()}.example.net,22,root,Pw-a-${tag()}\nb${tag()}.example.net,${port},root,Pw-b-${tag()}\nc${tag()}.example.net,22,root,Pw-c-${tag()}`;
 
-    fireEvent.change(screen.getByLabelText('Rows to import'), { target: { value: rows('70000') } });
+    fireEvent.change(screen.getByLabelText('Rows to add'), { target: { value: rows('70000') } });
     fireEvent.click(screen.getByRole('button', { name: 'Preview' }));
     const table = await screen.findByRole('table', { name: 'Rows with problems' });
     const cells = within(table).getAllByRole('row')[1]!.querySelectorAll('td');
@@ -93,7 +93,7 @@ describe('Import many, in a service\'s stock dialog', () => {
     expect((screen.getByRole('button', { name: 'Import' }) as HTMLButtonElement).disabled).toBe(true);
     expect(await rowsOnServer(service.id)).toBe(0);
 
-    fireEvent.change(screen.getByLabelText('Rows to import'), { target: { value: rows('2222') } });
+    fireEvent.change(screen.getByLabelText('Rows to add'), { target: { value: rows('2222') } });
     expect(screen.getByText(/changed since the preview/)).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Preview' }));
     fireEvent.click(await screen.findByRole('button', { name: 'Import 3 items' }));
@@ -101,7 +101,7 @@ describe('Import many, in a service\'s stock dialog', () => {
     const list = await screen.findByRole('list', { name: 'Stock items' });
     await waitFor(() => expect(within(list).getAllByText('Available')).toHaveLength(3));
     expect(await screen.findByText(/3 available/)).toBeTruthy();
-    expect((screen.getByLabelText('Rows to import') as HTMLTextAreaElement).value).toBe('');
+    expect((screen.getByLabelText('Rows to add') as HTMLTextAreaElement).value).toBe('');
   });
 
   it('reads a chosen file into the rows, and asks for the override before importing duplicates', async () => {
@@ -112,13 +112,13 @@ describe('Import many, in a service\'s stock dialog', () => {
     const text = `d${tag()}.example.net,22,root,${password}\n`;
     const file = new File([text], 'servers.csv', { type: 'text/csv' });
     fireEvent.change(screen.getByLabelText('File (.csv or .txt)'), { target: { files: [file] } });
-    await waitFor(() => expect((screen.getByLabelText('Rows to import') as HTMLTextAreaElement).value).toBe(text));
+    await waitFor(() => expect((screen.getByLabelText('Rows to add') as HTMLTextAreaElement).value).toBe(text));
     fireEvent.click(screen.getByRole('button', { name: 'Preview' }));
     expect(await screen.findByText('already in stock')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Import 1 item' }));
-    expect((await screen.findByRole('alert')).textContent).toContain('Import them anyway');
+    expect((await screen.findByRole('alert')).textContent).toContain('Add them anyway');
     expect(await rowsOnServer(service.id)).toBe(1);
-    fireEvent.click(screen.getByLabelText(/Import them anyway/));
+    fireEvent.click(screen.getByLabelText(/Add them anyway/));
     fireEvent.click(screen.getByRole('button', { name: 'Import 1 item' }));
     await waitFor(async () => expect(await rowsOnServer(service.id)).toBe(2));
   });
@@ -128,9 +128,9 @@ describe('Import many, in a service\'s stock dialog', () => {
     network = 'down';
     renderDialog(service, 'admin', false);
     expect(screen.getByText(IMPORT_OFFLINE_MESSAGE)).toBeTruthy();
-    fireEvent.change(screen.getByLabelText('Rows to import'), { target: { value: `e${tag()}.example.net,22,root,Pw-${tag()}` } });
+    fireEvent.change(screen.getByLabelText('Rows to add'), { target: { value: `e${tag()}.example.net,22,root,Pw-${tag()}` } });
     expect((screen.getByRole('button', { name: 'Preview' }) as HTMLButtonElement).disabled).toBe(true);
-    fireEvent.submit(screen.getByLabelText('Rows to import').closest('form')!);
+    fireEvent.submit(screen.getByLabelText('Rows to add').closest('form')!);
     // Whatever would be sent is sent after the session's token is read: give it the time to.
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(screen.queryByRole('alert')).toBeNull();
@@ -140,8 +140,8 @@ describe('Import many, in a service\'s stock dialog', () => {
   it('is not offered to a moderator', async () => {
     const service = await serverService();
     renderDialog(service, 'moderator');
-    expect(screen.queryByRole('heading', { name: 'Import many' })).toBeNull();
-    expect(screen.queryByLabelText('Rows to import')).toBeNull();
+    expect(screen.queryByRole('heading', { name: 'Add many at once' })).toBeNull();
+    expect(screen.queryByLabelText('Rows to add')).toBeNull();
     expect(screen.getByRole('heading', { name: 'Add stock' })).toBeTruthy();
   });
 });

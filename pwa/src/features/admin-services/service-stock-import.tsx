@@ -30,7 +30,9 @@ const plural = (count: number, word: string) => `${count} ${word}${count === 1 ?
 /**
  * Import many items into a service's stock at once (decision 075): paste or choose a file, Preview (the
  * server checks every row by the single add's rules and for duplicates, writing nothing), then Import
- * (all rows or none). Online only: a large import is never queued on the device.
+ * (all rows or none). Online only: a large import is never queued on the device. Its labels avoid the word
+ * "import", which holds "port": the add form's Port field keeps a label no other field contains (voice
+ * control and label lookups find it alone).
  */
 export function ServiceStockImport({ serviceId, kind, online, onImported }: { serviceId: string; kind: ServiceStockKind; online: boolean; onImported: (count: number) => Promise<void> | void }) {
   const toast = useToast();
@@ -92,7 +94,7 @@ export function ServiceStockImport({ serviceId, kind, online, onImported }: { se
   const runImport = async () => {
     if (!current || blocked || !online) return;
     if (needsOverride && !override) {
-      setProblem('Some rows are already in stock or delivered: tick "Import them anyway" to import them, or remove them and preview again.');
+      setProblem('Some rows are already in stock or delivered: tick "Add them anyway" to import them, or remove them and preview again.');
       return;
     }
     setBusy('import');
@@ -123,7 +125,7 @@ export function ServiceStockImport({ serviceId, kind, online, onImported }: { se
   return (
     <section aria-labelledby={ids.title} className="mt-6 border-t border-base-300 pt-4">
       <h3 id={ids.title} className="mb-2 font-semibold">
-        Import many
+        Add many at once
       </h3>
       <form noValidate onSubmit={(event) => void askPreview(event)} aria-describedby={problem ? ids.problem : undefined} className="space-y-3">
         <p id={ids.format} className="text-sm">
@@ -138,7 +140,7 @@ export function ServiceStockImport({ serviceId, kind, online, onImported }: { se
         </div>
         <div>
           <label htmlFor={ids.text} className="mb-1 block text-sm font-medium">
-            {kind === 'lines' ? 'Lines to import' : 'Rows to import'}
+            {kind === 'lines' ? 'Lines to add' : 'Rows to add'}
           </label>
           <textarea
             id={ids.text}
@@ -205,7 +207,7 @@ export function ServiceStockImport({ serviceId, kind, online, onImported }: { se
         {current && needsOverride && !blocked && (
           <label className="flex items-center gap-2 text-sm">
             <input type="checkbox" className="checkbox checkbox-sm" checked={override} onChange={(event) => setOverride(event.target.checked)} />
-            Import them anyway (duplicates of stock or of delivered orders)
+            Add them anyway (duplicates of stock or of delivered orders)
           </label>
         )}
         <div className="flex flex-wrap justify-end gap-2">
