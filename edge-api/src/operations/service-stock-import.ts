@@ -1,4 +1,3 @@
-import Papa from 'papaparse';
 import type { Kysely, Transaction } from 'kysely';
 import type { z } from 'zod';
 import { deliveryLines, serverLogin } from '../contract/deliveries.ts';
@@ -18,6 +17,7 @@ import type { Database, ServiceStockDetails } from '../db/schema.ts';
 import type { Deps } from '../deps.ts';
 import { badRequest } from '../errors.ts';
 import { findKnownSecrets } from './other-deliveries.ts';
+import { readCsv } from './stock-import.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -77,12 +77,9 @@ export function parseServiceStockRows(kind: ServiceStockKind, value: string, spl
     return rows;
   }
   const columns: readonly string[] = SERVICE_STOCK_IMPORT_COLUMNS[kind];
-  const parsed = Papa.parse<string[]>(value.replace(/^\uFEFF/, ''), { skipEmptyLines: false, delimitersToGuess: [',', '\t', ';'] });
-  const rows = parsed.data.map((cells, i) => ({ cells, line: i + 1 })).filter((row) => row.cells.some((cell) => cell.trim() !== ''));
-  const first = rows[0]?.cells.map((cell) => cell.trim().toLowerCase()) ?? [];
-  const hasHeader = first.includes('password') && first.includes(columns[0]!);
-  const at = (name: string) => (hasHeader ? first.indexOf(name) : columns.indexOf(name));
-  const body = hasHeader ? rows.slice(1) : rows;
+  // Read as the Wise stock import reads its CSV (decision 056).
+  const { header, rows: body } = readCsv(value, [columns[0]!, 'password']);
+  const at = (name: string) => (header ? header.indexOf(name) : columns.indexOf(name));
   if (body.length > SERVICE_STOCK_IMPORT_MAX_ROWS) throw tooMany();
   return body.map(({ cells, line }) => {
     const cell = (name: string) => {

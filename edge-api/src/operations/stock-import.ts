@@ -32,17 +32,26 @@ const lineRules = z.object({
   notes: z.string().max(2000, 'must be at most 2000 characters'),
 });
 
-/** The lines of a CSV file or of pasted lines (docs/stock-import.md); blank lines are skipped. */
-export function parseStockLines(text: string): RawLine[] {
+/**
+ * The rows of CSV text, each with its line of the text, blank lines skipped: commas, semicolons or tabs,
+ * quotes as in any CSV, a byte order mark ignored. A first row holding every one of `headerNames` (case
+ * and spaces aside) is a header: its cells in lower case come back as `header`, its row is left out.
+ */
+export function readCsv(text: string, headerNames: readonly string[]): { header: string[] | null; rows: { cells: string[]; line: number }[] } {
   const parsed = Papa.parse<string[]>(text.replace(/^\uFEFF/, ''), { skipEmptyLines: false, delimitersToGuess: [',', '\t', ';'] });
   // Numbered before blank lines are dropped, so a line number is the line of the text (a quoted field
   // spanning lines, rare in credentials, shifts the numbers after it).
   const rows = parsed.data.map((cells, i) => ({ cells, line: i + 1 })).filter((row) => row.cells.some((cell) => cell.trim() !== ''));
   const first = rows[0]?.cells.map((cell) => cell.trim().toLowerCase()) ?? [];
-  const hasHeader = first.includes('email') && first.includes('password');
-  const column = (name: (typeof STOCK_IMPORT_COLUMNS)[number]) => (hasHeader ? first.indexOf(name) : STOCK_IMPORT_COLUMNS.indexOf(name));
+  const hasHeader = headerNames.every((name) => first.includes(name));
+  return hasHeader ? { header: first, rows: rows.slice(1) } : { header: null, rows };
+}
+
+/** The lines of a CSV file or of pasted lines (docs/stock-import.md); blank lines are skipped. */
+export function parseStockLines(text: string): RawLine[] {
+  const { header, rows: body } = readCsv(text, ['email', 'password']);
+  const column = (name: (typeof STOCK_IMPORT_COLUMNS)[number]) => (header ? header.indexOf(name) : STOCK_IMPORT_COLUMNS.indexOf(name));
   const at = { email: column('email'), password: column('password'), name: column('name'), notes: column('notes') };
-  const body = hasHeader ? rows.slice(1) : rows;
   if (body.length > STOCK_IMPORT_MAX_LINES) {
     throw badRequest(`An import holds at most ${STOCK_IMPORT_MAX_LINES} lines`, [{ path: 'text', message: `must hold at most ${STOCK_IMPORT_MAX_LINES} lines` }]);
   }
