@@ -82,6 +82,8 @@ describe('Add many at once, in a service\'s stock dialog', () => {
   it('previews the rows with problems by row and field, imports nothing until they are fixed, then imports them all', async () => {
     const service = await serverService();
     renderDialog(service, 'admin');
+    const template = screen.getByRole('link', { name: 'Download template' });
+    expect(decodeURIComponent(template.getAttribute('href')!.split(',').slice(1).join(','))).toMatch(/^host,port,user,password\r\n/);
     const rows = (port: string) => `host,port,user,password\na${tag()}.example.net,22,root,Pw-a-${tag()}\nb${tag()}.example.net,${port},root,Pw-b-${tag()}\nc${tag()}.example.net,22,root,Pw-c-${tag()}`;
 
     fireEvent.change(screen.getByLabelText('Rows to add'), { target: { value: rows('70000') } });

@@ -131,6 +131,11 @@ export function ServiceStockImport({ serviceId, kind, online, onImported }: { se
         <p id={ids.format} className="text-sm">
           {formatOf(kind)} At most {SERVICE_STOCK_IMPORT_MAX_ROWS.toLocaleString('en')} items per import.
         </p>
+        {kind !== 'lines' && (
+          <a className="btn btn-sm btn-outline" href={`data:text/csv;charset=utf-8,${encodeURIComponent(`${placeholderOf[kind].replace('\n', '\r\n')}\r\n`)}`} download={`${kind}-stock-template.csv`}>
+            Download template
+          </a>
+        )}
         {!online && <p className="text-sm">{IMPORT_OFFLINE_MESSAGE}</p>}
         <div>
           <label htmlFor={ids.file} className="mb-1 block text-sm font-medium">
