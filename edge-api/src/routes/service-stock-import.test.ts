@@ -263,5 +263,12 @@ describe('who may import, and replays', () => {
     const reused = await importRows({ id, serviceId, text: `z${random()}.example.net,22,root,Other-${random()}` });
     expect(reused.status).toBe(422);
     expect(await rowsOf(serviceId)).toHaveLength(2);
+
+    // Even once the service is gone, the same import sent again answers what it did.
+    expect((await bench.api.call('DELETE', `/api/services/${serviceId}`, { user: bench.admin })).status).toBeLessThan(300);
+    const late = await importRows({ id, serviceId, text });
+    expect(late.status).toBe(200);
+    expect(late.body).toEqual(first.body);
+    expect((await importRows({ serviceId, text })).status).toBe(400);
   });
 });

@@ -50,11 +50,11 @@ async function stockedService(db: Kysely<Database> | Transaction<Database>, serv
 }
 
 /** The rows that block an import, in a sentence naming the first (the details list them all). */
-function describeProblems(rows: ServiceStockImportRow[]) {
+function describeProblems(rows: ServiceStockImportRow[], then = 'Nothing was imported.') {
   const first = rows[0]!;
   const problem = first.problems[0]!;
   const more = rows.reduce((sum, row) => sum + row.problems.length, 0) - 1;
-  return `Row ${first.row}, ${problem.field}: ${problem.message}${more > 0 ? ` (and ${more} more ${more === 1 ? 'problem' : 'problems'})` : ''}. Nothing was imported.`;
+  return `Row ${first.row}, ${problem.field}: ${problem.message}${more > 0 ? ` (and ${more} more ${more === 1 ? 'problem' : 'problems'})` : ''}. ${then}`;
 }
 
 /**
@@ -154,11 +154,20 @@ export function serviceStockRoutes(deps: Deps) {
       const override = body.overrideDuplicates === true;
       const requestHash = await deps.secrets.blindIndex(`POST /service-stocks/batch ${canonicalJson({ ...body, id: undefined })}`);
       // Parsed, checked and sealed before the transaction (no encryption while the lock is held); the
-      // duplicate checks run again under the lock, against stock as it is when the rows are written.
-      const kindBefore = (await stockedService(deps.db, body.serviceId)).kind;
-      const raw = parseServiceStockRows(kindBefore, body.text, body.split);
-      const before = await planServiceStockImport(deps.db, deps, kindBefore, raw);
-      const sealed = new Map(await Promise.all(before.filter((row) => row.item).map(async (row) => [row.row, await deps.secrets.encrypt(row.item!.secret)] as const)));
+      // duplicate checks run again under the lock, against stock as it is when the rows are written. A
+      // refusal found here is given inside, after the id is looked up: a replay answers the first result
+      // even when the service has gone since.
+      let prepared: { kind: ServiceStockKind; raw: ReturnType<typeof parseServiceStockRows>; sealed: Map<number, string> } | undefined;
+      let refusal: unknown;
+      try {
+        const kind = (await stockedService(deps.db, body.serviceId)).kind;
+        const raw = parseServiceStockRows(kind, body.text, body.split);
+        const before = await planServiceStockImport(deps.db, deps, kind, raw);
+        const sealed = new Map(await Promise.all(before.filter((row) => row.item).map(async (row) => [row.row, await deps.secrets.encrypt(row.item!.secret)] as const)));
+        prepared = { kind, raw, sealed };
+      } catch (error) {
+        refusal = error;
+      }
       let answer;
       try {
         answer = await deps.db.transaction().execute(async (trx) => {
@@ -169,14 +178,16 @@ export function serviceStockRoutes(deps: Deps) {
             user.id,
             `POST /service-stocks/batch ${body.id}`,
             async () => {
+              if (!prepared) throw refusal;
+              const { raw, sealed } = prepared;
               const service = await stockedService(trx, body.serviceId);
-              if (service.kind !== kindBefore) throw conflict('The service\'s delivery kind changed while importing; preview again');
+              if (service.kind !== prepared.kind) throw conflict('The service\'s delivery kind changed while importing; preview again');
               const planned = await planServiceStockImport(trx, deps, service.kind, raw);
               const blocking = planned.filter((row) => row.problems.some((problem) => !problem.overridable));
               if (blocking.length > 0) throw badRequest(describeProblems(blocking), { rows: toImportPreview(service.id, service.kind, blocking).rows });
               const duplicates = planned.filter((row) => row.problems.length > 0);
               if (duplicates.length > 0 && !override) {
-                throw new ApiError('duplicate_credentials', `${describeProblems(duplicates).replace(/ Nothing was imported\.$/, '')} Send overrideDuplicates to import them anyway; nothing was imported.`, {
+                throw new ApiError('duplicate_credentials', describeProblems(duplicates, 'Send overrideDuplicates to import them anyway; nothing was imported.'), {
                   rows: toImportPreview(service.id, service.kind, duplicates).rows,
                 });
               }
