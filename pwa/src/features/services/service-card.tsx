@@ -1,9 +1,11 @@
+import { memo } from 'react';
 import { Link } from 'react-router-dom';
 import type { Service } from '../../../../edge-api/src/contract/services.ts';
 import { CheckIcon } from '../../components/line-icon.tsx';
 import { categoryLabel } from '../../lib/catalog.ts';
 
-export function ServiceCard({ service }: { service: Service }) {
+/** A card renders again only for another service object (usePublicServices keeps the same ones while nothing changed). */
+export const ServiceCard = memo(function ServiceCard({ service }: { service: Service }) {
   return (
     <article className="card h-full overflow-hidden border border-base-300 bg-base-100 shadow-sm transition hover:shadow-lg">
       <figure className="relative aspect-video bg-base-200">
@@ -45,4 +47,4 @@ export function ServiceCard({ service }: { service: Service }) {
       </div>
     </article>
   );
-}
+});

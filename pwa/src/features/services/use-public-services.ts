@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useMemo, useRef } from 'react';
 import type { Service } from '../../../../edge-api/src/contract/services.ts';
 import { loadDevice, useDeviceQuery } from '../../db/device.ts';
 import { useSyncStatus } from '../../db/sync-status.ts';
@@ -38,8 +38,20 @@ export function usePublicServices(): Loaded<Service[]> {
   const services = useDeviceQuery(async (device) => (await device.getPublicDb().services.toArray()).sort(newestFirst), []);
   const settled = useSettled(services, services?.length === 0) as Loaded<Service[]>;
   const rendered = useMemo(() => (snapshot ? [...snapshot.services].sort(newestFirst) : null), [snapshot]);
-  if (settled.state !== 'ready' && rendered) return { state: 'ready', value: rendered };
-  return settled;
+  const shown = useRef<Loaded<Service[]> | null>(null);
+  const next: Loaded<Service[]> = settled.state !== 'ready' && rendered ? { state: 'ready', value: rendered } : settled;
+  // The device's copy of the rows on screen (the server's, then each sync's read) is the same list: the
+  // screen keeps what it has, so neither the list nor a card renders again for it. On /services that
+  // render came once the device had loaded and synced, inside Lighthouse's blocking-time window (decision 070).
+  const previous = shown.current;
+  if (previous?.state === 'ready' && next.state === 'ready' && sameRows(previous.value, next.value)) return previous;
+  shown.current = next;
+  return next;
+}
+
+/** The same services, each at the same version, in the same order. */
+function sameRows(a: Service[], b: Service[]): boolean {
+  return a === b || (a.length === b.length && a.every((service, index) => service.id === b[index]!.id && service.version === b[index]!.version));
 }
 
 /** One service by id; `null` once it is known not to exist. */
