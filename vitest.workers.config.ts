@@ -21,6 +21,7 @@ export const workerContractFiles = [
   'edge-api/src/routes/uploads.test.ts',
   'edge-api/src/routes/push.test.ts',
   'edge-api/src/routes/service-stocks.test.ts',
+  'edge-api/src/routes/service-stock-import.test.ts',
 ];
 
 export default defineConfig({
