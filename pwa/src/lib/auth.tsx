@@ -190,6 +190,9 @@ export function safeReturnPath(candidate: unknown): string | null {
     // a malformed escape matches no route: the path is what it is
   }
   if (SIGN_IN_SCREEN.test(url.pathname) || SIGN_IN_SCREEN.test(decoded)) return null;
+  // Dot segments can leave two slashes in front once resolved (`/.//host` is `//host`): the router takes
+  // that for another site and the browser goes there, so the normalised path is checked again.
+  if (!/^\/(?![/\\])/.test(url.pathname)) return null;
   return `${url.pathname}${url.search}${url.hash}`;
 }
 
