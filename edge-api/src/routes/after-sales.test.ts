@@ -207,6 +207,20 @@ describe('the warranty window', () => {
     expect(replayed.body.wisePassword).toBe(secondPassword);
     expect((await orders.auditRows(id)).filter((row) => row.action === 'order.report')).toHaveLength(1);
   });
+
+  it('a migration removes the passwords that report answers stored before, and leaves other answers', async () => {
+    const { up } = await import('../../../migrations/2026-11-26-0300_report_answers_without_passwords.ts');
+    const user = await api.createUser('user');
+    const reportKey = `POST /orders/${crypto.randomUUID()}/report ${crypto.randomUUID()}`;
+    const otherKey = `PUT /admin/orders/${crypto.randomUUID()}/x ${crypto.randomUUID()}`;
+    const values = (key: string, password: string) => ({ key, user_id: user.id, status: 200, response: JSON.stringify({ id: 'x', wisePassword: password }) });
+    await api.db.insertInto('idempotency_keys').values([values(reportKey, 'Old-Report-Secret'), values(otherKey, 'Not-A-Report')]).execute();
+    await up(api.db);
+    const rows = await api.db.selectFrom('idempotency_keys').select(['key', sql<string>`response::text`.as('response')]).where('user_id', '=', user.id).execute();
+    const byKey = new Map(rows.map((row) => [row.key, row.response]));
+    expect(byKey.get(reportKey)).toBe('{"reported": true}');
+    expect(byKey.get(otherKey)).toContain('Not-A-Report');
+  });
 });
 
 describe('replacement', () => {
