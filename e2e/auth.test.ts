@@ -111,6 +111,35 @@ describe('sign-in journeys', () => {
     });
   });
 
+  // Before the fix the router took `//evil.example/phish` for another site and refused it ("External
+  // navigation is not allowed"): the visitor stayed signed in on the sign-in screen with an error.
+  it('goes home after signing in from a link whose next resolves to another host (/.//host)', async () => {
+    await e2e.withPage(async (page) => {
+      const origin = new URL(e2e.server.url).origin;
+      const offSite: string[] = [];
+      // Any request to the other host is recorded and refused: the test needs no network.
+      await page.route(
+        (url) => url.hostname === 'evil.example',
+        (route) => {
+          offSite.push(route.request().url());
+          return route.abort();
+        },
+      );
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(error.message));
+      await page.goto('/login?next=%2F.%2F%2Fevil.example%2Fphish');
+      await page.getByLabel('Email Address').fill(demoLogins.customer.email);
+      await page.getByLabel('Password', { exact: true }).fill(demoLogins.customer.password);
+      await page.getByRole('button', { name: 'Sign In' }).click();
+      await mainNav(page).getByRole('button', { name: 'Logout' }).waitFor({ timeout: 30_000 });
+      await page.waitForURL((url) => url.pathname === '/', { timeout: 10_000 }).catch(() => undefined);
+      assert.deepEqual(offSite, [], 'no request went to the other host');
+      assert.deepEqual(errors, []);
+      assert.equal(new URL(page.url()).origin, origin);
+      assert.equal(new URL(page.url()).pathname, '/');
+    });
+  });
+
   it('refuses to register an email that already has an account, and stays signed out', async () => {
     await e2e.withPage(async (page) => {
       await page.goto('/register');

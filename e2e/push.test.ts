@@ -121,6 +121,20 @@ describe('web push', () => {
       });
       assert.deepEqual(shown, [{ title: 'Order delivered', body: message.body, tag: `order-${orderId}`, url: `/my-orders#order-${orderId}` }]);
 
+      // A url that names another site (`//host`, `/\host`, or not a path) is not kept: a click opens home.
+      for (const [n, url] of ['//evil.example/x', '/\\evil.example/x', 'https://evil.example/'].entries()) {
+        await cdp.send('ServiceWorker.deliverPushMessage', { origin, registrationId: registration.registrationId, data: JSON.stringify({ title: 'Hostile', body: 'x', url, tag: `hostile-${n}` }) });
+      }
+      const hostile = await page.evaluate(async () => {
+        const worker = await navigator.serviceWorker.ready;
+        for (;;) {
+          const all = (await worker.getNotifications()).filter((n) => n.tag.startsWith('hostile-'));
+          if (all.length === 3) return all.map((n) => (n.data as { url?: string } | null)?.url);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+      });
+      assert.deepEqual(hostile, ['/', '/', '/']);
+
       // The page a click opens shows the order.
       await page.goto(message.url);
       await page.locator(`#order-${orderId}`).getByText(`#${shortOrderId(orderId)}`, { exact: true }).waitFor({ timeout: 30_000 });

@@ -13,7 +13,8 @@ self.addEventListener('push', (event) => {
   };
   const message = read();
   const title = typeof message.title === 'string' && message.title ? message.title : 'Digital Services Hub';
-  const url = typeof message.url === 'string' && message.url.startsWith('/') ? message.url : '/';
+  // A path of this site only: `//host` and `/\host` are other sites to a URL parser.
+  const url = typeof message.url === 'string' && /^\/(?![/\\])/.test(message.url) ? message.url : '/';
   event.waitUntil(
     self.registration.showNotification(title, {
       body: typeof message.body === 'string' ? message.body : '',
@@ -27,7 +28,8 @@ self.addEventListener('push', (event) => {
 
 self.addEventListener('notificationclick', (event) => {
   event.notification.close();
-  const url = new URL((event.notification.data && event.notification.data.url) || '/', self.location.origin).href;
+  const asked = new URL((event.notification.data && event.notification.data.url) || '/', self.location.origin);
+  const url = asked.origin === self.location.origin ? asked.href : new URL('/', self.location.origin).href;
   event.waitUntil(
     clients.matchAll({ type: 'window', includeUncontrolled: true }).then((windows) => {
       for (const client of windows) {

@@ -17,6 +17,14 @@ export const text = (max: number) => z.string(textMessage).trim().max(max, `must
 /** Text that must not be blank once trimmed. */
 export const requiredText = (max: number) => text(max).min(1, 'is required');
 
+/**
+ * A person's name, shown to others in lists, notifications and push texts: required, and without the
+ * direction embeddings, overrides and isolates (U+202A–202E, U+2066–2069) that would turn the text after
+ * it around. Right-to-left scripts need none of them; the marks (U+200E, U+200F) stay allowed.
+ */
+export const hasDirectionControls = (value: string) => /[\u202A-\u202E\u2066-\u2069]/.test(value);
+export const nameText = (max: number) => requiredText(max).refine((value) => !hasDirectionControls(value), 'must not hold direction control characters');
+
 export const EMAIL_MAX = 320;
 const email = z.email('must be an email address');
 /** An email address, trimmed. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { emailText, expectedVersion, oneOf, requiredText, uuid } from './fields.ts';
+import { emailText, expectedVersion, nameText, oneOf, requiredText, uuid } from './fields.ts';
 import { roles, userLimits } from './users.ts';
 
 export const uidParam = z.object({ uid: uuid });
@@ -8,7 +8,7 @@ export const uidParam = z.object({ uid: uuid });
 export const registerBody = z.object({
   uid: uuid,
   email: emailText,
-  displayName: requiredText(userLimits.displayName),
+  displayName: nameText(userLimits.displayName),
   mobile: requiredText(userLimits.mobile),
   // userRole and createdAt are read by nobody: the server decides both.
   userRole: z.unknown().optional(),
@@ -26,7 +26,7 @@ export const roleBody = z.object({
  * server copies the address the auth server vouches for (it changes only through the mailed link).
  */
 export const profileBody = z.object({
-  displayName: requiredText(userLimits.displayName),
+  displayName: nameText(userLimits.displayName),
   mobile: requiredText(userLimits.mobile),
   version: expectedVersion,
 });

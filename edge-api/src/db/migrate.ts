@@ -18,6 +18,7 @@ import * as createPushSubscriptions from '../../../migrations/2026-11-25-0100_cr
 import * as deliveryKinds from '../../../migrations/2026-11-25-0300_delivery_kinds.ts';
 import * as serviceStocks from '../../../migrations/2026-11-25-0500_service_stocks.ts';
 import * as pushOutboxRetries from '../../../migrations/2026-11-26-0100_push_outbox_retries.ts';
+import * as reportAnswersWithoutPasswords from '../../../migrations/2026-11-26-0300_report_answers_without_passwords.ts';
 
 // Listed by hand so the Workers bundle needs no file system; add each new migration here.
 const migrations: Record<string, Migration> = {
@@ -39,6 +40,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-25-0300_delivery_kinds': deliveryKinds,
   '2026-11-25-0500_service_stocks': serviceStocks,
   '2026-11-26-0100_push_outbox_retries': pushOutboxRetries,
+  '2026-11-26-0300_report_answers_without_passwords': reportAnswersWithoutPasswords,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -13,11 +13,20 @@ export interface NewPushSubscription {
 }
 
 /**
- * One row per endpoint (a browser profile's push channel): subscribing again replaces the keys, and an
- * endpoint that another account subscribed on this browser before becomes this account's.
+ * Devices told per account: past this the oldest subscriptions go. Each one is a post per message, so
+ * without a bound one account could pile up endpoints (any path on a push service's host) and make every
+ * message about it a flood of requests from the server.
  */
-export function saveSubscription(db: Db, userId: string, sub: NewPushSubscription) {
-  return db
+export const PUSH_DEVICES_MAX = 10;
+
+/**
+ * One row per endpoint (a browser profile's push channel): subscribing again replaces the keys, and an
+ * endpoint that another account subscribed on this browser before becomes this account's. The account
+ * keeps its PUSH_DEVICES_MAX newest; subscriptions of one account take turns (its user row is locked).
+ */
+export async function saveSubscription(trx: Transaction<Database>, userId: string, sub: NewPushSubscription) {
+  await trx.selectFrom('users').select('id').where('id', '=', userId).forUpdate().execute();
+  const saved = await trx
     .insertInto('push_subscriptions')
     .values({ user_id: userId, endpoint: sub.endpoint, p256dh: sub.p256dh, auth: sub.auth, device_id: sub.deviceId, device_label: sub.deviceLabel })
     .onConflict((oc) =>
@@ -32,6 +41,10 @@ export function saveSubscription(db: Db, userId: string, sub: NewPushSubscriptio
     )
     .returning(['id', 'created_at'])
     .executeTakeFirstOrThrow();
+  await sql`
+    delete from push_subscriptions where user_id = ${userId} and id not in (
+      select id from push_subscriptions where user_id = ${userId} order by created_at desc, (id = ${saved.id}) desc, id limit ${PUSH_DEVICES_MAX})`.execute(trx);
+  return saved;
 }
 
 /** Removes one of the user's own subscriptions; answers whether there was one. */

@@ -3,7 +3,7 @@ import type { orderReportBody } from '../contract/order-requests.ts';
 import { reportReasonLabels, type Order } from '../contract/orders.ts';
 import { recordAudit } from '../db/audit.ts';
 import { KeyReusedError, onceForKey, type StoredAnswer } from '../db/idempotency.ts';
-import { lockOrder, updateOrder } from '../db/orders.ts';
+import { findOrderIncludingDeleted, lockOrder, updateOrder } from '../db/orders.ts';
 import type { OrderRow, UserRow } from '../db/schema.ts';
 import { resolveNotification } from '../db/notifications.ts';
 import { nextVersion } from '../db/versions.ts';
@@ -51,10 +51,14 @@ export function reportRefusal(row: OrderRow, now: Date): ApiError | null {
   return null;
 }
 
-/** POST /api/orders/{id}/report: the customer's report, once per idempotency key (an outbox entry replays). */
-export async function reportProblem(deps: Deps, me: UserRow, orderId: string, input: OrderReportInput, idempotencyKey?: string): Promise<StoredAnswer & { body: Order }> {
+/**
+ * POST /api/orders/{id}/report: the customer's report, once per idempotency key (an outbox entry replays).
+ * The order is delivered, so its owner's view holds the password: the stored answer holds none (the
+ * idempotency table is plain JSON), and the order is read again after, as it is now, for its owner.
+ */
+export async function reportProblem(deps: Deps, me: UserRow, orderId: string, input: OrderReportInput, idempotencyKey?: string): Promise<Order> {
   const requestHash = await hashOf(deps, `POST /orders/${orderId}/report`, input, idempotencyKey);
-  const answer = await deps.db.transaction().execute((trx) =>
+  await deps.db.transaction().execute((trx) =>
     onceForKey(trx, me.id, idempotencyKey && `POST /orders/${orderId}/report ${idempotencyKey}`, async () => {
       const current = await lockOrder(trx, orderId);
       if (!current) throw notFound('Order');
@@ -83,10 +87,12 @@ export async function reportProblem(deps: Deps, me: UserRow, orderId: string, in
         entityId: orderId,
         details: { reason: input.reason, reasonLabel: reportReasonLabels[input.reason], screenshot: !!input.image },
       });
-      return { status: 200, body: await presentOrder(updated, 'owner', deps.secrets, deps.blobs) };
+      return { status: 200, body: { reported: true } };
     }, requestHash),
   ).catch(keyReused);
-  return answer as StoredAnswer & { body: Order };
+  const row = await findOrderIncludingDeleted(deps.db, orderId);
+  if (!row || row.deleted_at || row.user_id !== me.id) throw notFound('Order');
+  return presentOrder(row, 'owner', deps.secrets, deps.blobs);
 }
 
 /** POST /api/admin/orders/{id}/report/decline: staff answer an open report without replacing the delivery. */

@@ -182,6 +182,45 @@ describe('the warranty window', () => {
     expect(reused.body.error.code).toBe('idempotency_mismatch');
     expect((await orders.orderRow(id)).report_reason).toBe('login_fails');
   });
+
+  it('keeps no delivered password in the stored answer of a report, and a replay reads the order again', async () => {
+    const id = await orders.placeOrder();
+    const firstPassword = `Stored-${random()}`;
+    expect((await orders.deliverTyped(id, `stored-${random()}@wise.test`, firstPassword)).status).toBe(200);
+    const key = crypto.randomUUID();
+    const first = await report(id, undefined, customer, { 'idempotency-key': key });
+    expect(first.status).toBe(200);
+    expect(first.body.wisePassword).toBe(firstPassword);
+    // The idempotency table holds answers in plain JSON: a delivered password there would be unsealed at rest.
+    const stored = await api.db
+      .selectFrom('idempotency_keys')
+      .select(sql<string>`response::text`.as('response'))
+      .where('user_id', '=', customer.id)
+      .where('key', 'like', `%${key}`)
+      .executeTakeFirstOrThrow();
+    expect(stored.response).not.toContain(firstPassword);
+    // Staff replace the delivery; the device sends its queued report again: it gets the order as it is now.
+    const secondPassword = `Replaced-${random()}`;
+    expect((await orders.deliverTyped(id, `replaced-${random()}@wise.test`, secondPassword, { replace: true })).status).toBe(200);
+    const replayed = await report(id, undefined, customer, { 'idempotency-key': key });
+    expect(replayed.status).toBe(200);
+    expect(replayed.body.wisePassword).toBe(secondPassword);
+    expect((await orders.auditRows(id)).filter((row) => row.action === 'order.report')).toHaveLength(1);
+  });
+
+  it('a migration removes the passwords that report answers stored before, and leaves other answers', async () => {
+    const { up } = await import('../../../migrations/2026-11-26-0300_report_answers_without_passwords.ts');
+    const user = await api.createUser('user');
+    const reportKey = `POST /orders/${crypto.randomUUID()}/report ${crypto.randomUUID()}`;
+    const otherKey = `PUT /admin/orders/${crypto.randomUUID()}/x ${crypto.randomUUID()}`;
+    const values = (key: string, password: string) => ({ key, user_id: user.id, status: 200, response: JSON.stringify({ id: 'x', wisePassword: password }) });
+    await api.db.insertInto('idempotency_keys').values([values(reportKey, 'Old-Report-Secret'), values(otherKey, 'Not-A-Report')]).execute();
+    await up(api.db);
+    const rows = await api.db.selectFrom('idempotency_keys').select(['key', sql<string>`response::text`.as('response')]).where('user_id', '=', user.id).execute();
+    const byKey = new Map(rows.map((row) => [row.key, row.response]));
+    expect(byKey.get(reportKey)).toBe('{"reported": true}');
+    expect(byKey.get(otherKey)).toContain('Not-A-Report');
+  });
 });
 
 describe('replacement', () => {

@@ -175,8 +175,9 @@ export function orderRoutes(deps: Deps) {
       return c.json(await Promise.all(rows.map((row) => presentOrder(row, audience, deps.secrets, deps.blobs))));
     })
     .post('/:id/report', requireRole(), validate('param', idParam), validate('header', idempotencyHeader), validate('json', orderReportBody), async (c) => {
-      const answer = await reportProblem(deps, c.get('user')!, c.req.valid('param').id, c.req.valid('json'), c.req.valid('header')['idempotency-key']);
-      return c.json(answer.body, 200);
+      const order = await reportProblem(deps, c.get('user')!, c.req.valid('param').id, c.req.valid('json'), c.req.valid('header')['idempotency-key']);
+      c.header('Cache-Control', 'no-store');
+      return c.json(order, 200);
     })
     .get('/:id/file', requireRole(), validate('param', idParam), async (c) => {
       // The delivered file (decision 069): its customer once delivered, and staff; nobody through a link.

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Order } from '../contract/orders.ts';
-import { claimPushes } from '../db/push.ts';
+import { claimPushes, PUSH_DEVICES_MAX } from '../db/push.ts';
 import type { Logger } from '../lib/logger.ts';
 import { PUSH_LEASE_MS, pushesSettled, sendDuePushesEvery, sendWaitingPushes } from '../push/send.ts';
 import { generateVapidKeys, pushConfigFrom, type PushConfig } from '../push/vapid.ts';
@@ -120,6 +120,21 @@ describe('push subscriptions', () => {
     expect((await subscribe(other, subscribeBody(sub, 'device-shared'))).status).toBe(201);
     rows = await rowsOf(sub.endpoint);
     expect(rows.map((row) => [row.user_id, row.device_id])).toEqual([[other.id, 'device-shared']]);
+  });
+
+  it('keep at most PUSH_DEVICES_MAX per account, the newest: an account cannot pile up endpoints for the server to post to', async () => {
+    const user = await bench.api.createUser('user');
+    const other = await bench.api.createUser('user');
+    const theirs = pushService.subscription();
+    expect((await subscribe(other, subscribeBody(theirs, 'device-theirs'))).status).toBe(201);
+    const subs = Array.from({ length: PUSH_DEVICES_MAX + 3 }, () => pushService.subscription());
+    for (const [i, sub] of subs.entries()) expect((await subscribe(user, subscribeBody(sub, `device-${i}`))).status).toBe(201);
+    const kept = await bench.api.db.selectFrom('push_subscriptions').select('endpoint').where('user_id', '=', user.id).execute();
+    expect(kept.map((row) => row.endpoint).sort()).toEqual(subs.slice(3).map((sub) => sub.endpoint).sort());
+    // Subscribing again an endpoint already kept takes no other one's place; another account's are not touched.
+    expect((await subscribe(user, subscribeBody(subs.at(-1)!, 'device-again'))).status).toBe(201);
+    expect(await bench.api.db.selectFrom('push_subscriptions').select('id').where('user_id', '=', user.id).execute()).toHaveLength(PUSH_DEVICES_MAX);
+    expect(await rowsOf(theirs.endpoint)).toHaveLength(1);
   });
 
   it('are removed at sign-out by their owner only', async () => {

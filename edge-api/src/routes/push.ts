@@ -40,13 +40,15 @@ export function pushRoutes(deps: Deps) {
       const body = c.req.valid('json');
       checkEndpoint(deps, body.endpoint);
       const me = c.get('user')!;
-      const saved = await saveSubscription(deps.db, me.id, {
-        endpoint: body.endpoint,
-        p256dh: body.keys.p256dh,
-        auth: body.keys.auth,
-        deviceId: body.deviceId,
-        deviceLabel: body.deviceLabel,
-      });
+      const saved = await deps.db.transaction().execute((trx) =>
+        saveSubscription(trx, me.id, {
+          endpoint: body.endpoint,
+          p256dh: body.keys.p256dh,
+          auth: body.keys.auth,
+          deviceId: body.deviceId,
+          deviceLabel: body.deviceLabel,
+        }),
+      );
       c.header('Cache-Control', 'no-store');
       return c.json({ subscribed: true as const, createdAt: new Date(saved.created_at).toISOString() }, 201);
     })

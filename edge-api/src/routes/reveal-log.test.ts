@@ -58,6 +58,10 @@ describe('the reveal log', () => {
     expect(again.status).toBe(200);
     expect(again.body.views?.count).toBe(1);
     expect(await revealRows(id)).toHaveLength(1);
+    // What is kept for the replay (plain JSON) holds no password, though the answer does.
+    expect(once.body.wisePassword).toMatch(/^Reveal-/);
+    const stored = await bench.api.db.selectFrom('idempotency_keys').select('response').where('user_id', '=', bench.customer.id).where('key', 'like', `%${key}`).executeTakeFirstOrThrow();
+    expect(JSON.stringify(stored.response)).not.toContain(once.body.wisePassword!);
     expect((await bench.orders.auditRows(id)).filter((row) => row.action === 'order.first_view')).toHaveLength(1);
     // The same key with another body is refused and records nothing.
     const reused = await reveal(bench.customer, id, phone(new Date().toISOString(), 'other-device'), key);

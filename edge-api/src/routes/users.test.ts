@@ -377,4 +377,26 @@ describe('PUT /api/users/{uid} (own profile)', () => {
     expect(blank.status).toBe(400);
     expect(blank.body.error.details?.map((d) => d.path).sort()).toEqual(['displayName', 'mobile']);
   });
+
+  // A name is shown to staff in lists, the bell and push texts ("… by <name>, 180."): a direction
+  // override would turn what follows it around, so a name cannot carry one. Right-to-left scripts can.
+  it('refuses direction controls in a name, and takes names in right-to-left scripts', async () => {
+    const user = await api.createUser('user', 'bidi');
+    const before = (await userRow(user.id))!.display_name;
+    for (const displayName of ['\u202Eadmin', 'Nadia\u202D', 'a\u2066b\u2069', 'x\u202Ay']) {
+      const refused = await api.call<ErrorBody>('PUT', `/api/users/${user.id}`, { user, json: { displayName, mobile: '01700000000' } });
+      expect(refused.status, JSON.stringify(displayName)).toBe(400);
+      expect(refused.body.error.details?.map((d) => d.path)).toEqual(['displayName']);
+    }
+    expect((await userRow(user.id))!.display_name).toBe(before);
+    for (const displayName of ['محمد رحيم', 'דוד כהן', 'Zoë Ång-Ström']) {
+      const saved = await api.call<User>('PUT', `/api/users/${user.id}`, { user, json: { displayName, mobile: '01700000000' } });
+      expect(saved.status, displayName).toBe(200);
+      expect(saved.body.displayName).toBe(displayName);
+    }
+    const account = await newAccount();
+    const registered = await api.call<ErrorBody>('POST', '/api/users', { user: account.token, json: { ...registration(account), displayName: 'Rahim\u202E' } });
+    expect(registered.status).toBe(400);
+    expect(registered.body.error.details?.map((d) => d.path)).toEqual(['displayName']);
+  });
 });

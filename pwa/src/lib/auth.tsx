@@ -190,6 +190,10 @@ export function safeReturnPath(candidate: unknown): string | null {
     // a malformed escape matches no route: the path is what it is
   }
   if (SIGN_IN_SCREEN.test(url.pathname) || SIGN_IN_SCREEN.test(decoded)) return null;
+  // Dot segments can leave two slashes in front once resolved (`/.//host` is `//host`): the router takes
+  // that for another site (and refuses it, leaving the visitor on the sign-in screen with an error; a
+  // history fallback would go there), so the normalised path is checked again.
+  if (!/^\/(?![/\\])/.test(url.pathname)) return null;
   return `${url.pathname}${url.search}${url.hash}`;
 }
 

@@ -129,6 +129,12 @@ describe('returnPath', () => {
     '/%6Cogin',
     '/a/../login',
     '/./register',
+    // Dot segments that leave `//host` once resolved: the router would take it for another site.
+    '/.//evil.com',
+    '/a/..//evil.com',
+    '/%2e//evil.com',
+    '/%2E%2e//evil.com',
+    '/./\\/evil.com',
   ])('refuses %j from `next`', (hostile) => {
     expect(returnPath(null, `?${new URLSearchParams({ next: hostile })}`)).toBe('/');
     expect(returnPath({ from: hostile })).toBe('/');

@@ -102,6 +102,11 @@ describe('validateRegistration', () => {
     expect(validateRegistration(valid)).toBeNull();
   });
 
+  it('refuses a name with direction control characters (the server refuses it too), not a right-to-left one', () => {
+    expect(validateRegistration({ ...valid, displayName: 'Ada\u202E' })).toBe('Your name must not hold direction control characters');
+    expect(validateRegistration({ ...valid, displayName: 'محمد' })).toBeNull();
+  });
+
   it('treats blank text as missing', () => {
     expect(validateRegistration({ ...valid, displayName: '   ' })).toBe('Please fill in all fields');
     expect(validateRegistration({ ...valid, mobile: '' })).toBe('Please fill in all fields');

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router-dom';
+import { hasDirectionControls } from '../../../../edge-api/src/contract/fields.ts';
 import { PASSWORD_MIN_CHARS, userLimits } from '../../../../edge-api/src/contract/users.ts';
 import { usePageTitle } from '../../components/page-title.ts';
 import { PasswordInput } from '../../components/password-input.tsx';
@@ -11,6 +12,8 @@ import { AuthCard, FormError, TextField } from './auth-card.tsx';
 export function validateRegistration(fields: { displayName: string; email: string; mobile: string; password: string }): string | null {
   if (!fields.displayName.trim() || !fields.email.trim() || !fields.mobile.trim() || !fields.password) return 'Please fill in all fields';
   if (fields.password.length < PASSWORD_MIN_CHARS) return `Password should be at least ${PASSWORD_MIN_CHARS} characters`;
+  // The record the server keeps refuses them (contract/fields.ts nameText): said before the account is made.
+  if (hasDirectionControls(fields.displayName)) return 'Your name must not hold direction control characters';
   return null;
 }
 
