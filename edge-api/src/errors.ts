@@ -27,12 +27,22 @@ export const unauthorized = (message = 'Sign in to continue') => new ApiError('u
 export const forbidden = (message = 'You do not have permission to do this') => new ApiError('forbidden', message);
 export const notFound = (what: string) => new ApiError('not_found', `${what} not found`);
 export const conflict = (message: string, details?: unknown) => new ApiError('conflict', message, details);
+/** Too many requests from one caller (decision 049): 429, and `onError` adds Retry-After. */
+export class RateLimitedError extends ApiError {
+  readonly retryAfterSeconds: number;
+
+  constructor(retryAfterSeconds: number) {
+    super('rate_limited', `Too many requests: try again in ${retryAfterSeconds} seconds`);
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
 /** The deployment is not set up right (an environment variable, a data key, a Storage bucket): nothing the caller can fix. */
 export const misconfigured = (message: string, details?: unknown) => new ApiError('misconfigured', message, details);
 
 export function errorHandler(logger: Logger) {
   return (err: Error, c: Context) => {
     if (err instanceof ApiError) {
+      if (err instanceof RateLimitedError) c.header('Retry-After', String(err.retryAfterSeconds));
       return c.json({ error: { code: err.code, message: err.message, details: err.details } }, err.status);
     }
     if (err instanceof HTTPException) {

@@ -1,4 +1,4 @@
-import type { Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database } from './schema.ts';
 
 /** The key was first used with another request: the caller answers 422 idempotency_mismatch. */
@@ -6,6 +6,12 @@ export class KeyReusedError extends Error {
   constructor() {
     super('idempotency key reused with a different request');
   }
+}
+
+/** Whether (user, key) was already claimed: a replay, which answers what the first one did. */
+export async function keyClaimed(db: Kysely<Database>, userId: string, key: string): Promise<boolean> {
+  const row = await db.selectFrom('idempotency_keys').select('key').where('user_id', '=', userId).where('key', '=', key).executeTakeFirst();
+  return row !== undefined;
 }
 
 export interface StoredAnswer {

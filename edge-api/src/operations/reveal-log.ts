@@ -2,16 +2,26 @@ import type { z } from 'zod';
 import type { revealBody } from '../contract/order-requests.ts';
 import type { Order } from '../contract/orders.ts';
 import { recordAudit } from '../db/audit.ts';
-import { KeyReusedError, onceForKey } from '../db/idempotency.ts';
+import { keyClaimed, KeyReusedError, onceForKey } from '../db/idempotency.ts';
 import { findOrderIncludingDeleted, lockOrder, updateOrder } from '../db/orders.ts';
 import type { OrderRow, UserRow } from '../db/schema.ts';
 import { nextVersion } from '../db/versions.ts';
 import type { Deps } from '../deps.ts';
-import { ApiError, forbidden, notFound } from '../errors.ts';
+import { ApiError, forbidden, notFound, RateLimitedError } from '../errors.ts';
+import { createFixedWindowLimiter, type RateLimiter } from '../lib/rate-limit.ts';
 import { presentOrder } from '../presenters/orders.ts';
 import { canonicalJson } from './deliver.ts';
 
 export type RevealInput = z.infer<typeof revealBody>;
+
+/** Reveals a customer may log in 10 minutes unless configured: a tap every 10 seconds for 10 minutes, no honest use comes near. */
+export const REVEALS_PER_10_MIN = 60;
+
+/** The per-user limit on logged reveals, counted in the database like every limit (decisions 049, 066). */
+export function createRevealLimiter(deps: Deps): RateLimiter {
+  const limit = deps.config.rateLimits?.revealsPer10Min ?? REVEALS_PER_10_MIN;
+  return createFixedWindowLimiter({ db: deps.db, name: 'api.reveals', limit, windowMs: 10 * 60_000, clock: deps.clock });
+}
 
 const hasPassword = (row: OrderRow) =>
   row.wise_password_enc !== null && row.payment_status === 'paid' && (row.order_status === 'delivered' || row.order_status === 'completed');
@@ -22,8 +32,21 @@ const hasPassword = (row: OrderRow) =>
  * and the first reveal, and the first also goes to the order's history for staff. The stored answer holds
  * no secret: the order is read again after, for its owner.
  */
-export async function logReveal(deps: Deps, me: UserRow, orderId: string, input: RevealInput, idempotencyKey?: string): Promise<Order> {
+export async function logReveal(
+  deps: Deps,
+  limiter: RateLimiter,
+  me: UserRow,
+  orderId: string,
+  input: RevealInput,
+  idempotencyKey?: string,
+): Promise<Order> {
   const request = `POST /orders/${orderId}/reveals`;
+  // Each reveal adds a row and a version every staff device syncs: past the limit, 429 and nothing written.
+  // A replay of a logged one answers as before and is not counted.
+  if (!idempotencyKey || !(await keyClaimed(deps.db, me.id, `${request} ${idempotencyKey}`))) {
+    const allowed = await limiter.hit(me.id);
+    if (!allowed.allowed) throw new RateLimitedError(allowed.retryAfterSeconds);
+  }
   const requestHash = idempotencyKey ? await deps.secrets.blindIndex(`${request} ${canonicalJson(input)}`) : undefined;
   await deps.db
     .transaction()

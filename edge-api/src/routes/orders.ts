@@ -16,7 +16,7 @@ import { badRequest, conflict, forbidden, notFound } from '../errors.ts';
 import { validate } from '../lib/validate.ts';
 import { isStaff, requireRole, type AppEnv } from '../middleware/session.ts';
 import { reportProblem } from '../operations/after-sales.ts';
-import { logReveal } from '../operations/reveal-log.ts';
+import { createRevealLimiter, logReveal } from '../operations/reveal-log.ts';
 import { presentOrder } from '../presenters/orders.ts';
 
 /** A page's end as an opaque cursor: the id of its last order. */
@@ -39,6 +39,7 @@ function cancelRefusal(row: OrderRow): string {
 }
 
 export function orderRoutes(deps: Deps) {
+  const reveals = createRevealLimiter(deps);
   return new Hono<AppEnv>()
     .post('/', requireRole(), validate('json', placeOrderBody), async (c) => {
       const { id = crypto.randomUUID(), productId, note = '', paymentMethod } = c.req.valid('json');
@@ -200,7 +201,7 @@ export function orderRoutes(deps: Deps) {
       });
     })
     .post('/:id/reveals', requireRole(), validate('param', idParam), validate('header', idempotencyHeader), validate('json', revealBody), async (c) => {
-      const order = await logReveal(deps, c.get('user')!, c.req.valid('param').id, c.req.valid('json'), c.req.valid('header')['idempotency-key']);
+      const order = await logReveal(deps, reveals, c.get('user')!, c.req.valid('param').id, c.req.valid('json'), c.req.valid('header')['idempotency-key']);
       c.header('Cache-Control', 'no-store');
       return c.json(order, 200);
     });

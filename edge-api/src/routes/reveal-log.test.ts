@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { AuditEntry } from '../contract/audit.ts';
 import type { Order } from '../contract/orders.ts';
 import type { SyncResponse } from '../contract/sync.ts';
-import type { TestUser } from '../testing/api-harness.ts';
-import { errorPaths, orderTestBench, random, type ErrorBody } from '../testing/order-fixtures.ts';
+import { inProcessHarness, type TestUser } from '../testing/api-harness.ts';
+import { createOrderFixtures, errorPaths, orderTestBench, random, type ErrorBody } from '../testing/order-fixtures.ts';
 
 // Issue 17, item 6: the reveal log (decision 066).
 
@@ -142,5 +142,74 @@ describe('the reveal log', () => {
     const firstViews = history.body.filter((entry) => entry.action === 'order.first_view');
     expect(firstViews).toHaveLength(1);
     expect(firstViews[0]).toMatchObject({ actorEmail: bench.customer.email, details: { revealedAt: firstAt, deviceLabel: 'Safari on iPhone', deviceId: 'dev-a' } });
+  });
+});
+
+describe('the reveal log’s limit per customer', () => {
+  it('answers 429 with Retry-After past the limit, recording nothing; replays and other customers go on as before', async () => {
+    // The limit is counted in 10-minute windows of the clock: a test started at the edge of one waits for the next.
+    const toNextWindow = 600_000 - (Date.now() % 600_000);
+    if (toNextWindow < 5_000) await new Promise((resolve) => setTimeout(resolve, toNextWindow + 50));
+    const limited = await inProcessHarness({ rateLimits: { revealsPer10Min: 3 } });
+    try {
+      const [admin, moderator, customer, other] = await Promise.all([
+        limited.createUser('admin'),
+        limited.createUser('moderator'),
+        limited.createUser('user'),
+        limited.createUser('user'),
+      ]);
+      const orders = await createOrderFixtures(limited, { admin, moderator, customer });
+      const delivered = async (user: TestUser) => {
+        const id = await orders.placeOrder(user);
+        expect((await orders.deliverTyped(id, `limit-${random()}@wise.test`, `Limit-${random()}`)).status).toBe(200);
+        return id;
+      };
+      const [id, othersId] = [await delivered(customer), await delivered(other)];
+      const send = (user: TestUser, orderId: string, key: string, body = phone(new Date().toISOString())) =>
+        limited.app.request(`/api/orders/${orderId}/reveals`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${user.token}`, 'content-type': 'application/json', 'idempotency-key': key },
+          body: JSON.stringify(body),
+        });
+      const rows = (orderId: string) => limited.db.selectFrom('credential_reveals').select('id').where('order_id', '=', orderId).execute();
+
+      const firstKey = crypto.randomUUID();
+      const firstBody = phone(new Date().toISOString());
+      expect((await send(customer, id, firstKey, firstBody)).status).toBe(200);
+      expect((await send(customer, id, crypto.randomUUID())).status).toBe(200);
+      // A replay of a logged reveal (the outbox sending an entry again) answers as the first time and is not counted.
+      for (let i = 0; i < 3; i += 1) {
+        const replay = await send(customer, id, firstKey, firstBody);
+        expect(replay.status).toBe(200);
+        expect(((await replay.json()) as Order).views?.count).toBe(2);
+      }
+      expect((await send(customer, id, crypto.randomUUID())).status).toBe(200);
+      const before = await orders.orderRow(id);
+      expect(before.reveal_count).toBe(3);
+
+      const refusedKey = crypto.randomUUID();
+      const refused = await send(customer, id, refusedKey);
+      expect(refused.status).toBe(429);
+      const retryAfter = Number(refused.headers.get('retry-after'));
+      expect(retryAfter).toBeGreaterThan(0);
+      expect(retryAfter).toBeLessThanOrEqual(600);
+      expect(((await refused.json()) as ErrorBody).error.code).toBe('rate_limited');
+      // Nothing written: no row, no new version for staff devices to sync, no key kept (the retry later is logged).
+      expect(await rows(id)).toHaveLength(3);
+      const after = await orders.orderRow(id);
+      expect(after.version).toBe(before.version);
+      expect(after.reveal_count).toBe(3);
+      const kept = await limited.db.selectFrom('idempotency_keys').select('key').where('user_id', '=', customer.id).where('key', 'like', `%${refusedKey}`).execute();
+      expect(kept).toHaveLength(0);
+      // Replays still answer their first result past the limit.
+      const lateReplay = await send(customer, id, firstKey, firstBody);
+      expect(lateReplay.status).toBe(200);
+
+      // Another customer has a budget of their own.
+      for (let i = 0; i < 3; i += 1) expect((await send(other, othersId, crypto.randomUUID())).status).toBe(200);
+      expect(await rows(othersId)).toHaveLength(3);
+    } finally {
+      await limited.close();
+    }
   });
 });
