@@ -1,6 +1,7 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Order } from '../../../edge-api/src/contract/orders.ts';
-import type { ApiHarness, TestUser } from '../../../edge-api/src/testing/api-harness.ts';
+import { inProcessHarness, type ApiHarness, type TestUser } from '../../../edge-api/src/testing/api-harness.ts';
+import { AppError } from '../lib/app-error.ts';
 import { logReveal } from './mutations.ts';
 import { createService, device, orderOnServer, syncTestBench } from '../test/sync-bench.ts';
 
@@ -48,5 +49,64 @@ describe('a reveal through the outbox', () => {
     expect((await staffView(order.id)).views).toEqual({ count: 1, firstAt: revealedAt, firstDevice: 'Chrome on Android' });
     const rows = await api.db.selectFrom('credential_reveals').selectAll().where('order_id', '=', order.id).execute();
     expect(rows).toHaveLength(1);
+  });
+});
+
+describe('a reveal past the server’s limit', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('stays queued with the changes behind it, and nothing is pushed again until the Retry-After has passed', async () => {
+    // The limit counts in 10-minute windows of the clock: a test started at the edge of one waits for the next.
+    const toNextWindow = 600_000 - (Date.now() % 600_000);
+    if (toNextWindow < 5_000) await new Promise((resolve) => setTimeout(resolve, toNextWindow + 50));
+    const limited = await inProcessHarness({ rateLimits: { revealsPer10Min: 2 } });
+    try {
+      const [limitedAdmin, limitedModerator, customer] = await Promise.all([limited.createUser('admin'), limited.createUser('moderator'), limited.createUser('user')]);
+      const service = await createService(limited, limitedAdmin, 'Wise limited');
+      const order = await orderOnServer(limited, customer, service);
+      const delivered = await limited.call('PUT', `/api/admin/orders/${order.id}`, {
+        user: limitedModerator,
+        json: { paymentStatus: 'paid', orderStatus: 'delivered', wiseEmail: 'limit@wise.test', wisePassword: 'Limit-Pass-1' },
+      });
+      expect(delivered.status).toBe(200);
+      const { engine, db, exchanges } = track(device(limited, customer));
+      await engine.syncNow();
+
+      for (let i = 0; i < 4; i += 1) {
+        await logReveal(customer.id, { orderId: order.id, deviceId: 'phone-1', deviceLabel: 'Chrome on Android', revealedAt: new Date().toISOString() }).saved;
+      }
+      const posts = () => exchanges.filter((e) => e.method === 'POST' && e.path.endsWith('/reveals'));
+      const rows = () => limited.db.selectFrom('credential_reveals').select('id').where('order_id', '=', order.id).execute();
+
+      const refused = await engine.syncNow().then(() => null, (error: unknown) => error);
+      expect(refused).toBeInstanceOf(AppError);
+      expect(refused).toMatchObject({ code: 'rate_limited', status: 429 });
+      const waitMs = (refused as AppError).retryAfterMs!;
+      expect(waitMs).toBeGreaterThan(0);
+      expect(waitMs).toBeLessThanOrEqual(600_000);
+      expect(posts().map((e) => e.status)).toEqual([200, 200, 429]);
+      // The refused reveal and the one behind it wait, pending: nothing dropped, nothing marked failed.
+      expect((await db!.outbox.toArray()).map((entry) => entry.status)).toEqual(['pending', 'pending']);
+      expect((await db!.orders.get(order.id))?.views?.count).toBe(4);
+
+      // Syncs meanwhile (a write, the timer, the tab coming back) still pull, but send nothing.
+      const pullsBefore = exchanges.filter((e) => e.path.startsWith('/api/sync?scope=private')).length;
+      await expect(engine.syncNow()).rejects.toMatchObject({ code: 'rate_limited' });
+      await expect(engine.syncNow()).rejects.toMatchObject({ code: 'rate_limited' });
+      expect(posts()).toHaveLength(3);
+      expect(exchanges.filter((e) => e.path.startsWith('/api/sync?scope=private')).length).toBeGreaterThan(pullsBefore);
+      expect(await db!.outbox.count()).toBe(2);
+
+      // Once the wait is over (the server's window with it), the queue goes out in order.
+      vi.useFakeTimers({ toFake: ['Date'] });
+      vi.setSystemTime(Date.now() + waitMs + 1_000);
+      await engine.syncNow();
+      expect(posts().map((e) => e.status)).toEqual([200, 200, 429, 200, 200]);
+      expect(await db!.outbox.count()).toBe(0);
+      expect(await rows()).toHaveLength(4);
+      expect((await db!.orders.get(order.id))?.views?.count).toBe(4);
+    } finally {
+      await limited.close();
+    }
   });
 });

@@ -51,6 +51,8 @@ export function createSyncEngine(options: SyncEngineOptions = {}) {
   let running: Promise<void> | null = null;
   let rerun: Promise<void> | null = null;
   let failures = 0;
+  /** A push refused with Retry-After (429 past a limit, 503): no push before then, whatever triggers a sync. */
+  let pushHeld: { until: number; error: AppError } | null = null;
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
   let writeTimer: ReturnType<typeof setTimeout> | undefined;
   /** Proof images of this user's delivered orders seen by the pulls since they were last asked for. */
@@ -96,13 +98,20 @@ export function createSyncEngine(options: SyncEngineOptions = {}) {
       await withLock(async () => {
         let pushError: unknown;
         const pushPending = async () => {
+          // The queue waits as it is, nothing dropped; pulls go on meanwhile.
+          if (pushHeld && Date.now() < pushHeld.until) {
+            pushError = pushHeld.error;
+            return;
+          }
           try {
             if (userId && db) await push(transport, userId, db);
             pushError = undefined;
+            pushHeld = null;
           } catch (error) {
             // A push that cannot get through must not keep the device from hearing about others' changes.
             if (hasCode(error, 'session_ended') || !isTransient(error)) throw error;
             pushError = error;
+            if (error instanceof AppError && error.retryAfterMs) pushHeld = { until: Date.now() + error.retryAfterMs, error };
           }
         };
         await pushPending();
@@ -130,8 +139,9 @@ export function createSyncEngine(options: SyncEngineOptions = {}) {
       setStatus({ syncing: false, lastError: message, online: browserOnline() });
       if (transient && detach && autoSync) {
         failures += 1;
-        const delay = Math.min(maxBackoffMs, 1000 * 2 ** (failures - 1));
-        retryTimer = setTimeout(trigger, delay * (0.5 + Math.random() / 2));
+        const delay = Math.min(maxBackoffMs, 1000 * 2 ** (failures - 1)) * (0.5 + Math.random() / 2);
+        const held = pushHeld ? pushHeld.until - Date.now() : 0;
+        retryTimer = setTimeout(trigger, Math.max(delay, held));
       }
       throw ended || isApiAnswer(error) ? error : new AppError('network', message, { cause: error });
     }
@@ -202,6 +212,7 @@ export function createSyncEngine(options: SyncEngineOptions = {}) {
       activeEngine = engine;
       userDb = userId ? getUserDb(userId) : null;
       failures = 0;
+      pushHeld = null;
       imagesToKeep.clear();
       setStatus({ userId, lastError: null, online: browserOnline() });
       detach = autoSync ? attachTriggers() : () => {};

@@ -26,12 +26,15 @@ export class AppError extends Error {
   readonly status?: number;
   /** A 400's fields at fault (FieldIssue[]), as the API sent them. */
   readonly details?: unknown;
+  /** How long the server asked us to wait before trying again (its Retry-After on a 429 or 503). */
+  readonly retryAfterMs?: number;
 
-  constructor(code: AppErrorCode, message: string, options: { status?: number; details?: unknown; cause?: unknown } = {}) {
+  constructor(code: AppErrorCode, message: string, options: { status?: number; details?: unknown; cause?: unknown; retryAfterMs?: number } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.status = options.status;
     this.details = options.details;
+    this.retryAfterMs = options.retryAfterMs;
   }
 }
 
