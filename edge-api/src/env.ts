@@ -33,9 +33,10 @@ const envSchema = z
     CREDENTIALS_KEY: base64Key,
     BLIND_INDEX_KEY: base64Key,
     ALLOWED_ORIGINS: list,
-    /** Orders one signed-in user may place, and images upload, in 10 minutes (429 past them). */
+    /** Orders one signed-in user may place, images upload and password reveals log, in 10 minutes (429 past them). */
     ORDERS_PER_10_MIN: z.coerce.number().int().positive().default(60),
     UPLOADS_PER_10_MIN: z.coerce.number().int().positive().default(40),
+    REVEALS_PER_10_MIN: z.coerce.number().int().positive().default(60),
     /**
      * Embedded auth: where its mail goes, e.g. smtps://user:pass@smtp.example.com:465; unset, every message
      * is kept in DATA_DIR/mailbox and its link printed on the console (decision 057).

@@ -14,7 +14,7 @@ import { canonicalJson } from './deliver.ts';
 
 export type RevealInput = z.infer<typeof revealBody>;
 
-/** Reveals a customer may log in 10 minutes unless configured: a tap every 10 seconds for 10 minutes, no honest use comes near. */
+/** Reveals a customer may log in 10 minutes (`REVEALS_PER_10_MIN`): a Show every 10 seconds for 10 minutes, no honest use comes near. */
 export const REVEALS_PER_10_MIN = 60;
 
 /** The per-user limit on logged reveals, counted in the database like every limit (decisions 049, 066). */
