@@ -52,31 +52,39 @@ describe('a reveal through the outbox', () => {
   });
 });
 
+/** A customer of an API that logs at most `limit` reveals per 10 minutes, with a delivered order and a device. */
+async function limitedShop(limit: number, autoSync = false) {
+  // The limit counts in 10-minute windows of the clock: a test started at the edge of one waits for the next.
+  const toNextWindow = 600_000 - (Date.now() % 600_000);
+  if (toNextWindow < 5_000) await new Promise((resolve) => setTimeout(resolve, toNextWindow + 50));
+  const limited = await inProcessHarness({ rateLimits: { revealsPer10Min: limit } });
+  const [limitedAdmin, limitedModerator, customer] = await Promise.all([limited.createUser('admin'), limited.createUser('moderator'), limited.createUser('user')]);
+  const service = await createService(limited, limitedAdmin, 'Wise limited');
+  const order = await orderOnServer(limited, customer, service);
+  const delivered = await limited.call('PUT', `/api/admin/orders/${order.id}`, {
+    user: limitedModerator,
+    json: { paymentStatus: 'paid', orderStatus: 'delivered', wiseEmail: 'limit@wise.test', wisePassword: 'Limit-Pass-1' },
+  });
+  expect(delivered.status).toBe(200);
+  const phone = track(device(limited, customer, { autoSync }));
+  if (autoSync) await phone.engine.idle();
+  else await phone.engine.syncNow();
+  const show = () => logReveal(customer.id, { orderId: order.id, deviceId: 'phone-1', deviceLabel: 'Chrome on Android', revealedAt: new Date().toISOString() }).saved;
+  const posts = () => phone.exchanges.filter((e) => e.method === 'POST' && e.path.endsWith('/reveals'));
+  const rows = () => limited.db.selectFrom('credential_reveals').select('id').where('order_id', '=', order.id).execute();
+  return { limited, order, ...phone, show, posts, rows };
+}
+
 describe('a reveal past the server’s limit', () => {
-  afterEach(() => vi.useRealTimers());
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.restoreAllMocks();
+  });
 
   it('stays queued with the changes behind it, and nothing is pushed again until the Retry-After has passed', async () => {
-    // The limit counts in 10-minute windows of the clock: a test started at the edge of one waits for the next.
-    const toNextWindow = 600_000 - (Date.now() % 600_000);
-    if (toNextWindow < 5_000) await new Promise((resolve) => setTimeout(resolve, toNextWindow + 50));
-    const limited = await inProcessHarness({ rateLimits: { revealsPer10Min: 2 } });
+    const { limited, order, engine, db, exchanges, show, posts, rows } = await limitedShop(2);
     try {
-      const [limitedAdmin, limitedModerator, customer] = await Promise.all([limited.createUser('admin'), limited.createUser('moderator'), limited.createUser('user')]);
-      const service = await createService(limited, limitedAdmin, 'Wise limited');
-      const order = await orderOnServer(limited, customer, service);
-      const delivered = await limited.call('PUT', `/api/admin/orders/${order.id}`, {
-        user: limitedModerator,
-        json: { paymentStatus: 'paid', orderStatus: 'delivered', wiseEmail: 'limit@wise.test', wisePassword: 'Limit-Pass-1' },
-      });
-      expect(delivered.status).toBe(200);
-      const { engine, db, exchanges } = track(device(limited, customer));
-      await engine.syncNow();
-
-      for (let i = 0; i < 4; i += 1) {
-        await logReveal(customer.id, { orderId: order.id, deviceId: 'phone-1', deviceLabel: 'Chrome on Android', revealedAt: new Date().toISOString() }).saved;
-      }
-      const posts = () => exchanges.filter((e) => e.method === 'POST' && e.path.endsWith('/reveals'));
-      const rows = () => limited.db.selectFrom('credential_reveals').select('id').where('order_id', '=', order.id).execute();
+      for (let i = 0; i < 4; i += 1) await show();
 
       const refused = await engine.syncNow().then(() => null, (error: unknown) => error);
       expect(refused).toBeInstanceOf(AppError);
@@ -106,6 +114,31 @@ describe('a reveal past the server’s limit', () => {
       expect(await rows()).toHaveLength(4);
       expect((await db!.orders.get(order.id))?.views?.count).toBe(4);
     } finally {
+      await limited.close();
+    }
+  });
+
+  it('schedules its next try for when the Retry-After ends, not after its one-second backoff', async () => {
+    const { limited, engine, db, show, posts } = await limitedShop(1, true);
+    try {
+      // Timers are only watched, not changed: the engine's retry is one of them.
+      const realSetTimeout = globalThis.setTimeout;
+      const delays: number[] = [];
+      vi.spyOn(globalThis, 'setTimeout').mockImplementation(((handler: TimerHandler, ms?: number, ...args: unknown[]) => {
+        delays.push(ms ?? 0);
+        return realSetTimeout(handler, ms, ...args);
+      }) as typeof setTimeout);
+      await show();
+      await show();
+      // Each Show asks for a push soon; the engine's own triggers send them.
+      await vi.waitFor(() => expect(posts().map((e) => e.status)).toEqual([200, 429]), { timeout: 10_000 });
+      await engine.idle();
+      const waitMs = 1000 * Number((posts()[1]!.body as { error: { message: string } }).error.message.match(/(\d+) seconds/)![1]);
+      expect(delays.some((ms) => ms > waitMs - 5_000 && ms <= waitMs)).toBe(true);
+      expect(await db!.outbox.count()).toBe(1);
+      expect(posts()).toHaveLength(2);
+    } finally {
+      engine.stop();
       await limited.close();
     }
   });

@@ -27,7 +27,7 @@ type Fault = 'network' | 'server-error' | 'lost-answer';
  * and path with query) fail: before reaching the server (network), with a 503, or after the server acted
  * (the answer is lost).
  */
-export function device(api: ApiHarness, user: TestUser | null, options: { token?: () => string; refresh?: () => Promise<boolean> } = {}) {
+export function device(api: ApiHarness, user: TestUser | null, options: { token?: () => string; refresh?: () => Promise<boolean>; autoSync?: boolean } = {}) {
   const exchanges: Exchange[] = [];
   const faults: { match: (method: string, path: string) => boolean; fault: Fault }[] = [];
   const fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
@@ -60,7 +60,8 @@ export function device(api: ApiHarness, user: TestUser | null, options: { token?
       fetchImage: async (url) => void imagesAsked.push(url),
     },
     locks: null,
-    autoSync: false,
+    // On: the engine's own triggers and retry timers run (stop it at the end of the test).
+    autoSync: options.autoSync ?? false,
   });
   engine.start(user?.id ?? null);
   const failNext = (count: number, fault: Fault, match: (method: string, path: string) => boolean) => {
