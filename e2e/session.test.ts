@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { databaseNames, demoLogins, goOffline, goOnline, setUpServerAndBrowser, signIn, waitForServiceWorkerControl } from './harness.ts';
+import { apiSession, databaseNames, demoLogins, goOffline, goOnline, setUpServerAndBrowser, signIn, waitForServiceWorkerControl } from './harness.ts';
 
 /**
  * Issue 11, items 1 and 2: an old token never locks a customer out of the device copy, and a session the
@@ -258,6 +258,51 @@ describe('signing out with unsent changes', () => {
       await page.goto('/my-orders');
       await eventually(async () => (await cards.count()) === before, `${before} orders titled ${title}`);
       assert.equal(await cards.getByText('Waiting to sync', { exact: true }).count(), 0);
+    });
+  });
+});
+
+describe('a session ended elsewhere while its access token is still valid (Sign Out Other Devices, an account removed)', () => {
+  /** Signs `login` in once more, through the API, and ends every other session of it there. */
+  async function endOtherSessions(login: { email: string; password: string }): Promise<void> {
+    const config = (await (await fetch(`${e2e.server.url}/api/config`)).json()) as { supabaseUrl: string; supabaseAnonKey: string };
+    const other = await apiSession(e2e.server.url, login);
+    const ended = await fetch(new URL('/auth/v1/logout?scope=others', config.supabaseUrl || e2e.server.url), {
+      method: 'POST',
+      headers: { apikey: config.supabaseAnonKey, authorization: `Bearer ${other.token}` },
+    });
+    assert.equal(ended.status, 204);
+    // The API remembers a live session for 5 s (decision 045): past that, it refuses the ended one.
+    await new Promise((resolve) => setTimeout(resolve, 5_500));
+  }
+
+  it('says the session has ended on My Orders and on the dashboard, not a load error, and signing in again works', slow, async () => {
+    await e2e.withPage(async (page) => {
+      await signIn(page, demoLogins.customer);
+      await page.goto('/my-orders');
+      await page.getByText('Payment Pending').first().waitFor({ timeout: 20_000 });
+      await endOtherSessions(demoLogins.customer);
+      await page.reload();
+      await page.getByText('Your session has ended.').waitFor({ timeout: 20_000 });
+      await page.getByRole('link', { name: 'Sign In Again' }).click();
+      await page.getByLabel('Email Address').fill(demoLogins.customer.email);
+      await page.getByLabel('Password', { exact: true }).fill(demoLogins.customer.password);
+      await page.getByRole('button', { name: 'Sign In' }).click();
+      await page.waitForURL('**/my-orders', { timeout: 30_000 });
+      await page.getByText('Payment Pending').first().waitFor({ timeout: 20_000 });
+      assert.equal(await page.getByText('Your session has ended.').count(), 0);
+      assert.equal(await page.getByText('Error Loading Orders').count(), 0);
+    });
+    await e2e.withPage(async (page) => {
+      await page.setViewportSize({ width: 820, height: 1180 });
+      await signIn(page, demoLogins.moderator);
+      await page.goto('/dashboard');
+      await page.getByRole('heading', { name: 'Admin Order Management' }).waitFor({ timeout: 20_000 });
+      await endOtherSessions(demoLogins.moderator);
+      await page.reload();
+      await page.getByRole('heading', { level: 1, name: 'Your session has ended' }).waitFor({ timeout: 20_000 });
+      assert.equal(await page.getByText('Check your connection').count(), 0);
+      await page.getByRole('link', { name: 'Sign In Again' }).waitFor();
     });
   });
 });

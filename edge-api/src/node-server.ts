@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { mkdir, rename } from 'node:fs/promises';
+import { createServer as createNetServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { serve, type ServerType } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
@@ -135,6 +136,8 @@ export async function startNodeServer(
     await database.stop();
   };
   try {
+    // The port first: a start that fails on it after seeding the demo would never show the demo logins.
+    await ensurePortFree(env.PORT);
     await waitForDatabase(setupDb, database.databaseUrl, logger);
     if (!env.DATABASE_URL) await moveFromPglite(dataDir, setupDb, logger);
     await migrateToLatest(setupDb);
@@ -176,6 +179,18 @@ export async function startNodeServer(
     await closeDatabase();
     throw error;
   }
+}
+
+const portInUse = (port: number) => new Error(`Port ${port} is already in use by another program: set PORT to a free one.`);
+
+/** Fails with the port-in-use message when another program listens on `port` (0: any free one, always fine). */
+function ensurePortFree(port: number): Promise<void> {
+  if (port === 0) return Promise.resolve();
+  return new Promise((done, fail) => {
+    const probe = createNetServer();
+    probe.once('error', (error: NodeJS.ErrnoException) => fail(error.code === 'EADDRINUSE' ? portInUse(port) : error));
+    probe.listen(port, '0.0.0.0', () => probe.close(() => done()));
+  });
 }
 
 async function serveApp(
@@ -310,7 +325,7 @@ async function serveApp(
   const server = await new Promise<ServerType>((done, fail) => {
     const started = serve({ fetch: root.fetch, port: env.PORT, hostname: '0.0.0.0' }, () => done(started));
     started.once('error', (error: NodeJS.ErrnoException) =>
-      fail(error.code === 'EADDRINUSE' ? new Error(`Port ${env.PORT} is already in use by another program: set PORT to a free one.`) : error),
+      fail(error.code === 'EADDRINUSE' ? portInUse(env.PORT) : error),
     );
   });
   // Messages put back after a failed send go when due, even when no write happens (decision 067, retries).

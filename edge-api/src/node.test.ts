@@ -1,7 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
-import { connect } from 'node:net';
+import { connect, createServer as createNetServer, type AddressInfo } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -368,6 +368,23 @@ describe('npm start on the embedded Postgres server', () => {
     second.child.kill('SIGTERM');
     expect(await second.exited, second.output()).toBe(0);
   }, 90_000); // two starts and two scripts: slow on a loaded machine
+
+  it('still shows the demo logins on the next start when the first start found its port taken', async () => {
+    const dataDir = await freshDataDir();
+    const blocker = createNetServer();
+    await new Promise<void>((done) => blocker.listen(0, '0.0.0.0', () => done()));
+    const port = (blocker.address() as AddressInfo).port;
+    try {
+      await expect(startApp(dataDir, { PORT: String(port) })).rejects.toThrow(`Port ${port} is already in use by another program: set PORT to a free one.`);
+    } finally {
+      await new Promise<void>((done) => blocker.close(() => done()));
+    }
+    const app = await startApp(dataDir);
+    await eventually(() => app.output().includes('npm run demo:remove'));
+    expect(app.output()).toContain(`admin@demo.test / ${(await demoLoginsIn(dataDir)).admin.password}`);
+    app.child.kill('SIGTERM');
+    expect(await app.exited).toBe(0);
+  });
 
   it('refuses a second app on the same DATA_DIR with a clear error, and the first keeps serving', async () => {
     const dataDir = await freshDataDir();

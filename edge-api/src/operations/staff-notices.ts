@@ -15,7 +15,7 @@ const staffPush = (notice: { title: string; body: string; orderId: string }) => 
 
 /** A customer placed an order: staff are told, in the order's transaction (decision 062). */
 export async function notifyNewOrder(trx: Transaction<Database>, version: number, order: OrderRow) {
-  const notice = { kind: 'new_order', title: 'New order', body: `${orderLabel(order)}, ${order.price}.`, orderId: order.id } as const;
+  const notice = { kind: 'new_order', title: 'New order', body: `${orderLabel(order)}, $${order.price}.`, orderId: order.id } as const;
   const written = await notifyStaff(trx, version, notice);
   // Staff who allowed notifications get it on their devices too, once the order commits (decision 067).
   if (written) await queuePush(trx, 'staff', staffPush(notice));

@@ -131,6 +131,15 @@ describe('the notification centre (issue 16, item 7)', () => {
     expect((await api.call('POST', '/api/notifications/read', { user: customer, json: { all: true } })).status).toBe(403);
   });
 
+  it('writes the price of a new order as every screen shows it, in dollars', async () => {
+    const service = await api.call<Service>('POST', '/api/services', { user: admin, json: { ...serviceBody, title: 'Priced in dollars', price: '30' } });
+    expect(service.status).toBe(201);
+    const placed = await api.call<{ order: Order }>('POST', '/api/orders', { user: customer, json: { productId: service.body.id } });
+    expect(placed.status).toBe(201);
+    const notice = (await list(admin)).body.notifications.find((n) => n.orderId === placed.body.order.id);
+    expect(notice?.body).toMatch(/^Order #\S{8} \(Priced in dollars\) by .+, \$30\.$/);
+  });
+
   it('tells staff once when a payment proof waits for their check, and closes it when the payment is settled or the order cancelled', async () => {
     const checks = async (orderId: string) =>
       api.db.selectFrom('notifications').select(['resolved_at']).where('kind', '=', 'payment_check').where('order_id', '=', orderId).execute();

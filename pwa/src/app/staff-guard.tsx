@@ -3,6 +3,7 @@ import { Link, Navigate, useLocation } from 'react-router-dom';
 import { NoAccess } from '../components/no-access.tsx';
 import { usePageTitle } from '../components/page-title.ts';
 import { lookupRole } from '../db/role-lookup.ts';
+import { useAuth } from '../lib/auth.tsx';
 import { StaffRoleProvider, useStaffAccess } from '../lib/authorization.tsx';
 
 function Checking() {
@@ -23,6 +24,9 @@ function Checking() {
 export function StaffGuard({ children }: { children: ReactNode }) {
   const location = useLocation();
   const { access, email, retry } = useStaffAccess(lookupRole);
+  const auth = useAuth();
+  // The server refused the session (ended elsewhere, or the account removed): not a connection problem.
+  const ended = auth.status === 'signedIn' && auth.sessionEnded === true;
   if (access.kind === 'signedOut') return <Navigate to="/login" replace state={{ from: location }} />;
   if (access.kind === 'checking') return <Checking />;
   if (access.kind === 'allowed') return <StaffRoleProvider role={access.role}>{children}</StaffRoleProvider>;
@@ -40,6 +44,19 @@ export function StaffGuard({ children }: { children: ReactNode }) {
             </Link>
             <Link to="/my-orders" className="btn btn-outline">
               My Orders
+            </Link>
+          </NoAccess>
+        ) : ended ? (
+          <NoAccess
+            screen="Dashboard"
+            title="Your session has ended"
+            message={`Sign in again as ${email || 'before'} to use the dashboard. Everything stays on this device until then.`}
+          >
+            <Link to="/login" state={{ from: location, reason: 'Your session has ended. Sign in again to sync.' }} className="btn btn-primary">
+              Sign In Again
+            </Link>
+            <Link to="/" className="btn btn-outline">
+              Back to the Shop
             </Link>
           </NoAccess>
         ) : (

@@ -131,6 +131,7 @@ export function createSyncEngine(options: SyncEngineOptions = {}) {
       setStatus({ syncing: false, lastSyncedAt: now, lastError: null });
     } catch (error) {
       const ended = hasCode(error, 'session_ended');
+      if (ended && userId) transport.sessionEnded?.(userId);
       const transient = !ended && isTransient(error);
       const message =
         ended || isApiAnswer(error)

@@ -1,6 +1,7 @@
 import type { SyncResponse } from '../../../edge-api/src/contract/sync.ts';
 import { api, unwrap, type ApiClient } from '../lib/api-client.ts';
 import { AppError, hasCode } from '../lib/app-error.ts';
+import { reportSessionEnded } from '../lib/auth.tsx';
 import { getSupabase } from '../lib/supabase.ts';
 
 /** How the sync engine reaches the server: the API client and the session behind it. */
@@ -12,6 +13,8 @@ export interface SyncTransport {
   sessionUserId(): Promise<string | null>;
   /** Asks for an image so the service worker keeps it for offline use; absent, images wait until shown. */
   fetchImage?(url: string): Promise<void>;
+  /** The server refused this user's session and it could not be renewed: the app says so. */
+  sessionEnded?(userId: string): void;
 }
 
 /** The browser's: the app's API client and supabase-js's session. */
@@ -32,6 +35,7 @@ export const browserTransport: SyncTransport = {
     if (new URL(url, location.href).origin !== location.origin) return;
     await fetch(url, { credentials: 'same-origin' });
   },
+  sessionEnded: reportSessionEnded,
 };
 
 /** The session could not be renewed: the queue stays until the person signs in again. */

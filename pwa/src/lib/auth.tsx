@@ -57,6 +57,18 @@ function rememberUser(user: SignedInUser | null): void {
 let signingOutOnPurpose = false;
 /** The mounted AuthProvider's re-read of the state, run once a sign-out on purpose has finished. */
 const afterSignOut = new Set<() => void>();
+/** The mounted AuthProvider's "this user's session has ended", from reportSessionEnded(). */
+const sessionEndedListeners = new Set<(userId: string) => void>();
+
+/**
+ * The API refused this user's session and it could not be renewed. supabase-js keeps a session whose
+ * access token is still inside its lifetime although the auth server ended it (signed out elsewhere, the
+ * account removed: decision 045), so the app would otherwise show load errors for up to an hour; now it
+ * says the session has ended and offers to sign in again, the data kept, as when supabase-js drops it.
+ */
+export function reportSessionEnded(userId: string): void {
+  for (const listener of sessionEndedListeners) listener(userId);
+}
 
 /**
  * The state before supabase-js has said anything (decision 040): the stored session's user at once,
@@ -120,8 +132,14 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     window.addEventListener('storage', onStorage);
     const signedOut = () => apply(null);
     afterSignOut.add(signedOut);
+    const ended = (userId: string) => {
+      if (cancelled) return;
+      setState((previous) => (previous.status === 'signedIn' && previous.user.id === userId && !previous.sessionEnded ? { status: 'signedIn', user: previous.user, sessionEnded: true } : previous));
+    };
+    sessionEndedListeners.add(ended);
     return () => {
       afterSignOut.delete(signedOut);
+      sessionEndedListeners.delete(ended);
       cancelled = true;
       unsubscribe?.();
       window.removeEventListener('storage', onStorage);

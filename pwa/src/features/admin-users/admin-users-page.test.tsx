@@ -128,6 +128,9 @@ describe('User Management', () => {
       'Your own role and account are changed by another admin.',
     );
     expect(roleSelect(customer).disabled).toBe(false);
+    // The 'You' badge is a word of its own: read aloud or copied, the name does not run into it ("Demo AdminYou").
+    const badge = screen.getByText('You', { selector: '.badge' });
+    expect(badge.parentElement?.textContent).toMatch(/\S You$/);
   });
 
   it('shows the counts as loading, not as zero, until the list is known', async () => {

@@ -56,7 +56,8 @@ export function UsersTable({ users, viewerId, busy, canEdit, onRoleChange, onDel
                     <div className="min-w-0">
                       <p className="font-semibold">
                         {name}
-                        {own && <span className="badge badge-sm badge-primary ml-2 align-middle">You</span>}
+                        {own && ' '}
+                        {own && <span className="badge badge-sm badge-primary ml-1 align-middle">You</span>}
                       </p>
                       <p className="text-sm break-all text-base-content/70">{user.email}</p>
                       <p className="font-mono text-xs break-all text-base-content/70">{user.uid}</p>
