@@ -180,7 +180,7 @@ describe('the shell', () => {
       await mainNav(page).getByRole('link', { name: 'Login' }).waitFor();
       await checkA11y(page);
 
-      const contact = page.getByRole('link', { name: 'Contact Us' });
+      const contact = page.getByRole('link', { name: 'Contact Us (opens in a new tab)' });
       assert.equal(await contact.getAttribute('target'), '_blank');
       assert.match((await contact.getAttribute('rel')) ?? '', /noopener/);
       assert.match((await page.locator('footer').textContent()) ?? '', new RegExp(`© ${new Date().getFullYear()} .+\\. All rights reserved\\.`));

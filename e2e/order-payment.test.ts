@@ -97,7 +97,7 @@ describe('ordering with a note, paying with instructions and a proof, cancelling
       await card.getByRole('button', { name: 'Send Proof' }).click();
       await page.getByText('Payment proof sent. The shop will check it and mark your order paid.').waitFor({ timeout: 15_000 });
       await card.getByText(transactionId).waitFor();
-      await card.getByRole('link', { name: 'View the screenshot you sent' }).waitFor({ timeout: 15_000 });
+      await card.getByRole('link', { name: 'View the screenshot you sent (opens in a new tab)' }).waitFor({ timeout: 15_000 });
       assert.equal(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth + 1), true, 'the card fits a 412 px screen');
       await card.screenshot({ path: 'test-results/order-payment-card-412.png' });
       await checkA11y(page);

@@ -114,7 +114,10 @@ describe('storefront journey', () => {
     await expectTexts(['Email Us', 'Call Us', 'Visit Us', 'Working Hours', 'Quick Response']);
     await page.getByRole('listitem').filter({ hasText: 'Working Hours' }).getByText(/24\/7/).waitFor();
     for (const network of ['Facebook', 'Twitter', 'Instagram', 'LinkedIn']) {
-      await page.getByRole('main').getByRole('link', { name: network, exact: true }).waitFor();
+      // Each social button opens a new tab and says so.
+      const link = page.getByRole('main').getByRole('link', { name: `${network} (opens in a new tab)`, exact: true });
+      await link.waitFor();
+      assert.equal(await link.getAttribute('target'), '_blank');
     }
     assert.equal(await page.locator('main form').count(), 0);
     await expectHeadingsInOrder();
@@ -124,7 +127,6 @@ describe('storefront journey', () => {
   it('the proxy page (lower case too) sells the two plans through the bot', async () => {
     await page.goto('/proxy');
     await expectTexts([
-      'Get Started on Telegram',
       'High Security',
       'Lightning Fast',
       '24/7 Available',
@@ -144,11 +146,14 @@ describe('storefront journey', () => {
       'Approval usually takes 5-30 minutes after payment verification',
       '500+ Users',
     ]);
-    const bot = await page.getByRole('link', { name: 'Get Started on Telegram' }).getAttribute('href');
+    const bot = await page.getByRole('link', { name: 'Get Started on Telegram (opens in a new tab)' }).getAttribute('href');
     assert.ok(bot);
     const choose = page.getByRole('link', { name: /^Choose Plan/ });
     assert.equal(await choose.count(), 2);
     for (const link of await choose.all()) assert.equal(await link.getAttribute('href'), bot);
+    // Every bot link opens a new tab and says so.
+    assert.equal(await page.getByRole('link', { name: /^Choose Plan: .* \(opens in a new tab\)$/ }).count(), 2);
+    assert.equal(await page.locator('main a[target="_blank"]').count(), 3);
     await expectHeadingsInOrder();
     await checkA11y(page);
   });
@@ -296,7 +301,8 @@ describe('storefront journey', () => {
     await page.waitForURL(`**/service-details/${service.id}`, { timeout: 30_000 });
 
     await page.getByRole('heading', { level: 1, name: service.title }).waitFor();
-    await expectTexts(['Starting From', 'Place Order Now', 'Contact Provider', 'Back to Services', 'Service Information', 'Available', 'Key Features']);
+    await expectTexts(['Starting From', 'Place Order Now', 'Back to Services', 'Service Information', 'Available', 'Key Features']);
+    await page.getByRole('link', { name: 'Contact Provider (opens in a new tab)', exact: true }).waitFor();
     await page.getByText(service.id.slice(-12), { exact: true }).waitFor();
     await expectHeadingsInOrder();
     await checkA11y(page);
@@ -311,7 +317,7 @@ describe('storefront journey', () => {
     await page.getByRole('heading', { level: 2, name: serviceTitle }).waitFor();
     await expectTexts(['Awaiting Processing', 'Payment Pending', 'Payment Required', 'Complete your payment to start processing', 'Refresh Orders']);
     await page.getByText(customer.email).first().waitFor();
-    const pay = new URL((await page.getByRole('link', { name: 'Complete Payment' }).getAttribute('href'))!);
+    const pay = new URL((await page.getByRole('link', { name: 'Complete Payment (opens in a new tab)' }).getAttribute('href'))!);
     assert.ok(pay.searchParams.get('text')?.includes(`$${service.price}`), 'the payment message carries the amount');
     await expectHeadingsInOrder();
     await checkA11y(page);

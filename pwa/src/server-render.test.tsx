@@ -48,4 +48,16 @@ describe('renderPublicPage', () => {
     expect(serverLoginHref(url)).toBe(href);
     expect(await clientLoginHref(url)).toBe(href);
   });
+
+  it.each(['/contact', '/proxy', '/'])('every new-tab link in the server HTML of %s says so (the client renders the same ExternalLink)', (url) => {
+    const html = renderPublicPage(template, url, { settings: defaultSettings, services: [] });
+    const page = new DOMParser().parseFromString(html ?? '', 'text/html');
+    const links = [...page.querySelectorAll('a[target="_blank"]')];
+    // The header's Contact Us and social icons at least, plus the page's own.
+    expect(links.length).toBeGreaterThan(1);
+    for (const link of links) {
+      expect(link.getAttribute('rel')).toBe('noopener noreferrer');
+      expect(link.querySelector('.sr-only:last-child')?.textContent).toBe(' (opens in a new tab)');
+    }
+  });
 });

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { ExternalLink } from '../components/external-link.tsx';
 import { Link, NavLink, Outlet, useLocation } from 'react-router-dom';
 import { isStaffRole } from '../../../edge-api/src/contract/users.ts';
 import { BrandMark, ChatIcon } from '../components/icons.tsx';
@@ -36,10 +37,10 @@ export function PublicLayout() {
       <aside aria-label="Contact and social links" className="bg-neutral text-neutral-content">
         <div className="mx-auto flex max-w-7xl items-center justify-between gap-2 px-4 py-1">
           {settings.contactChatUrl ? (
-            <a href={settings.contactChatUrl} target="_blank" rel="noopener noreferrer" className="btn btn-sm btn-ghost gap-2 text-neutral-content">
+            <ExternalLink href={settings.contactChatUrl} className="btn btn-sm btn-ghost gap-2 text-neutral-content">
               <ChatIcon />
               Contact Us
-            </a>
+            </ExternalLink>
           ) : (
             <Link to="/contact" className="btn btn-sm btn-ghost gap-2 text-neutral-content">
               <ChatIcon />

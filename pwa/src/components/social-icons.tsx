@@ -1,4 +1,5 @@
 import type { SiteSettings } from '../../../edge-api/src/contract/settings.ts';
+import { ExternalLink } from './external-link.tsx';
 
 export type SocialNetwork = keyof SiteSettings['socialLinks'];
 
@@ -83,15 +84,10 @@ export function SocialLinks({
     <ul className={`flex items-center gap-1 ${className}`} aria-label="Social media">
       {present.map((network) => (
         <li key={network}>
-          <a
-            href={links[network]}
-            target="_blank"
-            rel="noopener noreferrer"
-            className={`btn btn-ghost btn-circle btn-sm ${linkClassName}`}
-            aria-label={`${SOCIAL_NAMES[network]} (opens in a new tab)`}
-          >
+          <ExternalLink href={links[network]} className={`btn btn-ghost btn-circle btn-sm ${linkClassName}`}>
             <SocialIcon network={network} />
-          </a>
+            <span className="sr-only">{SOCIAL_NAMES[network]}</span>
+          </ExternalLink>
         </li>
       ))}
     </ul>

@@ -1,4 +1,5 @@
 import type { Order } from '../../../../edge-api/src/contract/orders.ts';
+import { ExternalLink } from '../../components/external-link.tsx';
 import { paymentMethodName } from '../../lib/catalog.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { shortOrderId } from '../../lib/order-rules.ts';
@@ -38,9 +39,9 @@ export function CustomerPaymentDetails({ order }: { order: Order }) {
             )}
           </p>
           {proof.screenshotUrl && (
-            <a className="link link-primary" href={proof.screenshotUrl} target="_blank" rel="noreferrer">
-              Payment screenshot<span className="sr-only"> of {label} (opens in a new tab)</span>
-            </a>
+            <ExternalLink className="link link-primary" href={proof.screenshotUrl}>
+              Payment screenshot<span className="sr-only"> of {label}</span>
+            </ExternalLink>
           )}
           {proof.reusedTransactionIdOn && (
             <p role="note" className="font-semibold text-error">

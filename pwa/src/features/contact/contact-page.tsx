@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { ExternalLink } from '../../components/external-link.tsx';
 import { FeatureCard } from '../../components/feature-card.tsx';
 import { LineIcon } from '../../components/line-icon.tsx';
 import { usePageTitle } from '../../components/page-title.ts';
@@ -101,9 +102,9 @@ export function ContactPage() {
                 return (
                   <li key={network}>
                     {href ? (
-                      <a className="btn btn-outline" href={href} target="_blank" rel="noopener noreferrer">
+                      <ExternalLink className="btn btn-outline" href={href}>
                         {content}
-                      </a>
+                      </ExternalLink>
                     ) : (
                       <span className="btn btn-outline pointer-events-none">{content}</span>
                     )}

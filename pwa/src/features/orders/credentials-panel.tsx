@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { ExternalLink } from '../../components/external-link.tsx';
 import type { OrderViews } from '../../../../edge-api/src/contract/orders.ts';
 import { CopyButton } from '../../components/copy-button.tsx';
 import { useSecret, VaultDialog } from '../../components/vault-lock.tsx';
@@ -121,14 +122,14 @@ export function CredentialsPanel({
           {imageFailed ? (
             <p className="mt-1 text-sm">Image failed to load. Contact support for proof.</p>
           ) : (
-            <a href={proofImage} target="_blank" rel="noopener noreferrer" className="mt-1 inline-block" aria-label="Open the proof image in a new tab">
+            <ExternalLink href={proofImage} className="mt-1 inline-block" aria-label="Open the proof image">
               <img
                 src={proofImage}
                 alt={`Proof of delivery for ${title}`}
                 className="max-h-48 rounded-box border border-base-300 object-contain"
                 onError={() => setImageFailed(true)}
               />
-            </a>
+            </ExternalLink>
           )}
         </div>
       )}

@@ -42,7 +42,7 @@ describe('order card', () => {
     expect(screen.getByText('#1a0b9e84')).toBeTruthy();
     expect(screen.getByRole('heading', { name: 'Payment Required' })).toBeTruthy();
     expect(screen.getByText('Complete your payment to start processing')).toBeTruthy();
-    const pay = new URL(screen.getByRole('link', { name: 'Complete Payment' }).getAttribute('href')!);
+    const pay = new URL(screen.getByRole('link', { name: 'Complete Payment (opens in a new tab)' }).getAttribute('href')!);
     expect(pay.hostname).toBe('wa.me');
     expect(pay.searchParams.get('text')).toContain(base.id);
     expect(pay.searchParams.get('text')).toContain('$120');

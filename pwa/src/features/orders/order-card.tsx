@@ -1,4 +1,5 @@
 import type { Order } from '../../../../edge-api/src/contract/orders.ts';
+import { ExternalLink } from '../../components/external-link.tsx';
 import { logReveal } from '../../db/mutations.ts';
 import { deliveryTimeLabel } from '../../lib/catalog.ts';
 import { deviceId, deviceLabel } from '../../lib/device-identity.ts';
@@ -117,14 +118,9 @@ export function OrderCard({ order, providerChatUrl, waitingToSync, syncError, pa
               <h3 className="font-bold">Payment Required</h3>
               <p className="text-sm">Complete your payment to start processing</p>
             </div>
-            <a
-              className="btn btn-primary"
-              href={chatLinkWithMessage(providerChatUrl, paymentMessage(order))}
-              target="_blank"
-              rel="noopener noreferrer"
-            >
+            <ExternalLink className="btn btn-primary" href={chatLinkWithMessage(providerChatUrl, paymentMessage(order))}>
               Complete Payment
-            </a>
+            </ExternalLink>
           </div>
         )}
 

@@ -55,7 +55,7 @@ describe("an order card's payment part", () => {
   it('says what to do after a failed payment, and still takes a proof', () => {
     renderCard({ paymentStatus: 'failed' });
     expect(screen.getByText(/We could not confirm your payment\./)).toBeTruthy();
-    expect(screen.getByRole('link', { name: 'Contact the shop' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Contact the shop (opens in a new tab)' })).toBeTruthy();
     expect(screen.getByLabelText('Transaction ID')).toBeTruthy();
   });
 

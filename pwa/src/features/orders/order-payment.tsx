@@ -1,4 +1,5 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
+import { ExternalLink } from '../../components/external-link.tsx';
 import { TRANSACTION_ID_MAX } from '../../../../edge-api/src/contract/order-requests.ts';
 import { acceptsPaymentProof, isCancellable, type Order } from '../../../../edge-api/src/contract/orders.ts';
 import { instructionsFor, type PaymentInstructions } from '../../../../edge-api/src/contract/settings.ts';
@@ -60,9 +61,9 @@ export function OrderPayment({
         <div role="status" className="alert alert-error text-sm">
           <span>
             <strong>Payment Failed.</strong> {PAYMENT_FAILED_NEXT}{' '}
-            <a className="link font-semibold" href={chatLinkWithMessage(providerChatUrl, paymentMessage(order))} target="_blank" rel="noopener noreferrer">
+            <ExternalLink className="link font-semibold" href={chatLinkWithMessage(providerChatUrl, paymentMessage(order))}>
               Contact the shop
-            </a>
+            </ExternalLink>
           </span>
         </div>
       )}
@@ -81,9 +82,9 @@ export function OrderPayment({
             </p>
           )}
           {proof.screenshotUrl && (
-            <a className="link" href={proof.screenshotUrl} target="_blank" rel="noopener noreferrer">
+            <ExternalLink className="link" href={proof.screenshotUrl}>
               View the screenshot you sent
-            </a>
+            </ExternalLink>
           )}
         </div>
       )}

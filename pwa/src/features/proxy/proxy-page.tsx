@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { ExternalLink } from '../../components/external-link.tsx';
 import { FeatureCard } from '../../components/feature-card.tsx';
 import { CheckIcon, LineIcon } from '../../components/line-icon.tsx';
 import { usePageTitle } from '../../components/page-title.ts';
@@ -48,7 +49,6 @@ const plans = [
 export function ProxyPage() {
   usePageTitle('Proxy IP Access');
   const settings = useSettings();
-  const botLink = { href: settings.telegramBotUrl, target: '_blank', rel: 'noopener noreferrer' } as const;
 
   return (
     <div>
@@ -56,9 +56,9 @@ export function ProxyPage() {
         <div className="mx-auto flex max-w-4xl flex-col items-center gap-4 px-4 py-16 text-center md:py-20">
           <h1 className="text-4xl font-extrabold md:text-5xl">Premium Proxy IP Access</h1>
           <p className="text-lg">Fast, secure SOCKS5 and HTTP proxies for 12 or 24 hours, paid with mobile money.</p>
-          <a className="btn btn-primary btn-lg" {...botLink}>
+          <ExternalLink className="btn btn-primary btn-lg" href={settings.telegramBotUrl}>
             Get Started on Telegram
-          </a>
+          </ExternalLink>
           <p className="font-semibold">500+ Users</p>
         </div>
       </section>
@@ -121,9 +121,9 @@ export function ProxyPage() {
                     </li>
                   ))}
                 </ul>
-                <a className={`btn ${plan.popular ? 'btn-primary' : 'btn-outline btn-primary'}`} aria-label={`Choose Plan: ${plan.duration}`} {...botLink}>
+                <ExternalLink className={`btn ${plan.popular ? 'btn-primary' : 'btn-outline btn-primary'}`} aria-label={`Choose Plan: ${plan.duration}`} href={settings.telegramBotUrl}>
                   Choose Plan
-                </a>
+                </ExternalLink>
               </div>
             </article>
           ))}

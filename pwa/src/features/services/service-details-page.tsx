@@ -1,4 +1,5 @@
 import { useState, type ReactNode } from 'react';
+import { ExternalLink } from '../../components/external-link.tsx';
 import { Navigate, useLocation, useParams } from 'react-router-dom';
 import type { Service } from '../../../../edge-api/src/contract/services.ts';
 import { BottomBar } from '../../components/bottom-bar.tsx';
@@ -171,9 +172,9 @@ function ServiceView({ service, userId, onBack }: { service: Service; userId: st
                   {error}
                 </p>
               )}
-              <a className="btn btn-outline" href={settings.providerChatUrl} target="_blank" rel="noopener noreferrer">
+              <ExternalLink className="btn btn-outline" href={settings.providerChatUrl}>
                 Contact Provider
-              </a>
+              </ExternalLink>
               <ul className="space-y-2 pt-2">
                 {trustPoints.map((point) => (
                   <li key={point} className="flex items-center gap-2">

@@ -1,4 +1,5 @@
 import { useEffect, useId, useState } from 'react';
+import { ExternalLink } from '../../components/external-link.tsx';
 import type { UploadedImage } from '../../../../edge-api/src/contract/uploads.ts';
 import type { StockImageField, WiseStock } from '../../../../edge-api/src/contract/wise-stocks.ts';
 import { ModalDialog } from '../../components/modal-dialog.tsx';
@@ -78,9 +79,9 @@ function ImageSlot({ label, url, canManage, onEdit }: SlotProps) {
             <img src={url} alt={label} className="h-40 w-full rounded bg-base-200 object-contain" onError={() => setBroken(true)} />
           )}
           <div className="flex flex-wrap gap-2">
-            <a href={openable} target="_blank" rel="noopener noreferrer" className="btn btn-sm btn-outline" aria-label={`View Full Screen: ${label} (opens in a new tab)`}>
+            <ExternalLink href={openable} className="btn btn-sm btn-outline" aria-label={`View Full Screen: ${label}`}>
               View Full Screen
-            </a>
+            </ExternalLink>
             <button type="button" className="btn btn-sm btn-outline" onClick={() => void download()} aria-label={`Download: ${label}`}>
               Download
             </button>
