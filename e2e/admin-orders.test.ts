@@ -277,6 +277,44 @@ describe('admin order management', () => {
     await context.close();
   });
 
+  it("opens, from each of the bell's counts, the order list showing exactly the orders it counted", async () => {
+    const admin = await apiSession(e2e.server.url, demoLogins.admin);
+    const customer = await apiSession(e2e.server.url, demoLogins.customer);
+    const services = await customer.get<{ id: string; category: string; needsDetails?: boolean }[]>('/api/services');
+    const service = services.find((candidate) => candidate.category !== 'wise' && !candidate.needsDetails) ?? services[0]!;
+    // One order whose payment proof waits for a check, one paid and waiting for its delivery.
+    const proofed = await customer.call<{ order: Order }>('POST', '/api/orders', { productId: service.id }, 201);
+    await customer.call('PUT', `/api/orders/${proofed.order.id}/payment-proof`, { transactionId: `E2E-${Date.now()}` });
+    const paid = await customer.call<{ order: Order }>('POST', '/api/orders', { productId: service.id }, 201);
+    await admin.call('PUT', `/api/admin/orders/${paid.order.id}`, { paymentStatus: 'paid' });
+
+    const context = await e2e.context();
+    const page = await context.newPage();
+    await signIn(page, demoLogins.admin);
+    await page.goto('/dashboard');
+    await page.getByRole('heading', { name: 'Admin Order Management' }).waitFor();
+    for (const [text, attention, label] of [
+      ['Paid orders waiting for delivery', 'delivery', 'Awaiting delivery'],
+      ['Orders waiting for a payment check', 'payment-check', 'Payment proof to check'],
+    ] as const) {
+      const counted = await admin.get<AdminOrderPage>(`/api/admin/orders?attention=${attention}&limit=100`);
+      assert.ok(counted.total >= 1, `the arranged orders give "${text}" something to count`);
+      await page.getByRole('button', { name: 'Notifications' }).click();
+      const link = page.getByRole('link', { name: new RegExp(`^${text}\\s*${counted.total}$`) });
+      await link.waitFor({ timeout: 30_000 });
+      await link.click();
+      await page.waitForURL((url) => url.pathname === '/dashboard' && url.searchParams.get('attention') === attention);
+      await page.getByText(new RegExp(`^Showing 1–${Math.min(counted.total, 10)} of ${counted.total} orders$`)).waitFor();
+      const select = page.getByLabel('Needs staff');
+      assert.equal(await select.locator('option:checked').textContent(), label);
+    }
+    // The filter is chosen with the keyboard too, and goes into the address.
+    await page.getByLabel('Needs staff').selectOption({ label: 'All orders' });
+    await page.waitForURL((url) => url.searchParams.get('attention') === null);
+    await checkA11y(page);
+    await context.close();
+  });
+
   it('tells a signed-in customer who opens a dashboard address that it is not for them, and keeps them signed in', async () => {
     const context = await e2e.context();
     const page = await context.newPage();

@@ -246,6 +246,13 @@ describe('the tablet and the phone in use', () => {
   });
 
   it("on a phone the dashboard's bell panel, drawer and delete questions fit the screen and name what they are about", async () => {
+    // An order whose payment proof waits for a check, for the bell to count.
+    const customer = await apiSession(e2e.server.url, demoLogins.customer);
+    const services = await customer.get<Service[]>('/api/services');
+    const service = services.find((candidate) => candidate.category !== 'wise' && !candidate.needsDetails) ?? services[0]!;
+    const proofed = await customer.call<{ order: { id: string } }>('POST', '/api/orders', { productId: service.id }, 201);
+    await customer.call('PUT', `/api/orders/${proofed.order.id}/payment-proof`, { transactionId: `E2E-BELL-${Date.now()}` });
+
     const page = (await people()).pages.get('admin')!;
     await page.setViewportSize({ width: 412, height: 915 });
     const fits = async (what: string) => {
@@ -258,11 +265,11 @@ describe('the tablet and the phone in use', () => {
     const bell = page.getByRole('button', { name: 'Notifications' });
     await bell.click();
     const panel = page.locator(`#${(await bell.getAttribute('aria-controls'))!.replace(/:/g, '\\:')}`);
-    await panel.getByRole('link', { name: /Orders waiting for a payment check/ }).waitFor();
+    await panel.getByRole('link', { name: /Orders waiting for a payment check/ }).waitFor({ timeout: 30_000 });
     await fits('the bell panel');
     await page.screenshot({ path: join(SHOTS, 'admin-bell-panel-412.png') });
     await panel.getByRole('link', { name: /Orders waiting for a payment check/ }).click();
-    await page.waitForURL((url) => url.pathname === '/dashboard' && url.searchParams.get('paymentStatus') === 'pending');
+    await page.waitForURL((url) => url.pathname === '/dashboard' && url.searchParams.get('attention') === 'payment-check');
 
     await page.getByRole('button', { name: 'Menu' }).click();
     await page.getByRole('heading', { name: 'Dashboard', level: 2 }).waitFor();

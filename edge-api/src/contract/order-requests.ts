@@ -13,6 +13,7 @@ import {
   WISE_PASSWORD_MAX,
   wisePassword,
 } from './fields.ts';
+import { orderAttentions } from './order-attention.ts';
 import { orderPageSizes, orderStatuses, paymentStatuses, reportReasons } from './orders.ts';
 import { isHttpUrl, parseBlobRef } from './uploads.ts';
 import { deliveryFile, deliveryLines, serverLogin } from './deliveries.ts';
@@ -74,6 +75,8 @@ export const adminOrderFilterQuery = z.object({
   search: queryText(200).optional(),
   /** open: the orders with a problem report waiting for staff (decision 063). */
   report: z.preprocess(blankAsMissing, z.enum(['open'], { error: 'must be open' }).optional()),
+  /** The orders a bell item counts (decision 062 amendment): delivery or payment-check. */
+  attention: z.preprocess(blankAsMissing, oneOf(orderAttentions).optional()),
 });
 
 const pageSizeText = orderPageSizes.map(String);

@@ -1,4 +1,5 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type RawBuilder, type SqlBool, type Transaction } from 'kysely';
+import { attentionSql, type OrderAttention } from '../contract/order-attention.ts';
 import type { OrderStatus, PaymentStatus } from '../contract/orders.ts';
 import type { Database, OrderRow } from './schema.ts';
 
@@ -10,6 +11,8 @@ export interface AdminOrderFilter {
   search?: string;
   /** 'open': only orders whose problem report waits for staff. */
   report?: 'open';
+  /** The orders a bell item counts (contract/order-attention.ts). */
+  attention?: OrderAttention;
 }
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
@@ -35,6 +38,7 @@ function statusConditions(filter: AdminOrderFilter): RawBuilder<SqlBool>[] {
     ...(filter.status ? [sql<SqlBool>`order_status = ${filter.status}`] : []),
     ...(filter.paymentStatus ? [sql<SqlBool>`payment_status = ${filter.paymentStatus}`] : []),
     ...(filter.report ? [sql<SqlBool>`report_status = ${filter.report}`] : []),
+    ...(filter.attention ? [sql<SqlBool>`(${sql.raw(attentionSql[filter.attention])})`] : []),
   ];
 }
 
@@ -180,7 +184,7 @@ export async function listAdminOrders(
     // same version, it is this page's exact count and the page is one statement.
     let memory = countMemory.get(db);
     if (!memory) countMemory.set(db, (memory = new Map()));
-    const key = JSON.stringify([filter.status, filter.paymentStatus, filter.report, countCap, countTimeoutMs]);
+    const key = JSON.stringify([filter.status, filter.paymentStatus, filter.report, filter.attention, countCap, countTimeoutMs]);
     const remembered = memory.get(key);
     const usable = remembered && Date.now() - remembered.at < COUNT_MEMORY_MS ? remembered : undefined;
     const page = pageQuery(db).selectAll().select(syncVersion.as('sync_version')).execute();

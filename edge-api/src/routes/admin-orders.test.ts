@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEntry } from '../contract/audit.ts';
+import { needsAttention, orderAttentions } from '../contract/order-attention.ts';
 import { WISE_PASSWORD_MAX } from '../contract/fields.ts';
 import type { AdminOrderPage, Order, OrderStats, OrderStatus, PaymentStatus } from '../contract/orders.ts';
 import type { ApiHarness, TestUser } from '../testing/api-harness.ts';
@@ -193,6 +194,46 @@ describe('GET /api/admin/orders', () => {
       expect(bad.status, query).toBe(400);
       expect(paths(bad.body), query).toContain(field);
     }
+  });
+
+  it("filters by the bell's rules (attention=delivery|payment-check) exactly as the device counts, and refuses other values", async () => {
+    const mark = `Bell${random()}`;
+    const buyer = { id: crypto.randomUUID(), email: 'bell@shop.test', name: 'Bell Buyer' };
+    const seeds: [OrderStatus, PaymentStatus, { wiseEmail?: string; proof?: boolean }][] = [
+      ['pending', 'pending', { proof: true }],
+      ['processing', 'pending', { proof: true }],
+      ['pending', 'pending', {}],
+      ['cancelled', 'pending', { proof: true }],
+      ['pending', 'failed', { proof: true }],
+      ['pending', 'paid', {}],
+      ['processing', 'paid', {}],
+      ['processing', 'paid', { wiseEmail: 'sold@wise.test' }],
+      ['delivered', 'paid', { wiseEmail: 'sold2@wise.test' }],
+      ['completed', 'paid', {}],
+      ['cancelled', 'paid', {}],
+    ];
+    for (const [i, [orderStatus, paymentStatus, extra]] of seeds.entries()) {
+      const id = await orders.seedOrder({ user: buyer, title: `${mark} #${i}`, orderStatus, paymentStatus, createdAt: new Date(Date.UTC(2025, 4, 1) - i * 60_000) });
+      if (extra.wiseEmail || extra.proof) {
+        await api.db
+          .updateTable('orders')
+          .set({ ...(extra.wiseEmail ? { wise_email: extra.wiseEmail } : {}), ...(extra.proof ? { payment_reference: `tx-${i}`, proof_at: new Date() } : {}) })
+          .where('id', '=', id)
+          .execute();
+      }
+    }
+    const all = await list(`search=${mark}&limit=100`);
+    expect(all.body.total).toBe(seeds.length);
+    for (const attention of orderAttentions) {
+      const found = await list(`search=${mark}&attention=${attention}&limit=100`);
+      expect(found.status, attention).toBe(200);
+      const expected = all.body.orders.filter((o) => needsAttention(o, attention)).map((o) => o.id);
+      expect(expected, attention).toHaveLength(2);
+      expect(found.body.orders.map((o) => o.id), attention).toEqual(expected);
+    }
+    const bad = await list('attention=paid');
+    expect(bad.status).toBe(400);
+    expect(paths(bad.body)).toContain('attention');
   });
 
   it('is for staff only, and shows staff the delivered email but never the password', async () => {

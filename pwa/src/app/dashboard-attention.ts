@@ -1,28 +1,20 @@
 import { useLiveQuery } from 'dexie-react-hooks';
-import type { Order } from '../../../edge-api/src/contract/orders.ts';
+import { awaitsDelivery, awaitsPaymentCheck, type AttentionFields } from '../../../edge-api/src/contract/order-attention.ts';
 import type { AttentionItem } from '../components/notification-bell.tsx';
 import { useUserDb } from '../db/hooks.ts';
 import { useSyncStatus } from '../db/sync-status.ts';
 import { isOrderChange } from '../features/admin-orders/outbox-change.ts';
-import { normalizeOrderStatus, normalizePaymentStatus } from '../lib/order-rules.ts';
 
 /**
  * What staff can act on now, from the orders on this device (the staff working set: every order not yet
  * delivered) and the changes the server refused: the bell's list.
  */
-export function attentionItems(orders: readonly Pick<Order, 'orderStatus' | 'paymentStatus' | 'wiseEmail'>[], refusedChanges: number): AttentionItem[] {
-  let awaitingPayment = 0;
-  let awaitingDelivery = 0;
-  for (const order of orders) {
-    const status = normalizeOrderStatus(order.orderStatus);
-    if (status !== 'pending' && status !== 'processing') continue;
-    const payment = normalizePaymentStatus(order.paymentStatus);
-    if (payment === 'pending') awaitingPayment++;
-    else if (payment === 'paid' && !order.wiseEmail) awaitingDelivery++;
-  }
+export function attentionItems(orders: readonly AttentionFields[], refusedChanges: number): AttentionItem[] {
+  const awaitingPayment = orders.filter(awaitsPaymentCheck).length;
+  const awaitingDelivery = orders.filter(awaitsDelivery).length;
   return [
-    { id: 'payment-checks', count: awaitingPayment, text: 'Orders waiting for a payment check', to: '/dashboard?paymentStatus=pending' },
-    { id: 'deliveries', count: awaitingDelivery, text: 'Paid orders waiting for delivery', to: '/dashboard?paymentStatus=paid' },
+    { id: 'payment-checks', count: awaitingPayment, text: 'Orders waiting for a payment check', to: '/dashboard?attention=payment-check' },
+    { id: 'deliveries', count: awaitingDelivery, text: 'Paid orders waiting for delivery', to: '/dashboard?attention=delivery' },
     { id: 'refused-changes', count: refusedChanges, text: 'Changes the server refused', to: '/dashboard' },
   ];
 }

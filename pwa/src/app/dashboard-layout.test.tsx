@@ -51,7 +51,7 @@ function renderDashboard(role: StaffRole = 'admin') {
 const sidebar = () => screen.getByRole('navigation', { name: 'Dashboard' });
 const linksOf = (container: HTMLElement) => Object.fromEntries(within(container).getAllByRole('link').map((link) => [link.textContent, link.getAttribute('href')]));
 
-function order(id: string, orderStatus: Order['orderStatus'], paymentStatus: Order['paymentStatus']): Order {
+function order(id: string, orderStatus: Order['orderStatus'], paymentStatus: Order['paymentStatus'], extra: Partial<Order> = {}): Order {
   const now = new Date().toISOString();
   return {
     id,
@@ -71,6 +71,7 @@ function order(id: string, orderStatus: Order['orderStatus'], paymentStatus: Ord
     createdAt: now,
     updatedAt: now,
     version: 1,
+    ...extra,
   } as Order;
 }
 
@@ -123,7 +124,15 @@ describe('DashboardLayout', () => {
   });
 
   it('has a brand link and a way back to the shop, a Logout button and a bell that opens what needs attention', async () => {
-    await getUserDb(uid).orders.bulkPut([order('o1', 'pending', 'pending'), order('o2', 'pending', 'pending'), order('o3', 'cancelled', 'pending'), order('o4', 'processing', 'paid')]);
+    // Two unpaid orders with a proof to check, one unpaid without (nothing to check yet), one cancelled, one paid to deliver.
+    const proof = { transactionId: 'tx', sentAt: new Date().toISOString() };
+    await getUserDb(uid).orders.bulkPut([
+      order('o1', 'pending', 'pending', { paymentProof: proof }),
+      order('o2', 'pending', 'pending', { paymentProof: proof }),
+      order('o5', 'pending', 'pending'),
+      order('o3', 'cancelled', 'pending', { paymentProof: proof }),
+      order('o4', 'processing', 'paid'),
+    ]);
     renderDashboard();
     await screen.findByRole('heading', { name: 'Orders screen' });
     const banner = screen.getByRole('banner');
@@ -139,9 +148,11 @@ describe('DashboardLayout', () => {
     const panel = document.getElementById(bell.getAttribute('aria-controls')!)!;
     expect(panel.hidden).toBe(false);
     const payments = within(panel).getByRole('link', { name: /Orders waiting for a payment check/ });
-    expect(payments.getAttribute('href')).toBe('/dashboard?paymentStatus=pending');
+    expect(payments.getAttribute('href')).toBe('/dashboard?attention=payment-check');
     expect(payments.textContent).toContain('2');
-    expect(within(panel).getByRole('link', { name: /Paid orders waiting for delivery/ }).textContent).toContain('1');
+    const deliveries = within(panel).getByRole('link', { name: /Paid orders waiting for delivery/ });
+    expect(deliveries.getAttribute('href')).toBe('/dashboard?attention=delivery');
+    expect(deliveries.textContent).toContain('1');
     fireEvent.keyDown(document, { key: 'Escape' });
     expect(panel.hidden).toBe(true);
   });

@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { orderPageSizes, orderStatuses, paymentStatuses } from '../../../../edge-api/src/contract/orders.ts';
+import { orderAttentionLabels, orderAttentions, type OrderAttention } from '../../../../edge-api/src/contract/order-attention.ts';
 import { capitalize } from '../../lib/format.ts';
 import type { OrderFilters } from './order-filters.ts';
 
@@ -60,7 +61,7 @@ export function OrderFiltersBar({ filters, onChange }: { filters: OrderFilters; 
     <form
       role="search"
       aria-label="Filter orders"
-      className="grid grid-cols-2 gap-3 rounded-box bg-base-100 p-4 shadow-sm md:grid-cols-[2fr_1fr_1fr_1fr_auto]"
+      className="grid grid-cols-2 gap-3 rounded-box bg-base-100 p-4 shadow-sm md:grid-cols-[2fr_1fr_1fr_1fr_1fr_auto]"
       onSubmit={(event) => {
         event.preventDefault();
         sent.current = search;
@@ -103,6 +104,24 @@ export function OrderFiltersBar({ filters, onChange }: { filters: OrderFilters; 
         <select id={`${id}-report`} className="select w-full" value={filters.report ?? ''} onChange={(event) => onChange({ report: event.target.value === 'open' ? 'open' : '' })}>
           <option value="">All orders</option>
           <option value="open">Reported problems</option>
+        </select>
+      </div>
+      <div className="col-span-2 md:col-span-1">
+        <label htmlFor={`${id}-attention`} className="mb-1 block text-sm font-medium">
+          Needs staff
+        </label>
+        <select
+          id={`${id}-attention`}
+          className="select w-full"
+          value={filters.attention ?? ''}
+          onChange={(event) => onChange({ attention: (orderAttentions as readonly string[]).includes(event.target.value) ? (event.target.value as OrderAttention) : '' })}
+        >
+          <option value="">All orders</option>
+          {orderAttentions.map((attention) => (
+            <option key={attention} value={attention}>
+              {orderAttentionLabels[attention]}
+            </option>
+          ))}
         </select>
       </div>
       <div className="col-span-2 md:col-span-1">

@@ -11,6 +11,7 @@ import {
   type OrderStatus,
   type PaymentStatus,
 } from '../../../../edge-api/src/contract/orders.ts';
+import { isOrderAttention, needsAttention, type OrderAttention } from '../../../../edge-api/src/contract/order-attention.ts';
 
 export interface OrderFilters {
   status: OrderStatus | '';
@@ -18,6 +19,8 @@ export interface OrderFilters {
   search: string;
   /** 'open': only orders with a problem report waiting for staff (decision 063). */
   report?: '' | 'open';
+  /** The orders a bell item counts (decision 062 amendment): the same rule as the bell. */
+  attention?: OrderAttention | '';
   page: number;
   limit: number;
 }
@@ -43,6 +46,7 @@ export function filtersFromSearchParams(params: URLSearchParams): OrderFilters {
     paymentStatus: isPaymentStatus(paymentStatus) ? paymentStatus : '',
     search: params.get('search') ?? '',
     ...(params.get('report') === 'open' ? { report: 'open' as const } : {}),
+    ...(isOrderAttention(params.get('attention')) ? { attention: params.get('attention') as OrderAttention } : {}),
     page: Number.isInteger(page) && page >= 1 ? page : 1,
     limit: (orderPageSizes as readonly number[]).includes(limit) ? limit : defaultFilters.limit,
   };
@@ -54,15 +58,17 @@ export function filtersToSearchParams(filters: OrderFilters): URLSearchParams {
   if (filters.paymentStatus) params.set('paymentStatus', filters.paymentStatus);
   if (filters.search) params.set('search', filters.search);
   if (filters.report) params.set('report', filters.report);
+  if (filters.attention) params.set('attention', filters.attention);
   if (filters.page !== 1) params.set('page', String(filters.page));
   if (filters.limit !== defaultFilters.limit) params.set('limit', String(filters.limit));
   return params;
 }
 
 /** The filter part of a query, empty values omitted (spec section 7). */
-function filterQuery(filters: Pick<OrderFilters, 'status' | 'paymentStatus' | 'search'> & Partial<Pick<OrderFilters, 'report'>>): Record<string, string> {
+function filterQuery(filters: Pick<OrderFilters, 'status' | 'paymentStatus' | 'search'> & Partial<Pick<OrderFilters, 'report' | 'attention'>>): Record<string, string> {
   const query: Record<string, string> = {};
   if (filters.report) query.report = filters.report;
+  if (filters.attention) query.attention = filters.attention;
   if (filters.status) query.status = filters.status;
   if (filters.paymentStatus) query.paymentStatus = filters.paymentStatus;
   const search = filters.search.trim();
@@ -76,16 +82,17 @@ export function ordersQuery(filters: OrderFilters): Record<string, string> {
 }
 
 /** The CSV export of everything the filters match (every page, so no page or limit). */
-export function exportCsvUrl(filters: Pick<OrderFilters, 'status' | 'paymentStatus' | 'search'> & Partial<Pick<OrderFilters, 'report'>>): string {
+export function exportCsvUrl(filters: Pick<OrderFilters, 'status' | 'paymentStatus' | 'search'> & Partial<Pick<OrderFilters, 'report' | 'attention'>>): string {
   const params = new URLSearchParams(filterQuery(filters)).toString();
   return `/api/admin/orders/export.csv${params ? `?${params}` : ''}`;
 }
 
 /** The same match the server makes: one case-insensitive substring over id, title, email and name. */
-export function matchesFilters(order: Order, filters: Pick<OrderFilters, 'status' | 'paymentStatus' | 'search'> & Partial<Pick<OrderFilters, 'report'>>): boolean {
+export function matchesFilters(order: Order, filters: Pick<OrderFilters, 'status' | 'paymentStatus' | 'search'> & Partial<Pick<OrderFilters, 'report' | 'attention'>>): boolean {
   if (filters.status && order.orderStatus !== filters.status) return false;
   if (filters.report && order.report?.status !== filters.report) return false;
   if (filters.paymentStatus && order.paymentStatus !== filters.paymentStatus) return false;
+  if (filters.attention && !needsAttention(order, filters.attention)) return false;
   const term = filters.search.trim().toLowerCase();
   if (!term) return true;
   return `${order.id} ${order.title} ${order.userEmail} ${order.userName}`.toLowerCase().includes(term);

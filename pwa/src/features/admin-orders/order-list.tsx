@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import { ExternalLink } from '../../components/external-link.tsx';
 import { orderStatuses, paymentStatuses, reportReasonLabels, type Order, type OrderStatus, type PaymentStatus } from '../../../../edge-api/src/contract/orders.ts';
 import { capitalize, formatDateShort, formatDateTime } from '../../lib/format.ts';
 import { normalizeOrderStatus, normalizePaymentStatus, shortOrderId } from '../../lib/order-rules.ts';
@@ -152,9 +153,9 @@ function OrderItem({
                 {order.stockId && <span className="badge badge-ghost badge-sm">from stock</span>}
                 <FirstViewed order={order} />
                 {order.wiseImage && (
-                  <a className="link link-primary block" href={order.wiseImage} target="_blank" rel="noreferrer">
-                    Proof image<span className="sr-only"> of {label} (opens in a new tab)</span>
-                  </a>
+                  <ExternalLink className="link link-primary block" href={order.wiseImage}>
+                    Proof image<span className="sr-only"> of {label}</span>
+                  </ExternalLink>
                 )}
               </>
             ) : order.deliveryKind ? (
@@ -207,9 +208,9 @@ function ReportSummary({ order, label, onReplace, onDecline }: { order: Order; l
       {report.note && <p className="break-words whitespace-pre-line">{report.note}</p>}
       <p className="text-xs text-base-content/70">Reported {formatDateShort(report.reportedAt)}</p>
       {report.image && (
-        <a className="link link-primary" href={report.image} target="_blank" rel="noreferrer">
-          Screenshot<span className="sr-only"> of the problem with {label} (opens in a new tab)</span>
-        </a>
+        <ExternalLink className="link link-primary" href={report.image}>
+          Screenshot<span className="sr-only"> of the problem with {label}</span>
+        </ExternalLink>
       )}
       <div className="mt-2 flex flex-wrap gap-2">
         {onReplace && (
