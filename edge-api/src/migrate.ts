@@ -1,16 +1,12 @@
-import { openDatabase } from './db/connect.ts';
-import { useEmbeddedPostgres } from './db/embedded-postgres.ts';
-import { migrateToLatest } from './db/migrate.ts';
 import { parseEnv } from './env.ts';
+import { runMigrate } from './migrate-command.ts';
 
-// `npm run migrate`: brings DATABASE_URL (or the embedded database under DATA_DIR, running or not) to the latest schema.
-const env = parseEnv(process.env);
-const server = env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL, release: async () => {} } : await useEmbeddedPostgres(env.DATA_DIR);
-const db = openDatabase({ databaseUrl: server.databaseUrl, maxConnections: 1 });
+// `npm run migrate`: the migrations, then the move of inline images left by earlier versions into the
+// image store (migrate-command.ts). Exit status 0: done; 3: migrated, but inline images are left and
+// stderr says what to set; 1: anything else, said on stderr.
 try {
-  await migrateToLatest(db);
-  console.log('Database is at the latest migration.');
-} finally {
-  await db.destroy();
-  await server.release();
+  process.exitCode = await runMigrate(parseEnv(process.env));
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error);
+  process.exitCode = 1;
 }

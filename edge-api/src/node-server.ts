@@ -17,10 +17,7 @@ import { supabaseEmailConfirmed, supabaseUserDeleter } from './auth/supabase-adm
 import { isEmailConfirmed } from './auth/embedded/auth-store.ts';
 import { createTokenVerifier, remoteKeys } from './auth/verifier.ts';
 import type { BlobStore } from './blobs/blob-store.ts';
-import { createDiskBlobStore } from './blobs/disk-store.ts';
-import { deriveUrlSigningKey } from './blobs/signed-urls.ts';
 import { storageStandIn } from './blobs/storage-stand-in.ts';
-import { createSupabaseBlobStore } from './blobs/supabase-store.ts';
 import { importPglite, isPgliteDir } from './backup/pglite-import.ts';
 import { RestoreError } from './backup/restore.ts';
 import { openDatabase, POOL_IDLE_MS } from './db/connect.ts';
@@ -30,6 +27,7 @@ import { startEmbeddedPostgres } from './db/embedded-postgres.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import type { Deps } from './deps.ts';
 import type { Env } from './env.ts';
+import { dataDirImageStore, legacyImages, supabaseImageStore } from './image-store.ts';
 import { loadOrCreateLocalKeys, type LocalKeys } from './local-keys.ts';
 import { sendDuePushesEvery } from './push/send.ts';
 import { pushConfigOf } from './push/vapid.ts';
@@ -44,7 +42,6 @@ import { fileRoutes } from './routes/files.ts';
 import { moveInlineImages } from './operations/move-inline-images.ts';
 import { hasDemoAccounts, seedDemoData, demoLogins, type DemoLogin } from './seed/demo-data.ts';
 import { demoPassword } from './seed/demo-passwords.ts';
-import { DEMO_AUTH_IMAGE, demoAuthPng, legacyDemoAuthImage, legacyDemoImages } from './seed/demo-images.ts';
 
 /** What this process answers itself, rather than serving a file of the build. */
 const serverPaths = ['/api/', '/auth/', '/files/', '/storage/'];
@@ -243,7 +240,7 @@ async function serveApp(
   if (env.SUPABASE_URL && env.SUPABASE_ANON_KEY && env.SUPABASE_SERVICE_ROLE_KEY) {
     const authUrl = `${env.SUPABASE_URL.replace(/\/$/, '')}/auth/v1`;
     const serviceRoleKey = env.SUPABASE_SERVICE_ROLE_KEY;
-    blobs = await createSupabaseBlobStore({ url: env.SUPABASE_URL, serviceRoleKey, urlSigningKey: await deriveUrlSigningKey(credentialsKey) });
+    blobs = await supabaseImageStore({ url: env.SUPABASE_URL, serviceRoleKey }, credentialsKey);
     deps = {
       db,
       verifyToken: createTokenVerifier({ issuer: authUrl, keys: remoteKeys(authUrl), hs256Secret: env.SUPABASE_JWT_SECRET, logger }),
@@ -278,7 +275,7 @@ async function serveApp(
       // A stand-in serves a whole test suite's sign-ups from one address.
       ...(standIn && { rateLimits: { tokenPer5Min: Number.POSITIVE_INFINITY, refreshPer5Min: Number.POSITIVE_INFINITY, signupPer5Min: Number.POSITIVE_INFINITY } }),
     });
-    blobs = await createDiskBlobStore(join(dataDir, 'files'), decodeKey(keys.fileSigningKey, 'file signing key'));
+    blobs = await dataDirImageStore(dataDir, keys);
     deps = {
       db,
       verifyToken: createTokenVerifier({ issuer, keys: createLocalJWKSet(auth.jwks()), logger }),
@@ -331,17 +328,6 @@ async function serveApp(
   // Messages put back after a failed send go when due, even when no write happens (decision 067, retries).
   const pushRetries = deps.config.push ? sendDuePushesEvery(deps, PUSH_RETRY_EVERY_MS) : { stop: async () => {} };
   return { server: server as ServerType & { closeAllConnections(): void; closeIdleConnections(): void }, seeded, demoShop, pushRetries };
-}
-
-/** The inline pictures of earlier demo data, and where each one is now. */
-function legacyImages(blobs: BlobStore): Map<string, () => Promise<string>> {
-  const known = new Map<string, () => Promise<string>>([...legacyDemoImages()].map(([inline, path]) => [inline, async () => path]));
-  known.set(legacyDemoAuthImage(), async () => {
-    const { bucket, name } = DEMO_AUTH_IMAGE;
-    if (!(await blobs.read(bucket, name))) await blobs.put(bucket, name, demoAuthPng(), 'image/png');
-    return `${bucket}/${name}`;
-  });
-  return known;
 }
 
 /**

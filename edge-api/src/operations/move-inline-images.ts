@@ -14,6 +14,25 @@ export interface MovedImages {
   rows: { services: number; orders: number; wiseStocks: number };
 }
 
+/** A row's column still holds an inline image: the predicate of migration 2026-11-23-2320's partial indexes. */
+const inline = (column: string) => sql<boolean>`${sql.ref(column)} like 'data:%'`;
+
+/**
+ * How many rows still hold an inline image, per table: a count on the partial indexes of migration
+ * 2026-11-23-2320, so nothing to read once nothing is left. `npm run migrate` asks before it opens an
+ * image store, to say how much is waiting when it has none.
+ */
+export async function countInlineImageRows(db: Kysely<Database>): Promise<{ services: number; orders: number; wiseStocks: number }> {
+  const count = (table: 'services' | 'orders' | 'wise_stocks', where: ReturnType<typeof inline>) =>
+    db.selectFrom(table).select((eb) => eb.fn.countAll<string>().as('n')).where(where).executeTakeFirstOrThrow();
+  const [services, orders, wiseStocks] = await Promise.all([
+    count('services', inline('image')),
+    count('orders', inline('image')),
+    count('wise_stocks', sql<boolean>`${inline('auth_image')} or ${inline('doc_img1')} or ${inline('doc_img2')}`),
+  ]);
+  return { services: Number(services.n), orders: Number(orders.n), wiseStocks: Number(wiseStocks.n) };
+}
+
 /**
  * Images are kept by reference only (decision 051). Rows written by earlier versions may hold an inline
  * `data:` image, and orders copied their service's into each of them: 65% of a staff device's first
@@ -34,7 +53,6 @@ export async function moveInlineImages(
 ): Promise<MovedImages> {
   const { db, blobs } = deps;
   const result: MovedImages = { moved: 0, known: 0, left: 0, rows: { services: 0, orders: 0, wiseStocks: 0 } };
-  const inline = (column: string) => sql<boolean>`${sql.ref(column)} like 'data:%'`;
 
   const services = await db.selectFrom('services').select(['id', 'image']).where(inline('image')).execute();
   const orderImages = await db.selectFrom('orders').select('image').distinct().where(inline('image')).execute();

@@ -1,0 +1,101 @@
+import { resolve } from 'node:path';
+import type { Kysely } from 'kysely';
+import type { BlobStore } from './blobs/blob-store.ts';
+import { openDatabase } from './db/connect.ts';
+import { useEmbeddedPostgres } from './db/embedded-postgres.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import type { Database } from './db/schema.ts';
+import type { Env } from './env.ts';
+import { dataDirImageStore, legacyImages, supabaseImageStore } from './image-store.ts';
+import { consoleLogger, type Logger } from './lib/logger.ts';
+import { decodeKey } from './lib/secrets.ts';
+import { loadOrCreateLocalKeys } from './local-keys.ts';
+import { countInlineImageRows, moveInlineImages } from './operations/move-inline-images.ts';
+
+/**
+ * The exit status of a run that applied the migrations but left inline images in the rows, because no
+ * image store was configured to move them into: not 0, so a deploy script stops and its operator reads
+ * why; not 1, so a script can tell it from a failed migration.
+ */
+export const EXIT_INLINE_IMAGES_LEFT = 3;
+
+export interface MigrateOutput {
+  /** What was done, on stdout. */
+  info(line: string): void;
+  /** What the operator must do, on stderr. */
+  error(line: string): void;
+  /** The move's own log lines (counts only). */
+  logger: Logger;
+}
+
+const consoleOutput = (): MigrateOutput => ({ info: (line) => console.log(line), error: (line) => console.error(line), logger: consoleLogger() });
+
+/**
+ * `npm run migrate`: brings DATABASE_URL (or the embedded database under DATA_DIR, running or not) to the
+ * latest schema, then moves the inline `data:` images rows of earlier versions still hold into the image
+ * store, as the Node entry does at every start (decision 051 and its amendment): a Workers deployment
+ * never runs the Node entry, so this is where its rows are rewritten. Returns the exit status.
+ */
+export async function runMigrate(env: Env, output: MigrateOutput = consoleOutput()): Promise<number> {
+  const server = env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL, release: async () => {} } : await useEmbeddedPostgres(env.DATA_DIR);
+  const db = openDatabase({ databaseUrl: server.databaseUrl, maxConnections: 1 });
+  try {
+    await migrateToLatest(db);
+    output.info('Database is at the latest migration.');
+    return await moveLeftoverInlineImages(env, db, output);
+  } finally {
+    await db.destroy();
+    await server.release();
+  }
+}
+
+async function moveLeftoverInlineImages(env: Env, db: Kysely<Database>, output: MigrateOutput): Promise<number> {
+  const rows = await countInlineImageRows(db);
+  const total = rows.services + rows.orders + rows.wiseStocks;
+  // The common case once moved: a few index look-ups, and no store opened.
+  if (total === 0) return 0;
+  const store = await imageStoreOf(env);
+  if (!store) {
+    output.error(
+      [
+        `The migrations are applied, but ${total} rows still hold inline data: images (services ${rows.services}, orders ${rows.orders}, stocks ${rows.wiseStocks}),`,
+        'and no image store is configured to move them into (decision 051: images by reference only).',
+        'For a Workers deployment, run `npm run migrate` again with the worker\'s Supabase settings in the environment or in .env:',
+        '  SUPABASE_URL, SUPABASE_ANON_KEY, SUPABASE_SERVICE_ROLE_KEY, CREDENTIALS_KEY and BLIND_INDEX_KEY (with DATABASE_URL).',
+        'A database served by the Node entry with its images under DATA_DIR/files instead gets them moved at its next start (`npm start`).',
+      ].join('\n'),
+    );
+    return EXIT_INLINE_IMAGES_LEFT;
+  }
+  let moved;
+  try {
+    moved = await moveInlineImages({ db, blobs: store.blobs, logger: output.logger }, legacyImages(store.blobs));
+  } catch (error) {
+    // The rows are rewritten in one transaction after every file is stored: a failure leaves them all as they were.
+    const why = error instanceof Error ? error.message : String(error);
+    throw new Error(`The migrations are applied, but moving the inline images into ${store.where} failed: ${why}\nNo row was rewritten; run \`npm run migrate\` again once that is fixed.`, { cause: error });
+  }
+  const rewritten = moved.rows.services + moved.rows.orders + moved.rows.wiseStocks;
+  const demo = moved.known ? ` (and pointed ${moved.known} of the earlier demo data's pictures at their files)` : '';
+  output.info(`Moved ${moved.moved} inline images into ${store.where}${demo} and rewrote ${rewritten} rows to refer to them.`);
+  if (moved.left) output.info(`${moved.left} inline images are not PNG, JPEG, WebP or GIF and stay where they are until an admin replaces them.`);
+  return 0;
+}
+
+/**
+ * The store the shop reads its images from, by the Node entry's rule: Supabase Storage with SUPABASE_URL
+ * and SUPABASE_SERVICE_ROLE_KEY; the files under DATA_DIR with the embedded database. A DATABASE_URL
+ * without Supabase may belong to a Workers deployment whose settings were not given here, so nothing is
+ * written to this machine's disk for it: null.
+ */
+async function imageStoreOf(env: Env): Promise<{ blobs: BlobStore; where: string } | null> {
+  // With SUPABASE_URL the environment's rules (env.ts) require the service-role key and CREDENTIALS_KEY.
+  if (env.SUPABASE_URL && env.SUPABASE_SERVICE_ROLE_KEY && env.CREDENTIALS_KEY) {
+    const credentialsKey = decodeKey(env.CREDENTIALS_KEY, 'CREDENTIALS_KEY');
+    const blobs = await supabaseImageStore({ url: env.SUPABASE_URL, serviceRoleKey: env.SUPABASE_SERVICE_ROLE_KEY }, credentialsKey);
+    return { blobs, where: 'Supabase Storage' };
+  }
+  if (env.DATABASE_URL) return null;
+  const dataDir = resolve(env.DATA_DIR);
+  return { blobs: await dataDirImageStore(dataDir, await loadOrCreateLocalKeys(dataDir)), where: `${dataDir}/files` };
+}
