@@ -14,8 +14,11 @@ export interface AppConfig {
   supabaseUrl: string;
   supabaseAnonKey: string;
   allowedOrigins: string[];
-  /** Per signed-in user in 10 minutes: orders placed (60), images uploaded (40), password reveals logged (60). */
-  rateLimits?: { ordersPer10Min?: number; uploadsPer10Min?: number; revealsPer10Min?: number };
+  /**
+   * Per signed-in user in 10 minutes: orders placed (60), images uploaded (40), password reveals logged (60),
+   * staff duplicate checks of credentials (120).
+   */
+  rateLimits?: { ordersPer10Min?: number; uploadsPer10Min?: number; revealsPer10Min?: number; credentialChecksPer10Min?: number };
   /** Web push (decision 067): the VAPID keys and contact; unset, nobody can subscribe and nothing is sent. */
   push?: PushConfig;
 }

@@ -235,8 +235,18 @@ async function serveApp(
   const standIn = env.SUPABASE_STAND_IN === '1';
   // A stand-in serves whole test suites and benchmarks from a few accounts: no write limits there either.
   const writeLimits = standIn
-    ? { ordersPer10Min: Number.POSITIVE_INFINITY, uploadsPer10Min: Number.POSITIVE_INFINITY, revealsPer10Min: Number.POSITIVE_INFINITY }
-    : { ordersPer10Min: env.ORDERS_PER_10_MIN, uploadsPer10Min: env.UPLOADS_PER_10_MIN, revealsPer10Min: env.REVEALS_PER_10_MIN };
+    ? {
+        ordersPer10Min: Number.POSITIVE_INFINITY,
+        uploadsPer10Min: Number.POSITIVE_INFINITY,
+        revealsPer10Min: Number.POSITIVE_INFINITY,
+        credentialChecksPer10Min: Number.POSITIVE_INFINITY,
+      }
+    : {
+        ordersPer10Min: env.ORDERS_PER_10_MIN,
+        uploadsPer10Min: env.UPLOADS_PER_10_MIN,
+        revealsPer10Min: env.REVEALS_PER_10_MIN,
+        credentialChecksPer10Min: env.CREDENTIAL_CHECKS_PER_10_MIN,
+      };
   if (env.SUPABASE_URL && env.SUPABASE_ANON_KEY && env.SUPABASE_SERVICE_ROLE_KEY) {
     const authUrl = `${env.SUPABASE_URL.replace(/\/$/, '')}/auth/v1`;
     const serviceRoleKey = env.SUPABASE_SERVICE_ROLE_KEY;

@@ -95,7 +95,12 @@ async function buildIsolate(source: Record<string, unknown>, logger: Logger): Pr
       supabaseUrl,
       supabaseAnonKey: env.SUPABASE_ANON_KEY,
       allowedOrigins: env.ALLOWED_ORIGINS,
-      rateLimits: { ordersPer10Min: env.ORDERS_PER_10_MIN, uploadsPer10Min: env.UPLOADS_PER_10_MIN, revealsPer10Min: env.REVEALS_PER_10_MIN },
+      rateLimits: {
+        ordersPer10Min: env.ORDERS_PER_10_MIN,
+        uploadsPer10Min: env.UPLOADS_PER_10_MIN,
+        revealsPer10Min: env.REVEALS_PER_10_MIN,
+        credentialChecksPer10Min: env.CREDENTIAL_CHECKS_PER_10_MIN,
+      },
       push,
     },
     logger,

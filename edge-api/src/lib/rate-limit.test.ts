@@ -41,6 +41,17 @@ describe('the shared store', () => {
     expect((await second.hit('k')).allowed).toBe(true);
   });
 
+  it('counts a hit of cost n as n requests, and a new window starts from that cost', async () => {
+    let now = Date.parse('2026-11-24T05:30:00Z');
+    const limiter = createFixedWindowLimiter({ db, name: 'test.cost', limit: 5, windowMs: 60_000, clock: () => new Date(now) });
+    expect((await limiter.hit('k', 3)).allowed).toBe(true);
+    expect((await limiter.hit('k', 2)).allowed).toBe(true);
+    expect(await limiter.hit('k')).toEqual({ allowed: false, retryAfterSeconds: 60 });
+    now += 60_000;
+    expect((await limiter.hit('k', 5)).allowed).toBe(true);
+    expect((await limiter.hit('k')).allowed).toBe(false);
+  });
+
   it('a backoff is shared too, and forgotten after a success or after forgetAfterMs', async () => {
     let now = Date.parse('2026-11-24T05:20:00Z');
     const make = () => createFailureBackoff({ db, name: 'test.backoff', freeFailures: 2, baseDelayMs: 10_000, maxDelayMs: 40_000, forgetAfterMs: 600_000, clock: () => new Date(now) });

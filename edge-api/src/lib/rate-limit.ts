@@ -6,8 +6,8 @@ type Db = QueryExecutorProvider;
 export type RateLimitResult = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
 export interface RateLimiter {
-  /** Counts one request from `key` and says whether it is within the limit. */
-  hit(key: string): Promise<RateLimitResult>;
+  /** Counts one request from `key` (or `cost` of them: one request that asks many questions) and says whether it is within the limit. */
+  hit(key: string, cost?: number): Promise<RateLimitResult>;
 }
 
 export interface FailureBackoff {
@@ -51,15 +51,15 @@ export function createFixedWindowLimiter(options: { db: Db; name: string; limit:
   if (limit === Number.POSITIVE_INFINITY) return { hit: async () => ({ allowed: true }) };
   const store = sharedStore(db, options.name);
   return {
-    async hit(key) {
+    async hit(key, cost = 1) {
       const now = clock().getTime();
       const start = now - (now % windowMs);
       const end = start + windowMs;
       const { rows } = await sql<{ hits: number }>`
         insert into rate_limits as r (key, window_start, hits, locked_until, expires_at)
-        values (${store.key(key)}, ${start}, 1, 0, ${end})
+        values (${store.key(key)}, ${start}, ${cost}, 0, ${end})
         on conflict (key) do update set
-          hits = case when r.window_start = excluded.window_start then r.hits + 1 else 1 end,
+          hits = case when r.window_start = excluded.window_start then r.hits + excluded.hits else excluded.hits end,
           window_start = excluded.window_start,
           expires_at = excluded.expires_at
         returning hits`.execute(db);

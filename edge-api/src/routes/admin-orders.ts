@@ -11,10 +11,11 @@ import { findOrder, softDeleteOrder } from '../db/orders.ts';
 import type { OrderRow } from '../db/schema.ts';
 import { nextVersion } from '../db/versions.ts';
 import type { Deps } from '../deps.ts';
-import { notFound } from '../errors.ts';
+import { ApiError, notFound } from '../errors.ts';
 import { validate } from '../lib/validate.ts';
 import { requireAdmin, requireStaff, type AppEnv } from '../middleware/session.ts';
 import { declineReport } from '../operations/after-sales.ts';
+import { createCredentialCheckGuard } from '../operations/credential-checks.ts';
 import { changeOrder } from '../operations/deliver.ts';
 import { csvHeader, csvRow } from '../presenters/order-csv.ts';
 import { presentOrder } from '../presenters/orders.ts';
@@ -25,6 +26,7 @@ const EXPORT_BATCH = 2_000;
 /** /api/admin/orders: the staff's order list, stats, export, and the changes that deliver an order. */
 export function adminOrderRoutes(deps: Deps) {
   const asStaff = (row: OrderRow) => presentOrder(row, 'staff', deps.secrets, deps.blobs);
+  const limitChecks = createCredentialCheckGuard(deps);
 
   return new Hono<AppEnv>()
     .get('/', requireStaff, validate('query', adminOrderListQuery), async (c) => {
@@ -82,7 +84,17 @@ export function adminOrderRoutes(deps: Deps) {
     })
     .put('/:id', requireStaff, validate('param', idParam), validate('header', idempotencyHeader), validate('json', orderChangeBody), async (c) => {
       const { id } = c.req.valid('param');
-      const answer = await changeOrder(deps, c.get('user')!, id, c.req.valid('json'), c.req.valid('header')['idempotency-key']);
+      const change = c.req.valid('json');
+      const user = c.get('user')!;
+      const answer = await changeOrder(deps, user, id, change, c.req.valid('header')['idempotency-key']).catch(async (error: unknown) => {
+        // A delivery refused because its lines or server password are known already answers a duplicate
+        // check of each of them, with nothing written: it draws on the same budget, and past it the answer
+        // is 429 instead (decision 076). A delivery that goes through is written and audited.
+        if (error instanceof ApiError && error.code === 'duplicate_credentials') {
+          await limitChecks(user, 'PUT /api/admin/orders/:id', change.lines ? new Set(change.lines).size : 1);
+        }
+        throw error;
+      });
       return c.json(answer.body, answer.status as ContentfulStatusCode);
     })
     .post('/:id/report/decline', requireStaff, validate('param', idParam), validate('header', idempotencyHeader), validate('json', reportDeclineBody), async (c) => {

@@ -4,6 +4,7 @@ import { newStockBody, stockChangeBody, stockCheckQuery, stockExportQuery, stock
 import { hasDuplicate, statusChangeProblem, stockImageFields, type WiseStockReveal } from '../contract/wise-stocks.ts';
 import { recordAudit } from '../db/audit.ts';
 import { credentialsKeys, duplicateCheck, findKnownCredentials } from '../db/credentials.ts';
+import { createCredentialCheckGuard } from '../operations/credential-checks.ts';
 import { watchStockLevel } from '../operations/stock-watch.ts';
 import { nextVersion } from '../db/versions.ts';
 import { exportStockBatch, findStock, findStockIncludingDeleted, insertStock, lockStockAdditions, listStocks, lockStock, setStockImage, setStockStatus, softDeleteStock } from '../db/wise-stocks.ts';
@@ -23,6 +24,7 @@ const field = (path: string, message: string) => [{ path, message }];
 export function wiseStockRoutes(deps: Deps) {
   const answer = (row: Parameters<typeof toWiseStock>[0]) => toWiseStock(row, deps.secrets, deps.blobs, 'admin');
   const viewerOf = (c: Context<AppEnv>): StockViewer => (c.get('user')?.user_role === 'admin' ? 'admin' : 'moderator');
+  const limitChecks = createCredentialCheckGuard(deps);
 
   return new Hono<AppEnv>()
     .get('/', requireStaff, async (c) => {
@@ -31,6 +33,8 @@ export function wiseStockRoutes(deps: Deps) {
     })
     .get('/check', requireStaff, validate('query', stockCheckQuery), async (c) => {
       const { email, password } = c.req.valid('query');
+      // Each answer says whether a password is one of the delivered or stocked ones: limited per staff member (decision 076).
+      await limitChecks(c.get('user')!, 'GET /api/wise-stocks/check');
       const keys = await credentialsKeys(deps.secrets.blindIndex, email, password);
       return c.json(duplicateCheck(await findKnownCredentials(deps.db, [keys]), keys));
     })

@@ -5,6 +5,7 @@ import type { Order } from '../../../../edge-api/src/contract/orders.ts';
 import { serviceStockLabel } from '../../../../edge-api/src/contract/service-stocks.ts';
 import type { WiseStock } from '../../../../edge-api/src/contract/wise-stocks.ts';
 import { useConfirm } from '../../components/confirm-dialog.tsx';
+import { DuplicateCheckNotice } from '../../components/duplicate-check-notice.tsx';
 import { finishQueuedChange } from '../../components/finish-queued-change.ts';
 import { ModalDialog } from '../../components/modal-dialog.tsx';
 import { ModalFormActions } from '../../components/modal-form-actions.tsx';
@@ -28,6 +29,8 @@ export const FILL_BOTH_MESSAGE = 'Please fill in both WISE email and password';
 export const DELIVERED_MESSAGE = 'Order updated successfully with WISE credentials!';
 export const SAVED_OFFLINE_MESSAGE = 'Saved on this device: the delivery will be sent when the connection returns.';
 export const STOCK_TAKEN_MESSAGE = 'This stock account was just taken by another delivery. Choose another one.';
+/** Under the notice of a duplicate check that did not run (decision 076): approving stays possible, as offline. */
+export const UNCHECKED_MESSAGE = 'Approving now delivers them without the duplicate warning: make sure they are not in another order first.';
 
 const fieldLabels: Record<string, string> = { wiseEmail: 'WISE Email', wisePassword: 'WISE Password' };
 
@@ -58,6 +61,7 @@ function AccountCredentialsModal({ order, userId, online, onClose, replace = fal
   const toast = useToast();
   const confirm = useConfirm();
   const bannerId = useId();
+  const problemId = useId();
   const [stockReloads, setStockReloads] = useState(0);
   const stocks = useAvailableStocks(online, stockReloads);
   // The service's own accounts as synced (decision 072), offered beside the Wise pool; delivered by id.
@@ -74,7 +78,7 @@ function AccountCredentialsModal({ order, userId, online, onClose, replace = fal
   const [error, setError] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
   const upload = useProofUpload(setError);
-  const { warning, checkNow } = useDuplicateCheck(email, password, order.id, online);
+  const { warning, checkNow, problem } = useDuplicateCheck(email, password, order.id, online);
   // A picked stock is delivered by its id: a moderator's copy holds its password masked, and that is enough.
   const filled = ownStockId !== '' || stock !== null || (email.trim() !== '' && password !== '');
 
@@ -184,8 +188,13 @@ function AccountCredentialsModal({ order, userId, online, onClose, replace = fal
       )}
       {!ownStockId && <StockPicker stocks={stocks} picked={stock} onPick={pickStock} onTypeInstead={clearStock} />}
 
-      <form noValidate onSubmit={(event) => void submit(event)} aria-describedby={warning.title ? bannerId : undefined}>
+      <form
+        noValidate
+        onSubmit={(event) => void submit(event)}
+        aria-describedby={[warning.title ? bannerId : '', problem && !ownStockId ? problemId : ''].join(' ').trim() || undefined}
+      >
         <DuplicateBanner id={bannerId} warning={warning} />
+        {!ownStockId && <DuplicateCheckNotice id={problemId} problem={problem} consequence={UNCHECKED_MESSAGE} className="mb-4" />}
         {!online && (
           <p className="mb-3 text-sm text-base-content/70">
             Offline: duplicate checks and image uploads need a connection. The delivery is saved on this device and sent when the connection returns.

@@ -3,6 +3,7 @@ import { Link } from 'react-router-dom';
 import type { UploadedImage } from '../../../../edge-api/src/contract/uploads.ts';
 import type { StockDuplicateCheck, StockImageField } from '../../../../edge-api/src/contract/wise-stocks.ts';
 import { useConfirm } from '../../components/confirm-dialog.tsx';
+import { DuplicateCheckNotice } from '../../components/duplicate-check-notice.tsx';
 import { NoAccess } from '../../components/no-access.tsx';
 import { usePageTitle } from '../../components/page-title.ts';
 import { PasswordInput } from '../../components/password-input.tsx';
@@ -21,6 +22,9 @@ import { ImageDropZone, POPUP_MS } from './image-drop-zone.tsx';
 import { stockImageSlots } from './stock-images.ts';
 import { STOCKS_PATH } from './stock-paths.ts';
 import { useStockDuplicateCheck } from './use-stock-duplicate-check.ts';
+
+/** Under the notice of a duplicate check that did not run (decision 076): the server still checks on adding. */
+export const UNCHECKED_STOCK_MESSAGE = 'Adding them is still refused if they are already in stock or delivered, until you override.';
 
 interface Notice extends UploadProblem {
   detail?: string;
@@ -58,11 +62,11 @@ function AddWiseStockForm() {
   const [showMissing, setShowMissing] = useState(false);
   const [notice, setNotice] = useState<Notice | null>(null);
   const resetTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
-  const ids = { wiseName: useId(), wiseEmail: useId(), wisePassword: useId(), userName: useId(), notice: useId(), duplicate: useId(), emailNote: useId() };
+  const ids = { wiseName: useId(), wiseEmail: useId(), wisePassword: useId(), userName: useId(), notice: useId(), duplicate: useId(), unchecked: useId(), emailNote: useId() };
   const confirm = useConfirm();
   const { online } = useSyncStatus();
   const duplicates = useStockDuplicateCheck(draft.wiseEmail, draft.wisePassword, online);
-  const { warning } = duplicates;
+  const { warning, problem } = duplicates;
 
   useEffect(() => () => clearTimeout(resetTimer.current), []);
 
@@ -153,7 +157,7 @@ function AddWiseStockForm() {
         </button>
       </header>
 
-      <form noValidate onSubmit={submit} className="card bg-base-100 shadow-sm" aria-describedby={[notice ? ids.notice : '', warning.title ? ids.duplicate : ''].join(' ').trim() || undefined}>
+      <form noValidate onSubmit={submit} className="card bg-base-100 shadow-sm" aria-describedby={[notice ? ids.notice : '', warning.title ? ids.duplicate : '', problem ? ids.unchecked : ''].join(' ').trim() || undefined}>
         <div className="card-body gap-6">
           {notice && (
             <div id={ids.notice} role="alert" className="alert alert-error">
@@ -178,6 +182,8 @@ function AddWiseStockForm() {
               </div>
             </div>
           )}
+
+          <DuplicateCheckNotice id={ids.unchecked} problem={problem} consequence={UNCHECKED_STOCK_MESSAGE} />
 
           <fieldset className="space-y-4">
             <legend className="mb-2 text-lg font-semibold">Account Details</legend>

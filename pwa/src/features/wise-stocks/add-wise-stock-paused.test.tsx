@@ -1,0 +1,83 @@
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { WiseStock } from '../../../../edge-api/src/contract/wise-stocks.ts';
+import { inProcessHarness, type TestUser } from '../../../../edge-api/src/testing/api-harness.ts';
+import { deleteUserDb } from '../../db/local-db.ts';
+import { PAUSED_TITLE } from '../../lib/duplicate-check-problem.ts';
+import { fetchFromApp } from '../../test/in-process-api.ts';
+import { UNCHECKED_STOCK_MESSAGE } from './add-wise-stock-page.tsx';
+import { renderAsStaff, seedDevice, staffId } from './render-as-staff.tsx';
+
+// Decision 076: the form against the real API app in-process, whose limit on duplicate checks is 2 per
+// staff member in 10 minutes; only the session (whose token is sent) is stood in for.
+const session = vi.hoisted(() => ({ token: null as string | null }));
+vi.mock('../../lib/supabase.ts', () => ({
+  getAccessToken: async () => session.token,
+  getSupabase: async () => {
+    throw new Error('No auth server in this test');
+  },
+}));
+
+const LIMIT = 2;
+const WINDOW_MS = 600_000;
+let api: Awaited<ReturnType<typeof inProcessHarness>>;
+let admin: TestUser;
+// The API's clock reads Date: it starts a second into a window of its own, so the wait is known (599 s).
+const windowStart = Math.floor(Date.now() / WINDOW_MS) * WINDOW_MS + WINDOW_MS;
+
+beforeAll(async () => {
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(windowStart + 1_000);
+  api = await inProcessHarness({ rateLimits: { credentialChecksPer10Min: LIMIT } });
+  fetchFromApp(() => api);
+  admin = await api.createUser('admin');
+  session.token = admin.token;
+});
+afterAll(async () => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+  await api.close();
+});
+afterEach(async () => {
+  cleanup();
+  vi.restoreAllMocks();
+  await deleteUserDb(staffId);
+});
+
+const field = (label: string) => screen.getByLabelText(new RegExp(`^${label}`));
+const pngBytes = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
+const stocksWith = async (email: string) => (await api.db.selectFrom('wise_stocks').select('id').where('wise_email', '=', email).execute()).length;
+
+describe('Add Wise Stock past the limit on duplicate checks', () => {
+  it('says checks are paused instead of showing nothing, and adding still meets the server’s own check', async () => {
+    const email = `paused-${crypto.randomUUID().slice(0, 6)}@wise.test`;
+    const password = `Paused#${crypto.randomUUID().slice(0, 6)}`;
+    const created = await api.call<WiseStock>('POST', '/api/wise-stocks', {
+      user: admin,
+      json: { wiseName: 'Karim Uddin', wiseEmail: email, wisePassword: password, authImage: 'https://img.example/auth.png', userName: 'Demo Admin' },
+    });
+    expect(created.status).toBe(201);
+    for (let i = 0; i < LIMIT; i += 1) expect((await api.call('GET', `/api/wise-stocks/check?password=spent-${i}`, { user: admin })).status).toBe(200);
+
+    await seedDevice('admin', []);
+    renderAsStaff('/dashboard/add-wise-stocks');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Add New Wise Stock' })).toBeTruthy();
+    fireEvent.change(field('Account Holder Name'), { target: { value: 'Karim Uddin' } });
+    fireEvent.change(field('Email Address'), { target: { value: email } });
+    fireEvent.change(field('Password'), { target: { value: password } });
+    fireEvent.change(field('Authentication Image'), { target: { files: [new File([pngBytes], 'auth.png', { type: 'image/png' })] } });
+    expect(await screen.findByText('Image uploaded', {}, { timeout: 5000 })).toBeTruthy();
+
+    const notice = (await screen.findByText(PAUSED_TITLE, {}, { timeout: 5000 })).closest('[role="status"]')!;
+    expect(notice.textContent).toContain('They resume in about 10 minutes');
+    expect(notice.textContent).toContain(UNCHECKED_STOCK_MESSAGE);
+    // Exact duplicates, but no answer came: no warning claims anything either way.
+    expect(screen.queryByText('⚠️ These exact credentials are already in stock!')).toBeNull();
+
+    // Adding sends no check, and the server's own refuses the duplicate: the warning shows, nothing is added.
+    fireEvent.click(screen.getByRole('button', { name: 'Add Wise Stock' }));
+    expect(await screen.findByText('⚠️ These exact credentials are already in stock!', {}, { timeout: 5000 })).toBeTruthy();
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Override & Add' })).toBeTruthy());
+    expect(await stocksWith(email)).toBe(1);
+  });
+});
