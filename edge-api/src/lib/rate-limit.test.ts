@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/schema.ts';
 import { inProcessHarness } from '../testing/api-harness.ts';
 import { ANON_KEY, freshEmail, startAuthServer, supabaseClient } from '../testing/auth-server.ts';
+import { insideOneWindow } from '../testing/limit-window.ts';
 import { openTestDatabase } from '../testing/test-database.ts';
 import { createFailureBackoff, createFixedWindowLimiter } from './rate-limit.ts';
 
@@ -105,7 +106,10 @@ describe('two app instances on one database', () => {
 
   it('share the per-address sign-up limit', async () => {
     const limits = { signupPer5Min: 2 };
-    const [one, two] = await Promise.all([startAuthServer(db, { rateLimits: limits }), startAuthServer(db, { rateLimits: limits })]);
+    // One instant for both servers: the three sign-ups must fall in one 5-minute window, whatever the time of day.
+    const now = Date.now();
+    const clock = () => new Date(now);
+    const [one, two] = await Promise.all([startAuthServer(db, { rateLimits: limits, clock }), startAuthServer(db, { rateLimits: limits, clock })]);
     try {
       const ip = '192.0.2.77';
       expect((await supabaseClient(one.url, ANON_KEY, ip).auth.signUp({ email: freshEmail(), password: 'correct horse' })).error).toBeNull();
@@ -118,6 +122,7 @@ describe('two app instances on one database', () => {
   });
 
   it('share the per-user orders limit: 2 orders on one API and 1 on the other, then 429 on both', async () => {
+    await insideOneWindow(600_000);
     const shared = { db, close: async () => {} };
     const [one, two] = await Promise.all([inProcessHarness({ rateLimits: { ordersPer10Min: 3 } }, shared), inProcessHarness({ rateLimits: { ordersPer10Min: 3 } }, shared)]);
     try {

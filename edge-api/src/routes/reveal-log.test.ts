@@ -3,6 +3,7 @@ import type { AuditEntry } from '../contract/audit.ts';
 import type { Order } from '../contract/orders.ts';
 import type { SyncResponse } from '../contract/sync.ts';
 import { inProcessHarness, type TestUser } from '../testing/api-harness.ts';
+import { insideOneWindow } from '../testing/limit-window.ts';
 import { createOrderFixtures, errorPaths, orderTestBench, random, type ErrorBody } from '../testing/order-fixtures.ts';
 
 // Issue 17, item 6: the reveal log (decision 066).
@@ -147,9 +148,7 @@ describe('the reveal log', () => {
 
 describe('the reveal log’s limit per customer', () => {
   it('answers 429 with Retry-After past the limit, recording nothing; replays and other customers go on as before', async () => {
-    // The limit is counted in 10-minute windows of the clock: a test started at the edge of one waits for the next.
-    const toNextWindow = 600_000 - (Date.now() % 600_000);
-    if (toNextWindow < 5_000) await new Promise((resolve) => setTimeout(resolve, toNextWindow + 50));
+    await insideOneWindow(600_000);
     const limited = await inProcessHarness({ rateLimits: { revealsPer10Min: 3 } });
     try {
       const [admin, moderator, customer, other] = await Promise.all([

@@ -1,0 +1,9 @@
+/**
+ * The write limits count in fixed windows of the clock (10 minutes, aligned to it). A test that fills
+ * one with the real clock waits here, when less than `marginMs` of the current window is left, for the
+ * next to begin: its requests then all fall in one window, whatever the time of day it runs.
+ */
+export async function insideOneWindow(windowMs: number, marginMs = 5_000): Promise<void> {
+  const left = windowMs - (Date.now() % windowMs);
+  if (left < marginMs) await new Promise((resolve) => setTimeout(resolve, left + 50));
+}
