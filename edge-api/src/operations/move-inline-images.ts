@@ -33,6 +33,25 @@ export async function countInlineImageRows(db: Kysely<Database>): Promise<{ serv
   return { services: Number(services.n), orders: Number(orders.n), wiseStocks: Number(wiseStocks.n) };
 }
 
+/** The columns that may hold an inline image, each with the bucket its image goes to and whether the row keeps a reference or a URL. */
+const imageColumns = [
+  { table: 'services', column: 'image', rows: 'services', bucket: 'service-images', reference: false },
+  { table: 'orders', column: 'image', rows: 'orders', bucket: 'service-images', reference: false },
+  { table: 'wise_stocks', column: 'auth_image', rows: 'wiseStocks', bucket: 'stock-images', reference: true },
+  { table: 'wise_stocks', column: 'doc_img1', rows: 'wiseStocks', bucket: 'stock-images', reference: true },
+  { table: 'wise_stocks', column: 'doc_img2', rows: 'wiseStocks', bucket: 'stock-images', reference: true },
+] as const satisfies readonly { table: keyof Database; column: string; rows: keyof MovedImages['rows']; bucket: Bucket; reference: boolean }[];
+
+type ImageColumn = (typeof imageColumns)[number];
+
+/** The inline images found and stored: for each column, each inline value read and the address that replaces it. */
+export interface StoredInlineImages {
+  columns: { column: ImageColumn; addresses: Map<string, string> }[];
+  moved: number;
+  known: number;
+  left: number;
+}
+
 /**
  * Images are kept by reference only (decision 051). Rows written by earlier versions may hold an inline
  * `data:` image, and orders copied their service's into each of them: 65% of a staff device's first
@@ -51,17 +70,26 @@ export async function moveInlineImages(
   deps: { db: Kysely<Database>; blobs: BlobStore; logger: Logger },
   known: ReadonlyMap<string, () => Promise<string>> = new Map(),
 ): Promise<MovedImages> {
-  const { db, blobs } = deps;
-  const result: MovedImages = { moved: 0, known: 0, left: 0, rows: { services: 0, orders: 0, wiseStocks: 0 } };
+  const stored = await storeInlineImages(deps, known);
+  const rows = await rewriteInlineImageRows(deps.db, stored);
+  const { moved, known: mapped, left } = stored;
+  if (moved + mapped + left === 0) return { moved, known: mapped, left, rows };
+  deps.logger.info('Moved inline images into the image store', { moved, known: mapped, left, ...rows });
+  if (left) deps.logger.warn('Some inline images were left in place: not a PNG, JPEG, WebP or GIF image', { left });
+  return { moved, known: mapped, left, rows };
+}
 
-  const services = await db.selectFrom('services').select(['id', 'image']).where(inline('image')).execute();
-  const orderImages = await db.selectFrom('orders').select('image').distinct().where(inline('image')).execute();
-  const stocks = await db
-    .selectFrom('wise_stocks')
-    .select(['id', 'auth_image', 'doc_img1', 'doc_img2'])
-    .where((eb) => eb.or([inline('auth_image'), inline('doc_img1'), inline('doc_img2')]))
-    .execute();
-  if (services.length + orderImages.length + stocks.length === 0) return result;
+/**
+ * The first half of the move: reads the inline values still in the rows and stores each one (or finds
+ * its known address). Writes no row, so the rows may change meanwhile (an earlier deployment may still
+ * be serving while `npm run migrate` runs); rewriteInlineImageRows then replaces only the values read.
+ */
+export async function storeInlineImages(
+  deps: { db: Kysely<Database>; blobs: BlobStore },
+  known: ReadonlyMap<string, () => Promise<string>> = new Map(),
+): Promise<StoredInlineImages> {
+  const { db, blobs } = deps;
+  const stored: StoredInlineImages = { columns: [], moved: 0, known: 0, left: 0 };
 
   // One address per distinct inline image and bucket; null: leave it.
   const addresses = new Map<string, string | null>();
@@ -72,7 +100,7 @@ export async function moveInlineImages(
     const knownAddress = known.get(dataUrl);
     if (knownAddress) {
       address = await knownAddress();
-      result.known += 1;
+      stored.known += 1;
     } else {
       const bytes = await decodeDataUrl(dataUrl);
       const type = bytes && detectImageType(bytes);
@@ -81,50 +109,48 @@ export async function moveInlineImages(
         const name = `inline-${Array.from(digest.subarray(0, 16), (b) => b.toString(16).padStart(2, '0')).join('')}.${type.extension}`;
         if (!(await blobs.read(bucket, name))) await blobs.put(bucket, name, bytes, type.mime);
         address = asReference ? `${bucket}/${name}` : await blobs.url(bucket, name);
-        result.moved += 1;
+        stored.moved += 1;
       } else {
-        result.left += 1;
+        stored.left += 1;
       }
     }
     addresses.set(key, address);
     return address;
   };
 
-  const serviceAddresses = new Map<string, string>();
-  for (const { image } of [...services, ...orderImages]) {
-    const address = await addressOf(image, 'service-images', false);
-    if (address) serviceAddresses.set(image, address);
-  }
-  const stockChanges: { id: string; set: Record<string, string> }[] = [];
-  for (const stock of stocks) {
-    const set: Record<string, string> = {};
-    for (const column of ['auth_image', 'doc_img1', 'doc_img2'] as const) {
-      const value = stock[column];
-      if (!value.startsWith('data:')) continue;
-      const address = await addressOf(value, 'stock-images', true);
-      if (address) set[column] = address;
+  for (const column of imageColumns) {
+    const values = await sql<{ value: string }>`select distinct ${sql.ref(column.column)} as value from ${sql.table(column.table)} where ${inline(column.column)}`.execute(db);
+    const found = new Map<string, string>();
+    for (const { value } of values.rows) {
+      const address = await addressOf(value, column.bucket, column.reference);
+      if (address) found.set(value, address);
     }
-    if (Object.keys(set).length) stockChanges.push({ id: stock.id, set });
+    if (found.size) stored.columns.push({ column, addresses: found });
   }
+  return stored;
+}
 
-  await db.transaction().execute(async (trx) => {
-    if (serviceAddresses.size === 0 && stockChanges.length === 0) return;
-    const version = await nextVersion(trx);
-    for (const [image, address] of serviceAddresses) {
-      const s = await trx.updateTable('services').set({ image: address, version, updated_at: writeTime() }).where('image', '=', image).where(inline('image')).executeTakeFirst();
-      const o = await trx.updateTable('orders').set({ image: address, version, updated_at: writeTime() }).where('image', '=', image).where(inline('image')).executeTakeFirst();
-      result.rows.services += Number(s.numUpdatedRows);
-      result.rows.orders += Number(o.numUpdatedRows);
-    }
-    for (const { id, set } of stockChanges) {
-      await trx.updateTable('wise_stocks').set({ ...set, version, updated_at: writeTime() }).where('id', '=', id).execute();
-      result.rows.wiseStocks += 1;
-    }
-  });
-  const { moved, known: mapped, left, rows } = result;
-  deps.logger.info('Moved inline images into the image store', { moved, known: mapped, left, ...rows });
-  if (left) deps.logger.warn('Some inline images were left in place: not a PNG, JPEG, WebP or GIF image', { left });
-  return result;
+/**
+ * The second half: in one transaction with one new sync version, each column is rewritten where it still
+ * holds the inline value read, never by the row's id alone: a picture staff replaced while the files were
+ * being stored stays as they left it (a new inline value is found by the next run). Counts the rows rewritten.
+ */
+export async function rewriteInlineImageRows(db: Kysely<Database>, stored: StoredInlineImages): Promise<MovedImages['rows']> {
+  const rewritten = { services: new Set<string>(), orders: new Set<string>(), wiseStocks: new Set<string>() };
+  if (stored.columns.length) {
+    await db.transaction().execute(async (trx) => {
+      const version = await nextVersion(trx);
+      for (const { column, addresses } of stored.columns) {
+        const ref = sql.ref(column.column);
+        for (const [value, address] of addresses) {
+          const updated = await sql<{ id: string }>`update ${sql.table(column.table)} set ${ref} = ${address}, version = ${version}, updated_at = ${writeTime()}
+            where ${ref} = ${value} and ${inline(column.column)} returning id`.execute(trx);
+          for (const { id } of updated.rows) rewritten[column.rows].add(id);
+        }
+      }
+    });
+  }
+  return { services: rewritten.services.size, orders: rewritten.orders.size, wiseStocks: rewritten.wiseStocks.size };
 }
 
 /** The bytes of a `data:` URL (base64 or percent-encoded), or null when it is not one. */
