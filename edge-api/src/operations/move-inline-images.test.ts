@@ -5,7 +5,7 @@ import { currentVersion, nextVersion } from '../db/versions.ts';
 import { silentLogger } from '../lib/logger.ts';
 import { DEMO_AUTH_IMAGE, demoAuthPng, legacyDemoAuthImage, legacyDemoImages } from '../seed/demo-images.ts';
 import { inProcessHarness, type TestUser } from '../testing/api-harness.ts';
-import { moveInlineImages, rewriteInlineImageRows, storeInlineImages } from './move-inline-images.ts';
+import { countInlineImageRows, moveInlineImages, rewriteInlineImageRows, storeInlineImages } from './move-inline-images.ts';
 
 // Rows written before images were kept by reference only: inline data: pictures in services, copied
 // into their orders, and in stock rows. The move is what a start after the upgrade runs.
@@ -107,5 +107,28 @@ describe('moving inline images into the image store', () => {
     expect(stock.doc_img1).toBe('https://images.example.test/passport.jpg');
     expect(stock.auth_image).toMatch(/^stock-images\/inline-[0-9a-f]{32}\.gif$/);
     expect(Number(stock.version)).toBeGreaterThan(Number(afterStaff.version));
+  });
+
+  it("moves the authenticator image a delivery copied from an inline stock into the order, as the stock's own", async () => {
+    // Delivered by an earlier version from a stock holding inline images: the order kept a copy in wise_image.
+    const [gifOrder, demoOrder] = [crypto.randomUUID(), crypto.randomUUID()];
+    await api.db.transaction().execute(async (trx) => {
+      const version = await nextVersion(trx);
+      const order = (id: string, wiseImage: string) => ({ id, product_id: crypto.randomUUID(), title: 'x', image: '/demo/vps.svg', price: '5', user_id: admin.id, user_email: admin.email, order_status: 'delivered' as const, payment_status: 'paid' as const, wise_email: 'c@wise.test', wise_image: wiseImage, version });
+      await trx.insertInto('orders').values([order(gifOrder, gifDataUrl), order(demoOrder, legacyDemoAuthImage())]).execute();
+    });
+    const waiting = await countInlineImageRows(api.db);
+    const before = await currentVersion(api.db);
+
+    const result = await moveInlineImages({ db: api.db, blobs: api.deps.blobs, logger: silentLogger }, known());
+    expect(result.rows.orders).toBe(2);
+    expect((await countInlineImageRows(api.db)).orders).toBe(waiting.orders - 2);
+    const orders = await api.db.selectFrom('orders').select(['id', 'wise_image', 'version']).where('id', 'in', [gifOrder, demoOrder]).execute();
+    const gif = orders.find((o) => o.id === gifOrder)!;
+    // A private reference, as the stock's own image: never a public URL.
+    expect(gif.wise_image).toMatch(/^stock-images\/inline-[0-9a-f]{32}\.gif$/);
+    expect(await api.deps.blobs.read('stock-images', gif.wise_image!.slice('stock-images/'.length))).toEqual(Uint8Array.from(Buffer.from(gifDataUrl.split(',')[1]!, 'base64')));
+    expect(orders.find((o) => o.id === demoOrder)!.wise_image).toBe(`${DEMO_AUTH_IMAGE.bucket}/${DEMO_AUTH_IMAGE.name}`);
+    expect(orders.every((o) => Number(o.version) > before)).toBe(true);
   });
 });

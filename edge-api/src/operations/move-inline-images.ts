@@ -14,20 +14,20 @@ export interface MovedImages {
   rows: { services: number; orders: number; wiseStocks: number };
 }
 
-/** A row's column still holds an inline image: the predicate of migration 2026-11-23-2320's partial indexes. */
+/** A row's column still holds an inline image: the predicate of the partial indexes of migrations 2026-11-23-2320 and 2026-11-26-0400. */
 const inline = (column: string) => sql<boolean>`${sql.ref(column)} like 'data:%'`;
 
 /**
- * How many rows still hold an inline image, per table: a count on the partial indexes of migration
- * 2026-11-23-2320, so nothing to read once nothing is left. `npm run migrate` asks before it opens an
- * image store, to say how much is waiting when it has none.
+ * How many rows still hold an inline image, per table: a count on the partial indexes of migrations
+ * 2026-11-23-2320 and 2026-11-26-0400, so nothing to read once nothing is left. `npm run migrate` asks
+ * before it opens an image store, to say how much is waiting when it has none.
  */
 export async function countInlineImageRows(db: Kysely<Database>): Promise<{ services: number; orders: number; wiseStocks: number }> {
   const count = (table: 'services' | 'orders' | 'wise_stocks', where: ReturnType<typeof inline>) =>
     db.selectFrom(table).select((eb) => eb.fn.countAll<string>().as('n')).where(where).executeTakeFirstOrThrow();
   const [services, orders, wiseStocks] = await Promise.all([
     count('services', inline('image')),
-    count('orders', inline('image')),
+    count('orders', sql<boolean>`${inline('image')} or ${inline('wise_image')}`),
     count('wise_stocks', sql<boolean>`${inline('auth_image')} or ${inline('doc_img1')} or ${inline('doc_img2')}`),
   ]);
   return { services: Number(services.n), orders: Number(orders.n), wiseStocks: Number(wiseStocks.n) };
@@ -37,6 +37,8 @@ export async function countInlineImageRows(db: Kysely<Database>): Promise<{ serv
 const imageColumns = [
   { table: 'services', column: 'image', rows: 'services', bucket: 'service-images', reference: false },
   { table: 'orders', column: 'image', rows: 'orders', bucket: 'service-images', reference: false },
+  // A delivery copies its stock's authenticator image here (operations/deliver.ts): private, as the stock's.
+  { table: 'orders', column: 'wise_image', rows: 'orders', bucket: 'stock-images', reference: true },
   { table: 'wise_stocks', column: 'auth_image', rows: 'wiseStocks', bucket: 'stock-images', reference: true },
   { table: 'wise_stocks', column: 'doc_img1', rows: 'wiseStocks', bucket: 'stock-images', reference: true },
   { table: 'wise_stocks', column: 'doc_img2', rows: 'wiseStocks', bucket: 'stock-images', reference: true },
@@ -58,13 +60,13 @@ export interface StoredInlineImages {
  * sync. This moves each distinct one into the image store once (named by a hash of its bytes, so a
  * second run or a second row finds the same file) and rewrites every row holding it, with a new sync
  * version so devices fetch the reference. Service pictures go to the public `service-images` bucket and
- * the rows keep its URL, as an uploaded picture's; stock images to the private `stock-images` as a
- * reference. `known` maps an inline image to the address it has now without storing it (the demo's
+ * the rows keep its URL, as an uploaded picture's; stock images, and the copy a delivery made of one
+ * in its order (`wise_image`), to the private `stock-images` as a reference. `known` maps an inline image to the address it has now without storing it (the demo's
  * pictures, which are files of the site). An inline image the store does not keep (SVG, or not an
  * image) is left as it is and counted.
  *
- * Runs after the migrations; the partial indexes of migration 2026-11-23-2320 make it a few index
- * look-ups once nothing is left.
+ * Runs after the migrations; the partial indexes of migrations 2026-11-23-2320 and 2026-11-26-0400
+ * make it a few index look-ups once nothing is left.
  */
 export async function moveInlineImages(
   deps: { db: Kysely<Database>; blobs: BlobStore; logger: Logger },
