@@ -12,25 +12,69 @@ export interface MovedImages {
   known: number;
   left: number;
   rows: { services: number; orders: number; wiseStocks: number };
+  /** The distinct inline values left as they are. */
+  leftValues: string[];
 }
 
 /** A row's column still holds an inline image: the predicate of the partial indexes of migrations 2026-11-23-2320 and 2026-11-26-0400. */
 const inline = (column: string) => sql<boolean>`${sql.ref(column)} like 'data:%'`;
 
 /**
- * How many rows still hold an inline image, per table: a count on the partial indexes of migrations
- * 2026-11-23-2320 and 2026-11-26-0400, so nothing to read once nothing is left. `npm run migrate` asks
- * before it opens an image store, to say how much is waiting when it has none.
+ * Which inline values the move takes: any that is not an SVG (the store keeps none) or is `known` (the
+ * earlier demo's pictures, SVGs pointed at their files), less those in `left` (values a move read and
+ * left: bytes of no image type the store takes).
  */
-export async function countInlineImageRows(db: Kysely<Database>): Promise<{ services: number; orders: number; wiseStocks: number }> {
+export interface InlineImageRule {
+  known: readonly string[];
+  left?: readonly string[];
+}
+
+type RowCounts = MovedImages['rows'];
+
+/** The column holds an inline value the move takes (given that it holds an inline one at all). */
+const movable = (column: string, rule: InlineImageRule) => {
+  const ref = sql.ref(column);
+  return sql<boolean>`(${ref} not ilike 'data:image/svg%' or ${ref} = any(${[...rule.known]})) and ${ref} <> all(${[...(rule.left ?? [])]})`;
+};
+// The inline predicate comes first and alone in each arm, so each arm matches its partial index.
+const waiting = (column: string, rule: InlineImageRule) => sql<boolean>`(${inline(column)} and ${movable(column, rule)})`;
+const kept = (column: string, rule: InlineImageRule) => sql<boolean>`(${inline(column)} and not ${movable(column, rule)})`;
+const anyOf = (arms: ReturnType<typeof inline>[]) => sql<boolean>`(${sql.join(arms, sql` or `)})`;
+const stockColumns = ['auth_image', 'doc_img1', 'doc_img2'] as const;
+
+/**
+ * How many rows hold an inline image the move would move, per table: counts on the partial indexes of
+ * migrations 2026-11-23-2320 and 2026-11-26-0400, so nothing to read once nothing is left. `npm run
+ * migrate` asks before it opens an image store, to say how much is waiting when it has none, and again
+ * after the move, for rows given an inline image meanwhile. Inline SVGs it does not count: the move
+ * leaves them (inlineImagesKept).
+ */
+export async function countInlineImageRows(db: Kysely<Database>, rule: InlineImageRule): Promise<RowCounts> {
   const count = (table: 'services' | 'orders' | 'wise_stocks', where: ReturnType<typeof inline>) =>
     db.selectFrom(table).select((eb) => eb.fn.countAll<string>().as('n')).where(where).executeTakeFirstOrThrow();
   const [services, orders, wiseStocks] = await Promise.all([
-    count('services', inline('image')),
-    count('orders', sql<boolean>`${inline('image')} or ${inline('wise_image')}`),
-    count('wise_stocks', sql<boolean>`${inline('auth_image')} or ${inline('doc_img1')} or ${inline('doc_img2')}`),
+    count('services', waiting('image', rule)),
+    count('orders', anyOf([waiting('image', rule), waiting('wise_image', rule)])),
+    count('wise_stocks', anyOf(stockColumns.map((column) => waiting(column, rule)))),
   ]);
   return { services: Number(services.n), orders: Number(orders.n), wiseStocks: Number(wiseStocks.n) };
+}
+
+/** The rows holding an inline image the move leaves as it is (an SVG typed in by hand): the services and stocks by id, the orders counted. */
+export async function inlineImagesKept(
+  db: Kysely<Database>,
+  rule: InlineImageRule,
+): Promise<{ services: { id: string; title: string }[]; orders: number; wiseStocks: { id: string; wiseName: string }[] }> {
+  const [services, orders, wiseStocks] = await Promise.all([
+    db.selectFrom('services').select(['id', 'title']).where(kept('image', rule)).orderBy('id').execute(),
+    db
+      .selectFrom('orders')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where(anyOf([kept('image', rule), kept('wise_image', rule)]))
+      .executeTakeFirstOrThrow(),
+    db.selectFrom('wise_stocks').select(['id', 'wise_name']).where(anyOf(stockColumns.map((column) => kept(column, rule)))).orderBy('id').execute(),
+  ]);
+  return { services, orders: Number(orders.n), wiseStocks: wiseStocks.map((stock) => ({ id: stock.id, wiseName: stock.wise_name })) };
 }
 
 /** The columns that may hold an inline image, each with the bucket its image goes to and whether the row keeps a reference or a URL. */
@@ -52,6 +96,7 @@ export interface StoredInlineImages {
   moved: number;
   known: number;
   left: number;
+  leftValues: Set<string>;
 }
 
 /**
@@ -75,10 +120,11 @@ export async function moveInlineImages(
   const stored = await storeInlineImages(deps, known);
   const rows = await rewriteInlineImageRows(deps.db, stored);
   const { moved, known: mapped, left } = stored;
-  if (moved + mapped + left === 0) return { moved, known: mapped, left, rows };
+  const result = { moved, known: mapped, left, rows, leftValues: [...stored.leftValues] };
+  if (moved + mapped + left === 0) return result;
   deps.logger.info('Moved inline images into the image store', { moved, known: mapped, left, ...rows });
   if (left) deps.logger.warn('Some inline images were left in place: not a PNG, JPEG, WebP or GIF image', { left });
-  return { moved, known: mapped, left, rows };
+  return result;
 }
 
 /**
@@ -91,7 +137,7 @@ export async function storeInlineImages(
   known: ReadonlyMap<string, () => Promise<string>> = new Map(),
 ): Promise<StoredInlineImages> {
   const { db, blobs } = deps;
-  const stored: StoredInlineImages = { columns: [], moved: 0, known: 0, left: 0 };
+  const stored: StoredInlineImages = { columns: [], moved: 0, known: 0, left: 0, leftValues: new Set() };
 
   // One address per distinct inline image and bucket; null: leave it.
   const addresses = new Map<string, string | null>();
@@ -114,6 +160,7 @@ export async function storeInlineImages(
         stored.moved += 1;
       } else {
         stored.left += 1;
+        stored.leftValues.add(dataUrl);
       }
     }
     addresses.set(key, address);
