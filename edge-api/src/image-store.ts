@@ -23,6 +23,9 @@ export function dataDirImageStore(dataDir: string, keys: Pick<LocalKeys, 'fileSi
   return createDiskBlobStore(join(dataDir, 'files'), decodeKey(keys.fileSigningKey, 'file signing key'));
 }
 
+/** The inline pictures of earlier demo data (SVGs the move does not store but points at their files now). */
+export const legacyImageDataUrls = (): string[] => [...legacyDemoImages().keys(), legacyDemoAuthImage()];
+
 /** The inline pictures of earlier demo data, and where each one is now (the `known` of moveInlineImages). */
 export function legacyImages(blobs: BlobStore): Map<string, () => Promise<string>> {
   const known = new Map<string, () => Promise<string>>([...legacyDemoImages()].map(([inline, path]) => [inline, async () => path]));

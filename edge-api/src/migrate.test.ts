@@ -15,6 +15,7 @@ import { useEmbeddedPostgres } from './db/embedded-postgres.ts';
 import { migrateTo, migrationNames } from './db/migrate.ts';
 import type { Database } from './db/schema.ts';
 import { parseEnv } from './env.ts';
+import { legacyImageDataUrls } from './image-store.ts';
 import { silentLogger } from './lib/logger.ts';
 import { generateKey } from './lib/secrets.ts';
 import { EXIT_INLINE_IMAGES_LEFT, runMigrate } from './migrate-command.ts';
@@ -39,6 +40,8 @@ const pngInline = dataUrl('image/png', png);
 const gifInline = dataUrl('image/gif', gif);
 /** A picture of the earlier demo data, inline: it becomes the address of the same picture, a file of the site. */
 const [demoInline, demoPath] = [...legacyDemoImages()][0]!;
+/** A picture typed in by hand as an inline SVG, which the image store does not keep. */
+const svgInline = `data:image/svg+xml,${encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg"><circle r="4"/></svg>')}`;
 
 const cleanups: (() => Promise<void>)[] = [];
 afterAll(async () => {
@@ -108,7 +111,7 @@ const everyImageRow = (ids: OldRows) => (db: Kysely<Database>) =>
     db.selectFrom('orders').select(['id', 'image', 'version']).where('id', 'in', ids.orders).orderBy('id').execute(),
     db.selectFrom('wise_stocks').select(['id', 'auth_image', 'doc_img1', 'doc_img2', 'version']).where('id', '=', ids.stock).executeTakeFirstOrThrow(),
     sql<{ name: string }>`select name from kysely_migration order by name`.execute(db).then((r) => r.rows.map((row) => row.name)),
-    countInlineImageRows(db),
+    countInlineImageRows(db, { known: legacyImageDataUrls() }),
   ]).then(([service, demoService, orders, stock, migrations, inline]) => ({ service, demoService, orders, stock, migrations, inline }));
 
 /** The real `npm run migrate` entry in its own process (asynchronous: the storage it may call answers from this one). */
@@ -141,6 +144,8 @@ describe('npm run migrate on a Workers deployment (DATABASE_URL and Supabase)', 
   let stored: BlobStore;
   /** The Storage calls each run made. */
   const calls: string[] = [];
+  /** Run once, at the next Storage call: what happens elsewhere while the move stores its files. */
+  let atNextStorageCall: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
     // Supabase Storage's HTTP API, as the storage stand-in answers it (the Node entry's SUPABASE_STAND_IN), over files of its own.
@@ -148,6 +153,9 @@ describe('npm run migrate on a Workers deployment (DATABASE_URL and Supabase)', 
     const app = new Hono();
     app.use('*', async (c, next) => {
       calls.push(`${c.req.method} ${c.req.path}`);
+      const meanwhile = atNextStorageCall;
+      atNextStorageCall = undefined;
+      await meanwhile?.();
       await next();
     });
     app.route('/storage/v1', storageStandIn(stored, SERVICE_ROLE_KEY));
@@ -242,6 +250,58 @@ describe('npm run migrate on a Workers deployment (DATABASE_URL and Supabase)', 
     expect(again.code, again.stderr).toBe(0);
     expect((await readRows(database.url, everyImageRow(ids))).inline).toEqual({ services: 0, orders: 0, wiseStocks: 0 });
   });
+  it('a row given an inline image while the files are stored keeps it, and the run exits 3 saying so; the next run moves it', async () => {
+    const database = await dedicatedDatabase();
+    const ids = await oldShop(database.url);
+    // An admin on the earlier deployment, still serving, replaces the service's picture with another inline one.
+    atNextStorageCall = () => readRows(database.url, (db) => db.updateTable('services').set({ image: gifInline }).where('id', '=', ids.service).execute()).then(() => undefined);
+
+    const run = await runEntry({ DATABASE_URL: database.url, ...supabaseEnv() });
+    expect(run.code, run.stderr).toBe(EXIT_INLINE_IMAGES_LEFT);
+    expect(run.stderr).toContain('but 1 rows were given an inline data: image while this ran (services 1, orders 0, stocks 0)');
+    expect(run.stderr).toContain('Run `npm run migrate` again');
+    const after = await readRows(database.url, everyImageRow(ids));
+    // The admin's picture, not the one read before it: left for the next run. Its orders copied the earlier one and refer to it now.
+    expect(after.service.image).toBe(gifInline);
+    expect(after.orders.every((o) => o.image.startsWith(`${storageUrl}/storage/v1/object/public/service-images/inline-`))).toBe(true);
+    expect(after.inline).toEqual({ services: 1, orders: 0, wiseStocks: 0 });
+
+    const again = await runEntry({ DATABASE_URL: database.url, ...supabaseEnv() });
+    expect(again.code, again.stderr).toBe(0);
+    const moved = await readRows(database.url, everyImageRow(ids));
+    expect(moved.service.image).toMatch(/\/service-images\/inline-[0-9a-f]{32}\.gif$/);
+    expect(moved.inline).toEqual({ services: 0, orders: 0, wiseStocks: 0 });
+  });
+
+  it('a shop whose only inline images are SVGs typed in by hand: exits 0 with or without a store, warning on one line which rows keep them', async () => {
+    const database = await dedicatedDatabase();
+    const db = openDatabase({ databaseUrl: database.url, maxConnections: 1 });
+    const service = crypto.randomUUID();
+    try {
+      await migrateTo(db, BEFORE_INLINE_INDEXES);
+      await sql`insert into services (id, title, description, category, price, delivery_time, image, version)
+        values (${service}, 'Drawn', 'x', 'vps', '5', '1h', ${svgInline}, 5)`.execute(db);
+      await sql`insert into orders (id, product_id, title, image, price, user_id, user_email, version)
+        values (${crypto.randomUUID()}, ${service}, 'Drawn', ${svgInline}, '5', ${crypto.randomUUID()}, 'old@example.test', 5)`.execute(db);
+    } finally {
+      await db.destroy();
+    }
+    calls.length = 0;
+
+    for (const env of [{ DATABASE_URL: database.url }, { DATABASE_URL: database.url, ...supabaseEnv() }]) {
+      const run = await runEntry(env);
+      expect(run.code, run.stderr).toBe(0);
+      const warnings = run.stderr.split('\n').filter((line) => line.startsWith('Warning: inline images the image store does not keep'));
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toContain(`services "Drawn" (${service})`);
+      expect(warnings[0]).toContain('1 orders');
+      expect(run.stderr).not.toContain('still hold inline data: images');
+    }
+    // Nothing to move: no store was called, the rows are as they were.
+    expect(calls).toEqual([]);
+    const image = await readRows(database.url, (db) => db.selectFrom('services').select('image').where('id', '=', service).executeTakeFirstOrThrow());
+    expect(image.image).toBe(svgInline);
+  });
 });
 
 describe('npm run migrate on the embedded database', () => {
@@ -256,7 +316,7 @@ describe('npm run migrate on the embedded database', () => {
     }
 
     const lines: string[] = [];
-    const output = { info: (line: string) => lines.push(line), error: (line: string) => lines.push(`error: ${line}`), logger: silentLogger };
+    const output = { info: (line: string) => lines.push(line), error: (line: string) => lines.push(`error: ${line}`), warn: (line: string) => lines.push(`warn: ${line}`), logger: silentLogger };
     expect(await runMigrate(parseEnv({ DATA_DIR: dataDir }), output)).toBe(0);
     expect(lines.join('\n')).toContain(`Moved 3 inline images into ${dataDir}/files (and pointed 1`);
 
