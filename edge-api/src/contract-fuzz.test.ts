@@ -12,7 +12,7 @@ let admin: TestUser;
 
 beforeAll(async () => {
   // No write limits here: the properties are about input, not rates.
-  api = await inProcessHarness({ rateLimits: { ordersPer10Min: 1e9, uploadsPer10Min: 1e9, credentialChecksPer10Min: 1e9 } });
+  api = await inProcessHarness({ rateLimits: { ordersPer10Min: 1e9, uploadsPer10Min: 1e9, credentialChecksPer10Min: 1e9, deliveredLinesPer10Min: 1e9 } });
   admin = await api.createUser('admin');
 });
 afterAll(() => api.close());

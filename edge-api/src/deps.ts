@@ -16,9 +16,9 @@ export interface AppConfig {
   allowedOrigins: string[];
   /**
    * Per signed-in user in 10 minutes: orders placed (60), images uploaded (40), password reveals logged (60),
-   * staff duplicate checks of credentials (120).
+   * staff duplicate checks of credentials (120), lines and server logins a staff member delivers (1000).
    */
-  rateLimits?: { ordersPer10Min?: number; uploadsPer10Min?: number; revealsPer10Min?: number; credentialChecksPer10Min?: number };
+  rateLimits?: { ordersPer10Min?: number; uploadsPer10Min?: number; revealsPer10Min?: number; credentialChecksPer10Min?: number; deliveredLinesPer10Min?: number };
   /** Web push (decision 067): the VAPID keys and contact; unset, nobody can subscribe and nothing is sent. */
   push?: PushConfig;
 }

@@ -15,21 +15,26 @@ const worker = (extra: Record<string, unknown> = {}) =>
     ...extra,
   });
 
-describe('CREDENTIAL_CHECKS_PER_10_MIN (decision 076)', () => {
-  it('is 120 unless set, on Node and on Workers', () => {
-    expect(parseEnv({}).CREDENTIAL_CHECKS_PER_10_MIN).toBe(120);
-    expect(parseEnv({ CREDENTIAL_CHECKS_PER_10_MIN: '' }).CREDENTIAL_CHECKS_PER_10_MIN).toBe(120);
+const staffLimits = [
+  { name: 'CREDENTIAL_CHECKS_PER_10_MIN', fallback: 120, decision: 'decision 076' },
+  { name: 'DELIVERED_LINES_PER_10_MIN', fallback: 1000, decision: 'decision 076, amendment' },
+] as const;
+
+describe.each(staffLimits)('$name ($decision)', ({ name, fallback }) => {
+  it(`is ${fallback} unless set, on Node and on Workers`, () => {
+    expect(parseEnv({})[name]).toBe(fallback);
+    expect(parseEnv({ [name]: '' })[name]).toBe(fallback);
     const parsed = worker();
-    expect(parsed.ok && parsed.env.CREDENTIAL_CHECKS_PER_10_MIN).toBe(120);
+    expect(parsed.ok && parsed.env[name]).toBe(fallback);
   });
 
   it('takes a positive whole number, and names itself when given anything else', () => {
-    expect(parseEnv({ CREDENTIAL_CHECKS_PER_10_MIN: '30' }).CREDENTIAL_CHECKS_PER_10_MIN).toBe(30);
-    const parsed = worker({ CREDENTIAL_CHECKS_PER_10_MIN: '30' });
-    expect(parsed.ok && parsed.env.CREDENTIAL_CHECKS_PER_10_MIN).toBe(30);
+    expect(parseEnv({ [name]: '30' })[name]).toBe(30);
+    const parsed = worker({ [name]: '30' });
+    expect(parsed.ok && parsed.env[name]).toBe(30);
     for (const bad of ['0', '-5', '2.5', 'many']) {
-      expect(() => parseEnv({ CREDENTIAL_CHECKS_PER_10_MIN: bad })).toThrow(/CREDENTIAL_CHECKS_PER_10_MIN/);
-      expect(worker({ CREDENTIAL_CHECKS_PER_10_MIN: bad })).toMatchObject({ ok: false, problems: [{ path: 'CREDENTIAL_CHECKS_PER_10_MIN' }] });
+      expect(() => parseEnv({ [name]: bad })).toThrow(new RegExp(name));
+      expect(worker({ [name]: bad })).toMatchObject({ ok: false, problems: [{ path: name }] });
     }
   });
 });

@@ -39,6 +39,8 @@ const envSchema = z
     REVEALS_PER_10_MIN: z.coerce.number().int().positive().default(60),
     /** Duplicate checks of credentials one staff member may run in 10 minutes (429 past them; decision 076). */
     CREDENTIAL_CHECKS_PER_10_MIN: z.coerce.number().int().positive().default(120),
+    /** Lines and server logins one staff member may deliver in 10 minutes (429 past them; decision 076, amendment). */
+    DELIVERED_LINES_PER_10_MIN: z.coerce.number().int().positive().default(1000),
     /**
      * Embedded auth: where its mail goes, e.g. smtps://user:pass@smtp.example.com:465; unset, every message
      * is kept in DATA_DIR/mailbox and its link printed on the console (decision 057).

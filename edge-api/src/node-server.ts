@@ -240,12 +240,14 @@ async function serveApp(
         uploadsPer10Min: Number.POSITIVE_INFINITY,
         revealsPer10Min: Number.POSITIVE_INFINITY,
         credentialChecksPer10Min: Number.POSITIVE_INFINITY,
+        deliveredLinesPer10Min: Number.POSITIVE_INFINITY,
       }
     : {
         ordersPer10Min: env.ORDERS_PER_10_MIN,
         uploadsPer10Min: env.UPLOADS_PER_10_MIN,
         revealsPer10Min: env.REVEALS_PER_10_MIN,
         credentialChecksPer10Min: env.CREDENTIAL_CHECKS_PER_10_MIN,
+        deliveredLinesPer10Min: env.DELIVERED_LINES_PER_10_MIN,
       };
   if (env.SUPABASE_URL && env.SUPABASE_ANON_KEY && env.SUPABASE_SERVICE_ROLE_KEY) {
     const authUrl = `${env.SUPABASE_URL.replace(/\/$/, '')}/auth/v1`;

@@ -100,6 +100,7 @@ async function buildIsolate(source: Record<string, unknown>, logger: Logger): Pr
         uploadsPer10Min: env.UPLOADS_PER_10_MIN,
         revealsPer10Min: env.REVEALS_PER_10_MIN,
         credentialChecksPer10Min: env.CREDENTIAL_CHECKS_PER_10_MIN,
+        deliveredLinesPer10Min: env.DELIVERED_LINES_PER_10_MIN,
       },
       push,
     },

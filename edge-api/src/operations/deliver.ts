@@ -142,6 +142,9 @@ export function canonicalJson(value: unknown): string {
 
 const isUniqueViolation = (error: unknown) => (error as { code?: unknown } | null)?.code === '23505';
 
+/** The idempotency key of an order change, as stored: a key is one user's, for one order. */
+export const orderChangeKey = (orderId: string, idempotencyKey: string) => `PUT /admin/orders/${orderId} ${idempotencyKey}`;
+
 /**
  * Changes an order's statuses, or delivers it, in one transaction with its audit rows and (under an
  * idempotency key) its stored answer: all of it or none of it.
@@ -180,7 +183,7 @@ export async function changeOrder(
   const result = await deps.db
     .transaction()
     .execute((trx) =>
-      onceForKey(trx, actor.id, idempotencyKey && `PUT /admin/orders/${orderId} ${idempotencyKey}`, async () => {
+      onceForKey(trx, actor.id, idempotencyKey && orderChangeKey(orderId, idempotencyKey), async () => {
         const current = await lockOrder(trx, orderId);
         if (!current) throw notFound('Order');
         // Separation of duties: a staff member's own order is paid and delivered by someone else.

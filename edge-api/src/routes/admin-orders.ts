@@ -4,6 +4,7 @@ import { idempotencyHeader, idParam } from '../contract/fields.ts';
 import { adminOrderFilterQuery, adminOrderListQuery, orderChangeBody, reportDeclineBody } from '../contract/order-requests.ts';
 import type { AdminOrderPage, OrderStats } from '../contract/orders.ts';
 import { recordAudit } from '../db/audit.ts';
+import { keyClaimed } from '../db/idempotency.ts';
 import { exportBatch, type ExportCursor } from '../db/order-export.ts';
 import { listAdminOrders } from '../db/order-search.ts';
 import { dailySeries, latestOrders, orderTotals } from '../db/order-stats.ts';
@@ -11,12 +12,12 @@ import { findOrder, softDeleteOrder } from '../db/orders.ts';
 import type { OrderRow } from '../db/schema.ts';
 import { nextVersion } from '../db/versions.ts';
 import type { Deps } from '../deps.ts';
-import { ApiError, notFound } from '../errors.ts';
+import { notFound } from '../errors.ts';
 import { validate } from '../lib/validate.ts';
 import { requireAdmin, requireStaff, type AppEnv } from '../middleware/session.ts';
 import { declineReport } from '../operations/after-sales.ts';
-import { createCredentialCheckGuard } from '../operations/credential-checks.ts';
-import { changeOrder } from '../operations/deliver.ts';
+import { createDeliveredLinesGuard } from '../operations/credential-checks.ts';
+import { changeOrder, orderChangeKey } from '../operations/deliver.ts';
 import { csvHeader, csvRow } from '../presenters/order-csv.ts';
 import { presentOrder } from '../presenters/orders.ts';
 
@@ -26,7 +27,7 @@ const EXPORT_BATCH = 2_000;
 /** /api/admin/orders: the staff's order list, stats, export, and the changes that deliver an order. */
 export function adminOrderRoutes(deps: Deps) {
   const asStaff = (row: OrderRow) => presentOrder(row, 'staff', deps.secrets, deps.blobs);
-  const limitChecks = createCredentialCheckGuard(deps);
+  const limitDeliveredLines = createDeliveredLinesGuard(deps);
 
   return new Hono<AppEnv>()
     .get('/', requireStaff, validate('query', adminOrderListQuery), async (c) => {
@@ -86,15 +87,15 @@ export function adminOrderRoutes(deps: Deps) {
       const { id } = c.req.valid('param');
       const change = c.req.valid('json');
       const user = c.get('user')!;
-      const answer = await changeOrder(deps, user, id, change, c.req.valid('header')['idempotency-key']).catch(async (error: unknown) => {
-        // A delivery refused because its lines or server password are known already answers a duplicate
-        // check of each of them, with nothing written: it draws on the same budget, and past it the answer
-        // is 429 instead (decision 076). A delivery that goes through is written and audited.
-        if (error instanceof ApiError && error.code === 'duplicate_credentials') {
-          await limitChecks(user, 'PUT /api/admin/orders/:id', change.lines ? new Set(change.lines).size : 1);
-        }
-        throw error;
-      });
+      const idempotencyKey = c.req.valid('header')['idempotency-key'];
+      // Lines and a server password are compared with every delivered and stocked secret, so each delivery
+      // of them draws its lines from a budget of its own first, known or not: past it the answer is 429
+      // whatever they are, and nothing is compared or written (decision 076, amendment). A replay is not counted.
+      const secrets = change.lines ?? (change.server && [change.server.password]);
+      if (secrets && !(idempotencyKey && (await keyClaimed(deps.db, user.id, orderChangeKey(id, idempotencyKey))))) {
+        await limitDeliveredLines(user, 'PUT /api/admin/orders/:id', new Set(secrets).size);
+      }
+      const answer = await changeOrder(deps, user, id, change, idempotencyKey);
       return c.json(answer.body, answer.status as ContentfulStatusCode);
     })
     .post('/:id/report/decline', requireStaff, validate('param', idParam), validate('header', idempotencyHeader), validate('json', reportDeclineBody), async (c) => {

@@ -2,12 +2,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import type { CredentialsCheck, Order } from '../contract/orders.ts';
 import type { StockDuplicateCheck } from '../contract/wise-stocks.ts';
 import { inProcessHarness, type TestUser } from '../testing/api-harness.ts';
-import { createOrderFixtures, random, type ErrorBody } from '../testing/order-fixtures.ts';
+import { createOrderFixtures, random, type ErrorBody, type OrderFixtures } from '../testing/order-fixtures.ts';
 
 // Decision 076: the duplicate checks are an oracle on delivered and stocked passwords, so each staff
-// member may run only so many in 10 minutes, both check routes on one budget.
+// member may run only so many in 10 minutes, both check routes on one budget; and, its amendment, each
+// delivery of lines or a server login draws its lines from a budget of its own before it is compared.
 
 const LIMIT = 3;
+const LINES = 5;
 const WINDOW_MS = 600_000;
 
 let api: Awaited<ReturnType<typeof inProcessHarness>>;
@@ -15,6 +17,7 @@ let admin: TestUser;
 let moderator: TestUser;
 let otherModerator: TestUser;
 let customer: TestUser;
+let orders: OrderFixtures;
 const email = `limit-${random()}@wise.test`;
 const password = `Limit-Pass-${random()}`;
 // The API's clock (deps.clock reads Date) starts a second into a window of its own, so nothing here
@@ -24,9 +27,9 @@ const windowStart = Math.floor(Date.now() / WINDOW_MS) * WINDOW_MS + WINDOW_MS;
 beforeAll(async () => {
   vi.useFakeTimers({ toFake: ['Date'] });
   vi.setSystemTime(windowStart + 1_000);
-  api = await inProcessHarness({ rateLimits: { credentialChecksPer10Min: LIMIT } });
+  api = await inProcessHarness({ rateLimits: { credentialChecksPer10Min: LIMIT, deliveredLinesPer10Min: LINES } });
   [admin, moderator, otherModerator, customer] = await Promise.all([api.createUser('admin'), api.createUser('moderator'), api.createUser('moderator'), api.createUser('user')]);
-  const orders = await createOrderFixtures(api, { admin, moderator, customer });
+  orders = await createOrderFixtures(api, { admin, moderator, customer });
   expect((await orders.deliverTyped(await orders.placeOrder(), email, password)).status).toBe(200);
 });
 afterEach(() => {
@@ -101,37 +104,130 @@ describe('the limit on duplicate checks per staff member', () => {
     const entries = await limitedEntries(moderator);
     expect(entries.map((entry) => (entry.details as { route: string }).route).sort()).toEqual(['GET /api/admin/credentials/check', 'GET /api/wise-stocks/check']);
   });
+});
 
-  it('counts a delivery refused as a duplicate as a check of each of its lines, and answers 429 past the limit without saying whether', async () => {
-    const lines = await api.call<{ id: string }>('POST', '/api/services', {
-      user: admin,
-      json: { title: 'Proxy Lines', description: 'Residential', category: 'Other', price: '5', deliveryTime: '1hour', deliveryKind: 'lines' },
-    });
-    expect(lines.status).toBe(201);
-    const place = async () => (await api.call<{ order: Order }>('POST', '/api/orders', { user: customer, json: { productId: lines.body.id } })).body.order.id;
-    const deliver = (orderId: string, json: Record<string, unknown>) =>
-      api.call<Order & ErrorBody>('PUT', `/api/admin/orders/${orderId}`, { user: otherModerator, json });
-    vi.setSystemTime(windowStart + 2 * WINDOW_MS + 1_000);
+describe('the budget of lines and server logins delivered per staff member', () => {
+  // Each test has a staff member of its own, so they share the second window; the one after it is still
+  // well within the life of the harness's sessions.
+  const services = { lines: '', server: '' };
+  beforeAll(async () => {
+    for (const kind of ['lines', 'server'] as const) {
+      const created = await api.call<{ id: string }>('POST', '/api/services', {
+        user: admin,
+        json: { title: `Limited ${kind}`, description: 'A service', category: 'Other', price: '5', deliveryTime: '1hour', deliveryKind: kind },
+      });
+      expect(created.status).toBe(201);
+      services[kind] = created.body.id;
+    }
+  });
 
-    // Delivered: written and audited, not counted.
-    const known = `10.0.0.1:${random()}`;
-    expect((await deliver(await place(), { lines: [known] })).status).toBe(200);
-    // A known line beside a guess: refused, nothing written, and both lines are counted (2 of 3).
+  const place = async (productId: string = services.lines) => {
+    const placed = await api.call<{ order: Order }>('POST', '/api/orders', { user: customer, json: { productId } });
+    expect(placed.status).toBe(201);
+    return placed.body.order.id;
+  };
+  const deliver = (user: TestUser, orderId: string, json: Record<string, unknown>, headers?: Record<string, string>) =>
+    api.call<Order & ErrorBody>('PUT', `/api/admin/orders/${orderId}`, { user, json, headers });
+  const server = (password: string) => ({ server: { host: 'vps.example.com', port: 22, user: 'root', password } });
+  const deliveryOf = async (orderId: string) =>
+    (await api.db.selectFrom('orders').select(['delivery_kind', 'payment_status']).where('id', '=', orderId).executeTakeFirstOrThrow());
+  const deliveredLinesEntries = (user: TestUser) =>
+    api.db.selectFrom('audit_log').selectAll().where('action', '=', 'user.delivered_lines_limited').where('actor_id', '=', user.id).execute();
+  /** A line delivered by another staff member, from their own budget: known to every later check. */
+  const knownLine = async () => {
+    const line = `10.0.0.1:${random()}`;
+    expect((await deliver(await api.createUser('moderator'), await place(), { lines: [line] })).status).toBe(200);
+    return line;
+  };
+  const expectLimited = (answer: Awaited<ReturnType<typeof deliver>>) => {
+    expect(answer.status).toBe(429);
+    expect(answer.body.error.code).toBe('rate_limited');
+    expect(answer.headers.get('retry-after')).toBe('599');
+    expect(JSON.stringify(answer.body)).not.toMatch(/already|stock|delivered/);
+  };
+
+  it('answers 429 past the budget alike for a secret that is known and one that is not, writes nothing, and records the refusal once', async () => {
+    vi.setSystemTime(windowStart + WINDOW_MS + 1_000);
+    const staff = await api.createUser('moderator');
+    const known = await knownLine();
+    const knownPassword = `Server-${random()}`;
+    expect((await deliver(await api.createUser('moderator'), await place(services.server), server(knownPassword))).status).toBe(200);
+    // Five new lines spend the budget.
+    expect((await deliver(staff, await place(), { lines: Array.from({ length: LINES }, (_, n) => `fresh-${n}-${random()}`) })).status).toBe(200);
+
+    // A guess that is not known and one that is answer the same: a miss costs as much as a hit.
     const order = await place();
-    const refused = await deliver(order, { lines: [known, `Guess-${random()}`] });
+    const guess = `Guess-${random()}`;
+    for (const lines of [[guess], [known], [known, guess]]) expectLimited(await deliver(staff, order, { lines, replace: true }));
+    const serverOrder = await place(services.server);
+    for (const password of [`Guess-${random()}`, knownPassword]) expectLimited(await deliver(staff, serverOrder, server(password)));
+    for (const id of [order, serverOrder]) expect(await deliveryOf(id)).toEqual({ delivery_kind: null, payment_status: 'pending' });
+
+    // Nothing else of the staff member's work is held: a typed account and the duplicate checks go on.
+    const typed = await deliver(staff, await orders.placeOrder(), { paymentStatus: 'paid', orderStatus: 'delivered', wiseEmail: `typed-${random()}@wise.test`, wisePassword: `Typed-${random()}` });
+    expect(typed.status).toBe(200);
+    expect((await orderCheck(staff)).status).toBe(200);
+
+    const entries = await deliveredLinesEntries(staff);
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({ actor_email: staff.email, entity: 'user', entity_id: staff.id });
+    expect(entries[0]!.details).toEqual({ role: 'moderator', route: 'PUT /api/admin/orders/:id', limit: LINES, retryAfterSeconds: 599 });
+    const logged = JSON.stringify(entries);
+    for (const secret of [guess, known, knownPassword]) expect(logged).not.toContain(secret);
+    expect(await limitedEntries(staff)).toHaveLength(0);
+  });
+
+  it('draws the distinct lines of a delivery that goes through, a server login as one, and refuses the one that would pass the budget', async () => {
+    vi.setSystemTime(windowStart + WINDOW_MS + 1_000);
+    const staff = await api.createUser('moderator');
+    const line = `fresh-${random()}`;
+    // Three lines, one of them twice: 2 of 5. Sent again under its key, it is a replay and draws nothing.
+    const keyed = { lines: [line, line, `fresh-${random()}`] };
+    const order = await place();
+    const headers = { 'idempotency-key': crypto.randomUUID() };
+    expect((await deliver(staff, order, keyed, headers)).status).toBe(200);
+    expect((await deliver(staff, order, keyed, headers)).status).toBe(200);
+    // A server login: 3 of 5.
+    expect((await deliver(staff, await place(services.server), server(`Server-${random()}`))).status).toBe(200);
+    // Two more: 5 of 5. One more would be 6: refused, and nothing written.
+    expect((await deliver(staff, await place(), { lines: [`a-${random()}`, `b-${random()}`] })).status).toBe(200);
+    const refused = await place();
+    expectLimited(await deliver(staff, refused, { lines: [`c-${random()}`] }));
+    expect(await deliveryOf(refused)).toEqual({ delivery_kind: null, payment_status: 'pending' });
+  });
+
+  it("no longer draws on the checks' budget when a delivery is refused as a duplicate", async () => {
+    vi.setSystemTime(windowStart + WINDOW_MS + 1_000);
+    const staff = await api.createUser('moderator');
+    const known = await knownLine();
+    const order = await place();
+    // Two refusals of two lines each: 4 lines of 5, and none of the 3 checks.
+    for (let i = 0; i < 2; i += 1) {
+      const refused = await deliver(staff, order, { lines: [known, `Guess-${random()}`] });
+      expect(refused.status).toBe(409);
+      expect(refused.body.error.code).toBe('duplicate_credentials');
+    }
+    for (let i = 0; i < LIMIT; i += 1) expect((await (i % 2 === 0 ? stockCheck(staff) : orderCheck(staff))).status).toBe(200);
+    expect((await orderCheck(staff)).status).toBe(429);
+  });
+
+  it('takes a delivery larger than the whole budget in a window of its own, after checks as well', async () => {
+    vi.setSystemTime(windowStart + WINDOW_MS + 1_000);
+    const staff = await api.createUser('moderator');
+    const known = await knownLine();
+    const many = () => Array.from({ length: 2 * LINES }, (_, n) => `many-${n}-${random()}`);
+    // A check from an open modal first does not stand in its way: the budgets are apart.
+    expect((await stockCheck(staff)).status).toBe(200);
+    // Ten lines in a fresh window: compared, and refused for the one that is known (409, not 429).
+    const order = await place();
+    const refused = await deliver(staff, order, { lines: [known, ...many()] });
     expect(refused.status).toBe(409);
     expect(refused.body.error.code).toBe('duplicate_credentials');
-    // Two more would pass the limit: 429, and the answer does not say whether they are known.
-    const limited = await deliver(order, { lines: [known, `Guess-${random()}`] });
-    expect(limited.status).toBe(429);
-    expect(limited.body.error.code).toBe('rate_limited');
-    expect(limited.headers.get('retry-after')).toBe('599');
-    expect(JSON.stringify(limited.body)).not.toMatch(/already|lines/);
-    expect((await api.db.selectFrom('orders').select('delivery_kind').where('id', '=', order).executeTakeFirstOrThrow()).delivery_kind).toBeNull();
-    // The checks draw on the same budget; a delivery that goes through still does.
-    expect((await stockCheck(otherModerator)).status).toBe(429);
-    expect((await deliver(order, { lines: [`10.0.0.2:${random()}`] })).status).toBe(200);
-    const entries = await limitedEntries(otherModerator);
-    expect(entries.map((entry) => (entry.details as { route: string }).route)).toContain('PUT /api/admin/orders/:id');
+    expectLimited(await deliver(staff, order, { lines: many() }));
+
+    // The next window takes ten new lines, and then nothing more.
+    vi.setSystemTime(windowStart + 2 * WINDOW_MS + 1_000);
+    expect((await deliver(staff, order, { lines: many() })).status).toBe(200);
+    expectLimited(await deliver(staff, await place(), { lines: [`one-${random()}`] }));
   });
 });
