@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import type { CredentialsCheck, Order } from '../contract/orders.ts';
 import type { StockDuplicateCheck } from '../contract/wise-stocks.ts';
 import { inProcessHarness, type TestUser } from '../testing/api-harness.ts';
+import { nextWindowStart } from '../testing/limit-window.ts';
 import { createOrderFixtures, random, type ErrorBody, type OrderFixtures } from '../testing/order-fixtures.ts';
 
 // Decision 076: the duplicate checks are an oracle on delivered and stocked passwords, so each staff
@@ -22,7 +23,7 @@ const email = `limit-${random()}@wise.test`;
 const password = `Limit-Pass-${random()}`;
 // The API's clock (deps.clock reads Date) starts a second into a window of its own, so nothing here
 // depends on when the test runs; only Date is faked, timers and the database run as ever.
-const windowStart = Math.floor(Date.now() / WINDOW_MS) * WINDOW_MS + WINDOW_MS;
+const windowStart = nextWindowStart(WINDOW_MS);
 
 beforeAll(async () => {
   vi.useFakeTimers({ toFake: ['Date'] });

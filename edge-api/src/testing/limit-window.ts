@@ -7,3 +7,9 @@ export async function insideOneWindow(windowMs: number, marginMs = 5_000): Promi
   const left = windowMs - (Date.now() % windowMs);
   if (left < marginMs) await new Promise((resolve) => setTimeout(resolve, left + 50));
 }
+
+/**
+ * The start of the next fixed window of `windowMs`: a test that fakes `Date` to a second past it (the
+ * API's clock reads `Date`) knows every wait the limits answer, whatever the time of day it runs.
+ */
+export const nextWindowStart = (windowMs: number, now = Date.now()): number => Math.floor(now / windowMs) * windowMs + windowMs;

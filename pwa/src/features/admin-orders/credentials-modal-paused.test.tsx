@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Order } from '../../../../edge-api/src/contract/orders.ts';
 import { inProcessHarness, type TestUser } from '../../../../edge-api/src/testing/api-harness.ts';
+import { nextWindowStart } from '../../../../edge-api/src/testing/limit-window.ts';
 import { ConfirmProvider } from '../../components/confirm-dialog.tsx';
 import { ToastProvider } from '../../components/toast.tsx';
 import { deleteUserDb, getUserDb } from '../../db/local-db.ts';
@@ -35,7 +36,7 @@ let staff: TestUser | undefined;
 const email = `paused-${crypto.randomUUID().slice(0, 6)}@wise.test`;
 const password = `Paused-${crypto.randomUUID().slice(0, 8)}`;
 // The API's clock reads Date: it starts a second into a window of its own, so the wait is known (599 s).
-const windowStart = Math.floor(Date.now() / WINDOW_MS) * WINDOW_MS + WINDOW_MS;
+const windowStart = nextWindowStart(WINDOW_MS);
 
 beforeAll(async () => {
   vi.useFakeTimers({ toFake: ['Date'] });

@@ -4,7 +4,7 @@ import type { WiseStock } from '../../../../edge-api/src/contract/wise-stocks.ts
 import { createApiHarness, type ApiHarness, type TestUser } from '../../../../edge-api/src/testing/api-harness.ts';
 import { deleteUserDb } from '../../db/local-db.ts';
 import { fetchFromApp } from '../../test/in-process-api.ts';
-import { renderAsStaff, seedDevice, staffId } from './render-as-staff.tsx';
+import { field, pngBytes, renderAsStaff, seedDevice, staffId } from './render-as-staff.tsx';
 
 // The form talks to the real API app in-process; only the session (whose token is sent) is stood in for.
 const session = vi.hoisted(() => ({ token: null as string | null }));
@@ -36,8 +36,6 @@ afterEach(async () => {
   await deleteUserDb(staffId);
 });
 
-const field = (label: string) => screen.getByLabelText(new RegExp(`^${label}`));
-const pngBytes = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
 
 async function stockOnServer(wiseEmail: string, wisePassword: string) {
   const created = await api.call<WiseStock>('POST', '/api/wise-stocks', {

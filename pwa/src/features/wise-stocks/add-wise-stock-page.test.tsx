@@ -1,7 +1,7 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { deleteUserDb } from '../../db/local-db.ts';
-import { renderAsStaff, seedDevice, staffId } from './render-as-staff.tsx';
+import { field, renderAsStaff, seedDevice, staffId } from './render-as-staff.tsx';
 
 const MB = 1024 * 1024;
 
@@ -19,7 +19,6 @@ async function openForm() {
 }
 
 /** The field whose label starts with `label` (required ones end with a star that is hidden from screen readers). */
-const field = (label: string) => screen.getByLabelText(new RegExp(`^${label}`));
 const choose = (label: string, file: File) => fireEvent.change(field(label), { target: { files: [file] } });
 
 describe('Add Wise Stock', () => {

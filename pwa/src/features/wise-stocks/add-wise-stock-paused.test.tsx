@@ -2,11 +2,12 @@ import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { WiseStock } from '../../../../edge-api/src/contract/wise-stocks.ts';
 import { inProcessHarness, type TestUser } from '../../../../edge-api/src/testing/api-harness.ts';
+import { nextWindowStart } from '../../../../edge-api/src/testing/limit-window.ts';
 import { deleteUserDb } from '../../db/local-db.ts';
 import { PAUSED_TITLE } from '../../lib/duplicate-check-problem.ts';
 import { fetchFromApp } from '../../test/in-process-api.ts';
 import { UNCHECKED_STOCK_MESSAGE } from './add-wise-stock-page.tsx';
-import { renderAsStaff, seedDevice, staffId } from './render-as-staff.tsx';
+import { field, pngBytes, renderAsStaff, seedDevice, staffId } from './render-as-staff.tsx';
 
 // Decision 076: the form against the real API app in-process, whose limit on duplicate checks is 2 per
 // staff member in 10 minutes; only the session (whose token is sent) is stood in for.
@@ -23,7 +24,7 @@ const WINDOW_MS = 600_000;
 let api: Awaited<ReturnType<typeof inProcessHarness>>;
 let admin: TestUser;
 // The API's clock reads Date: it starts a second into a window of its own, so the wait is known (599 s).
-const windowStart = Math.floor(Date.now() / WINDOW_MS) * WINDOW_MS + WINDOW_MS;
+const windowStart = nextWindowStart(WINDOW_MS);
 
 beforeAll(async () => {
   vi.useFakeTimers({ toFake: ['Date'] });
@@ -44,8 +45,6 @@ afterEach(async () => {
   await deleteUserDb(staffId);
 });
 
-const field = (label: string) => screen.getByLabelText(new RegExp(`^${label}`));
-const pngBytes = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
 const stocksWith = async (email: string) => (await api.db.selectFrom('wise_stocks').select('id').where('wise_email', '=', email).execute()).length;
 
 describe('Add Wise Stock past the limit on duplicate checks', () => {

@@ -1,5 +1,5 @@
 import type { Session } from '@supabase/auth-js';
-import { render } from '@testing-library/react';
+import { render, screen } from '@testing-library/react';
 import { MemoryRouter, Navigate, Outlet, Route, Routes } from 'react-router-dom';
 import { isStaffRole, type Role, type User } from '../../../../edge-api/src/contract/users.ts';
 import type { WiseStock } from '../../../../edge-api/src/contract/wise-stocks.ts';
@@ -14,6 +14,12 @@ import { WiseStockDetailsPage } from './wise-stock-details-page.tsx';
 import { WiseStocksPage } from './wise-stocks-page.tsx';
 
 // Test support for the Wise stock screens: a signed-in staff member whose device has synced `stocks` and `users`.
+
+/** The form's field whose label starts with `label` (a required field's label ends in ' *'). */
+export const field = (label: string) => screen.getByLabelText(new RegExp(`^${label}`));
+
+/** The first bytes of a PNG: enough for the upload's type check. */
+export const pngBytes = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
 
 export const staffId = '7a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
 
