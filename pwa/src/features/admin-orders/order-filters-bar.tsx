@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { orderPageSizes, orderStatuses, paymentStatuses } from '../../../../edge-api/src/contract/orders.ts';
-import { orderAttentionLabels, orderAttentions, type OrderAttention } from '../../../../edge-api/src/contract/order-attention.ts';
+import { isOrderAttention, orderAttentionLabels, orderAttentions } from '../../../../edge-api/src/contract/order-attention.ts';
 import { capitalize } from '../../lib/format.ts';
 import type { OrderFilters } from './order-filters.ts';
 
@@ -114,7 +114,7 @@ export function OrderFiltersBar({ filters, onChange }: { filters: OrderFilters; 
           id={`${id}-attention`}
           className="select w-full"
           value={filters.attention ?? ''}
-          onChange={(event) => onChange({ attention: (orderAttentions as readonly string[]).includes(event.target.value) ? (event.target.value as OrderAttention) : '' })}
+          onChange={(event) => onChange({ attention: isOrderAttention(event.target.value) ? event.target.value : '' })}
         >
           <option value="">All orders</option>
           {orderAttentions.map((attention) => (

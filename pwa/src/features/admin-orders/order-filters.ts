@@ -39,6 +39,7 @@ export function changeFilters(current: OrderFilters, change: Partial<OrderFilter
 export function filtersFromSearchParams(params: URLSearchParams): OrderFilters {
   const status = params.get('status') ?? '';
   const paymentStatus = params.get('paymentStatus') ?? '';
+  const attention = params.get('attention');
   const page = Number(params.get('page'));
   const limit = Number(params.get('limit'));
   return {
@@ -46,7 +47,7 @@ export function filtersFromSearchParams(params: URLSearchParams): OrderFilters {
     paymentStatus: isPaymentStatus(paymentStatus) ? paymentStatus : '',
     search: params.get('search') ?? '',
     ...(params.get('report') === 'open' ? { report: 'open' as const } : {}),
-    ...(isOrderAttention(params.get('attention')) ? { attention: params.get('attention') as OrderAttention } : {}),
+    ...(isOrderAttention(attention) ? { attention } : {}),
     page: Number.isInteger(page) && page >= 1 ? page : 1,
     limit: (orderPageSizes as readonly number[]).includes(limit) ? limit : defaultFilters.limit,
   };
@@ -64,8 +65,11 @@ export function filtersToSearchParams(filters: OrderFilters): URLSearchParams {
   return params;
 }
 
+/** What decides which orders match: the filters without their page. */
+type MatchFilters = Pick<OrderFilters, 'status' | 'paymentStatus' | 'search'> & Partial<Pick<OrderFilters, 'report' | 'attention'>>;
+
 /** The filter part of a query, empty values omitted (spec section 7). */
-function filterQuery(filters: Pick<OrderFilters, 'status' | 'paymentStatus' | 'search'> & Partial<Pick<OrderFilters, 'report' | 'attention'>>): Record<string, string> {
+function filterQuery(filters: MatchFilters): Record<string, string> {
   const query: Record<string, string> = {};
   if (filters.report) query.report = filters.report;
   if (filters.attention) query.attention = filters.attention;
@@ -82,13 +86,13 @@ export function ordersQuery(filters: OrderFilters): Record<string, string> {
 }
 
 /** The CSV export of everything the filters match (every page, so no page or limit). */
-export function exportCsvUrl(filters: Pick<OrderFilters, 'status' | 'paymentStatus' | 'search'> & Partial<Pick<OrderFilters, 'report' | 'attention'>>): string {
+export function exportCsvUrl(filters: MatchFilters): string {
   const params = new URLSearchParams(filterQuery(filters)).toString();
   return `/api/admin/orders/export.csv${params ? `?${params}` : ''}`;
 }
 
 /** The same match the server makes: one case-insensitive substring over id, title, email and name. */
-export function matchesFilters(order: Order, filters: Pick<OrderFilters, 'status' | 'paymentStatus' | 'search'> & Partial<Pick<OrderFilters, 'report' | 'attention'>>): boolean {
+export function matchesFilters(order: Order, filters: MatchFilters): boolean {
   if (filters.status && order.orderStatus !== filters.status) return false;
   if (filters.report && order.report?.status !== filters.report) return false;
   if (filters.paymentStatus && order.paymentStatus !== filters.paymentStatus) return false;
