@@ -1,5 +1,6 @@
 import { createContext, use, useCallback, useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import { ModalBackdrop } from './modal-dialog.tsx';
+import { describedBy } from '../lib/described-by.ts';
 
 export interface ConfirmOptions {
   title: string;
@@ -84,7 +85,7 @@ export function ConfirmProvider({ children }: { children: ReactNode }) {
         ref={dialogRef}
         className="modal modal-bottom sm:modal-middle"
         aria-labelledby={titleId}
-        aria-describedby={[request?.subject?.length ? subjectId : '', request?.text ? textId : ''].filter(Boolean).join(' ') || undefined}
+        aria-describedby={describedBy(request?.subject?.length ? subjectId : '', request?.text ? textId : '')}
         onClose={() => settle('cancel')}
       >
         {request && (

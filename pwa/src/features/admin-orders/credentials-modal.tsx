@@ -24,6 +24,7 @@ import { useUserDb } from '../../db/hooks.ts';
 import { useAvailableStocks } from './use-available-stocks.ts';
 import { useDuplicateCheck } from './use-duplicate-check.ts';
 import { useProofUpload } from './use-proof-upload.ts';
+import { describedBy } from '../../lib/described-by.ts';
 
 export const FILL_BOTH_MESSAGE = 'Please fill in both WISE email and password';
 export const DELIVERED_MESSAGE = 'Order updated successfully with WISE credentials!';
@@ -191,7 +192,7 @@ function AccountCredentialsModal({ order, userId, online, onClose, replace = fal
       <form
         noValidate
         onSubmit={(event) => void submit(event)}
-        aria-describedby={[warning.title ? bannerId : '', problem && !ownStockId ? problemId : ''].join(' ').trim() || undefined}
+        aria-describedby={describedBy(warning.title && bannerId, !ownStockId && problem && problemId)}
       >
         <DuplicateBanner id={bannerId} warning={warning} />
         {!ownStockId && <DuplicateCheckNotice id={problemId} problem={problem} consequence={UNCHECKED_MESSAGE} className="mb-4" />}

@@ -13,6 +13,7 @@ import { createService } from './service-api.ts';
 import { emptyAddFormValues, toServiceBody, validateAddForm, type ServiceField } from './service-form.ts';
 import { FIELD_LABEL_CLASS, useServiceForm } from './use-service-form.tsx';
 import { DetailsFields } from './details-fields.tsx';
+import { describedBy } from '../../lib/described-by.ts';
 
 const MAX_IMAGE_MB = uploadLimitMegabytes.service;
 
@@ -238,7 +239,7 @@ export function AddServiceForm() {
                 <input
               {...bind('warrantyDays')}
               {...warrantyInputProps(values.warrantyDays, (days) => set('warrantyDays', days))}
-              aria-describedby={[bind('warrantyDays')['aria-describedby'], `${fieldId('warrantyDays')}-hint`].filter(Boolean).join(' ')}
+              aria-describedby={describedBy(bind('warrantyDays')['aria-describedby'], `${fieldId('warrantyDays')}-hint`)}
             />
                 <p id={`${fieldId('warrantyDays')}-hint`} className="mt-1 text-xs text-base-content/70">
                   {WARRANTY_HINT}

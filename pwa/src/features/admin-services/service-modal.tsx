@@ -11,6 +11,7 @@ import { ListField } from './list-field.tsx';
 import { choicesWith, emptyModalValues, toServiceBody, validateModal, valuesFromService, type ServiceBody, type ServiceField } from './service-form.ts';
 import { useServiceForm } from './use-service-form.tsx';
 import { DetailsFields } from './details-fields.tsx';
+import { describedBy } from '../../lib/described-by.ts';
 
 export interface ServiceModalProps {
   /** The service being edited; null creates a new one. */
@@ -107,7 +108,7 @@ export function ServiceModal({ service, save, onClose }: ServiceModalProps) {
             <input
               {...bind('warrantyDays')}
               {...warrantyInputProps(values.warrantyDays, (days) => set('warrantyDays', days))}
-              aria-describedby={[bind('warrantyDays')['aria-describedby'], `${fieldId('warrantyDays')}-hint`].filter(Boolean).join(' ')}
+              aria-describedby={describedBy(bind('warrantyDays')['aria-describedby'], `${fieldId('warrantyDays')}-hint`)}
             />
             <p id={`${fieldId('warrantyDays')}-hint`} className="mt-1 text-xs text-base-content/70">
               {WARRANTY_HINT}

@@ -22,6 +22,7 @@ import { ImageDropZone, POPUP_MS } from './image-drop-zone.tsx';
 import { stockImageSlots } from './stock-images.ts';
 import { STOCKS_PATH } from './stock-paths.ts';
 import { useStockDuplicateCheck } from './use-stock-duplicate-check.ts';
+import { describedBy } from '../../lib/described-by.ts';
 
 /** Under the notice of a duplicate check that did not run (decision 076): the server still checks on adding. */
 export const UNCHECKED_STOCK_MESSAGE = 'Adding them is still refused if they are already in stock or delivered, until you override.';
@@ -157,7 +158,7 @@ function AddWiseStockForm() {
         </button>
       </header>
 
-      <form noValidate onSubmit={submit} className="card bg-base-100 shadow-sm" aria-describedby={[notice ? ids.notice : '', warning.title ? ids.duplicate : '', problem ? ids.unchecked : ''].join(' ').trim() || undefined}>
+      <form noValidate onSubmit={submit} className="card bg-base-100 shadow-sm" aria-describedby={describedBy(notice && ids.notice, warning.title && ids.duplicate, problem && ids.unchecked)}>
         <div className="card-body gap-6">
           {notice && (
             <div id={ids.notice} role="alert" className="alert alert-error">
