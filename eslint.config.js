@@ -51,6 +51,10 @@ const apiZones = [
     ...allBut(api, ['operations', 'presenters', 'db', 'contract', 'blobs', 'lib', 'errors.ts', 'deps.ts'], 'operations/ sit below the routes.'),
   },
   {
+    target: source(`${api}/payments`),
+    ...allBut(api, ['payments', 'operations', 'presenters', 'db', 'contract', 'lib', 'push', 'errors.ts', 'deps.ts'], 'payments/ (the rails) sit below the routes and above operations.'),
+  },
+  {
     target: source(`${api}/middleware`),
     ...allBut(api, ['middleware', 'auth', 'db', 'contract', 'lib', 'errors.ts', 'deps.ts'], 'Middleware sits below the routes.'),
   },

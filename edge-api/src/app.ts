@@ -20,6 +20,9 @@ import { uploadRoutes } from './routes/uploads.ts';
 import { userRoutes } from './routes/users.ts';
 import { wiseStockRoutes } from './routes/wise-stocks.ts';
 import { serviceStockRoutes } from './routes/service-stocks.ts';
+import { orderPaymentRoutes } from './routes/order-payments.ts';
+import { paymentAdminRoutes } from './routes/payment-admin.ts';
+import { paymentCallbackRoutes } from './routes/payment-callbacks.ts';
 
 /**
  * An /api path no route answers, in the API's error shape. Entries mount it after the app too: mounted
@@ -47,6 +50,7 @@ export function createApp(deps: Deps) {
     .route('/services', serviceRoutes(deps))
     .route('/users', userRoutes(deps))
     .route('/orders', orderRoutes(deps))
+    .route('/orders', orderPaymentRoutes(deps))
     .route('/admin/orders', adminOrderRoutes(deps))
     .route('/admin/credentials', adminCredentialRoutes(deps))
     .route('/admin/audit', adminAuditRoutes(deps))
@@ -57,7 +61,9 @@ export function createApp(deps: Deps) {
     .route('/settings', settingsRoutes(deps))
     .route('/uploads', uploadRoutes(deps))
     .route('/sync', syncRoutes(deps))
-    .route('/push', pushRoutes(deps));
+    .route('/push', pushRoutes(deps))
+    .route('/admin/payments', paymentAdminRoutes(deps))
+    .route('/payments', paymentCallbackRoutes(deps));
 }
 
 export type AppType = ReturnType<typeof createApp>;

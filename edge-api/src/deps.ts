@@ -6,6 +6,8 @@ import type { Database } from './db/schema.ts';
 import type { Logger } from './lib/logger.ts';
 import type { PushConfig } from './push/vapid.ts';
 import type { Secrets } from './lib/secrets.ts';
+import type { ReceiptMailer } from './operations/receipts.ts';
+import type { PaymentsConfig } from './payments/rail-store.ts';
 
 export interface AppConfig {
   /** Emails that get the admin role when their user record is created. */
@@ -21,6 +23,8 @@ export interface AppConfig {
   rateLimits?: { ordersPer10Min?: number; uploadsPer10Min?: number; revealsPer10Min?: number; credentialChecksPer10Min?: number; deliveredLinesPer10Min?: number };
   /** Web push (decision 067): the VAPID keys and contact; unset, nobody can subscribe and nothing is sent. */
   push?: PushConfig;
+  /** Payment rails (issue 26): where each rail's API is, and the shop's address for callbacks and receipt links. */
+  payments?: PaymentsConfig;
 }
 
 /** Everything the API needs arrives here: no module-level clients, so Node, Workers and tests share one app. */
@@ -38,4 +42,6 @@ export interface Deps {
   clock: () => Date;
   config: AppConfig;
   logger: Logger;
+  /** The shop's mail for receipts (issue 26); absent, no receipt is written. */
+  mailer?: ReceiptMailer;
 }

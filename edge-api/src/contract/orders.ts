@@ -1,4 +1,5 @@
 import type { OtherDeliveryKind } from './deliveries.ts';
+import type { OrderPayment } from './payments.ts';
 export type OrderStatus = 'pending' | 'processing' | 'completed' | 'delivered' | 'cancelled';
 export type PaymentStatus = 'pending' | 'paid' | 'failed' | 'refunded';
 
@@ -71,6 +72,8 @@ export interface Order {
   deliveryFile?: { name: string; size: number };
   /** Set instead of the secret when the server cannot read it with its CREDENTIALS_KEY. */
   deliverySecretUnreadable?: true;
+  /** The payment under way on a rail the shop switched on (issue 26): what to pay, where, until when, and how it stands. */
+  payment?: OrderPayment;
 }
 
 /** How often the customer showed the delivered password, and the first time: when and on which device. */

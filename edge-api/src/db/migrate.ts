@@ -20,6 +20,7 @@ import * as serviceStocks from '../../../migrations/2026-11-25-0500_service_stoc
 import * as pushOutboxRetries from '../../../migrations/2026-11-26-0100_push_outbox_retries.ts';
 import * as reportAnswersWithoutPasswords from '../../../migrations/2026-11-26-0300_report_answers_without_passwords.ts';
 import * as indexInlineWiseImages from '../../../migrations/2026-11-26-0400_index_inline_wise_images.ts';
+import * as createPaymentRails from '../../../migrations/2026-11-28-0100_create_payment_rails.ts';
 
 // Listed by hand so the Workers bundle needs no file system; add each new migration here.
 const migrations: Record<string, Migration> = {
@@ -43,6 +44,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-26-0100_push_outbox_retries': pushOutboxRetries,
   '2026-11-26-0300_report_answers_without_passwords': reportAnswersWithoutPasswords,
   '2026-11-26-0400_index_inline_wise_images': indexInlineWiseImages,
+  '2026-11-28-0100_create_payment_rails': createPaymentRails,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

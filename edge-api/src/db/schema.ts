@@ -3,6 +3,7 @@ import type { OrderStatus, PaymentStatus, ReportStatus } from '../contract/order
 import type { Role } from '../contract/users.ts';
 import type { StockStatus } from '../contract/wise-stocks.ts';
 import type { DeliveryDetails, DeliveryKind, OtherDeliveryKind } from '../contract/deliveries.ts';
+import type { MailOutboxTable, PaymentEventsTable, PaymentIntentsTable, PaymentRailsTable, PaymentSessionColumn, PaymentSettingsTable } from './payment-schema.ts';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type Json<T> = ColumnType<T, string, string>;
@@ -116,6 +117,8 @@ export interface OrdersTable extends Synced {
   delivery_secret_enc: ColumnType<string | null, string | null | undefined, string | null>;
   /** A blind index of each secret (the server password; each line) for the duplicate checks. */
   delivery_secret_indexes: ColumnType<string[] | null, string[] | null | undefined, string[] | null>;
+  /** The payment under way on a rail (issue 26): what the customer's device shows. */
+  payment_session: PaymentSessionColumn;
 }
 
 /** One earlier delivery of an order, as orders.delivery_history keeps it. */
@@ -364,6 +367,11 @@ export interface Database {
   credential_reveals: CredentialRevealsTable;
   push_subscriptions: PushSubscriptionsTable;
   push_outbox: PushOutboxTable;
+  payment_settings: PaymentSettingsTable;
+  payment_rails: PaymentRailsTable;
+  payment_intents: PaymentIntentsTable;
+  payment_events: PaymentEventsTable;
+  mail_outbox: MailOutboxTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

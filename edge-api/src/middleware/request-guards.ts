@@ -73,9 +73,10 @@ export const refuseUnsafeText = createMiddleware(async (c, next) => {
   if (!isUpload(c.req.path) && c.req.method !== 'GET' && c.req.method !== 'HEAD' && c.req.header('content-type')?.toLowerCase().includes('json')) {
     let body: unknown;
     try {
-      // Hono keeps the parsed body: the route's validator reads the same one (uploads, which read their
-      // own body, are not checked here).
-      body = await c.req.json();
+      // Read as text and kept: the route's validator parses the same text, and a route that checks a
+      // signature over the body (a payment webhook) reads it byte for byte (uploads, which read their own
+      // body, are not checked here).
+      body = JSON.parse(await c.req.text());
     } catch {
       return next();
     }

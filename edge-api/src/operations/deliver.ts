@@ -16,6 +16,7 @@ import { assertVersion } from '../lib/versioning.ts';
 import { presentOrder } from '../presenters/orders.ts';
 import { automaticDelivery, afterAutomaticDelivery } from './auto-deliver.ts';
 import { tellCustomer } from './customer-push.ts';
+import { queueReceipts } from './receipts.ts';
 import { paymentCheckKey, problemReportKey } from './staff-notices.ts';
 import { noStockKey, watchStockLevel } from './stock-watch.ts';
 import { assertNoDuplicateSecrets, assertServiceKind, hasDelivery, noAccountDelivery, noOtherDelivery, sealOtherDelivery } from './other-deliveries.ts';
@@ -65,7 +66,7 @@ function assertFieldsUnchanged(current: OrderRow, change: OrderChange, base: Non
  * problem report is answered as replaced, and a rotation notice gives way to the new delivery. Runs in
  * the delivery's transaction, under the order's row lock.
  */
-async function keepReplacedDelivery(trx: Transaction<Database>, actor: UserRow, current: OrderRow, changes: Updateable<OrdersTable>, version: number, now: Date) {
+async function keepReplacedDelivery(trx: Transaction<Database>, actor: Pick<UserRow, 'id' | 'email'>, current: OrderRow, changes: Updateable<OrdersTable>, version: number, now: Date) {
   const past: StoredDelivery = {
     at: now.toISOString(),
     kind: 'replaced',
@@ -165,6 +166,37 @@ export async function changeOrder(
   change: OrderChange,
   idempotencyKey?: string,
 ): Promise<StoredAnswer & { body: Order }> {
+  const sealed = await sealOrderChange(deps, change);
+  // The request a key stands for, as a keyed hash (the body may hold a password): fields in a fixed order.
+  const requestHash = idempotencyKey ? await deps.secrets.blindIndex(`PUT /admin/orders/${orderId} ${canonicalJson(change)}`) : undefined;
+  const result = await deps.db
+    .transaction()
+    .execute((trx) =>
+      onceForKey(
+        trx,
+        actor.id,
+        idempotencyKey && orderChangeKey(orderId, idempotencyKey),
+        async () => ({ status: 200, body: await presentOrder(await changeOrderIn(trx, deps, actor, orderId, change, sealed), 'staff', deps.secrets, deps.blobs) }),
+        requestHash,
+      ),
+    )
+    .catch((error: unknown) => {
+      if (error instanceof KeyReusedError) {
+        throw new ApiError(
+          'idempotency_mismatch',
+          'This Idempotency-Key was already used with a different request. Nothing was changed: send a new key for a new change.',
+        );
+      }
+      // The unique index on orders.stock_id (or service_stock_id): another order got this stock after all.
+      throw isUniqueViolation(error) ? stockUnavailable() : error;
+    });
+  return result as StoredAnswer & { body: Order };
+}
+
+/** Typed credentials and other deliveries of a change, sealed before its transaction so no encryption runs while rows are locked. */
+export type SealedChange = Awaited<ReturnType<typeof sealOrderChange>>;
+
+export async function sealOrderChange(deps: Deps, change: OrderChange) {
   const typed = change.wiseEmail !== undefined && change.wisePassword !== undefined ? { email: change.wiseEmail, password: change.wisePassword } : null;
   const typedColumns = typed && {
     wise_email: typed.email,
@@ -178,121 +210,121 @@ export async function changeOrder(
   };
   // A server login, lines or a file (decision 069), sealed here too.
   const other = await sealOtherDelivery(deps, change);
-  // The request a key stands for, as a keyed hash (the body may hold a password): fields in a fixed order.
-  const requestHash = idempotencyKey ? await deps.secrets.blindIndex(`PUT /admin/orders/${orderId} ${canonicalJson(change)}`) : undefined;
-  const result = await deps.db
-    .transaction()
-    .execute((trx) =>
-      onceForKey(trx, actor.id, idempotencyKey && orderChangeKey(orderId, idempotencyKey), async () => {
-        const current = await lockOrder(trx, orderId);
-        if (!current) throw notFound('Order');
-        // Separation of duties: a staff member's own order is paid and delivered by someone else.
-        const manual = typedColumns !== null || change.stockId !== undefined || change.serviceStockId !== undefined || other !== null;
-        const paysOrDelivers = change.paymentStatus === 'paid' || change.orderStatus === 'delivered' || manual;
-        if (current.user_id === actor.id && paysOrDelivers) {
-          throw new ApiError('own_account', 'You cannot mark your own order paid or deliver it: another staff member must do it');
-        }
-        // Checked under the order's row lock, before any stock is touched: of concurrent deliveries to one
-        // order exactly one lands, and the stocks of the others stay available. Holds without `version`.
-        if (manual && hasDelivery(current) && change.replace !== true) {
-          throw alreadyDelivered();
-        }
-        // The customer cancelled it meanwhile (issue 17): marking it paid would surprise both; say so instead.
-        if (paysOrDelivers && current.cancelled_at !== null && current.order_status === 'cancelled' && change.base?.orderStatus !== 'cancelled') {
-          throw new ApiError(
-            'conflict',
-            'The customer cancelled this order, so it was not marked paid or delivered. If the payment did arrive, set the order status back first.',
-            { field: 'orderStatus', theirs: 'cancelled', currentVersion: Number(current.version) },
-          );
-        }
-        if (change.base) assertFieldsUnchanged(current, change, change.base);
-        else assertVersion(current.version, change.version, 'order');
-        const changes: Updateable<OrdersTable> = {};
-        if (change.paymentStatus) changes.payment_status = change.paymentStatus;
-        if (change.orderStatus) changes.order_status = change.orderStatus;
-        let stock: StockRow | undefined;
-        let serviceStock: ServiceStockRow | undefined;
-        // Marked paid, for a service that delivers by itself: the oldest free stock, in this transaction (decision 061).
-        const auto = manual ? null : await automaticDelivery(trx, current, change);
-        if (manual && !change.serviceStockId) await assertServiceKind(trx, current, other?.kind ?? 'account');
-        if (other) {
-          await assertNoDuplicateSecrets(trx, orderId, other, change.overrideDuplicates === true);
-          Object.assign(changes, other.columns, { payment_status: 'paid', order_status: 'delivered' });
-        } else if (typedColumns) {
-          Object.assign(changes, typedColumns, { payment_status: 'paid', order_status: 'delivered' });
-        } else if (change.stockId || auto?.stock) {
-          stock = auto?.stock ?? (await lockStockForDelivery(trx, change.stockId!));
-          if (!stock || stock.status !== 'available') throw stockUnavailable();
-          // The sealed password and its index move as they are: same keys, and the plain text is never needed.
-          Object.assign(changes, {
-            wise_email: stock.wise_email,
-            wise_email_index: await deps.secrets.blindIndex(stock.wise_email.trim().toLowerCase()),
-            wise_password_enc: stock.wise_password_enc,
-            wise_password_index: stock.wise_password_index,
-            wise_image: stock.auth_image || null,
-            stock_id: stock.id,
-            service_stock_id: null,
-            ...noOtherDelivery,
-            payment_status: 'paid',
-            order_status: 'delivered',
-          });
-        } else if (change.serviceStockId || auto?.serviceStock) {
-          // An item of the service's own stock (decision 072), chosen by staff or claimed by the automatic delivery.
-          serviceStock = auto?.serviceStock ?? (await lockServiceStock(trx, change.serviceStockId!));
-          if (!serviceStock || serviceStock.status !== 'available') throw serviceStockUnavailable();
-          if (serviceStock.service_id !== current.product_id) {
-            throw badRequest("serviceStockId: this item is stock of another service", [{ path: 'serviceStockId', message: 'is stock of another service' }]);
-          }
-          await assertServiceKind(trx, current, serviceStock.kind);
-          Object.assign(changes, await serviceStockColumns(deps, serviceStock), { payment_status: 'paid', order_status: 'delivered' });
-        }
-        const version = await nextVersion(trx);
-        const replacing = (typedColumns !== null || stock !== undefined || serviceStock !== undefined || other !== null) && (current.wise_email !== null || current.delivery_kind !== null);
-        if (replacing) await keepReplacedDelivery(trx, actor, current, changes, version, deps.clock());
-        const sold = [
-          { entity: 'wise_stock', item: stock, markSold: markStockSold, auditDetails: {} },
-          { entity: 'service_stock', item: serviceStock, markSold: markServiceStockSold, auditDetails: { serviceId: serviceStock?.service_id } },
-        ] as const;
-        for (const { entity, item, markSold, auditDetails } of sold) {
-          if (!item) continue;
-          await markSold(trx, item.id, { userId: current.user_id, orderId }, version);
-          await recordAudit(trx, actor, { action: `${entity}.sold`, entity, entityId: item.id, details: { from: item.status, to: 'sold', soldTo: current.user_id, orderId, ...auditDetails } });
-        }
-        const updated = await updateOrder(trx, orderId, changes, version);
-        await tellCustomer(trx, current, updated);
-        // A payment staff settle in this update, or an answered problem report, closes what staff were told
-        // about it (a proof may come in for a failed payment too, so the check is on the change).
-        if (updated.payment_status !== current.payment_status && updated.payment_status !== 'pending') await resolveNotification(trx, version, paymentCheckKey(orderId));
-        if (current.report_status === 'open' && updated.report_status !== 'open') await resolveNotification(trx, version, problemReportKey(orderId));
-        if (auto) await afterAutomaticDelivery(trx, version, updated, auto);
-        else if (typedColumns || stock || serviceStock || other) await resolveNotification(trx, version, noStockKey(orderId));
-        if (stock || serviceStock) await watchStockLevel(trx, version);
-        const delivered = typedColumns || other ? 'typed' : auto?.stock || auto?.serviceStock ? 'auto' : stock || serviceStock ? 'stock' : undefined;
-        await recordAudit(trx, actor, {
-          action: delivered ? 'order.deliver' : 'order.update',
-          entity: 'order',
-          entityId: orderId,
-          details: {
-            from: { paymentStatus: current.payment_status, orderStatus: current.order_status },
-            to: { paymentStatus: updated.payment_status, orderStatus: updated.order_status },
-            ...(delivered && !other && { delivered, wiseEmail: updated.wise_email, stockId: updated.stock_id, proofImage: updated.wise_image !== null }),
-            ...(serviceStock && { serviceStockId: serviceStock.id, ...(updated.delivery_kind && { deliveryKind: updated.delivery_kind }) }),
-            ...(other && { delivered, deliveryKind: other.kind, ...other.audit, ...(change.overrideDuplicates && { overrideDuplicates: true }) }),
-            ...(delivered && replacing && { replaced: current.delivery_kind ? { deliveryKind: current.delivery_kind } : { wiseEmail: current.wise_email, stockId: current.stock_id } }),
-          },
-        });
-        return { status: 200, body: await presentOrder(updated, 'staff', deps.secrets, deps.blobs) };
-      }, requestHash),
-    )
-    .catch((error: unknown) => {
-      if (error instanceof KeyReusedError) {
-        throw new ApiError(
-          'idempotency_mismatch',
-          'This Idempotency-Key was already used with a different request. Nothing was changed: send a new key for a new change.',
-        );
-      }
-      // The unique index on orders.stock_id (or service_stock_id): another order got this stock after all.
-      throw isUniqueViolation(error) ? stockUnavailable() : error;
+  return { typedColumns, other };
+}
+
+/**
+ * The change itself, in the caller's transaction: staff's PUT through changeOrder, and a payment a rail
+ * confirmed (payments/settle.ts, decision 202), which marks the order paid and delivers it exactly as
+ * staff marking it paid does. `extra` columns (the payment session) are written with the same version.
+ */
+export async function changeOrderIn(
+  trx: Transaction<Database>,
+  deps: Deps,
+  actor: Pick<UserRow, 'id' | 'email'>,
+  orderId: string,
+  change: OrderChange,
+  { typedColumns, other }: SealedChange = { typedColumns: null, other: null },
+  extra: Updateable<OrdersTable> = {},
+): Promise<OrderRow> {
+  const current = await lockOrder(trx, orderId);
+  if (!current) throw notFound('Order');
+  // Separation of duties: a staff member's own order is paid and delivered by someone else.
+  const manual = typedColumns !== null || change.stockId !== undefined || change.serviceStockId !== undefined || other !== null;
+  const paysOrDelivers = change.paymentStatus === 'paid' || change.orderStatus === 'delivered' || manual;
+  if (current.user_id === actor.id && paysOrDelivers) {
+    throw new ApiError('own_account', 'You cannot mark your own order paid or deliver it: another staff member must do it');
+  }
+  // Checked under the order's row lock, before any stock is touched: of concurrent deliveries to one
+  // order exactly one lands, and the stocks of the others stay available. Holds without `version`.
+  if (manual && hasDelivery(current) && change.replace !== true) {
+    throw alreadyDelivered();
+  }
+  // The customer cancelled it meanwhile (issue 17): marking it paid would surprise both; say so instead.
+  if (paysOrDelivers && current.cancelled_at !== null && current.order_status === 'cancelled' && change.base?.orderStatus !== 'cancelled') {
+    throw new ApiError(
+      'conflict',
+      'The customer cancelled this order, so it was not marked paid or delivered. If the payment did arrive, set the order status back first.',
+      { field: 'orderStatus', theirs: 'cancelled', currentVersion: Number(current.version) },
+    );
+  }
+  if (change.base) assertFieldsUnchanged(current, change, change.base);
+  else assertVersion(current.version, change.version, 'order');
+  const changes: Updateable<OrdersTable> = { ...extra };
+  if (change.paymentStatus) changes.payment_status = change.paymentStatus;
+  if (change.orderStatus) changes.order_status = change.orderStatus;
+  let stock: StockRow | undefined;
+  let serviceStock: ServiceStockRow | undefined;
+  // Marked paid, for a service that delivers by itself: the oldest free stock, in this transaction (decision 061).
+  const auto = manual ? null : await automaticDelivery(trx, current, change);
+  if (manual && !change.serviceStockId) await assertServiceKind(trx, current, other?.kind ?? 'account');
+  if (other) {
+    await assertNoDuplicateSecrets(trx, orderId, other, change.overrideDuplicates === true);
+    Object.assign(changes, other.columns, { payment_status: 'paid', order_status: 'delivered' });
+  } else if (typedColumns) {
+    Object.assign(changes, typedColumns, { payment_status: 'paid', order_status: 'delivered' });
+  } else if (change.stockId || auto?.stock) {
+    stock = auto?.stock ?? (await lockStockForDelivery(trx, change.stockId!));
+    if (!stock || stock.status !== 'available') throw stockUnavailable();
+    // The sealed password and its index move as they are: same keys, and the plain text is never needed.
+    Object.assign(changes, {
+      wise_email: stock.wise_email,
+      wise_email_index: await deps.secrets.blindIndex(stock.wise_email.trim().toLowerCase()),
+      wise_password_enc: stock.wise_password_enc,
+      wise_password_index: stock.wise_password_index,
+      wise_image: stock.auth_image || null,
+      stock_id: stock.id,
+      service_stock_id: null,
+      ...noOtherDelivery,
+      payment_status: 'paid',
+      order_status: 'delivered',
     });
-  return result as StoredAnswer & { body: Order };
+  } else if (change.serviceStockId || auto?.serviceStock) {
+    // An item of the service's own stock (decision 072), chosen by staff or claimed by the automatic delivery.
+    serviceStock = auto?.serviceStock ?? (await lockServiceStock(trx, change.serviceStockId!));
+    if (!serviceStock || serviceStock.status !== 'available') throw serviceStockUnavailable();
+    if (serviceStock.service_id !== current.product_id) {
+      throw badRequest("serviceStockId: this item is stock of another service", [{ path: 'serviceStockId', message: 'is stock of another service' }]);
+    }
+    await assertServiceKind(trx, current, serviceStock.kind);
+    Object.assign(changes, await serviceStockColumns(deps, serviceStock), { payment_status: 'paid', order_status: 'delivered' });
+  }
+  const version = await nextVersion(trx);
+  const replacing = (typedColumns !== null || stock !== undefined || serviceStock !== undefined || other !== null) && (current.wise_email !== null || current.delivery_kind !== null);
+  if (replacing) await keepReplacedDelivery(trx, actor, current, changes, version, deps.clock());
+  const sold = [
+    { entity: 'wise_stock', item: stock, markSold: markStockSold, auditDetails: {} },
+    { entity: 'service_stock', item: serviceStock, markSold: markServiceStockSold, auditDetails: { serviceId: serviceStock?.service_id } },
+  ] as const;
+  for (const { entity, item, markSold, auditDetails } of sold) {
+    if (!item) continue;
+    await markSold(trx, item.id, { userId: current.user_id, orderId }, version);
+    await recordAudit(trx, actor, { action: `${entity}.sold`, entity, entityId: item.id, details: { from: item.status, to: 'sold', soldTo: current.user_id, orderId, ...auditDetails } });
+  }
+  const updated = await updateOrder(trx, orderId, changes, version);
+  await tellCustomer(trx, current, updated);
+  // A receipt when it is paid and when it is delivered, sent once this commits (issue 26, item 5).
+  await queueReceipts(trx, deps, current, updated);
+  // A payment staff settle in this update, or an answered problem report, closes what staff were told
+  // about it (a proof may come in for a failed payment too, so the check is on the change).
+  if (updated.payment_status !== current.payment_status && updated.payment_status !== 'pending') await resolveNotification(trx, version, paymentCheckKey(orderId));
+  if (current.report_status === 'open' && updated.report_status !== 'open') await resolveNotification(trx, version, problemReportKey(orderId));
+  if (auto) await afterAutomaticDelivery(trx, version, updated, auto);
+  else if (typedColumns || stock || serviceStock || other) await resolveNotification(trx, version, noStockKey(orderId));
+  if (stock || serviceStock) await watchStockLevel(trx, version);
+  const delivered = typedColumns || other ? 'typed' : auto?.stock || auto?.serviceStock ? 'auto' : stock || serviceStock ? 'stock' : undefined;
+  await recordAudit(trx, actor, {
+    action: delivered ? 'order.deliver' : 'order.update',
+    entity: 'order',
+    entityId: orderId,
+    details: {
+      from: { paymentStatus: current.payment_status, orderStatus: current.order_status },
+      to: { paymentStatus: updated.payment_status, orderStatus: updated.order_status },
+      ...(delivered && !other && { delivered, wiseEmail: updated.wise_email, stockId: updated.stock_id, proofImage: updated.wise_image !== null }),
+      ...(serviceStock && { serviceStockId: serviceStock.id, ...(updated.delivery_kind && { deliveryKind: updated.delivery_kind }) }),
+      ...(other && { delivered, deliveryKind: other.kind, ...other.audit, ...(change.overrideDuplicates && { overrideDuplicates: true }) }),
+      ...(delivered && replacing && { replaced: current.delivery_kind ? { deliveryKind: current.delivery_kind } : { wiseEmail: current.wise_email, stockId: current.stock_id } }),
+    },
+  });
+  return updated;
 }

@@ -36,6 +36,7 @@ export async function presentOrder(row: OrderRow, audience: OrderAudience, secre
   if (row.note) order.note = row.note;
   if (row.payment_method) order.paymentMethod = row.payment_method;
   if (row.cancelled_at) order.cancelledAt = new Date(row.cancelled_at).toISOString();
+  if (row.payment_session) order.payment = row.payment_session;
   if (row.proof_at) {
     const proof: PaymentProof = { transactionId: row.payment_reference, sentAt: new Date(row.proof_at).toISOString() };
     if (row.payment_proof) proof.screenshotUrl = await resolveImageUrl(blobs, row.payment_proof);

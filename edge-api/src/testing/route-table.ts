@@ -64,6 +64,19 @@ export const routeTable: Record<string, RouteRow> = {
       { json: { deviceId: 'd1', deviceLabel: 'Chrome on Android', revealedAt: 'yesterday' } },
     ],
   },
+  'POST /api/orders/:id/payment': { access: 'user', badInputs: [notUuid('/api/orders/not-a-uuid/payment'), notJson, { json: {} }, { json: { rail: 'paypal' } }] },
+  'POST /api/orders/:id/payment/check': { access: 'user', badInputs: [notUuid('/api/orders/not-a-uuid/payment/check')] },
+  'GET /api/orders/:id/payment-events': { access: 'staff', badInputs: [notUuid('/api/orders/not-a-uuid/payment-events')] },
+  'GET /api/admin/payments': { access: 'admin', badInputs: [] },
+  'PUT /api/admin/payments': { access: 'admin', badInputs: [notJson, { json: {} }, { json: { expiryMinutes: 1, bdtPerUsd: null } }, { json: { expiryMinutes: 30, bdtPerUsd: '-3' } }] },
+  'PUT /api/admin/payments/:rail': {
+    access: 'admin',
+    badInputs: [{ path: '/api/admin/payments/paypal', json: { enabled: false } }, notJson, { json: {} }, { json: { enabled: true, settings: { address: 'not-a-tron-address' } } }, { json: { enabled: true } }],
+  },
+  'POST /api/admin/payments/reconcile': { access: 'staff', badInputs: [] },
+  // A rail proves itself by its signature (or the shop asks the rail): nobody signs in, and a forgery is a 400.
+  'POST /api/payments/binance-pay/webhook': { access: 'anyone', badInputs: [notJson, { json: {} }, { json: { bizType: 'PAY', bizIdStr: '1', bizStatus: 'PAY_SUCCESS', data: '{}' } }] },
+  'GET /api/payments/bkash/callback': { access: 'anyone', badInputs: [{ query: '' }, { query: 'paymentID=TR0011X&status=paid' }] },
   'GET /api/orders/user/:userId': { access: 'user', badInputs: [notUuid('/api/orders/user/not-a-uuid'), { query: 'limit=0' }, { query: 'limit=501' }, { query: 'limit=5&cursor=not*a*cursor' }] },
 
   'GET /api/admin/orders': { access: 'staff', badInputs: [{ query: 'page=0' }, { query: 'limit=7' }, { query: 'status=shipped' }, { query: 'report=closed' }] },

@@ -12,6 +12,8 @@ export const kindLabels: Record<NotificationKind, string> = {
   problem_report: 'Problem report',
   low_stock: 'Low stock',
   no_stock: 'No stock to deliver',
+  payment_problem: 'Payment to decide',
+  refund: 'Refund',
 };
 
 export const kindLabel = (kind: string) => kindLabels[kind as NotificationKind] ?? kind;
