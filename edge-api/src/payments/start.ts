@@ -1,7 +1,6 @@
 import { sql, type Transaction } from 'kysely';
 import { railNames, type OrderPayment, type PaymentRail } from '../contract/payments.ts';
 import { findOrder, lockOrder, updateOrder } from '../db/orders.ts';
-import type { PaymentIntentRow } from '../db/payment-schema.ts';
 import type { Database, OrderRow, UserRow } from '../db/schema.ts';
 import { nextVersion } from '../db/versions.ts';
 import type { Deps } from '../deps.ts';
