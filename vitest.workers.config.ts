@@ -22,6 +22,9 @@ export const workerContractFiles = [
   'edge-api/src/routes/push.test.ts',
   'edge-api/src/routes/service-stocks.test.ts',
   'edge-api/src/routes/service-stock-import.test.ts',
+  'edge-api/src/payments/usdt.test.ts',
+  'edge-api/src/payments/binance-pay.test.ts',
+  'edge-api/src/payments/bkash.test.ts',
 ];
 
 export default defineConfig({

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { demoLoginsIn } from '../edge-api/src/testing/demo-logins.ts';
 import { generateVapidKeys } from '../edge-api/src/push/vapid.ts';
 import { createDedicatedDatabase, newDataKeys, startStandIn, startWorker } from '../edge-api/src/testing/workerd.ts';
+import { startPaymentStandIns } from '../edge-api/src/testing/payment-stand-ins.ts';
 
 // `npm run test:workers`: the Workers deployment, whole, on this machine. The worker under workerd
 // (`wrangler dev --local`, offline) on a database of its own on the real Postgres of TEST_DATABASE_URL,
@@ -34,6 +35,8 @@ const adminEmail = `workers-admin-${crypto.randomUUID().slice(0, 8)}@example.tes
 let failed = false;
 let standIn: Awaited<ReturnType<typeof startStandIn>> | undefined;
 let worker: Awaited<ReturnType<typeof startWorker>> | undefined;
+// TronGrid, Binance Pay and bKash on this machine (issue 26): the worker calls them, the payment tests act on them.
+const rails = await startPaymentStandIns();
 try {
   standIn = await startStandIn({ databaseUrl: database.url, ...keys });
   worker = await startWorker({
@@ -49,6 +52,9 @@ try {
       VAPID_PRIVATE_KEY: vapid.privateKey,
       VAPID_SUBJECT: 'mailto:owner@example.test',
       PUSH_ALLOW_LOCAL_ENDPOINTS: '1',
+      TRON_API_URL: `${rails.url}/trongrid`,
+      BINANCE_PAY_API_URL: `${rails.url}/binance`,
+      BKASH_API_URL: `${rails.url}/bkash`,
     },
   });
   console.log(`worker ${worker.url}, Supabase stand-in ${standIn.url}, database ${database.name}`);
@@ -65,6 +71,7 @@ try {
     TEST_AUTH_JWT_SECRET: standIn.jwtSecret,
     TEST_PUSH_PUBLIC_KEY: vapid.publicKey,
     TEST_PUSH_PRIVATE_KEY: vapid.privateKey,
+    TEST_PAYMENT_STAND_INS_URL: rails.url,
   };
 
   step('API contract suite against the worker');
@@ -84,6 +91,7 @@ try {
   if (failed && worker) console.log(`\nworker output (last 4000 characters):\n${worker.output().slice(-4000)}`);
   await worker?.stop();
   await standIn?.stop();
+  await rails.close();
   await database.drop();
 }
 step(failed ? 'the Workers suite FAILED' : 'the Workers suite passed');

@@ -59,6 +59,10 @@ const envSchema = z
     VAPID_SUBJECT: z.string().min(1).optional(),
     /** 1: subscriptions may point at an http:// push service on this machine (tests and local runs only). */
     PUSH_ALLOW_LOCAL_ENDPOINTS: z.enum(['0', '1']).default('0'),
+    /** Payment rails (issue 26): where TronGrid, Binance Pay and bKash answer; their public hosts unless set (tests, sandboxes). */
+    TRON_API_URL: z.url({ protocol: /^https?$/ }).default('https://api.trongrid.io'),
+    BINANCE_PAY_API_URL: z.url({ protocol: /^https?$/ }).default('https://bpay.binanceapi.com'),
+    BKASH_API_URL: z.url({ protocol: /^https?$/ }).default('https://tokenized.pay.bka.sh/v1.2.0-beta'),
     /** Addresses of the reverse proxies in front of this server, whose X-Forwarded-For the rate limits believe. */
     TRUSTED_PROXIES: list,
   })

@@ -30,6 +30,7 @@ import type { Env } from './env.ts';
 import { dataDirImageStore, legacyImages, supabaseImageStore } from './image-store.ts';
 import { loadOrCreateLocalKeys, type LocalKeys } from './local-keys.ts';
 import { sendDuePushesEvery } from './push/send.ts';
+import { startPaymentJobs } from './payments/round.ts';
 import { pushConfigOf } from './push/vapid.ts';
 import { applyApiHeaders, isUnpublished, staticHeaders } from './lib/http-headers.ts';
 import { clientIpFrom } from './lib/client-ip.ts';
@@ -143,7 +144,7 @@ export async function startNodeServer(
     // The build's server render of the public pages sits beside dist/ (dist-ssr/); a staticRoot given
     // without a renderRoot serves the app shell only.
     const renderRoot = options.renderRoot ?? (options.staticRoot ? undefined : 'dist-ssr');
-    const { server, seeded, demoShop, pushRetries } = await serveApp(env, { db, keys, dataDir, logger, staticRoot: options.staticRoot ?? 'dist', closing, renderRoot });
+    const { server, seeded, demoShop, pushRetries, paymentJobs } = await serveApp(env, { db, keys, dataDir, logger, staticRoot: options.staticRoot ?? 'dist', closing, renderRoot });
     // Quiet as long as the pool's unused connections take to close: the heap of the last burst goes too (decision 073).
     const quiet = returnMemoryWhenQuiet({ quietMs: POOL_IDLE_MS });
     server.on('request', quiet.touch);
@@ -169,6 +170,7 @@ export async function startNodeServer(
         clearTimeout(cut);
         // A round under way is cut short; what it had not sent is put back for whoever runs next.
         await pushRetries.stop();
+        await paymentJobs.stop();
         await closeDatabase();
       },
     };
@@ -206,6 +208,7 @@ async function serveApp(
   seeded: DemoLogin[] | undefined;
   demoShop: boolean;
   pushRetries: { stop(): Promise<void> };
+  paymentJobs: { stop(): Promise<void> };
 }> {
   const credentialsKey = decodeKey(env.CREDENTIALS_KEY ?? keys.credentialsKey, 'CREDENTIALS_KEY');
   const secrets = await createSecrets(credentialsKey, decodeKey(env.BLIND_INDEX_KEY ?? keys.blindIndexKey, 'BLIND_INDEX_KEY'), { logger });
@@ -249,6 +252,9 @@ async function serveApp(
         credentialChecksPer10Min: env.CREDENTIAL_CHECKS_PER_10_MIN,
         deliveredLinesPer10Min: env.DELIVERED_LINES_PER_10_MIN,
       };
+  // The shop's mail: the embedded auth's links and the payment receipts (issue 26).
+  const mailer = env.SMTP_URL ? await smtpMailer(env.SMTP_URL, env.MAIL_FROM ?? DEFAULT_MAIL_FROM) : await mailboxMailer(join(dataDir, 'mailbox'), { logger, from: env.MAIL_FROM });
+  const payments = { tronApiUrl: env.TRON_API_URL, binancePayApiUrl: env.BINANCE_PAY_API_URL, bkashApiUrl: env.BKASH_API_URL, siteUrl: env.SITE_URL ?? `http://localhost:${env.PORT}` };
   if (env.SUPABASE_URL && env.SUPABASE_ANON_KEY && env.SUPABASE_SERVICE_ROLE_KEY) {
     const authUrl = `${env.SUPABASE_URL.replace(/\/$/, '')}/auth/v1`;
     const serviceRoleKey = env.SUPABASE_SERVICE_ROLE_KEY;
@@ -262,8 +268,9 @@ async function serveApp(
       blobs,
       secrets,
       clock: () => new Date(),
-      config: { adminEmails: env.ADMIN_EMAILS, supabaseUrl: env.SUPABASE_URL, supabaseAnonKey: env.SUPABASE_ANON_KEY, allowedOrigins: env.ALLOWED_ORIGINS, rateLimits: writeLimits, push: await pushConfigOf(env) },
+      config: { adminEmails: env.ADMIN_EMAILS, supabaseUrl: env.SUPABASE_URL, supabaseAnonKey: env.SUPABASE_ANON_KEY, allowedOrigins: env.ALLOWED_ORIGINS, rateLimits: writeLimits, push: await pushConfigOf(env), payments },
       logger,
+      mailer,
     };
   } else {
     const issuer = `http://localhost:${env.PORT}/auth/v1`;
@@ -277,9 +284,7 @@ async function serveApp(
       clientIp: (c) => clientIpFrom(getConnInfo(c).remote.address, c.req.header('x-forwarded-for'), env.TRUSTED_PROXIES),
       logger,
       unconfirmedEmails: env.ADMIN_EMAILS,
-      mailer: env.SMTP_URL
-        ? await smtpMailer(env.SMTP_URL, env.MAIL_FROM ?? DEFAULT_MAIL_FROM)
-        : await mailboxMailer(join(dataDir, 'mailbox'), { logger, from: env.MAIL_FROM }),
+      mailer,
       siteUrl: env.SITE_URL ?? `http://localhost:${env.PORT}`,
       redirectOrigins: env.ALLOWED_ORIGINS,
       // A stand-in plays a Supabase project on the legacy secret too: it verifies such tokens on /user.
@@ -298,8 +303,9 @@ async function serveApp(
       secrets,
       clock: () => new Date(),
       // supabase-js is pointed at this same origin; the PWA resolves the empty URL against its location.
-      config: { adminEmails: env.ADMIN_EMAILS, supabaseUrl: '', supabaseAnonKey: EMBEDDED_ANON_KEY, allowedOrigins: env.ALLOWED_ORIGINS, rateLimits: writeLimits, push: await pushConfigOf(env, keys.vapid) },
+      config: { adminEmails: env.ADMIN_EMAILS, supabaseUrl: '', supabaseAnonKey: EMBEDDED_ANON_KEY, allowedOrigins: env.ALLOWED_ORIGINS, rateLimits: writeLimits, push: await pushConfigOf(env, keys.vapid), payments },
       logger,
+      mailer,
     };
     root.route('/auth/v1', auth.app);
     if (standIn) root.route('/storage/v1', storageStandIn(blobs, keys.serviceRoleKey));
@@ -339,7 +345,9 @@ async function serveApp(
   });
   // Messages put back after a failed send go when due, even when no write happens (decision 067, retries).
   const pushRetries = deps.config.push ? sendDuePushesEvery(deps, PUSH_RETRY_EVERY_MS) : { stop: async () => {} };
-  return { server: server as ServerType & { closeAllConnections(): void; closeIdleConnections(): void }, seeded, demoShop, pushRetries };
+  // Payments (issue 26): the USDT watch every few seconds and the whole round every minute.
+  const paymentJobs = startPaymentJobs(deps);
+  return { server: server as ServerType & { closeAllConnections(): void; closeIdleConnections(): void }, seeded, demoShop, pushRetries, paymentJobs };
 }
 
 /**

@@ -44,6 +44,12 @@ const workerEnvSchema = z.object({
   VAPID_PUBLIC_KEY: z.string().min(1).optional(),
   VAPID_PRIVATE_KEY: z.string().min(1).optional(),
   VAPID_SUBJECT: z.string().min(1).optional(),
+  /** Payment rails (issue 26): where TronGrid, Binance Pay and bKash answer; their public hosts unless set. */
+  TRON_API_URL: z.url({ protocol: /^https?$/ }).default('https://api.trongrid.io'),
+  BINANCE_PAY_API_URL: z.url({ protocol: /^https?$/ }).default('https://bpay.binanceapi.com'),
+  BKASH_API_URL: z.url({ protocol: /^https?$/ }).default('https://tokenized.pay.bka.sh/v1.2.0-beta'),
+  /** The address customers open the shop at: the rails call back there. Unset: the address a payment was started from. */
+  SITE_URL: z.url({ protocol: /^https?$/ }).optional(),
   /** 1: subscriptions may point at an http:// push service on this machine (the Workers test suite only). */
   PUSH_ALLOW_LOCAL_ENDPOINTS: z.enum(['0', '1']).default('0'),
 });

@@ -13,6 +13,7 @@ import { applyApiHeaders } from './lib/http-headers.ts';
 import { consoleLogger, type Logger } from './lib/logger.ts';
 import { createSecrets, decodeKey } from './lib/secrets.ts';
 import { sendWaitingPushes } from './push/send.ts';
+import { paymentRound } from './payments/round.ts';
 import { pushConfigOf } from './push/vapid.ts';
 import { fileRoutes } from './routes/files.ts';
 import { parseWorkerEnv, type AssetsBinding, type EnvProblem, type WorkerEnv } from './worker-env.ts';
@@ -103,6 +104,7 @@ async function buildIsolate(source: Record<string, unknown>, logger: Logger): Pr
         deliveredLinesPer10Min: env.DELIVERED_LINES_PER_10_MIN,
       },
       push,
+      payments: { tronApiUrl: env.TRON_API_URL, binancePayApiUrl: env.BINANCE_PAY_API_URL, bkashApiUrl: env.BKASH_API_URL, siteUrl: env.SITE_URL },
     },
     logger,
   };
@@ -249,15 +251,20 @@ export default {
   },
 
   /**
-   * The cron trigger of wrangler.toml: web push messages that are due again (put back after a failed
-   * send, or left by an isolate that stopped mid-send) go even when no write happens (decision 067,
-   * retries). Its own pool, ended after the round.
+   * The cron trigger of wrangler.toml, every minute: the payment round (issue 26: every rail asked about
+   * every waiting payment, overdue ones expired), then web push messages that are due again (put back
+   * after a failed send, or left by an isolate that stopped mid-send) even when no write happens
+   * (decision 067, retries). Its own pool, ended after the round.
    */
   async scheduled(_controller: unknown, source: Record<string, unknown>, ctx: ExecutionContext): Promise<void> {
     const isolate = await isolateFor(source);
-    if (isolate.kind !== 'ready' || !isolate.deps.config.push) return;
+    if (isolate.kind !== 'ready') return;
     const pool = createPool({ databaseUrl: isolate.env.HYPERDRIVE.connectionString, maxConnections: CONNECTIONS_PER_REQUEST });
-    const round = isolate.runWithPool(pool, () => sendWaitingPushes(isolate.deps)).finally(() => pool.end().catch(() => {}));
+    const work = async () => {
+      await paymentRound(isolate.deps);
+      if (isolate.deps.config.push) await sendWaitingPushes(isolate.deps);
+    };
+    const round = isolate.runWithPool(pool, work).finally(() => pool.end().catch(() => {}));
     ctx.waitUntil(round);
     await round;
   },

@@ -7,20 +7,24 @@ import { emptyReport, reconcileOpen, watchTron, type RoundReport } from './recon
 /**
  * One reconciliation round (decision 203): every rail is asked about every payment still waiting (and
  * USDT transfers of the last day are read), then the payments whose window passed expire, then the
- * receipts and push messages the round wrote are sent. Node runs it every minute, the Worker on its cron
- * trigger; staff can run it from the dashboard.
+ * receipts the round wrote are sent. Node runs it every minute, the Worker on its cron trigger (which
+ * then sends the push messages that are due, as it always did); staff can run it from the dashboard (an
+ * API write: the push middleware sends what it wrote).
  */
 export async function paymentRound(deps: Deps): Promise<RoundReport & { expired: number }> {
   const report = emptyReport();
   await guarded(deps, 'USDT', () => watchTron(deps, report, true));
   await guarded(deps, 'Binance Pay and bKash', () => reconcileOpen(deps, report));
   const expired = await expireOverdue(deps);
-  await afterPayments(deps);
+  await sendWaitingMail(deps);
   return { ...report, expired };
 }
 
-/** Receipts and push messages written by a payment, sent once it committed. */
-export async function afterPayments(deps: Deps): Promise<void> {
+/** Receipts written by a payment, sent once it committed (an API write's push messages go through the push middleware). */
+export const afterPayments = (deps: Deps) => sendWaitingMail(deps);
+
+/** Outside a request (Node's timer): the receipts and the push messages a round wrote. */
+async function afterRound(deps: Deps): Promise<void> {
   await sendWaitingMail(deps);
   if (deps.config.push) await sendWaitingPushes(deps);
 }
@@ -52,7 +56,8 @@ export function startPaymentJobs(deps: Deps, every = { watchMs: WATCH_EVERY_MS, 
     if (running || stopped) return;
     const full = Date.now() - lastRound >= every.roundMs;
     if (full) lastRound = Date.now();
-    running = (full ? paymentRound(deps) : guarded(deps, 'USDT', () => watchTron(deps)).then(() => afterPayments(deps)))
+    running = (full ? paymentRound(deps) : guarded(deps, 'USDT', () => watchTron(deps)))
+      .then(() => afterRound(deps))
       .catch((error: unknown) => deps.logger.warn('payments: a round failed', { error: error instanceof Error ? error.message : String(error) }))
       .finally(() => (running = undefined));
   };

@@ -9,7 +9,7 @@ import { verifyBinanceWebhook } from '../payments/binance-webhook.ts';
 import { executeBkashPayment, queryBkashPayment } from '../payments/bkash.ts';
 import { toMicro } from '../payments/money.ts';
 import { asRecord, asText, RailError } from '../payments/rail-http.ts';
-import { loadRail } from '../payments/rail-store.ts';
+import { enabledRailNames, loadRail } from '../payments/rail-store.ts';
 import { settleBkash } from '../payments/reconcile.ts';
 import { afterPayments } from '../payments/round.ts';
 import { settle, type InboundEvent } from '../payments/settle.ts';
@@ -43,6 +43,8 @@ function safeJson(text: string): unknown {
 /** /api/payments: what the rails call. Nobody signs in here: a webhook proves itself by its signature, a callback by asking the rail. */
 export function paymentCallbackRoutes(deps: Deps) {
   return new Hono<AppEnv>()
+    // Which rails an order may be paid with automatically: public, like the price.
+    .get('/rails', async (c) => c.json({ rails: await enabledRailNames(deps.db) }))
     .post('/binance-pay/webhook', async (c) => {
       const raw = await c.req.text();
       const body = asRecord(safeJson(raw));

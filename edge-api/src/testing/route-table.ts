@@ -76,6 +76,7 @@ export const routeTable: Record<string, RouteRow> = {
   'POST /api/admin/payments/reconcile': { access: 'staff', badInputs: [] },
   // A rail proves itself by its signature (or the shop asks the rail): nobody signs in, and a forgery is a 400.
   'POST /api/payments/binance-pay/webhook': { access: 'anyone', badInputs: [notJson, { json: {} }, { json: { bizType: 'PAY', bizIdStr: '1', bizStatus: 'PAY_SUCCESS', data: '{}' } }] },
+  'GET /api/payments/rails': { access: 'anyone', badInputs: [] },
   'GET /api/payments/bkash/callback': { access: 'anyone', badInputs: [{ query: '' }, { query: 'paymentID=TR0011X&status=paid' }] },
   'GET /api/orders/user/:userId': { access: 'user', badInputs: [notUuid('/api/orders/user/not-a-uuid'), { query: 'limit=0' }, { query: 'limit=501' }, { query: 'limit=5&cursor=not*a*cursor' }] },
 

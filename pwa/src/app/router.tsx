@@ -96,6 +96,7 @@ export const routes: RouteObject[] = [
             lazy: () => import('../features/wise-stocks/import-stock-page.tsx').then((m) => ({ Component: m.ImportStockPage })),
           },
           { path: 'settings', lazy: () => import('../features/settings/settings-page.tsx').then((m) => ({ Component: m.SettingsPage })) },
+          { path: 'payments', lazy: () => import('../features/payment-settings/payment-settings-page.tsx').then((m) => ({ Component: m.PaymentSettingsPage })) },
           { path: 'notifications', lazy: () => import('../features/notifications/notifications-page.tsx').then((m) => ({ Component: m.NotificationsPage })) },
           { path: '*', Component: ErrorPage },
         ],

@@ -36,11 +36,12 @@ export function categoryLabel(category: string): string {
 }
 
 /** The payment methods a service may accept. */
-export const paymentMethodIds = ['binance', 'bkash', 'nagad', 'upay', 'roket', 'wise', 'payoneer', 'remitly', 'ach', 'xoom'] as const;
+export const paymentMethodIds = ['binance', 'bkash', 'usdt', 'nagad', 'upay', 'roket', 'wise', 'payoneer', 'remitly', 'ach', 'xoom'] as const;
 
 const paymentMethodNames: Readonly<Record<string, string>> = {
   binance: 'Binance',
   bkash: 'bKash',
+  usdt: 'USDT (TRC20)',
   nagad: 'Nagad',
   upay: 'Upay',
   roket: 'Rocket',

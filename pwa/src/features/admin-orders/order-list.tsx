@@ -3,6 +3,7 @@ import { ExternalLink } from '../../components/external-link.tsx';
 import { orderStatuses, paymentStatuses, reportReasonLabels, type Order, type OrderStatus, type PaymentStatus } from '../../../../edge-api/src/contract/orders.ts';
 import { capitalize, formatDateShort, formatDateTime } from '../../lib/format.ts';
 import { normalizeOrderStatus, normalizePaymentStatus, shortOrderId } from '../../lib/order-rules.ts';
+import { RailPaymentSummary } from './rail-payment-summary.tsx';
 import { CustomerPaymentDetails } from './customer-payment-details.tsx';
 import { deliverySummary } from './other-delivery-modal.tsx';
 
@@ -194,6 +195,7 @@ function OrderItem({
           )}
         </div>
         <CustomerPaymentDetails order={order} />
+        <RailPaymentSummary order={order} online={online} />
       </article>
     </li>
   );

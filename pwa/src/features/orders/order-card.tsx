@@ -20,6 +20,7 @@ import { AfterSalesPanel } from './after-sales-panel.tsx';
 import { CredentialsPanel } from './credentials-panel.tsx';
 import { DeliveryPanel } from './delivery-panel.tsx';
 import { OrderNote, OrderPayment } from './order-payment.tsx';
+import { RailPayment } from './rail-payment.tsx';
 
 const orderBadge = {
   pending: 'badge-warning',
@@ -125,6 +126,7 @@ export function OrderCard({ order, providerChatUrl, waitingToSync, syncError, pa
         )}
 
         <OrderNote note={order.note} />
+        <RailPayment order={order} userId={userId} />
         <OrderPayment order={order} paymentInstructions={paymentInstructions} providerChatUrl={providerChatUrl} userId={userId} />
         <AfterSalesPanel order={order} />
 
