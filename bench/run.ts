@@ -16,6 +16,7 @@ import { legacyDemoImages } from '../edge-api/src/seed/demo-images.ts';
 import { lighthouseFigures } from './lighthouse.ts';
 import { cpuSeconds, workersBench } from './workers.ts';
 import { offlineMyOrders } from './my-orders-offline.ts';
+import { paymentsBench } from './payments.ts';
 
 const harnessOn = async (schema: string) => {
   const db = openDatabase({ databaseUrl, searchPath: `${schema},public`, maxConnections: 10 });
@@ -33,7 +34,7 @@ const embedded: EmbeddedPostgres | undefined = benchDataDir ? await startEmbedde
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? embedded!.databaseUrl;
 const databaseName = embedded ? 'the embedded Postgres server' : 'BENCH_DATABASE_URL';
 const quick = process.argv.includes('--quick');
-/** `--only=http,start` runs some of the benchmarks: first-load, http, workers, delta-sync, sync-bytes, lighthouse, stock-import, start, history, my-orders, search. */
+/** `--only=http,start` runs some of the benchmarks: first-load, http, workers, delta-sync, sync-bytes, lighthouse, stock-import, start, history, my-orders, search, payments. */
 const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length).split(',');
 const runs = (name: string) => !only || only.includes(name);
 const ORDER_COUNT = quick ? 100_000 : 1_000_000;
@@ -606,6 +607,7 @@ try {
   if (runs('history')) await largeHistory(schema);
   if (runs('my-orders')) await offlineMyOrders(note);
   if (runs('search')) await searchLatency(schema);
+  if (runs('payments')) await paymentsBench(await harnessOn(schema), note, figure);
 } finally {
   await sql`drop schema ${sql.id(schema)} cascade`.execute(admin);
   await admin.destroy();

@@ -99,6 +99,7 @@ describe('DashboardLayout', () => {
       Services: '/dashboard/admin-services',
       'Add Service': '/dashboard/add-services',
       Settings: '/dashboard/settings',
+      Payments: '/dashboard/payments',
       'User Management': '/dashboard/admin-users',
       'All Wise Stocks': '/dashboard/all-wise-stocks',
       'Add Wise Stock': '/dashboard/add-wise-stocks',
@@ -117,7 +118,7 @@ describe('DashboardLayout', () => {
     renderDashboard('moderator');
     await screen.findByRole('heading', { name: 'Orders screen' });
     const links = linksOf(sidebar());
-    for (const adminOnly of ['Services', 'Add Service', 'Settings', 'User Management', 'Add Wise Stock', 'Import Wise Stock']) expect(links[adminOnly]).toBeUndefined();
+    for (const adminOnly of ['Services', 'Add Service', 'Settings', 'Payments', 'User Management', 'Add Wise Stock', 'Import Wise Stock']) expect(links[adminOnly]).toBeUndefined();
     expect(links['Admin Orders']).toBe('/dashboard');
     expect(links['All Wise Stocks']).toBe('/dashboard/all-wise-stocks');
     expect(within(sidebar()).queryByRole('heading', { name: 'Users' })).toBeNull();

@@ -4,13 +4,14 @@ import { categoryKey, categoryLabel, deliveryTimeIds, deliveryTimeLabel, payment
 describe('the shop catalog', () => {
   it('lists the categories, payment methods and delivery times of the spec', () => {
     expect(serviceCategoryIds).toEqual(['documents', 'editableFile', 'wise', 'vps']);
-    expect(paymentMethodIds).toEqual(['binance', 'bkash', 'nagad', 'upay', 'roket', 'wise', 'payoneer', 'remitly', 'ach', 'xoom']);
+    // The spec's, with USDT (TRC20) after bKash: the rail the shop confirms by itself (issue 26).
+    expect(paymentMethodIds).toEqual(['binance', 'bkash', 'usdt', 'nagad', 'upay', 'roket', 'wise', 'payoneer', 'remitly', 'ach', 'xoom']);
     expect(deliveryTimeIds).toEqual(['instant', '1hour', '3hours', '6hours', '12hours', '24hours', '48hours']);
   });
 
   it('names every listed id', () => {
     expect(serviceCategoryIds.map(categoryLabel)).toEqual(['Documents', 'Editable Files', 'Wise', 'VPS']);
-    expect(paymentMethodIds.map(paymentMethodName)).toEqual(['Binance', 'bKash', 'Nagad', 'Upay', 'Rocket', 'Wise', 'Payoneer', 'Remitly', 'ACH Transfer', 'Xoom']);
+    expect(paymentMethodIds.map(paymentMethodName)).toEqual(['Binance', 'bKash', 'USDT (TRC20)', 'Nagad', 'Upay', 'Rocket', 'Wise', 'Payoneer', 'Remitly', 'ACH Transfer', 'Xoom']);
     expect(paymentMethodName('PayPal')).toBe('PayPal');
     expect(paymentMethodName('BANK')).toBe('Bank Transfer');
   });
