@@ -27,7 +27,10 @@ describe('paying an order in USDT on a phone', () => {
     await admin.call('PUT', '/api/admin/payments/usdt_trc20', { enabled: true, settings: { address: SHOP_ADDRESS } });
     const service = (await admin.get<Service[]>('/api/services')).find((s) => s.title === 'Wise Business Account')!;
     const { id: _id, createdAt: _c, updatedAt: _u, version: _v, ...fields } = service as Service & Record<string, unknown>;
-    await admin.call('PUT', `/api/services/${service.id}`, { ...fields, autoDeliver: true });
+    await admin.call('PUT', `/api/services/${service.id}`, { ...fields, paymentMethods: [...service.paymentMethods, 'usdt'], autoDeliver: true });
+    for (const stock of (await admin.get<{ id: string; status: string }[]>('/api/wise-stocks')).filter((s) => s.status === 'available')) {
+      await admin.call('PUT', `/api/wise-stocks/${stock.id}`, { status: 'disabled' });
+    }
     const wiseEmail = `usdt.${Date.now()}@wise.test`;
     await admin.call('POST', '/api/wise-stocks', { wiseName: 'USDT Stock', wiseEmail, wisePassword: 'Usdt#Paid-2026', authImage: `${server.url}/pwa-192.png`, userName: 'Demo Admin' }, 201);
     const customer = await apiSession(server.url, demoLogins.customer);

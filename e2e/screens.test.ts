@@ -156,6 +156,7 @@ describe('every screen on a phone and a tablet', () => {
       { who: 'admin', path: '/dashboard/add-wise-stocks', ready: heading('Add New Wise Stock'), title: /^Add New Wise Stock · / },
       { who: 'admin', path: '/dashboard/import-wise-stocks', ready: heading('Import Wise Stock'), title: /^Import Wise Stock · / },
       { who: 'admin', path: '/dashboard/settings', ready: (page) => page.getByRole('button', { name: /^Save/ }).waitFor(), title: /^Settings · / },
+      { who: 'admin', path: '/dashboard/payments', ready: (page) => page.getByRole('button', { name: 'Save USDT (TRC20)' }).waitFor(), title: /^Payments · / },
       { who: 'admin', path: '/dashboard/notifications', ready: heading('Notifications'), title: /^Notifications · / },
       { who: 'admin', path: '/fees', ready: heading('Under Construction'), title: /^Fees: Under Construction · / },
       { who: 'admin', path: '/dashboard/no-such-screen', page: '404', ready: heading('Page not found') },
@@ -188,6 +189,7 @@ describe('every screen on a phone and a tablet', () => {
       { who: 'moderator', path: '/dashboard/all-wise-stocks', ready: text(/^Showing \d+ of \d+ Wise stocks/) },
       { who: 'moderator', path: '/dashboard/admin-users', ready: heading('Access Denied!') },
       { who: 'moderator', path: '/dashboard/settings', ready: heading('Access Denied!') },
+      { who: 'moderator', path: '/dashboard/payments', ready: heading('Access Denied!') },
       { who: 'moderator', path: '/dashboard/add-services', ready: heading('Access Denied!') },
     ];
     for (const screen of screens) {
