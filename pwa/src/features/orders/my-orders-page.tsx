@@ -10,6 +10,7 @@ import { requestSync } from '../../db/sync-engine.ts';
 import { useAuth, type SignedInUser } from '../../lib/auth.tsx';
 import { useGoBack } from '../../lib/use-go-back.ts';
 import { OrderCard } from './order-card.tsx';
+import { useEnabledRails } from './rail-payment.tsx';
 import { useSyncStatus } from '../../db/sync-status.ts';
 
 /** Orders rendered at first and added by each "Show more": a history of thousands stays a short page. */
@@ -31,6 +32,7 @@ function MyOrders({ user }: { user: SignedInUser }) {
   const settings = useSettings();
   const sync = useSyncStatus();
   const pendingIds = usePendingIds();
+  const rails = useEnabledRails();
   const [refreshing, setRefreshing] = useState(false);
   const [refreshFailed, setRefreshFailed] = useState(false);
   const [shown, setShown] = useState(ORDERS_PAGE);
@@ -124,6 +126,7 @@ function MyOrders({ user }: { user: SignedInUser }) {
                 syncError={failedByOrder.get(order.id)}
                 paymentInstructions={settings.paymentInstructions}
                 userId={user.id}
+                rails={rails}
               />
             </li>
           ))}

@@ -21,6 +21,7 @@ import { CredentialsPanel } from './credentials-panel.tsx';
 import { DeliveryPanel } from './delivery-panel.tsx';
 import { OrderNote, OrderPayment } from './order-payment.tsx';
 import { RailPayment } from './rail-payment.tsx';
+import type { PaymentRail } from '../../../../edge-api/src/contract/payments.ts';
 
 const orderBadge = {
   pending: 'badge-warning',
@@ -48,9 +49,11 @@ export interface OrderCardProps {
   paymentInstructions?: PaymentInstructions[];
   /** The signed-in customer: with it the card offers to send a payment proof and to cancel. */
   userId?: string;
+  /** The payment rails the shop switched on, offered on the customer's unpaid orders. */
+  rails?: PaymentRail[];
 }
 
-export function OrderCard({ order, providerChatUrl, waitingToSync, syncError, paymentInstructions = [], userId }: OrderCardProps) {
+export function OrderCard({ order, providerChatUrl, waitingToSync, syncError, paymentInstructions = [], userId, rails }: OrderCardProps) {
   const orderStatus = normalizeOrderStatus(order.orderStatus);
   const paymentStatus = normalizePaymentStatus(order.paymentStatus);
   const delivery = deliveryTimeLabel(order.deliveryTime);
@@ -126,7 +129,7 @@ export function OrderCard({ order, providerChatUrl, waitingToSync, syncError, pa
         )}
 
         <OrderNote note={order.note} />
-        <RailPayment order={order} userId={userId} />
+        <RailPayment order={order} userId={userId} rails={rails} />
         <OrderPayment order={order} paymentInstructions={paymentInstructions} providerChatUrl={providerChatUrl} userId={userId} />
         <AfterSalesPanel order={order} />
 

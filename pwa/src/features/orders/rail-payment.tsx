@@ -6,6 +6,7 @@ import { ExternalLink } from '../../components/external-link.tsx';
 import { requestSync } from '../../db/sync-engine.ts';
 import { api, unwrap } from '../../lib/api-client.ts';
 import { useSyncStatus } from '../../db/sync-status.ts';
+import { shortOrderId } from '../../lib/order-rules.ts';
 import { PaymentQr, TimeLeft, usePaymentCheck } from './rail-payment-parts.tsx';
 
 /** What each state of a rail payment tells the customer (issue 26). */
@@ -24,18 +25,47 @@ const stateWords: Record<Exclude<OrderPayment['state'], 'waiting'>, string> = {
  * button, QR code, the rail's page), the time left, and the state, which updates by itself (the page asks
  * the server every few seconds while it waits, and sync and push bring the rest).
  */
-export function RailPayment({ order, userId }: { order: Order; userId?: string }) {
+export function RailPayment({ order, userId, rails = [] }: { order: Order; userId?: string; rails?: PaymentRail[] }) {
   const payment = order.payment;
   const waiting = payment?.state === 'waiting' && order.orderStatus !== 'cancelled';
   usePaymentCheck(order.id, waiting && order.userId === userId);
   const unpaid = (order.paymentStatus === 'pending' || order.paymentStatus === 'failed') && (order.orderStatus === 'pending' || order.orderStatus === 'processing');
-  if (!payment && !(unpaid && userId === order.userId)) return null;
+  const current = waiting ? payment!.rail : undefined;
+  const offered = unpaid && userId === order.userId && (!payment || waiting) ? railsOffered(rails, order, current) : [];
+  if (!payment && offered.length === 0) return null;
   return (
-    <section className="space-y-3 rounded-box border border-primary/40 p-4" aria-label="Automatic payment" data-testid="rail-payment">
+    <section className="space-y-3 rounded-box border border-primary/40 p-4" aria-label={`Automatic payment of order ${shortOrderId(order.id)}`} data-testid="rail-payment">
       {payment && <PaymentUnderway payment={payment} waiting={waiting} />}
-      {unpaid && userId === order.userId && (!payment || waiting) && <RailChoices order={order} current={waiting ? payment!.rail : undefined} />}
+      {offered.length > 0 && <RailChoices order={order} offered={offered} again={current !== undefined} />}
     </section>
   );
+}
+
+/**
+ * The rails the shop switched on, asked once per screen (not once per order card), and only online: a
+ * list of unpaid orders shows its choices from one answer.
+ */
+export function useEnabledRails(): PaymentRail[] {
+  const { online } = useSyncStatus();
+  const [rails, setRails] = useState<PaymentRail[]>([]);
+  useEffect(() => {
+    if (!online) return;
+    let cancelled = false;
+    unwrap(api.payments.rails.$get()).then(
+      (answer) => !cancelled && setRails(answer.rails),
+      () => !cancelled && setRails([]),
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [online]);
+  return rails;
+}
+
+/** The rails to offer for an order, its own payment method first, the one under way left out. */
+function railsOffered(rails: PaymentRail[], order: Order, current?: PaymentRail): PaymentRail[] {
+  const preferred = railForMethod(order.paymentMethod);
+  return rails.filter((rail) => rail !== current).sort((a, b) => Number(b === preferred) - Number(a === preferred));
 }
 
 function PaymentUnderway({ payment, waiting }: { payment: OrderPayment; waiting: boolean }) {
@@ -85,26 +115,11 @@ function PaymentUnderway({ payment, waiting }: { payment: OrderPayment; waiting:
   );
 }
 
-/** The rails the shop switched on, the order's own payment method first. */
-function RailChoices({ order, current }: { order: Order; current?: PaymentRail }) {
+/** Buttons to pay an order on each rail offered. */
+function RailChoices({ order, offered, again }: { order: Order; offered: PaymentRail[]; again: boolean }) {
   const { online } = useSyncStatus();
-  const [rails, setRails] = useState<PaymentRail[] | undefined>();
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
-  useEffect(() => {
-    if (!online) return;
-    let cancelled = false;
-    unwrap(api.payments.rails.$get()).then(
-      (answer) => !cancelled && setRails(answer.rails),
-      () => !cancelled && setRails([]),
-    );
-    return () => {
-      cancelled = true;
-    };
-  }, [online]);
-  const preferred = railForMethod(order.paymentMethod);
-  const offered = (rails ?? []).filter((rail) => rail !== current).sort((a, b) => Number(b === preferred) - Number(a === preferred));
-  if (offered.length === 0) return null;
   const pay = async (rail: PaymentRail) => {
     setBusy(true);
     setProblem(null);
@@ -119,7 +134,7 @@ function RailChoices({ order, current }: { order: Order; current?: PaymentRail }
   };
   return (
     <div className="space-y-2">
-      <p className="text-sm">{current ? 'Or pay another way, confirmed automatically:' : 'Pay now and your order is confirmed automatically:'}</p>
+      <p className="text-sm">{again ? 'Or pay another way, confirmed automatically:' : 'Pay now and your order is confirmed automatically:'}</p>
       <div className="flex flex-wrap gap-2">
         {offered.map((rail) => (
           <button key={rail} type="button" className="btn btn-sm btn-secondary" disabled={busy || !online} onClick={() => void pay(rail)}>
