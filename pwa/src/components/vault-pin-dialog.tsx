@@ -1,4 +1,4 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { notifyLocalWrite } from '../db/sync-engine.ts';
 import type { UserDb } from '../db/local-db.ts';
@@ -32,6 +32,7 @@ export function VaultPinDialog({ mode, db, userId, onClose, onDone }: { mode: Pi
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const auth = useAuth();
+  const unmounted = useUnmounted();
   // Unlocking offers the vault's passkey when one was added on this device.
   const [hasPasskey, setHasPasskey] = useState(false);
   useEffect(() => {
@@ -71,8 +72,11 @@ export function VaultPinDialog({ mode, db, userId, onClose, onDone }: { mode: Pi
         return setError(`Wrong PIN. ${result.left === 1 ? 'One more wrong PIN' : `${result.left} more wrong PINs`} and the passwords are removed from this device.`);
       }
       if (result.kind === 'wiped') {
-        // Home first: a screen that needs a user, still open at the sign-out, would send the person to registration.
+        // Home first, and only once the screen that needs a user has gone: still open at the sign-out, it would
+        // send the person to registration. (The router renders a navigation as a transition, later than the
+        // sign-out's urgent update.)
         await navigate('/', { replace: true });
+        await unmounted();
         await signOut(userId).catch((cause: unknown) => console.warn('Sign out after the wipe failed', cause));
         await navigate('/login', { replace: true, state: { reason: WIPED_REASON } });
         return;
@@ -147,4 +151,20 @@ export function VaultPinDialog({ mode, db, userId, onClose, onDone }: { mode: Pi
       </form>
     </ModalDialog>
   );
+}
+
+/** Waits until the calling component unmounts, or `limitMs` if it stays mounted. */
+function useUnmounted(limitMs = 3000): () => Promise<void> {
+  const gone = useRef<{ promise: Promise<void>; settle: () => void }>(null);
+  if (!gone.current) {
+    let settle = () => {};
+    const promise = new Promise<void>((resolve) => (settle = resolve));
+    gone.current = { promise, settle };
+  }
+  useEffect(() => {
+    const { settle } = gone.current!;
+    return settle;
+  }, []);
+  const { promise } = gone.current;
+  return () => Promise.race([promise, new Promise<void>((resolve) => setTimeout(resolve, limitMs))]);
 }
