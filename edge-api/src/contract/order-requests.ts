@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { couponCode } from './coupons.ts';
 import {
   blankAsMissing,
   emailText,
@@ -31,6 +32,8 @@ export const placeOrderBody = z.object({
   note: text(ORDER_NOTE_MAX).optional(),
   /** One of the service's payment methods. */
   paymentMethod: text(40).optional(),
+  /** A coupon the shop made (decision 220): the server prices the order with it, or refuses the order. */
+  couponCode: couponCode.optional(),
 });
 
 /** A customer's payment screenshot: what POST /api/uploads answers for kind `payment`. */

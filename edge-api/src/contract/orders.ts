@@ -40,6 +40,8 @@ export interface Order {
   /** The customer's note to the shop ('' when none), and the payment method chosen when ordering. */
   note?: string;
   paymentMethod?: string | null;
+  /** The coupon that priced the order (decision 220): `price` is what is due, `listPrice` what it was listed at. */
+  coupon?: { code: string; listPrice: string; discount: string };
   /** The payment proof the customer sent, if any. */
   paymentProof?: PaymentProof;
   /** When the customer cancelled the order. */

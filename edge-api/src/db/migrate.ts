@@ -21,6 +21,7 @@ import * as pushOutboxRetries from '../../../migrations/2026-11-26-0100_push_out
 import * as reportAnswersWithoutPasswords from '../../../migrations/2026-11-26-0300_report_answers_without_passwords.ts';
 import * as indexInlineWiseImages from '../../../migrations/2026-11-26-0400_index_inline_wise_images.ts';
 import * as createPaymentRails from '../../../migrations/2026-11-28-0100_create_payment_rails.ts';
+import * as createCoupons from '../../../migrations/2026-11-29-0100_create_coupons.ts';
 
 // Listed by hand so the Workers bundle needs no file system; add each new migration here.
 const migrations: Record<string, Migration> = {
@@ -45,6 +46,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-26-0300_report_answers_without_passwords': reportAnswersWithoutPasswords,
   '2026-11-26-0400_index_inline_wise_images': indexInlineWiseImages,
   '2026-11-28-0100_create_payment_rails': createPaymentRails,
+  '2026-11-29-0100_create_coupons': createCoupons,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

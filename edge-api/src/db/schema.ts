@@ -4,6 +4,7 @@ import type { Role } from '../contract/users.ts';
 import type { StockStatus } from '../contract/wise-stocks.ts';
 import type { DeliveryDetails, DeliveryKind, OtherDeliveryKind } from '../contract/deliveries.ts';
 import type { MailOutboxTable, PaymentEventsTable, PaymentIntentsTable, PaymentRailsTable, PaymentSessionColumn, PaymentSettingsTable } from './payment-schema.ts';
+import type { CouponsTable, CouponUsesTable } from './coupon-schema.ts';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type Json<T> = ColumnType<T, string, string>;
@@ -83,6 +84,10 @@ export interface OrdersTable extends Synced {
   /** The customer's note to the shop, and the payment method chosen when ordering (issue 17). */
   note: Generated<string>;
   payment_method: string | null;
+  /** What the service was listed at, the coupon used and its discount, when a coupon changed the price (decision 220). */
+  list_price: ColumnType<string | null, string | null | undefined, string | null>;
+  coupon_code: ColumnType<string | null, string | null | undefined, string | null>;
+  discount: ColumnType<string | null, string | null | undefined, string | null>;
   /** The customer's payment proof: a transaction id, a screenshot (blob ref) and the SHA-256 of its bytes. */
   payment_reference: string | null;
   payment_proof: string | null;
@@ -372,6 +377,8 @@ export interface Database {
   payment_intents: PaymentIntentsTable;
   payment_events: PaymentEventsTable;
   mail_outbox: MailOutboxTable;
+  coupons: CouponsTable;
+  coupon_uses: CouponUsesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -35,6 +35,7 @@ export async function presentOrder(row: OrderRow, audience: OrderAudience, secre
   };
   if (row.note) order.note = row.note;
   if (row.payment_method) order.paymentMethod = row.payment_method;
+  if (row.coupon_code && row.list_price && row.discount) order.coupon = { code: row.coupon_code, listPrice: row.list_price, discount: row.discount };
   if (row.cancelled_at) order.cancelledAt = new Date(row.cancelled_at).toISOString();
   if (row.payment_session) order.payment = row.payment_session;
   if (row.proof_at) {

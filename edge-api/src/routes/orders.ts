@@ -8,7 +8,9 @@ import { recordAudit } from '../db/audit.ts';
 import { resolveNotification } from '../db/notifications.ts';
 import { notifyNewOrder, notifyPaymentCheck, paymentCheckKey } from '../operations/staff-notices.ts';
 import { findOrder, findOrderIncludingDeleted, findProofReuse, insertOrder, listUserOrders, listUserOrdersPage, lockOrder, updateOrder } from '../db/orders.ts';
-import type { OrderRow } from '../db/schema.ts';
+import type { Database, OrderRow } from '../db/schema.ts';
+import type { Transaction } from 'kysely';
+import { redeemCoupon } from '../operations/coupons.ts';
 import { findService } from '../db/services.ts';
 import { nextVersion } from '../db/versions.ts';
 import type { Deps } from '../deps.ts';
@@ -38,11 +40,22 @@ function cancelRefusal(row: OrderRow): string {
   return `This order is already ${row.order_status === 'pending' ? 'being handled' : row.order_status}, so it can no longer be cancelled. Contact the shop if you no longer want it.`;
 }
 
+/** The order just written, priced with its coupon (one use taken, or the whole placement refused). */
+async function priceWithCoupon(trx: Transaction<Database>, order: OrderRow, code: string, use: Parameters<typeof redeemCoupon>[2]): Promise<OrderRow> {
+  const quote = await redeemCoupon(trx, code, use);
+  return trx
+    .updateTable('orders')
+    .set({ price: quote.price, list_price: quote.listPrice, coupon_code: quote.code, discount: quote.discount })
+    .where('id', '=', order.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
 export function orderRoutes(deps: Deps) {
   const reveals = createRevealLimiter(deps);
   return new Hono<AppEnv>()
     .post('/', requireRole(), validate('json', placeOrderBody), async (c) => {
-      const { id = crypto.randomUUID(), productId, note = '', paymentMethod } = c.req.valid('json');
+      const { id = crypto.randomUUID(), productId, note = '', paymentMethod, couponCode } = c.req.valid('json');
       const me = c.get('user')!;
       /** A replayed placement answers the order the first one made; an id of someone else's order is refused. */
       const replayOf = (row: OrderRow) => {
@@ -81,10 +94,11 @@ export function orderRoutes(deps: Deps) {
           paymentMethod: method ?? null,
         };
         const version = await nextVersion(trx);
-        const created = await insertOrder(trx, fields, version);
-        if (!created) return replayOf((await findOrderIncludingDeleted(trx, id))!);
+        const inserted = await insertOrder(trx, fields, version);
+        if (!inserted) return replayOf((await findOrderIncludingDeleted(trx, id))!);
+        const created = couponCode ? await priceWithCoupon(trx, inserted, couponCode, { service, userId: me.id, now: fields.orderDate, orderId: id }) : inserted;
         await notifyNewOrder(trx, version, created);
-        await recordAudit(trx, me, { action: 'order.create', entity: 'order', entityId: id, details: { productId, price: service.price } });
+        await recordAudit(trx, me, { action: 'order.create', entity: 'order', entityId: id, details: { productId, price: created.price, ...(couponCode ? { couponCode } : {}) } });
         return { row: created, created: true };
       });
       const order = await presentOrder(result.row, 'owner', deps.secrets, deps.blobs);
