@@ -117,6 +117,9 @@ const stocks: { name: string; email: string; password: string; status: StockStat
  * Fills an empty database with a shop to try: staff and customers who can sign in, services in every
  * category, orders in every state and an inventory of accounts. Returns false when there is data already.
  */
+/** The demo shop's coupon: 10 % off, 100 uses. */
+export const DEMO_COUPON = 'WELCOME10';
+
 export async function seedDemoData(deps: Deps, passwordFor: (email: string) => Promise<string>): Promise<DemoLogin[] | undefined> {
   return deps.db.transaction().execute(async (trx) => {
     const existing = await trx.selectFrom('users').select('id').limit(1).executeTakeFirst();
@@ -162,6 +165,11 @@ export async function seedDemoData(deps: Deps, passwordFor: (email: string) => P
     }
 
     await trx.insertInto('settings').values({ id: 'site', value: JSON.stringify(defaultSettings), version }).execute();
+    // A coupon to try in the confirm step (decision 220).
+    await trx
+      .insertInto('coupons')
+      .values({ id: crypto.randomUUID(), code: DEMO_COUPON, kind: 'percent', amount: '10', max_uses: 100, created_at: new Date(now), updated_at: new Date(now) })
+      .execute();
 
     for (const [i, stock] of stocks.entries()) {
       await trx
@@ -257,6 +265,7 @@ export async function removeDemoData(db: Deps['db']): Promise<DemoRemoval> {
       .returning('id')
       .execute();
     if (ids.length > 0) await trx.updateTable('users').set(gone).where('id', 'in', ids).execute();
+    await trx.updateTable('coupons').set({ enabled: false, updated_at: writeTime() }).where('code', '=', DEMO_COUPON).execute();
     await trx.deleteFrom('auth_users').where(sql<string>`lower(email)`, 'like', '%@demo.test').execute();
     return { accounts: ids.length, orders: orders.length, stocks: stocks.length, services: removed.length };
   });

@@ -23,6 +23,7 @@ export const sidebar: SidebarGroup[] = [
       { to: '/dashboard/add-services', label: 'Add Service', permission: 'services:manage' },
       { to: '/dashboard/settings', label: 'Settings', permission: 'settings:manage' },
       { to: '/dashboard/payments', label: 'Payments', permission: 'settings:manage' },
+      { to: '/dashboard/coupons', label: 'Coupons', permission: 'settings:manage' },
     ],
   },
   { title: 'Users', links: [{ to: '/dashboard/admin-users', label: 'User Management', permission: 'users:manage' }] },

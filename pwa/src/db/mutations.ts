@@ -96,8 +96,8 @@ function enqueue<N extends MutationName>(userId: string, name: N, args: Mutation
 
 /** Places an order for a local service; the order's id is also the idempotency key, so it is made once. */
 export function placeOrder(userId: string, input: MutationArgs['placeOrder']): MutationHandle {
-  const { id, productId, note, paymentMethod } = input;
-  return enqueue(userId, 'placeOrder', { id, productId, ...(note ? { note } : {}), ...(paymentMethod ? { paymentMethod } : {}) }, { entryId: id });
+  const { id, productId, note, paymentMethod, couponCode } = input;
+  return enqueue(userId, 'placeOrder', { id, productId, ...(note ? { note } : {}), ...(paymentMethod ? { paymentMethod } : {}), ...(couponCode ? { couponCode } : {}) }, { entryId: id });
 }
 
 /** The customer cancels their own pending, unpaid order. */

@@ -13,7 +13,7 @@ import { getPublicDb, type MutationName, type RowRef, type UserDb } from './loca
 
 /** What each named mutation carries in its outbox entry. */
 export interface MutationArgs {
-  placeOrder: { id: string; productId: string; note?: string; paymentMethod?: string };
+  placeOrder: { id: string; productId: string; note?: string; paymentMethod?: string; couponCode?: string };
   /** `from`: the value the device showed; sent as the change's base, so a change to another field meanwhile is no conflict. */
   setOrderStatus: { orderId: string; orderStatus: OrderStatus; version: number; from?: OrderStatus };
   setPaymentStatus: { orderId: string; paymentStatus: PaymentStatus; version: number; from?: PaymentStatus };
@@ -138,7 +138,13 @@ export const mutators: { [N in MutationName]: Mutator<MutationArgs[N]> } = {
       return [{ ref: { table: 'orders', id: args.id }, row: order }];
     },
     async upload(client, args, key) {
-      const json = { id: args.id, productId: args.productId, ...(args.note ? { note: args.note } : {}), ...(args.paymentMethod ? { paymentMethod: args.paymentMethod } : {}) };
+      const json = {
+        id: args.id,
+        productId: args.productId,
+        ...(args.note ? { note: args.note } : {}),
+        ...(args.paymentMethod ? { paymentMethod: args.paymentMethod } : {}),
+        ...(args.couponCode ? { couponCode: args.couponCode } : {}),
+      };
       const answer = await unwrap(client.orders.$post({ json }, { headers: { 'Idempotency-Key': key } }));
       return { ref: { table: 'orders', id: args.id }, row: answer.order as Order };
     },

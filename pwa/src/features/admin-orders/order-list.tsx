@@ -96,6 +96,11 @@ function OrderItem({
             {order.title}
           </h3>
           <p className="font-bold">${order.price}</p>
+          {order.coupon && (
+            <p className="text-xs">
+              {order.coupon.code}: ${order.coupon.discount} off ${order.coupon.listPrice}
+            </p>
+          )}
         </div>
 
         <div className="min-w-0">

@@ -75,6 +75,7 @@ export function OrderCard({ order, providerChatUrl, waitingToSync, syncError, pa
                 ${order.price} <span className="text-sm font-semibold">USD</span>
               </p>
             </div>
+            {order.coupon && <CouponLine coupon={order.coupon} />}
             <div className="mt-2 flex flex-wrap gap-2">
               <span className={`badge ${orderBadge[orderStatus]}`}>{orderStatusLabel(orderStatus)}</span>
               <span className={`badge ${paymentBadge[paymentStatus]}`}>{paymentStatusLabel(paymentStatus)}</span>
@@ -147,5 +148,14 @@ export function OrderCard({ order, providerChatUrl, waitingToSync, syncError, pa
         )}
       </div>
     </article>
+  );
+}
+
+/** What a coupon took off the list price (decision 220), on the customer's card and the staff list. */
+export function CouponLine({ coupon }: { coupon: NonNullable<Order['coupon']> }) {
+  return (
+    <p className="text-sm">
+      Coupon {coupon.code}: ${coupon.discount} off the list price of ${coupon.listPrice}
+    </p>
   );
 }

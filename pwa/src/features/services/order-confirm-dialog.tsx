@@ -1,11 +1,13 @@
 import { useId, useState, type FormEvent } from 'react';
 import { ORDER_NOTE_MAX } from '../../../../edge-api/src/contract/order-requests.ts';
+import type { CouponQuote } from '../../../../edge-api/src/contract/coupons.ts';
 import type { Service } from '../../../../edge-api/src/contract/services.ts';
 import { instructionsFor, type SiteSettings } from '../../../../edge-api/src/contract/settings.ts';
 import { ModalDialog } from '../../components/modal-dialog.tsx';
 import { PaymentInstructionsBox } from '../../components/payment-instructions.tsx';
 import { deliveryTimeLabel, paymentMethodName } from '../../lib/catalog.ts';
 import { expectedDelivery, formatExpectedDelivery } from '../../lib/order-rules.ts';
+import { CouponField } from './coupon-field.tsx';
 import { PaymentMethodSymbol } from './payment-methods.tsx';
 
 export const NOTE_REQUIRED = 'This service needs details from you: please write them in the note.';
@@ -13,6 +15,7 @@ export const NOTE_REQUIRED = 'This service needs details from you: please write 
 export interface OrderChoice {
   note: string;
   paymentMethod?: string;
+  couponCode?: string;
 }
 
 /**
@@ -38,6 +41,7 @@ export function OrderConfirmDialog({
   const [method, setMethod] = useState<string | undefined>(service.paymentMethods[0]);
   const [note, setNote] = useState('');
   const [noteError, setNoteError] = useState<string | null>(null);
+  const [coupon, setCoupon] = useState<CouponQuote | null>(null);
   const delivery = deliveryTimeLabel(service.deliveryTime);
   const expected = formatExpectedDelivery(expectedDelivery(new Date().toISOString(), service.deliveryTime));
 
@@ -48,7 +52,7 @@ export function OrderConfirmDialog({
       document.getElementById(`${id}-note`)?.focus();
       return;
     }
-    onConfirm({ note: note.trim(), paymentMethod: method });
+    onConfirm({ note: note.trim(), paymentMethod: method, ...(coupon ? { couponCode: coupon.code } : {}) });
   };
 
   return (
@@ -61,7 +65,15 @@ export function OrderConfirmDialog({
           </div>
           <div className="flex justify-between gap-4">
             <dt className="font-semibold">Price</dt>
-            <dd className="text-right font-bold">${service.price} USD</dd>
+            <dd className="text-right font-bold">
+              {coupon ? (
+                <>
+                  <s className="mr-2 font-normal">${service.price}</s>${coupon.price} USD
+                </>
+              ) : (
+                <>${service.price} USD</>
+              )}
+            </dd>
           </div>
           <div className="flex justify-between gap-4">
             <dt className="font-semibold">Delivery Time</dt>
@@ -72,6 +84,8 @@ export function OrderConfirmDialog({
             <dd className="text-right">{expected}</dd>
           </div>
         </dl>
+
+        <CouponField productId={service.id} applied={coupon} onApplied={setCoupon} />
 
         {service.paymentMethods.length > 0 && (
           <fieldset className="space-y-2">

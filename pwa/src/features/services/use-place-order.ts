@@ -3,6 +3,10 @@ import { useNavigate } from 'react-router-dom';
 import { useToast } from '../../components/toast.tsx';
 import { placeOrder } from '../../db/mutations.ts';
 import { serverOutcome } from '../../db/server-outcome.ts';
+import { AppError } from '../../lib/app-error.ts';
+import { couponRefusal } from './coupon-field.tsx';
+
+const hasCouponReason = (error: unknown) => error instanceof AppError && Array.isArray(error.details) && (error.details as { path?: string }[]).some((d) => d.path === 'couponCode');
 
 const ORDER_PLACED = 'Order placed successfully!';
 const ORDER_FAILED = 'Failed to place order. Please try again.';
@@ -31,7 +35,7 @@ export function usePlaceOrder() {
   }, []);
 
   const place = useCallback(
-    async (userId: string, productId: string, choice: { note?: string; paymentMethod?: string } = {}) => {
+    async (userId: string, productId: string, choice: { note?: string; paymentMethod?: string; couponCode?: string } = {}) => {
       setPlacing(true);
       setError(null);
       try {
@@ -41,9 +45,11 @@ export function usePlaceOrder() {
         if (outcome === 'confirmed') toast.success(ORDER_PLACED, 2000);
         else toast.info(outcome === 'offline' ? ORDER_QUEUED : ORDER_SENDING, 5000);
         navigate('/my-orders');
-      } catch {
-        if (mounted.current) setError(ORDER_FAILED);
-        toast.error(ORDER_FAILED);
+      } catch (cause) {
+        // A coupon taken or ended since it was applied: say so, so the customer can order without it.
+        const message = choice.couponCode && hasCouponReason(cause) ? couponRefusal(cause) : ORDER_FAILED;
+        if (mounted.current) setError(message);
+        toast.error(message);
       } finally {
         if (mounted.current) setPlacing(false);
       }

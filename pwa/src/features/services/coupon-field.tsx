@@ -1,0 +1,96 @@
+import { useId, useState } from 'react';
+import type { CouponQuote } from '../../../../edge-api/src/contract/coupons.ts';
+import { useSyncStatus } from '../../db/sync-status.ts';
+import { api, unwrap } from '../../lib/api-client.ts';
+import { AppError } from '../../lib/app-error.ts';
+
+/** The server's reason for refusing a coupon, said on the field; else what went wrong. */
+export function couponRefusal(error: unknown): string {
+  if (error instanceof AppError) {
+    const onField = Array.isArray(error.details) ? (error.details as { path?: string; message?: string }[]).find((d) => d.path === 'couponCode') : undefined;
+    if (onField?.message) return onField.message;
+    if (error.code === 'network') return 'The coupon could not be checked: you seem to be offline. Try again when connected.';
+  }
+  return 'The coupon could not be checked. Try again.';
+}
+
+/**
+ * A coupon code in the confirm step (decision 220): Apply asks the server what it takes off, and the new
+ * total shows before the order is placed. Coupons are checked online only, so offline it says so.
+ */
+export function CouponField({ productId, applied, onApplied }: { productId: string; applied: CouponQuote | null; onApplied: (quote: CouponQuote | null) => void }) {
+  const id = useId();
+  const { online } = useSyncStatus();
+  const [code, setCode] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [checking, setChecking] = useState(false);
+
+  const apply = async () => {
+    if (!code.trim()) return setError('Enter a coupon code first.');
+    setChecking(true);
+    setError(null);
+    try {
+      onApplied(await unwrap(api.coupons.quote.$post({ json: { code: code.trim(), productId } })));
+    } catch (cause) {
+      onApplied(null);
+      setError(couponRefusal(cause));
+    } finally {
+      setChecking(false);
+    }
+  };
+
+  if (applied) {
+    return (
+      <div className="flex flex-wrap items-center justify-between gap-2 rounded-box border border-success p-3 text-sm" role="status">
+        <span>
+          Coupon <strong>{applied.code}</strong>: ${applied.discount} off.
+        </span>
+        <button type="button" className="btn btn-sm" onClick={() => onApplied(null)} aria-label={`Remove coupon ${applied.code}`}>
+          Remove
+        </button>
+      </div>
+    );
+  }
+  const describedBy = [`${id}-hint`, error ? `${id}-error` : ''].filter(Boolean).join(' ');
+  return (
+    <div>
+      <label htmlFor={`${id}-code`} className="mb-1 block font-semibold">
+        Coupon code (optional)
+      </label>
+      <div className="flex gap-2">
+        <input
+          id={`${id}-code`}
+          className={`input w-full uppercase ${error ? 'input-error' : ''}`}
+          autoComplete="off"
+          autoCapitalize="characters"
+          maxLength={32}
+          value={code}
+          disabled={!online}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={describedBy}
+          onChange={(event) => {
+            setCode(event.target.value);
+            setError(null);
+          }}
+          onKeyDown={(event) => {
+            if (event.key === 'Enter') {
+              event.preventDefault();
+              void apply();
+            }
+          }}
+        />
+        <button type="button" className="btn btn-outline min-h-11" disabled={!online || checking} onClick={() => void apply()}>
+          {checking ? 'Checking…' : 'Apply'}
+        </button>
+      </div>
+      <p id={`${id}-hint`} className="mt-1 text-xs">
+        {online ? 'The new total shows before you order.' : 'Coupons are checked online: connect to use one.'}
+      </p>
+      {error && (
+        <p id={`${id}-error`} className="mt-1 text-sm text-error">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
