@@ -25,6 +25,7 @@ export const workerContractFiles = [
   'edge-api/src/payments/usdt.test.ts',
   'edge-api/src/payments/binance-pay.test.ts',
   'edge-api/src/payments/bkash.test.ts',
+  'edge-api/src/routes/coupons.test.ts',
 ];
 
 export default defineConfig({

@@ -41,21 +41,24 @@ export const misconfigured = (message: string, details?: unknown) => new ApiErro
 
 export function errorHandler(logger: Logger) {
   return (err: Error, c: Context) => {
+    // The request's id (when the entry set one) in every error body and log line, so a report finds its logs.
+    const requestId = c.get('requestId') as string | undefined;
+    const ids = requestId ? { requestId } : {};
     if (err instanceof ApiError) {
       if (err instanceof RateLimitedError) c.header('Retry-After', String(err.retryAfterSeconds));
-      return c.json({ error: { code: err.code, message: err.message, details: err.details } }, err.status);
+      return c.json({ error: { code: err.code, message: err.message, details: err.details, ...ids } }, err.status);
     }
     if (err instanceof HTTPException) {
       const status = err.status as ContentfulStatusCode;
-      return c.json({ error: { code: codeForStatus(status), message: err.message || 'Bad request' } }, status);
+      return c.json({ error: { code: codeForStatus(status), message: err.message || 'Bad request', ...ids } }, status);
     }
     if (isDatabaseUnavailable(err)) {
       // The database blinked or stalls: say so, and when to try again; the process stays up (decision 042).
-      logger.warn('database unavailable', { method: c.req.method, path: c.req.path, error: err.message });
+      logger.warn('database unavailable', { method: c.req.method, path: c.req.path, error: err.message, ...ids });
       c.header('Retry-After', String(RETRY_AFTER_SECONDS));
-      return c.json({ error: { code: 'unavailable' satisfies ErrorCode, message: 'The shop cannot reach its database right now. Please try again in a few seconds.' } }, 503);
+      return c.json({ error: { code: 'unavailable' satisfies ErrorCode, message: 'The shop cannot reach its database right now. Please try again in a few seconds.', ...ids } }, 503);
     }
-    logger.error('unexpected error', { method: c.req.method, path: c.req.path, error: err.stack ?? String(err) });
-    return c.json({ error: { code: 'internal' satisfies ErrorCode, message: 'Something went wrong on our side' } }, 500);
+    logger.error('unexpected error', { method: c.req.method, path: c.req.path, error: err.stack ?? String(err), ...ids });
+    return c.json({ error: { code: 'internal' satisfies ErrorCode, message: 'Something went wrong on our side', ...ids } }, 500);
   };
 }

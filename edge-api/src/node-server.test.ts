@@ -11,6 +11,7 @@ import { generateKey } from './lib/secrets.ts';
 import { startNodeServer, type RunningServer } from './node-server.ts';
 import { demoLoginsIn } from './testing/demo-logins.ts';
 import { expectEntryHeaders } from './testing/entry-headers.ts';
+import { expectOperatorSignals } from './testing/operator-signals.ts';
 
 // The embedded mode as `npm start` runs it, in-process: the embedded Postgres server, the auth server, demo data, one port.
 let dataDir: string;
@@ -75,6 +76,10 @@ afterAll(async () => {
 });
 
 describe('the embedded server', () => {
+  it('answers /healthz and /readyz, and an X-Request-Id on every answer (issue 28)', async () => {
+    await expectOperatorSignals(server.url);
+  });
+
   it('seeds an empty database and lists the demo services', async () => {
     expect(server.demoLoginsSeeded).toBe(true);
     const response = await get('/api/services');

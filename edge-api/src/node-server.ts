@@ -9,6 +9,8 @@ import { Hono, type Context } from 'hono';
 import { createLocalJWKSet } from 'jose';
 import { sql } from 'kysely';
 import { apiNotFound, createApp } from './app.ts';
+import { requestId } from './middleware/request-id.ts';
+import { healthRoutes } from './routes/health.ts';
 import { createEmbeddedAuth } from './auth/embedded/embedded-auth.ts';
 import { DEFAULT_MAIL_FROM, mailboxMailer, smtpMailer } from './auth/embedded/mailer.ts';
 import { importSigningKey } from './auth/signing-key.ts';
@@ -45,7 +47,7 @@ import { hasDemoAccounts, seedDemoData, demoLogins, type DemoLogin } from './see
 import { demoPassword } from './seed/demo-passwords.ts';
 
 /** What this process answers itself, rather than serving a file of the build. */
-const serverPaths = ['/api/', '/auth/', '/files/', '/storage/'];
+const serverPaths = ['/api/', '/auth/', '/files/', '/storage/', '/healthz', '/readyz'];
 
 /** How long requests under way get to finish after SIGTERM before their connections are cut. */
 const SHUTDOWN_GRACE_MS = 6_000;
@@ -215,6 +217,7 @@ async function serveApp(
   // A key that does not match the stored data stops the start, naming the key.
   await verifyDataKeys(db, secrets);
   const root = new Hono();
+  root.use('*', requestId);
   // Shutting down: each answer closes its connection, so a keep-alive client cannot hold the server open.
   root.use('*', async (c, next) => {
     await next();
@@ -317,6 +320,7 @@ async function serveApp(
   // Images by reference only (decision 051): inline images left by earlier versions move into the store.
   await moveInlineImages({ db, blobs, logger }, legacyImages(blobs));
 
+  root.route('/', healthRoutes(deps));
   root.route('/', createApp(deps));
   root.all('/api/*', apiNotFound);
   root.route('/files', fileRoutes(blobs));

@@ -1,5 +1,7 @@
 import { Hono } from 'hono';
 import { apiNotFound, createApp } from './app.ts';
+import { requestId } from './middleware/request-id.ts';
+import { healthRoutes } from './routes/health.ts';
 import { cachedSessionCheck, supabaseSessionCheck } from './auth/session-check.ts';
 import { supabaseEmailConfirmed, supabaseUserDeleter } from './auth/supabase-admin.ts';
 import { createTokenVerifier, remoteKeys } from './auth/verifier.ts';
@@ -109,10 +111,12 @@ async function buildIsolate(source: Record<string, unknown>, logger: Logger): Pr
     logger,
   };
   const app = new Hono();
+  app.use('*', requestId);
   app.use('*', async (c, next) => {
     await next();
     applyApiHeaders(c.res.headers);
   });
+  app.route('/', healthRoutes(deps));
   app.route('/', createApp(deps));
   app.all('/api/*', apiNotFound);
   app.route('/files', fileRoutes(blobs));

@@ -5,6 +5,7 @@ import { generateKey } from './lib/secrets.ts';
 import { createApiHarness, remoteApi, type ApiHarness } from './testing/api-harness.ts';
 import { REVALIDATE } from './lib/http-headers.ts';
 import { expectEntryHeaders } from './testing/entry-headers.ts';
+import { expectOperatorSignals } from './testing/operator-signals.ts';
 import { startWorker, type RunningWorker } from './testing/workerd.ts';
 
 // What only a running worker under workerd can show. Run by `npm run test:workers`, which starts the
@@ -50,6 +51,10 @@ afterAll(async () => {
 });
 
 describe('the worker under workerd', () => {
+  it('answers /healthz and /readyz, and an X-Request-Id on every answer, as the Node entry does (issue 28)', async () => {
+    await expectOperatorSignals(target.url);
+  });
+
   it('answers with the same security and caching headers as the Node entry, and serves no source map', async () => {
     const assets = readdirSync('dist/assets');
     const hashedAsset = assets.find((name) => name.endsWith('.js'))!;

@@ -13,6 +13,8 @@ export interface AppEnv {
     auth: TokenClaims | null;
     /** The caller's user record, read from the database (at most CALLER_MEMO_MS before, decision 071): roles never come from the token. */
     user: UserRow | null;
+    /** This request's id (middleware/request-id.ts), set by the entry in front of the API. */
+    requestId?: string;
   };
 }
 

@@ -77,6 +77,10 @@ export const routeTable: Record<string, RouteRow> = {
   // A rail proves itself by its signature (or the shop asks the rail): nobody signs in, and a forgery is a 400.
   'POST /api/payments/binance-pay/webhook': { access: 'anyone', badInputs: [notJson, { json: {} }, { json: { bizType: 'PAY', bizIdStr: '1', bizStatus: 'PAY_SUCCESS', data: '{}' } }] },
   'GET /api/payments/rails': { access: 'anyone', badInputs: [] },
+  'POST /api/coupons/quote': { access: 'user', badInputs: [notJson, { json: {} }, { json: { code: 'x', productId: 'not-a-uuid' } }] },
+  'GET /api/admin/coupons': { access: 'admin', badInputs: [] },
+  'POST /api/admin/coupons': { access: 'admin', badInputs: [notJson, { json: {} }, { json: { code: 'OK-CODE', kind: 'percent', amount: '101' } }, { json: { code: 'OK-CODE', kind: 'gift', amount: '5' } }] },
+  'PUT /api/admin/coupons/:id': { access: 'admin', badInputs: [notUuid('/api/admin/coupons/not-a-uuid'), notJson, { json: { code: 'OK-CODE', kind: 'fixed', amount: '0' } }] },
   'GET /api/payments/bkash/callback': { access: 'anyone', badInputs: [{ query: '' }, { query: 'paymentID=TR0011X&status=paid' }] },
   'GET /api/orders/user/:userId': { access: 'user', badInputs: [notUuid('/api/orders/user/not-a-uuid'), { query: 'limit=0' }, { query: 'limit=501' }, { query: 'limit=5&cursor=not*a*cursor' }] },
 

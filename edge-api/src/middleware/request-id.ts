@@ -1,0 +1,18 @@
+import type { MiddlewareHandler } from 'hono';
+
+/** An id a proxy in front may pass on: short, and only characters that cannot forge a log line or a header. */
+const WELL_FORMED = /^[A-Za-z0-9._:-]{8,128}$/;
+
+/** The id of this request: the caller's `X-Request-Id` when well formed, else a new one (issue 28). */
+export const requestIdOf = (header: string | undefined): string => (header && WELL_FORMED.test(header) ? header : crypto.randomUUID());
+
+/**
+ * Every answer carries `X-Request-Id`, and error bodies and log lines name it (`c.get('requestId')`), so an
+ * operator finds the log lines of the answer a customer reports.
+ */
+export const requestId: MiddlewareHandler<{ Variables: { requestId: string } }> = async (c, next) => {
+  const id = requestIdOf(c.req.header('x-request-id'));
+  c.set('requestId', id);
+  await next();
+  c.res.headers.set('X-Request-Id', id);
+};
