@@ -1,10 +1,5 @@
 import type { OrderRow } from '../db/schema.ts';
-
-/** One CSV field: quoted when needed, and a leading = + - @ defused so spreadsheets do not run it as a formula. */
-function csvField(value: string): string {
-  const defused = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(defused) ? `"${defused.replaceAll('"', '""')}"` : defused;
-}
+import { csvField } from '../lib/csv.ts';
 
 const csvColumns = ['id', 'orderDate', 'title', 'category', 'price', 'userName', 'userEmail', 'paymentStatus', 'orderStatus', 'wiseEmail'];
 

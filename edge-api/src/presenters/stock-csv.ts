@@ -1,10 +1,5 @@
 import type { StockRow } from '../db/schema.ts';
-
-/** One CSV field: quoted when needed, and a leading = + - @ defused so spreadsheets do not run it as a formula. */
-function csvField(value: string): string {
-  const defused = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(defused) ? `"${defused.replaceAll('"', '""')}"` : defused;
-}
+import { csvField } from '../lib/csv.ts';
 
 // The import's columns first (docs/stock-import.md), so an export with passwords imports elsewhere as it is.
 const columns = (passwords: boolean) => ['email', ...(passwords ? ['password'] : []), 'name', 'notes', 'status', 'soldTo', 'orderId', 'batchId', 'addedBy', 'createdAt', 'id'];
