@@ -229,12 +229,12 @@ export async function changeOrderIn(
 ): Promise<OrderRow> {
   const current = await lockOrder(trx, orderId);
   if (!current) throw notFound('Order');
-  // Separation of duties: a staff member's own order is paid and delivered by someone else.
+  // Separation of duties (issue 30): a staff member's own order is changed by someone else, whatever the change.
+  if (current.user_id === actor.id) {
+    throw new ApiError('own_account', 'You cannot change your own order: another staff member must do it');
+  }
   const manual = typedColumns !== null || change.stockId !== undefined || change.serviceStockId !== undefined || other !== null;
   const paysOrDelivers = change.paymentStatus === 'paid' || change.orderStatus === 'delivered' || manual;
-  if (current.user_id === actor.id && paysOrDelivers) {
-    throw new ApiError('own_account', 'You cannot mark your own order paid or deliver it: another staff member must do it');
-  }
   // Checked under the order's row lock, before any stock is touched: of concurrent deliveries to one
   // order exactly one lands, and the stocks of the others stay available. Holds without `version`.
   if (manual && hasDelivery(current) && change.replace !== true) {

@@ -36,7 +36,7 @@ describe('serving stored files', () => {
     const url = await store.url('stock-images', 'auth.gif');
     const response = await files.request(url);
     expect(response.status).toBe(200);
-    expect(response.headers.get('cache-control')).toBe('private, max-age=3600');
+    expect(response.headers.get('cache-control')).toBe('no-store');
     expect(new Uint8Array(await response.arrayBuffer())).toEqual(gif);
 
     expect((await files.request('/files/stock-images/auth.gif')).status).toBe(403);

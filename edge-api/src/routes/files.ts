@@ -25,8 +25,9 @@ export function fileRoutes(store: BlobStore) {
       'Content-Type': detectImageType(bytes)?.mime ?? 'application/octet-stream',
       'Content-Length': String(bytes.byteLength),
       'X-Content-Type-Options': 'nosniff',
-      // Stored names are random and never reused, so a public file never changes.
-      'Cache-Control': isPublic ? 'public, max-age=31536000, immutable' : 'private, max-age=3600',
+      // Stored names are random and never reused, so a public file never changes. A private one is kept by
+      // no HTTP cache (issue 30): the app's service worker keeps its own copy for offline use, deleted at sign-out.
+      'Cache-Control': isPublic ? 'public, max-age=31536000, immutable' : 'no-store',
     });
   });
 }

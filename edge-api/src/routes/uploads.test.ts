@@ -58,7 +58,7 @@ describe('uploading images', () => {
     const served = await fetchFile(uploaded.body.url);
     expect(served.status).toBe(200);
     expect(served.headers.get('content-type')).toBe('image/png');
-    expect(served.headers.get('cache-control')).toBe('private, max-age=3600');
+    expect(served.headers.get('cache-control')).toBe('no-store');
     expect(new Uint8Array(await served.arrayBuffer())).toEqual(bytes);
   });
 
