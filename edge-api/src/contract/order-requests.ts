@@ -179,8 +179,8 @@ export const credentialsCheckQuery = z
   })
   .refine((query) => query.email !== undefined || query.password !== undefined, { path: ['email'], message: 'send an email, a password or both' });
 
-/** A screenshot sent with a problem report: uploaded through POST /api/uploads (kind report). */
-export const reportImage = text(IMAGE_ADDRESS_MAX).refine((value) => value === '' || /^order-proofs\/reports\/[A-Za-z0-9_-][A-Za-z0-9._-]{0,199}$/.test(value), {
+/** A screenshot sent with a problem report: uploaded through POST /api/uploads (kind report), by the sender (the route checks). */
+export const reportImage = text(IMAGE_ADDRESS_MAX).refine((value) => value === '' || /^order-proofs\/reports\/(?:[0-9a-f-]{36}\/)?[A-Za-z0-9_-][A-Za-z0-9._-]{0,199}$/.test(value), {
   message: 'must be a screenshot uploaded for a report (order-proofs/reports/...)',
 });
 

@@ -196,6 +196,16 @@ describe('payment proofs', () => {
     expect((await storedRow(second.id)).payment_proof_hash).toBe((await storedRow(first.id)).payment_proof_hash);
   });
 
+  it("refuses another customer's uploaded screenshot, even with its path known, and changes nothing (issue 30)", async () => {
+    const order = await pendingOrder();
+    const theirs = await uploadScreenshot(otherCustomer, png(17));
+    expect(theirs).toMatch(new RegExp(`^order-proofs/payments/${otherCustomer.id}/`));
+    const refused = await sendProof(customer, order.id, { screenshot: theirs });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.details).toEqual([{ path: 'screenshot', message: 'must be a picture you uploaded: upload it again' }]);
+    expect((await storedRow(order.id)).payment_proof).toBeNull();
+  });
+
   it('keeps the screenshot when a transaction id follows it', async () => {
     const order = await pendingOrder();
     await sendProof(customer, order.id, { screenshot: await uploadScreenshot(customer, png(13)) });

@@ -32,6 +32,14 @@ function readCursor(cursor: string): string {
   return id;
 }
 
+/** A customer's picture must be one they uploaded themselves (issue 30): named under their id by POST /api/uploads. */
+function assertOwnUpload(userId: string, field: string, folder: 'payments' | 'reports', value: string | null | undefined) {
+  if (value && !value.startsWith(`order-proofs/${folder}/${userId}/`)) {
+    const message = 'must be a picture you uploaded: upload it again';
+    throw badRequest(`${field}: ${message}`, [{ path: field, message }]);
+  }
+}
+
 /** Why an order can no longer be cancelled, in words a customer can act on. */
 function cancelRefusal(row: OrderRow): string {
   if (row.payment_status === 'paid') return 'This order has already been marked paid, so it can no longer be cancelled. Contact the shop if you no longer want it.';
@@ -130,6 +138,7 @@ export function orderRoutes(deps: Deps) {
       const me = c.get('user')!;
       // The screenshot's bytes decide its hash, read before any row is locked.
       let screenshotHash: string | null = null;
+      assertOwnUpload(me.id, 'screenshot', 'payments', screenshot);
       if (screenshot) {
         const ref = parseBlobRef(screenshot)!;
         const bytes = await deps.blobs.read(ref.bucket, ref.path);
@@ -190,7 +199,9 @@ export function orderRoutes(deps: Deps) {
       return c.json(await Promise.all(rows.map((row) => presentOrder(row, audience, deps.secrets, deps.blobs))));
     })
     .post('/:id/report', requireRole(), validate('param', idParam), validate('header', idempotencyHeader), validate('json', orderReportBody), async (c) => {
-      const order = await reportProblem(deps, c.get('user')!, c.req.valid('param').id, c.req.valid('json'), c.req.valid('header')['idempotency-key']);
+      const input = c.req.valid('json');
+      assertOwnUpload(c.get('user')!.id, 'image', 'reports', input.image);
+      const order = await reportProblem(deps, c.get('user')!, c.req.valid('param').id, input, c.req.valid('header')['idempotency-key']);
       c.header('Cache-Control', 'no-store');
       return c.json(order, 200);
     })

@@ -12,14 +12,18 @@ import { requireRole, type AppEnv } from '../middleware/session.ts';
 
 const MB = 1024 * 1024;
 
-const uploadKinds: Record<UploadKind, { bucket: Bucket; maxMegabytes: number; roles: readonly Role[]; folder?: string; anyType?: boolean }> = {
+/**
+ * `mine`: the file is named under its uploader's id (`payments/{userId}/...`), so an order can only be sent a
+ * customer's own upload, never one whose path they learnt (issue 30).
+ */
+const uploadKinds: Record<UploadKind, { bucket: Bucket; maxMegabytes: number; roles: readonly Role[]; folder?: string; anyType?: boolean; mine?: boolean }> = {
   service: { bucket: 'service-images', maxMegabytes: uploadLimitMegabytes.service, roles: ['admin'] },
   proof: { bucket: 'order-proofs', maxMegabytes: uploadLimitMegabytes.proof, roles: ['moderator', 'admin'] },
   stock: { bucket: 'stock-images', maxMegabytes: uploadLimitMegabytes.stock, roles: ['admin'] },
   // A customer's payment screenshot, kept apart under payments/ so an order's proof can only name one of these.
-  payment: { bucket: 'order-proofs', maxMegabytes: uploadLimitMegabytes.payment, roles: ['user', 'moderator', 'admin'], folder: 'payments/' },
+  payment: { bucket: 'order-proofs', maxMegabytes: uploadLimitMegabytes.payment, roles: ['user', 'moderator', 'admin'], folder: 'payments/', mine: true },
   // A customer's screenshot of a problem with a delivered order (decision 063): private, in a folder of its own.
-  report: { bucket: 'order-proofs', maxMegabytes: uploadLimitMegabytes.report, roles: ['user', 'moderator', 'admin'], folder: 'reports/' },
+  report: { bucket: 'order-proofs', maxMegabytes: uploadLimitMegabytes.report, roles: ['user', 'moderator', 'admin'], folder: 'reports/', mine: true },
   // A finished document delivered to an order (decision 069): any type, private, never served by /files.
   delivery: { bucket: 'order-proofs', maxMegabytes: uploadLimitMegabytes.delivery, roles: ['moderator', 'admin'], folder: 'deliveries/', anyType: true },
 };
@@ -92,7 +96,7 @@ export function uploadRoutes(deps: Deps) {
     if (!type) {
       throw new ApiError('unsupported_media_type', 'Invalid file type! Please select a JPG, PNG, WEBP or GIF image (HEIC is converted to JPEG before upload)');
     }
-    const name = `${rules.folder ?? ''}${crypto.randomUUID()}.${type.extension}`;
+    const name = `${rules.folder ?? ''}${rules.mine ? `${c.get('user')!.id}/` : ''}${crypto.randomUUID()}.${type.extension}`;
     await putOrExplain(deps, rules.bucket, name, bytes, type.mime);
     return c.json({ path: `${rules.bucket}/${name}`, url: await deps.blobs.url(rules.bucket, name) }, 201);
   });
