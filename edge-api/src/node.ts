@@ -9,13 +9,16 @@ try {
   // Without its database the shop cannot answer: exit, so a supervisor (systemd, pm2) starts it again.
   const server = await startNodeServer(env, { onDatabaseLost: () => process.exit(1) });
   // Before the ready line: whoever reads it may send SIGTERM at once (a supervisor, a test).
-  let stopping = false;
+  let stopping = 0;
   const stop = async (signal: NodeJS.Signals) => {
+    // One Ctrl-C or SIGTERM often arrives twice (npm forwards it to its script, and the terminal or the
+    // process manager sends it to the whole group): a repeat within 2 s is the same request.
+    if (stopping && Date.now() - stopping < 2_000) return;
     if (stopping) {
       console.log(`${signal} again: exiting now; the database server stops on its own.`);
       process.exit(1);
     }
-    stopping = true;
+    stopping = Date.now();
     console.log(`${signal}: stopping…`);
     // Whatever the clients do, the process is gone within 10 s (requests under way get 6 of them; the rest is for stopping the database).
     setTimeout(() => {

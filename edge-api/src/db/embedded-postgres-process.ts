@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync, unlinkSync } from 'node:fs';
-import { open, readFile, unlink } from 'node:fs/promises';
+import { link, readFile, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from '../lib/logger.ts';
 
@@ -51,29 +51,68 @@ function isApp(pid: number): boolean {
 }
 
 /**
+ * Creates `file` holding `text`, or fails with EEXIST: written under a name of its own first, then linked,
+ * so nobody ever reads it empty (decision 111).
+ */
+async function createWith(file: string, text: string): Promise<void> {
+  const draft = `${file}.${process.pid}.${Date.now()}`;
+  await writeFile(draft, text, { mode: 0o600 });
+  try {
+    await link(draft, file);
+  } finally {
+    await unlink(draft).catch(() => undefined);
+  }
+}
+
+/** Removes a lock file left by a dead app, if it is still that one: one remover at a time. */
+async function removeStale(file: string, holder: number): Promise<void> {
+  const guard = `${file}.takeover`;
+  // A guard older than 10 s was left by a start that died while removing: nobody holds it that long.
+  const age = Date.now() - ((await stat(guard).catch(() => undefined))?.mtimeMs ?? Date.now());
+  if (age > 10_000) await unlink(guard).catch(() => undefined);
+  try {
+    await createWith(guard, `${process.pid}\n`);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
+      await sleep(50);
+      return;
+    }
+    throw error;
+  }
+  try {
+    const now = Number((await readFile(file, 'utf8').catch(() => '')).trim());
+    if (now === holder) await unlink(file).catch(() => undefined);
+  } finally {
+    await unlink(guard).catch(() => undefined);
+  }
+}
+
+function releaser(file: string): () => void {
+  let released = false;
+  const release = () => {
+    if (released) return;
+    released = true;
+    process.removeListener('exit', release);
+    try {
+      if (readFileSync(file, 'utf8').trim() === String(process.pid)) unlinkSync(file);
+    } catch {
+      // Already gone.
+    }
+  };
+  process.once('exit', release);
+  return release;
+}
+
+/**
  * Takes DATA_DIR/storefront.pid for this process. A live app holding it means another app runs on this
  * DATA_DIR; a dead one (or a pid now used by something else) left it behind and it is taken over.
  */
 export async function lockDataDir(dataDir: string): Promise<() => void> {
   const file = join(dataDir, 'storefront.pid');
-  for (let attempt = 0; attempt < 5; attempt += 1) {
+  for (let attempt = 0; attempt < 50; attempt += 1) {
     try {
-      const handle = await open(file, 'wx', 0o600);
-      await handle.writeFile(`${process.pid}\n`);
-      await handle.close();
-      let released = false;
-      const release = () => {
-        if (released) return;
-        released = true;
-        process.removeListener('exit', release);
-        try {
-          if (readFileSync(file, 'utf8').trim() === String(process.pid)) unlinkSync(file);
-        } catch {
-          // Already gone.
-        }
-      };
-      process.once('exit', release);
-      return release;
+      await createWith(file, `${process.pid}\n`);
+      return releaser(file);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
@@ -84,7 +123,7 @@ export async function lockDataDir(dataDir: string): Promise<() => void> {
           `Stop it first (Ctrl-C in its terminal, or kill ${holder}), or give this one another DATA_DIR.`,
       );
     }
-    await unlink(file).catch(() => undefined);
+    await removeStale(file, holder);
   }
   throw new EmbeddedPostgresError(`Could not take ${file}: another process keeps creating it.`);
 }
