@@ -43,7 +43,7 @@ const envSchema = z
     DELIVERED_LINES_PER_10_MIN: z.coerce.number().int().positive().default(1000),
     /**
      * Embedded auth: where its mail goes, e.g. smtps://user:pass@smtp.example.com:465; unset, every message
-     * is kept in DATA_DIR/mailbox and its link printed on the console (decision 057).
+     * is kept in DATA_DIR/mailbox and the console names its file, never its link (decision 057).
      */
     SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
     /** The From of the embedded auth's mail. */

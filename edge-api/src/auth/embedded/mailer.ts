@@ -8,7 +8,7 @@ export interface MailMessage {
   to: string;
   subject: string;
   text: string;
-  /** The link the message exists for; the local mailbox prints it on the console. */
+  /** The link the message exists for (in the message's text; never in a log line). */
   link: string;
 }
 
@@ -34,8 +34,8 @@ export async function smtpMailer(smtpUrl: string, from: string): Promise<Mailer>
 
 /**
  * No SMTP_URL: each message is kept as a file in `dir` (DATA_DIR/mailbox, owner-only), readable by whoever
- * runs the shop and by nobody over the network, and the console prints its link, the way Supabase's local
- * stack hands its mail to a catcher (decision 057).
+ * runs the shop and by nobody over the network, the way Supabase's local stack hands its mail to a catcher
+ * (decision 057); the console names the file, never the link (decision 113).
  */
 export async function mailboxMailer(dir: string, { logger, from = DEFAULT_MAIL_FROM }: { logger: Logger; from?: string }): Promise<Mailer> {
   await mkdir(dir, { recursive: true, mode: 0o700 });
@@ -55,8 +55,8 @@ export async function mailboxMailer(dir: string, { logger, from = DEFAULT_MAIL_F
         'Content-Transfer-Encoding: 8bit',
       ];
       await writeFile(file, `${headers.join('\r\n')}\r\n\r\n${message.text.replace(/\r?\n/g, '\r\n')}\r\n`, { mode: 0o600 });
-      // The one log line that carries a link, on purpose: no mail leaves this machine in this mode.
-      logger.info(`Mail to ${message.to} kept in ${file} (no SMTP_URL set): ${message.subject}: ${message.link}`);
+      // The file, never the link: whoever reads the logs must not be able to reset a password (decision 113).
+      logger.info(`Mail kept in ${file} (no SMTP_URL set): ${message.subject}`);
     },
   };
 }

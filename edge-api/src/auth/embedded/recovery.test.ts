@@ -288,7 +288,7 @@ describe('user updates (updateUser, signOut)', () => {
 });
 
 describe('the local mailbox (no SMTP_URL)', () => {
-  it('keeps each message as an owner-only file and prints its link on the console, once', async () => {
+  it('keeps each message as an owner-only file and names the file on the console, once, never the link or its token', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'mailbox-test-'));
     try {
       const lines: string[] = [];
@@ -300,8 +300,9 @@ describe('the local mailbox (no SMTP_URL)', () => {
       expect((await stat(join(dir, 'mailbox'))).mode & 0o777).toBe(0o700);
       expect((await stat(mail!.file)).mode & 0o777).toBe(0o600);
       expect(lines).toHaveLength(1);
-      expect(lines[0]).toContain('http://localhost/x?token=abc');
       expect(lines[0]).toContain(mail!.file);
+      expect(lines[0]).not.toContain('token=abc');
+      expect(lines[0]).not.toContain('ana@example.test');
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
