@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { apiNotFound, createApp } from './app.ts';
-import { requestId } from './middleware/request-id.ts';
+import { requestId, requestIdOf } from './middleware/request-id.ts';
 import { healthRoutes } from './routes/health.ts';
 import { cachedSessionCheck, supabaseSessionCheck } from './auth/session-check.ts';
 import { supabaseEmailConfirmed, supabaseUserDeleter } from './auth/supabase-admin.ts';
@@ -188,10 +188,17 @@ async function hashedAsset(request: Request, assets: AssetsBinding): Promise<Res
   return missing;
 }
 
+/** GET /healthz before any isolate is built, as routes/health.ts answers it inside the app. */
+function healthAnswer(request: Request): Response {
+  const answer = Response.json({ status: 'ok' }, { headers: { 'Cache-Control': 'no-store', 'X-Request-Id': requestIdOf(request.headers.get('x-request-id') ?? undefined) } });
+  applyApiHeaders(answer.headers);
+  return answer;
+}
+
 /**
  * The same Hono app on Cloudflare Workers: Postgres through Hyperdrive, Supabase Auth and Storage. The
  * platform serves the static assets (with dist/_headers) before this runs, except the paths of
- * run_worker_first: /api, /files and the hashed assets.
+ * run_worker_first: /api, /files, the hashed assets, the public pages, /healthz and /readyz.
  */
 export default {
   async fetch(request: Request, source: Record<string, unknown>, ctx: ExecutionContext): Promise<Response> {
@@ -199,8 +206,10 @@ export default {
     const assets = source.ASSETS as AssetsBinding | undefined;
     const servesAssets = assets !== undefined && typeof assets.fetch === 'function';
     const publicPage = servesAssets && (request.method === 'GET' || request.method === 'HEAD') && isPublicPath(pathname);
+    // The process answers: nothing of the isolate is needed (a misconfigured one is still up; /readyz says whether it can serve).
+    if (pathname === '/healthz') return healthAnswer(request);
     // The static app needs nothing of the isolate: a broken environment still serves it.
-    if (!publicPage && !pathname.startsWith('/api/') && !pathname.startsWith('/files/') && servesAssets) {
+    if (!publicPage && pathname !== '/readyz' && !pathname.startsWith('/api/') && !pathname.startsWith('/files/') && servesAssets) {
       return pathname.startsWith('/assets/') ? hashedAsset(request, assets) : assets.fetch(request);
     }
     const isolate = await isolateFor(source);
