@@ -4,6 +4,7 @@ import { notifyLocalWrite } from '../db/sync-engine.ts';
 import type { UserDb } from '../db/local-db.ts';
 import { addPasskey, disableVault, enableVault, MAX_WRONG_PINS, PIN_MIN_DIGITS, readVault, unlockVault, unlockWithPasskey } from '../db/vault.ts';
 import { signOut, useAuth } from '../lib/auth.tsx';
+import { WIPED_REASON } from '../lib/wipe-notice.ts';
 import { ModalDialog } from './modal-dialog.tsx';
 import { ModalFormActions } from './modal-form-actions.tsx';
 
@@ -18,7 +19,6 @@ const titles: Record<PinDialogMode, string> = {
 
 const submitLabels: Record<PinDialogMode, string> = { enable: 'Turn On', unlock: 'Unlock', disable: 'Turn Off', passkey: 'Add Passkey' };
 
-export const WIPED_REASON = 'Too many wrong PINs: the passwords were removed from this device. Sign in again to get them back.';
 
 /**
  * Asks for the vault's PIN (decision 068): to switch the vault on (twice), to unlock it, or to switch it

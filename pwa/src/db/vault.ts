@@ -21,6 +21,7 @@ import {
   type WrappedKey,
 } from '../lib/vault-crypto.ts';
 import type { MutationName, SyncedTable, UserDb } from './local-db.ts';
+import { noteWipe } from '../lib/wipe-notice.ts';
 
 export { isSealed } from '../lib/vault-crypto.ts';
 
@@ -326,6 +327,7 @@ export type UnlockResult = { kind: 'unlocked'; opener: Opener; key: CryptoKey } 
 
 /** Clears the whole user database: it syncs again after the next sign-in. */
 async function wipe(db: UserDb) {
+  noteWipe();
   lockVault();
   await db.transaction('rw', db.tables, async () => {
     for (const table of db.tables) await table.clear();

@@ -1,8 +1,9 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router-dom';
 import { usePageTitle } from '../../components/page-title.ts';
 import { PasswordInput } from '../../components/password-input.tsx';
 import { returnPath, returnReason, signInHref, signIn, signInErrorMessage, useAuth } from '../../lib/auth.tsx';
+import { clearWipeNotice, hasWipeNotice, WIPED_REASON } from '../../lib/wipe-notice.ts';
 import { AuthCard, FormError, TextField } from './auth-card.tsx';
 
 /** Spec section 5: both fields are required. */
@@ -19,6 +20,11 @@ export function LoginPage() {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const target = returnPath(location.state, location.search);
+  // A vault wipe's notice is said once, here (registration and the PIN dialog send the person here with it).
+  const [wiped] = useState(hasWipeNotice);
+  useEffect(() => {
+    if (wiped) clearWipeNotice();
+  }, [wiped]);
 
   if (auth.status === 'signedIn' && !auth.sessionEnded && !busy) return <Navigate to={target} replace />;
 
@@ -38,7 +44,7 @@ export function LoginPage() {
   };
 
   return (
-    <AuthCard title="Welcome Back" subtitle="Sign in to see your orders and deliveries." reason={returnReason(location.state)}>
+    <AuthCard title="Welcome Back" subtitle="Sign in to see your orders and deliveries." reason={returnReason(location.state) ?? (wiped ? WIPED_REASON : null)}>
       <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4" aria-busy={busy}>
         <FormError message={error} />
         <TextField

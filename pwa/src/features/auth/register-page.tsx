@@ -6,6 +6,7 @@ import { usePageTitle } from '../../components/page-title.ts';
 import { PasswordInput } from '../../components/password-input.tsx';
 import { requestSync } from '../../db/sync-engine.ts';
 import { returnPath, returnReason, signInHref, signUp, useAuth } from '../../lib/auth.tsx';
+import { hasWipeNotice, WIPED_REASON } from '../../lib/wipe-notice.ts';
 import { AuthCard, FormError, TextField } from './auth-card.tsx';
 
 /** Spec section 5: every field is required, and the password has at least 6 characters. */
@@ -28,6 +29,8 @@ export function RegisterPage() {
   const [busy, setBusy] = useState(false);
   const target = returnPath(location.state, location.search);
 
+  // Sent here by a screen that lost its user to a vault wipe: the person has an account; sign-in says why.
+  if (hasWipeNotice()) return <Navigate to="/login" replace state={{ reason: WIPED_REASON }} />;
   // Already signed in (and not in the middle of registering): nothing to do here.
   if (auth.status === 'signedIn' && !auth.sessionEnded && !busy) return <Navigate to={target} replace />;
 
