@@ -41,8 +41,10 @@ export async function customerHistory(db: Db, couponId: string, userId: string, 
     .selectFrom('orders')
     .select('id')
     .where('user_id', '=', userId)
-    .where('deleted_at', 'is', null).where('order_status', '<>', 'cancelled')
+    .where('deleted_at', 'is', null)
+    .where('order_status', '<>', 'cancelled')
     .$if(exceptOrder !== undefined, (q) => q.where('id', '<>', exceptOrder!))
-    .limit(1).executeTakeFirst();
+    .limit(1)
+    .executeTakeFirst();
   return { uses: Number(uses.n), hasOrdered: !!earlier };
 }

@@ -3,10 +3,7 @@ import type { Coupon, CouponQuote } from '../contract/coupons.ts';
 import type { Order } from '../contract/orders.ts';
 import { nextVersion } from '../db/versions.ts';
 import { createApiHarness, type ApiHarness, type TestUser } from '../testing/api-harness.ts';
-
-interface ErrorBody {
-  error: { code: string; message: string; details?: { path: string; message: string }[] };
-}
+import type { ErrorBody } from '../testing/order-fixtures.ts';
 
 let api: ApiHarness;
 let admin: TestUser;
