@@ -73,19 +73,3 @@ export function checkNewPassword(value: unknown, missingMessage: string): string
   }
   return value;
 }
-
-export function metadataObject(value: unknown): Record<string, unknown> {
-  if (value === undefined || value === null) return {};
-  if (typeof value !== 'object' || Array.isArray(value)) throw validationFailed('data must be a JSON object');
-  return value as Record<string, unknown>;
-}
-
-/** Shallow merge, as Supabase does: a key set to null is removed. */
-export function mergeMetadata(current: Record<string, unknown>, changes: Record<string, unknown>): Record<string, unknown> {
-  const merged = { ...current };
-  for (const [key, value] of Object.entries(changes)) {
-    if (value === null) delete merged[key];
-    else merged[key] = value;
-  }
-  return merged;
-}

@@ -151,14 +151,14 @@ export async function startSession(db: Db, userId: string, refreshTokenHash: str
 }
 
 export async function sessionExists(db: Db, sessionId: string, userId: string): Promise<boolean> {
-  return (await findSessionMethod(db, sessionId, userId)) !== undefined;
+  return (await findSession(db, sessionId, userId)) !== undefined;
 }
 
-/** How the user's session began; undefined when it does not exist (ended, or someone else's). */
-export async function findSessionMethod(db: Db, sessionId: string, userId: string): Promise<SessionMethod | undefined> {
+/** How and when the user's session began; undefined when it does not exist (ended, or someone else's). */
+export async function findSession(db: Db, sessionId: string, userId: string): Promise<{ method: SessionMethod; startedAt: Date } | undefined> {
   if (!isUuid(sessionId)) return undefined;
-  const row = await db.selectFrom('auth_sessions').select('method').where('id', '=', sessionId).where('user_id', '=', userId).executeTakeFirst();
-  return row?.method as SessionMethod | undefined;
+  const row = await db.selectFrom('auth_sessions').select(['method', 'created_at']).where('id', '=', sessionId).where('user_id', '=', userId).executeTakeFirst();
+  return row && { method: row.method as SessionMethod, startedAt: new Date(row.created_at) };
 }
 
 export async function setSessionMethod(db: Db, sessionId: string, method: SessionMethod): Promise<void> {

@@ -3,13 +3,13 @@ import { chmod, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from '../../lib/logger.ts';
 
-/** One message of the embedded auth: a plain-text mail carrying one link. */
+/** One message of the embedded auth: a plain-text mail, most carrying one link. */
 export interface MailMessage {
   to: string;
   subject: string;
   text: string;
-  /** The link the message exists for (in the message's text; never in a log line). */
-  link: string;
+  /** The link the message exists for, if any (in the message's text; never in a log line). */
+  link?: string;
 }
 
 export interface Mailer {

@@ -122,6 +122,18 @@ describe('password recovery (resetPasswordForEmail)', () => {
     expect(second.error).toMatchObject({ status: 400, code: 'current_password_required' });
   });
 
+  it('lets a recovery link set the password without the current one for 15 minutes only', async () => {
+    const { email } = await signUp('old password');
+    expect((await client().auth.resetPasswordForEmail(email)).error).toBeNull();
+    const recovering = await sessionFrom((await openLink(linkIn(await waitForMail(email)))).fragment);
+    clockOffsetMs = 15 * 60_000 + 1_000;
+    const late = await recovering.auth.updateUser({ password: 'too late password' });
+    expect(late.error).toMatchObject({ status: 401, code: 'reauthentication_needed' });
+    expect(await canSignIn(email, 'old password')).toBe(true);
+    clockOffsetMs = 0;
+    expect((await recovering.auth.updateUser({ password: 'in time password' })).error).toBeNull();
+  });
+
   it('answers an unknown address exactly as a known one, and mails nothing', async () => {
     const email = freshEmail('nobody').toLowerCase();
     const { data, error } = await client().auth.resetPasswordForEmail(email);
@@ -264,15 +276,58 @@ describe('user updates (updateUser, signOut)', () => {
     expect(refreshed.data.user?.email).toBe(newEmail);
   });
 
-  it('refuses an address another account has, and a bad one, changing nothing', async () => {
+  it('answers an address another account has exactly as a free one, mails its owner a notice without a link, and changes nothing', async () => {
+    // Found by an attacker's pass: 422 email_exists told who is registered, before any limit.
     const { supabase, email } = await signUp();
     const taken = await signUp();
-    const refused = await supabase.auth.updateUser({ email: taken.email.toUpperCase() });
-    expect(refused.error).toMatchObject({ status: 422, code: 'email_exists' });
+    const free = freshEmail('free').toLowerCase();
+    const toTaken = await supabase.auth.updateUser({ email: taken.email.toUpperCase() });
+    expect(toTaken.error).toBeNull();
+    expect(toTaken.data.user).toMatchObject({ email, new_email: taken.email });
+    const toFree = await supabase.auth.updateUser({ email: free });
+    expect(toFree.error).toBeNull();
+    expect(Object.keys(toTaken.data.user!).sort()).toEqual(Object.keys(toFree.data.user!).sort());
+
+    const notice = await waitForMail(taken.email);
+    expect(notice.subject).toBe('Someone tried to use your email address');
+    expect(notice.text).not.toMatch(/http/);
+    expect((await supabase.auth.getUser()).data.user?.email).toBe(email);
+    expect(await canSignIn(taken.email, taken.password)).toBe(true);
     const bad = await supabase.auth.updateUser({ email: 'not an address' });
     expect(bad.error).toMatchObject({ status: 400, code: 'validation_failed' });
-    expect((await supabase.auth.getUser()).data.user?.email).toBe(email);
-    expect(await mailsTo(taken.email)).toHaveLength(0);
+  });
+
+  it('spends a per-account budget for email changes, apart from the recovery budget of the address it comes from', async () => {
+    await insideOneWindow(60 * 60_000);
+    const { supabase } = await signUp();
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 6; attempt += 1) {
+      const { error } = await supabase.auth.updateUser({ email: freshEmail('many').toLowerCase() });
+      statuses.push(error ? (error.status ?? 0) : 200);
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+    // Recovery from the same device still works.
+    const { email: other } = await signUp();
+    expect((await supabase.auth.resetPasswordForEmail(other)).error).toBeNull();
+  });
+
+  it('refuses metadata other than the profile fields, or too long, and limits updates per account, changing nothing', async () => {
+    await insideOneWindow(5 * 60_000);
+    const { supabase } = await signUp();
+    const unknown = await supabase.auth.updateUser({ data: { blob: 'x'.repeat(60_000) } });
+    expect(unknown.error).toMatchObject({ status: 400, code: 'validation_failed' });
+    const long = await supabase.auth.updateUser({ data: { displayName: 'x'.repeat(121) } });
+    expect(long.error).toMatchObject({ status: 400, code: 'validation_failed' });
+    const nested = await supabase.auth.updateUser({ data: { displayName: { first: 'Ana' } } });
+    expect(nested.error).toMatchObject({ status: 400, code: 'validation_failed' });
+    expect((await supabase.auth.getUser()).data.user?.user_metadata).toEqual({ displayName: 'Ana Rahman' });
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 31; attempt += 1) {
+      const { error } = await supabase.auth.updateUser({ data: { mobile: `0170000${String(attempt).padStart(4, '0')}` } });
+      statuses.push(error ? (error.status ?? 0) : 200);
+    }
+    expect(statuses.filter((status) => status === 200)).toHaveLength(27);
+    expect(statuses.at(-1)).toBe(429);
   });
 
   it("signOut({scope: 'others'}) ends every session but this one", async () => {
