@@ -33,6 +33,8 @@ const envSchema = z
     CREDENTIALS_KEY: base64Key,
     BLIND_INDEX_KEY: base64Key,
     ALLOWED_ORIGINS: list,
+    /** Hosts service pictures may be loaded from besides this site and the Supabase project (the CSP names them; decision 164). */
+    IMAGE_ORIGINS: list,
     /** Orders one signed-in user may place, images upload and password reveals log, in 10 minutes (429 past them). */
     ORDERS_PER_10_MIN: z.coerce.number().int().positive().default(60),
     UPLOADS_PER_10_MIN: z.coerce.number().int().positive().default(40),

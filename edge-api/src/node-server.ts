@@ -34,7 +34,7 @@ import { loadOrCreateLocalKeys, type LocalKeys } from './local-keys.ts';
 import { sendDuePushesEvery } from './push/send.ts';
 import { startPaymentJobs } from './payments/round.ts';
 import { pushConfigOf } from './push/vapid.ts';
-import { applyApiHeaders, isUnpublished, staticHeaders } from './lib/http-headers.ts';
+import { applyApiHeaders, contentSecurityPolicy, isUnpublished, staticHeaders } from './lib/http-headers.ts';
 import { clientIpFrom } from './lib/client-ip.ts';
 import { compressAnswers } from './middleware/compress-json.ts';
 import { returnMemoryWhenQuiet } from './lib/quiet-memory.ts';
@@ -324,16 +324,17 @@ async function serveApp(
   root.route('/', createApp(deps));
   root.all('/api/*', apiNotFound);
   root.route('/files', fileRoutes(blobs));
+  const csp = contentSecurityPolicy({ supabaseUrl: env.SUPABASE_URL, imageOrigins: env.IMAGE_ORIGINS });
   const withStaticHeaders = (path: string, c: Context) => {
-    for (const [name, value] of Object.entries(staticHeaders(c.req.path))) c.header(name, value);
+    for (const [name, value] of Object.entries(staticHeaders(c.req.path, csp))) c.header(name, value);
     // The build stores .br and .gz beside each compressible file (vite.config.ts); any cache in between
     // must keep the answers for different Accept-Encoding apart, whichever one this request got.
     if (/\.(?:br|gz)$/.test(path) || existsSync(`${path}.br`) || existsSync(`${path}.gz`)) c.header('Vary', 'Accept-Encoding');
   };
-  const notFound = (c: Context) => c.text('Not found', 404, { ...staticHeaders(c.req.path), 'Cache-Control': 'no-store' });
+  const notFound = (c: Context) => c.text('Not found', 404, { ...staticHeaders(c.req.path, csp), 'Cache-Control': 'no-store' });
   root.get('*', async (c, next) => (isUnpublished(c.req.path) ? notFound(c) : next()));
   // The public pages arrive rendered, from the database (decision 053).
-  const rendered = renderRoot ? publicPages(db, logger, staticRoot, renderRoot) : null;
+  const rendered = renderRoot ? publicPages(db, logger, staticRoot, renderRoot, csp) : null;
   if (rendered) root.get('*', rendered);
   root.use('*', serveStatic({ root: staticRoot, precompressed: true, onFound: withStaticHeaders }));
   // A hashed asset that is not there is a 404, never the app shell.

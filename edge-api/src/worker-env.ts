@@ -35,6 +35,7 @@ const workerEnvSchema = z.object({
   BLIND_INDEX_KEY: z.string({ error: 'is required (wrangler secret put BLIND_INDEX_KEY)' }).pipe(dataKey),
   ADMIN_EMAILS: list,
   ALLOWED_ORIGINS: list,
+  IMAGE_ORIGINS: list,
   ORDERS_PER_10_MIN: z.coerce.number().int().positive().default(60),
   UPLOADS_PER_10_MIN: z.coerce.number().int().positive().default(40),
   REVEALS_PER_10_MIN: z.coerce.number().int().positive().default(60),
