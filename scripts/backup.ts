@@ -1,23 +1,25 @@
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { backupLines, filesUnder, writeBackupFile, type BackupKeys } from '../edge-api/src/backup/backup.ts';
 import { useEmbeddedPostgres } from '../edge-api/src/db/embedded-postgres.ts';
 import { parseEnv } from '../edge-api/src/env.ts';
 
-// `npm run backup [-- --out FILE] [--keys separate|include|none] [--no-files]`: one consistent file of every
-// table (one snapshot, taken while the shop stays open) and of the uploaded images. README "Back up".
+// `npm run backup [-- --out FILE] [--keys separate|include|none] [--keys-out FILE] [--no-files]`: one
+// consistent file of every table (one snapshot, taken while the shop stays open) and of the uploaded
+// images; the keys a restore needs go apart from it, into DATA_DIR/backup-keys/ (decision 165). README "Back up".
 const { values: args } = parseArgs({
   options: {
     out: { type: 'string' },
     keys: { type: 'string', default: 'separate' },
+    'keys-out': { type: 'string' },
     'no-files': { type: 'boolean', default: false },
   },
 });
 if (!['separate', 'include', 'none'].includes(args.keys!)) {
-  console.error('--keys is one of: separate (the default: a keys file beside the backup), include (inside the backup), none');
+  console.error('--keys is one of: separate (the default: a keys file in DATA_DIR/backup-keys, or --keys-out), include (inside the backup), none');
   process.exit(2);
 }
 
@@ -33,7 +35,7 @@ async function currentKeys(): Promise<BackupKeys | undefined> {
   const credentialsKey = env.CREDENTIALS_KEY ?? local?.credentialsKey;
   const blindIndexKey = env.BLIND_INDEX_KEY ?? local?.blindIndexKey;
   if (!credentialsKey || !blindIndexKey) return undefined;
-  return { credentialsKey, blindIndexKey, ...(local ? { local } : {}) };
+  return { credentialsKey, blindIndexKey, ...(local?.vapid ? { vapid: local.vapid as Record<string, unknown> } : {}) };
 }
 
 const keys = args.keys === 'none' ? undefined : await currentKeys();
@@ -60,10 +62,11 @@ const total = Object.values(rows).reduce((sum, n) => sum + n, 0);
 const size = (await stat(out)).size;
 console.log(`Backup written: ${out} (${total} rows in ${Object.keys(rows).length} tables, ${files} files, ${(size / 1024 / 1024).toFixed(1)} MB)`);
 if (args.keys === 'separate' && keys) {
-  const keysFile = `${out}.keys.json`;
+  const keysFile = resolve(args['keys-out'] ?? join(dataDir, 'backup-keys', `${basename(out)}.keys.json`));
+  await mkdir(dirname(keysFile), { recursive: true, mode: 0o700 });
   await writeFile(keysFile, JSON.stringify(keys, null, 2), { mode: 0o600, flag: 'wx' });
   await chmod(keysFile, 0o600);
-  console.log(`Keys written: ${keysFile}. Keep it apart from the backup: together they read every delivered password.`);
+  console.log(`Keys written: ${keysFile}. Keep it apart from the backup (restore with --keys ${keysFile}): together they read every delivered password.`);
 } else if (args.keys === 'include' && keys) {
   console.log('The keys are inside the backup: whoever has the file can read every delivered password. Keep it safe.');
 } else {
