@@ -15,10 +15,14 @@ export async function expectEntryHeaders(baseUrl: string, files: { hashedAsset: 
     }
   };
 
-  const api = await get('/api/services');
+  const api = await get('/api/config');
   expect(api.status).toBe(200);
   expectSecurity(api, 'an API answer');
   expect(api.headers.get('cache-control')).toBe('no-store');
+  // The public list is cacheable with revalidation (decision 166): a tag, and a 304 for it.
+  const list = await get('/api/services');
+  expect(list.headers.get('cache-control')).toBe('public, max-age=5, must-revalidate');
+  expect((await get('/api/services', { 'if-none-match': list.headers.get('etag')! })).status).toBe(304);
   const missingApi = await get('/api/no-such-thing');
   expect(missingApi.status).toBe(404);
   expectSecurity(missingApi, 'an API error');
