@@ -33,6 +33,8 @@ const envSchema = z
     CREDENTIALS_KEY: base64Key,
     BLIND_INDEX_KEY: base64Key,
     ALLOWED_ORIGINS: list,
+    /** The bearer token of GET /metrics (Prometheus); unset, /metrics answers 404 (decision 167). */
+    METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters (openssl rand -hex 16)').optional(),
     /** Hosts service pictures may be loaded from besides this site and the Supabase project (the CSP names them; decision 164). */
     IMAGE_ORIGINS: list,
     /** Orders one signed-in user may place, images upload and password reveals log, in 10 minutes (429 past them). */

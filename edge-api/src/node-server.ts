@@ -22,7 +22,8 @@ import type { BlobStore } from './blobs/blob-store.ts';
 import { storageStandIn } from './blobs/storage-stand-in.ts';
 import { importPglite, isPgliteDir } from './backup/pglite-import.ts';
 import { RestoreError } from './backup/restore.ts';
-import { openDatabase, POOL_IDLE_MS } from './db/connect.ts';
+import type { Pool } from 'pg';
+import { createPool, databaseOn, openDatabase, POOL_IDLE_MS } from './db/connect.ts';
 import { isDatabaseUnavailable } from './db/faults.ts';
 import { verifyDataKeys } from './db/data-keys.ts';
 import { startEmbeddedPostgres } from './db/embedded-postgres.ts';
@@ -37,6 +38,7 @@ import { pushConfigOf } from './push/vapid.ts';
 import { applyApiHeaders, contentSecurityPolicy, isUnpublished, staticHeaders } from './lib/http-headers.ts';
 import { clientIpFrom } from './lib/client-ip.ts';
 import { compressAnswers } from './middleware/compress-json.ts';
+import { createMetrics } from './metrics/metrics.ts';
 import { returnMemoryWhenQuiet } from './lib/quiet-memory.ts';
 import { publicPages } from './public-pages-node.ts';
 import { consoleLogger, type Logger } from './lib/logger.ts';
@@ -47,7 +49,7 @@ import { hasDemoAccounts, seedDemoData, demoLogins, type DemoLogin } from './see
 import { demoPassword } from './seed/demo-passwords.ts';
 
 /** What this process answers itself, rather than serving a file of the build. */
-const serverPaths = ['/api/', '/auth/', '/files/', '/storage/', '/healthz', '/readyz'];
+const serverPaths = ['/api/', '/auth/', '/files/', '/storage/', '/healthz', '/readyz', '/metrics'];
 
 /** How long requests under way get to finish after SIGTERM before their connections are cut. */
 const SHUTDOWN_GRACE_MS = 6_000;
@@ -127,10 +129,11 @@ export async function startNodeServer(
       });
   // Start-up work (moving PGlite data, migrations) runs without the serving pool's time limits.
   const setupDb = openDatabase({ databaseUrl: database.databaseUrl });
-  const db = openDatabase({
+  const pool = createPool({
     databaseUrl: database.databaseUrl,
     timeouts: { connectMs: env.DB_CONNECT_TIMEOUT_MS, statementMs: env.DB_STATEMENT_TIMEOUT_MS },
   });
+  const db = databaseOn(pool);
   const closeDatabase = async () => {
     await Promise.all([setupDb.destroy(), db.destroy()]);
     await database.stop();
@@ -146,7 +149,7 @@ export async function startNodeServer(
     // The build's server render of the public pages sits beside dist/ (dist-ssr/); a staticRoot given
     // without a renderRoot serves the app shell only.
     const renderRoot = options.renderRoot ?? (options.staticRoot ? undefined : 'dist-ssr');
-    const { server, seeded, demoShop, pushRetries, paymentJobs } = await serveApp(env, { db, keys, dataDir, logger, staticRoot: options.staticRoot ?? 'dist', closing, renderRoot });
+    const { server, seeded, demoShop, pushRetries, paymentJobs } = await serveApp(env, { db, pool, keys, dataDir, logger, staticRoot: options.staticRoot ?? 'dist', closing, renderRoot });
     // Quiet as long as the pool's unused connections take to close: the heap of the last burst goes too (decision 073).
     const quiet = returnMemoryWhenQuiet({ quietMs: POOL_IDLE_MS });
     server.on('request', quiet.touch);
@@ -198,13 +201,14 @@ async function serveApp(
   env: Env,
   {
     db,
+    pool,
     keys,
     dataDir,
     logger,
     staticRoot,
     closing,
     renderRoot,
-  }: { db: Deps['db']; keys: LocalKeys; dataDir: string; logger: Logger; staticRoot: string; closing: { now: boolean }; renderRoot: string | undefined },
+  }: { db: Deps['db']; pool: Pool; keys: LocalKeys; dataDir: string; logger: Logger; staticRoot: string; closing: { now: boolean }; renderRoot: string | undefined },
 ): Promise<{
   server: ServerType & { closeAllConnections(): void; closeIdleConnections(): void };
   seeded: DemoLogin[] | undefined;
@@ -217,7 +221,10 @@ async function serveApp(
   // A key that does not match the stored data stops the start, naming the key.
   await verifyDataKeys(db, secrets);
   const root = new Hono();
+  const metrics = createMetrics({ db, pool, token: env.METRICS_TOKEN });
+  root.use('*', metrics.measure);
   root.use('*', requestId);
+  root.route('/', metrics.routes);
   // Shutting down: each answer closes its connection, so a keep-alive client cannot hold the server open.
   root.use('*', async (c, next) => {
     await next();
