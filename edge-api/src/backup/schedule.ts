@@ -125,16 +125,21 @@ async function makeScheduledBackup(options: BackupScheduleOptions, at: Date, sig
   const partial = `${file}.partial`;
   await rm(partial, { force: true });
   const keys = await backupKeysOf(options.dataDir, options.keys);
+  const keysFile = keysFileFor(options.dataDir, name);
+  let named = false;
   try {
     const made = await makeBackup({ databaseUrl: options.databaseUrl, path: partial, filesRoot: options.withFiles ? join(options.dataDir, 'files') : undefined, signal });
     // Read back to the end, the counts against what was written: a file that fails this never counts as a backup.
     const checked = await checkBackupFile(partial, made);
-    if (keys) await writeKeysFile(keys, keysFileFor(options.dataDir, name)).catch(ignoreExisting);
+    if (keys) await writeKeysFile(keys, keysFile).catch(ignoreExisting);
     await rename(partial, file);
+    named = true;
     const removed = await prune(options);
     return { file, rows: made.rows, files: made.files, bytes: (await stat(file)).size, checkedLines: checked.lines, removed };
   } finally {
     await rm(partial, { force: true });
+    // A keys file without its backup would never be pruned.
+    if (!named) await rm(keysFile, { force: true });
   }
 }
 
