@@ -38,3 +38,18 @@ describe.each(staffLimits)('$name ($decision)', ({ name, fallback }) => {
     }
   });
 });
+
+describe('scheduled backups (decision 116)', () => {
+  it('are off without BACKUP_DIR, daily keeping 7 by default, and refuse intervals and counts that make no sense', () => {
+    const defaults = parseEnv({});
+    expect(defaults.BACKUP_DIR).toBeUndefined();
+    expect(defaults.BACKUP_INTERVAL_HOURS).toBe(24);
+    expect(defaults.BACKUP_KEEP).toBe(7);
+    const set = parseEnv({ BACKUP_DIR: '/var/backups/storefront', BACKUP_INTERVAL_HOURS: '0.5', BACKUP_KEEP: '30' });
+    expect([set.BACKUP_DIR, set.BACKUP_INTERVAL_HOURS, set.BACKUP_KEEP]).toEqual(['/var/backups/storefront', 0.5, 30]);
+    expect(() => parseEnv({ BACKUP_INTERVAL_HOURS: '0' })).toThrow(/BACKUP_INTERVAL_HOURS: must be at least/);
+    expect(() => parseEnv({ BACKUP_INTERVAL_HOURS: 'daily' })).toThrow(/BACKUP_INTERVAL_HOURS/);
+    expect(() => parseEnv({ BACKUP_KEEP: '0' })).toThrow(/BACKUP_KEEP/);
+    expect(() => parseEnv({ BACKUP_KEEP: '2.5' })).toThrow(/BACKUP_KEEP/);
+  });
+});

@@ -67,6 +67,14 @@ const envSchema = z
     TRON_API_URL: z.url({ protocol: /^https?$/ }).default('https://api.trongrid.io'),
     BINANCE_PAY_API_URL: z.url({ protocol: /^https?$/ }).default('https://bpay.binanceapi.com'),
     BKASH_API_URL: z.url({ protocol: /^https?$/ }).default('https://tokenized.pay.bka.sh/v1.2.0-beta'),
+    /**
+     * Scheduled backups (decision 116): with BACKUP_DIR set, the running app writes a backup there every
+     * BACKUP_INTERVAL_HOURS (fractions allowed, at least a minute), checks it by reading it back, and keeps
+     * the newest BACKUP_KEEP of its own (their keys files in DATA_DIR/backup-keys/ go with them).
+     */
+    BACKUP_DIR: z.string().min(1).optional(),
+    BACKUP_INTERVAL_HOURS: z.coerce.number().min(1 / 60, 'must be at least 0.0167 (one minute)').max(24 * 31).default(24),
+    BACKUP_KEEP: z.coerce.number().int().min(1).max(1000).default(7),
     /** Addresses of the reverse proxies in front of this server, whose X-Forwarded-For the rate limits believe. */
     TRUSTED_PROXIES: list,
   })

@@ -22,6 +22,7 @@ import type { BlobStore } from './blobs/blob-store.ts';
 import { storageStandIn } from './blobs/storage-stand-in.ts';
 import { importPglite, isPgliteDir } from './backup/pglite-import.ts';
 import { RestoreError } from './backup/restore.ts';
+import { scheduleBackups } from './backup/schedule.ts';
 import type { Pool } from 'pg';
 import { createPool, databaseOn, openDatabase, POOL_IDLE_MS } from './db/connect.ts';
 import { isDatabaseUnavailable } from './db/faults.ts';
@@ -153,6 +154,8 @@ export async function startNodeServer(
     // Quiet as long as the pool's unused connections take to close: the heap of the last burst goes too (decision 073).
     const quiet = returnMemoryWhenQuiet({ quietMs: POOL_IDLE_MS });
     server.on('request', quiet.touch);
+    // With BACKUP_DIR: a checked backup on a schedule, the newest BACKUP_KEEP kept (decision 116).
+    const backups = scheduleBackups(env, { dataDir, databaseUrl: database.databaseUrl, logger });
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : env.PORT;
     return {
@@ -176,6 +179,7 @@ export async function startNodeServer(
         // A round under way is cut short; what it had not sent is put back for whoever runs next.
         await pushRetries.stop();
         await paymentJobs.stop();
+        await backups.stop();
         await closeDatabase();
       },
     };
