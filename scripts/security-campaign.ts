@@ -130,7 +130,7 @@ for (const [route, row] of Object.entries(routeTable)) {
     matrixRequests += 1;
     const text = await response.text();
     const allowedByRole = rank[name] >= needed[row.access];
-    const ownerOnly = ['GET /api/users/:uid', 'GET /api/orders/user/:userId'].includes(route) && name === 'customer';
+    const ownerOnly = ['GET /api/users/:uid', 'GET /api/orders/user/:userId', 'GET /api/orders/:id/file'].includes(route) && name === 'customer';
     if (!allowedByRole) check('authorization', response.status === (token ? 403 : 401), `${name} ${route} → ${response.status}`);
     else if (ownerOnly) check('IDOR', response.status === 403, `customer reads another customer's ${route} → ${response.status}`);
     else check('authorization', response.status < 500 && response.status !== 401 && response.status !== 403, `${name} ${route} → ${response.status}`);
@@ -206,7 +206,7 @@ check('forged token', twice.status === 401 || twice.status === 400, `two Authori
   check('ended session', after.status === 401, `order with a signed-out token → ${after.status}`);
   const dave = await newCustomer('dave');
   const other = await signIn(dave.email, dave.password);
-  const changed = await call('/auth/v1/user', { method: 'PUT', token: other.access_token, ...json({ password: `new-${crypto.randomUUID()}` }) });
+  const changed = await call('/auth/v1/user', { method: 'PUT', token: other.access_token, ...json({ password: `new-${crypto.randomUUID()}`, current_password: dave.password }) });
   check('ended session', changed.status === 200, `password change → ${changed.status}`);
   await new Promise((resolve) => setTimeout(resolve, 5_500));
   check('ended session', (await place(dave.token)).status === 401, 'order with a token from before a password change elsewhere');
