@@ -140,7 +140,7 @@ describe('ProfilePage', () => {
       expect(within(alert).getByText('Failed to fetch user profile.')).toBeTruthy();
     });
 
-    it('saves a new name and mobile on the server and on this device, and refuses a blank name naming the field', async () => {
+    it('saves a new name and mobile on the server and on this device, and refuses a blank name and a mobile with letters naming the field', async () => {
       renderProfile(signedInAccount());
       const form = await screen.findByRole('region', { name: 'Edit Profile' });
       fireEvent.change(within(form).getByLabelText('Full Name'), { target: { value: '  ' } });
@@ -148,6 +148,9 @@ describe('ProfilePage', () => {
       expect(within(form).getByText('is required')).toBeTruthy();
 
       fireEvent.change(within(form).getByLabelText('Full Name'), { target: { value: 'Ada King' } });
+      fireEvent.change(within(form).getByLabelText('Mobile Number'), { target: { value: '0171abc' } });
+      fireEvent.click(within(form).getByRole('button', { name: 'Save Changes' }));
+      expect(within(form).getByText('may hold only digits, spaces and a leading +')).toBeTruthy();
       fireEvent.change(within(form).getByLabelText('Mobile Number'), { target: { value: '01899999999' } });
       await act(async () => fireEvent.click(within(form).getByRole('button', { name: 'Save Changes' })));
       expect((await within(form).findByRole('status')).textContent).toBe('Your profile has been saved.');
