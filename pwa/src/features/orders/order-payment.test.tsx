@@ -90,4 +90,20 @@ describe("an order card's payment part", () => {
     fireEvent.click(screen.getByRole('button', { name: 'Send Proof' }));
     expect(screen.getByRole('alert').textContent).toBe(typesSaid);
   });
+
+  it('gives each unpaid order its own landmark names, so two cards on My Orders are told apart', () => {
+    render(
+      <ToastProvider>
+        <ConfirmProvider>
+          {[base, { ...base, id: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d' }].map((order) => (
+            <OrderCard key={order.id} order={order} providerChatUrl="https://wa.me/8801700000000" waitingToSync={false} paymentInstructions={instructions} userId="u1" />
+          ))}
+        </ConfirmProvider>
+      </ToastProvider>,
+    );
+    const names = [...screen.getAllByRole('form'), ...screen.getAllByRole('region')].map((landmark) => landmark.getAttribute('aria-label'));
+    expect(names).toContain('Send a payment proof for order #1a0b9e84');
+    expect(names).toContain('Send a payment proof for order #9a8b7c6d');
+    expect(new Set(names).size).toBe(names.length);
+  });
 });

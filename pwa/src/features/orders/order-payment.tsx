@@ -162,7 +162,7 @@ function CustomerPaymentActions({ order, userId }: { order: Order; userId: strin
   return (
     <div className="space-y-3">
       {acceptsPaymentProof(order) && (
-        <form noValidate onSubmit={(event) => void submitProof(event)} className="space-y-2" aria-label="Send a payment proof">
+        <form noValidate onSubmit={(event) => void submitProof(event)} className="space-y-2" aria-label={`Send a payment proof for order #${shortOrderId(order.id)}`}>
           <h3 className="font-semibold">{order.paymentProof ? 'Send another payment proof' : 'Already paid? Send the proof'}</h3>
           <div className="grid gap-2 sm:grid-cols-2">
             <div>
