@@ -14,6 +14,7 @@ export const kindLabels: Record<NotificationKind, string> = {
   no_stock: 'No stock to deliver',
   payment_problem: 'Payment to decide',
   refund: 'Refund',
+  reveal_budget: 'Password reveals',
 };
 
 export const kindLabel = (kind: string) => kindLabels[kind as NotificationKind] ?? kind;
