@@ -37,7 +37,7 @@ async function warnAdmins(deps: Deps, user: UserRow, used: number, limit: number
       title: `${user.email} is reading many stock passwords`,
       body:
         `This ${user.user_role} has used ${used} of the ${plural(limit, 'password reveal')} allowed in 10 minutes (an export with passwords ` +
-        `uses them all); past that they are refused until ${until} UTC. If this is not expected, sign them out and change their role.`,
+        `uses them all); past that they are refused until ${until} UTC. If this is not expected, change their role in Users: it holds from their next request.`,
       dedupeKey: `reveal_budget:${user.id}:${windowEnd.getTime()}`,
     });
     if (!written) return;
