@@ -436,6 +436,19 @@ for (const [name, bytes, type] of [
     retryAfter = answer.headers.get('retry-after');
   }
   check('brute force', upStatus === 429 && Number(retryAfter) > 0, `uploads flood: 429 at upload ${uploads}, Retry-After ${retryAfter}`);
+  // Issue 30: a moderator revealed 40 stock passwords in a row. At most STAFF_REVEALS_PER_10_MIN (30 by
+  // default, a few of them spent above) in 10 minutes, and a refusal holds no password (decision 160).
+  let revealStatus = 0;
+  let reveals = 0;
+  let leaked = false;
+  for (; reveals < 60 && revealStatus !== 429; reveals += 1) {
+    const answer = await call(`/api/wise-stocks/${stocks[reveals % stocks.length]!.id}/reveal`, { method: 'POST', token: moderator.access_token });
+    revealStatus = answer.status;
+    retryAfter = answer.headers.get('retry-after');
+    const text = await answer.text();
+    if (revealStatus === 429) leaked = stockPasswords.some((password) => password !== '' && text.includes(password));
+  }
+  check('brute force', revealStatus === 429 && reveals <= 30 && Number(retryAfter) > 0 && !leaked, `stock reveals by one moderator: 429 at reveal ${reveals} of the flood, Retry-After ${retryAfter}`);
 }
 
 // ---- 10. The data directory and the log ---------------------------------------------------------------

@@ -18,6 +18,7 @@ const worker = (extra: Record<string, unknown> = {}) =>
 const staffLimits = [
   { name: 'CREDENTIAL_CHECKS_PER_10_MIN', fallback: 120, decision: 'decision 076' },
   { name: 'DELIVERED_LINES_PER_10_MIN', fallback: 1000, decision: 'decision 076, amendment' },
+  { name: 'STAFF_REVEALS_PER_10_MIN', fallback: 30, decision: 'decision 160' },
 ] as const;
 
 describe.each(staffLimits)('$name ($decision)', ({ name, fallback }) => {

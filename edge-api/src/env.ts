@@ -46,6 +46,11 @@ const envSchema = z
     /** Lines and server logins one staff member may deliver in 10 minutes (429 past them; decision 076, amendment). */
     DELIVERED_LINES_PER_10_MIN: z.coerce.number().int().positive().default(1000),
     /**
+     * Stock passwords one staff member, admins included, may read in clear in 10 minutes: a reveal is 1, an
+     * export with passwords the whole budget (429 past it; admins warned at 80 %; decision 160).
+     */
+    STAFF_REVEALS_PER_10_MIN: z.coerce.number().int().positive().default(30),
+    /**
      * Embedded auth: where its mail goes, e.g. smtps://user:pass@smtp.example.com:465; unset, every message
      * is kept in DATA_DIR/mailbox and the console names its file, never its link (decision 057).
      */

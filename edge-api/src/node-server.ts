@@ -258,6 +258,7 @@ async function serveApp(
         revealsPer10Min: Number.POSITIVE_INFINITY,
         credentialChecksPer10Min: Number.POSITIVE_INFINITY,
         deliveredLinesPer10Min: Number.POSITIVE_INFINITY,
+        staffRevealsPer10Min: Number.POSITIVE_INFINITY,
       }
     : {
         ordersPer10Min: env.ORDERS_PER_10_MIN,
@@ -265,6 +266,7 @@ async function serveApp(
         revealsPer10Min: env.REVEALS_PER_10_MIN,
         credentialChecksPer10Min: env.CREDENTIAL_CHECKS_PER_10_MIN,
         deliveredLinesPer10Min: env.DELIVERED_LINES_PER_10_MIN,
+        staffRevealsPer10Min: env.STAFF_REVEALS_PER_10_MIN,
       };
   // The shop's mail: the embedded auth's links and the payment receipts (issue 26).
   const mailer = env.SMTP_URL ? await smtpMailer(env.SMTP_URL, env.MAIL_FROM ?? DEFAULT_MAIL_FROM) : await mailboxMailer(join(dataDir, 'mailbox'), { logger, from: env.MAIL_FROM });

@@ -41,6 +41,7 @@ const workerEnvSchema = z.object({
   REVEALS_PER_10_MIN: z.coerce.number().int().positive().default(60),
   CREDENTIAL_CHECKS_PER_10_MIN: z.coerce.number().int().positive().default(120),
   DELIVERED_LINES_PER_10_MIN: z.coerce.number().int().positive().default(1000),
+  STAFF_REVEALS_PER_10_MIN: z.coerce.number().int().positive().default(30),
   /** Web push (decision 067): `wrangler secret put VAPID_PRIVATE_KEY`; the public key and contact under [vars]. Unset: push is off. */
   VAPID_PUBLIC_KEY: z.string().min(1).optional(),
   VAPID_PRIVATE_KEY: z.string().min(1).optional(),

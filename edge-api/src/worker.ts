@@ -104,6 +104,7 @@ async function buildIsolate(source: Record<string, unknown>, logger: Logger): Pr
         revealsPer10Min: env.REVEALS_PER_10_MIN,
         credentialChecksPer10Min: env.CREDENTIAL_CHECKS_PER_10_MIN,
         deliveredLinesPer10Min: env.DELIVERED_LINES_PER_10_MIN,
+        staffRevealsPer10Min: env.STAFF_REVEALS_PER_10_MIN,
       },
       push,
       payments: { tronApiUrl: env.TRON_API_URL, binancePayApiUrl: env.BINANCE_PAY_API_URL, bkashApiUrl: env.BKASH_API_URL, siteUrl: env.SITE_URL },

@@ -24,7 +24,9 @@ describe('the shared store', () => {
     const limiter = createFixedWindowLimiter({ db, name: 'test.burst', limit: 20, windowMs: 60_000, clock });
     const results = await Promise.all(Array.from({ length: 50 }, () => limiter.hit('caller')));
     expect(results.filter((r) => r.allowed)).toHaveLength(20);
-    expect(results.find((r) => !r.allowed)).toEqual({ allowed: false, retryAfterSeconds: 60 });
+    expect(results.find((r) => !r.allowed)).toMatchObject({ allowed: false, retryAfterSeconds: 60 });
+    // Each hit says how much of the window it found spent: 1 to 50, once each.
+    expect(results.map((r) => r.used).sort((a, b) => a! - b!)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
   });
 
   it('two limiters on one database share a window, and a new window starts from zero', async () => {
@@ -36,7 +38,7 @@ describe('the shared store', () => {
     expect((await second.hit('k')).allowed).toBe(true);
     expect((await first.hit('k')).allowed).toBe(true);
     now += 15_000;
-    expect(await second.hit('k')).toEqual({ allowed: false, retryAfterSeconds: 45 });
+    expect(await second.hit('k')).toEqual({ allowed: false, retryAfterSeconds: 45, used: 4 });
     expect((await second.hit('other key')).allowed).toBe(true);
     now += 45_000;
     expect((await second.hit('k')).allowed).toBe(true);
@@ -45,9 +47,9 @@ describe('the shared store', () => {
   it('counts a hit of cost n as n requests, and a new window starts from that cost', async () => {
     let now = Date.parse('2026-11-24T05:30:00Z');
     const limiter = createFixedWindowLimiter({ db, name: 'test.cost', limit: 5, windowMs: 60_000, clock: () => new Date(now) });
-    expect((await limiter.hit('k', 3)).allowed).toBe(true);
-    expect((await limiter.hit('k', 2)).allowed).toBe(true);
-    expect(await limiter.hit('k')).toEqual({ allowed: false, retryAfterSeconds: 60 });
+    expect(await limiter.hit('k', 3)).toEqual({ allowed: true, used: 3 });
+    expect(await limiter.hit('k', 2)).toEqual({ allowed: true, used: 5 });
+    expect(await limiter.hit('k')).toEqual({ allowed: false, retryAfterSeconds: 60, used: 6 });
     now += 60_000;
     expect((await limiter.hit('k', 5)).allowed).toBe(true);
     expect((await limiter.hit('k')).allowed).toBe(false);
