@@ -4,7 +4,8 @@ import { isStaffRole, type Role } from '../contract/users.ts';
 import type { UserRow } from '../db/schema.ts';
 import { noteLocalWrite } from '../db/versions.ts';
 import type { Deps } from '../deps.ts';
-import { ApiError, forbidden, unauthorized } from '../errors.ts';
+import { isDatabaseUnavailable } from '../db/faults.ts';
+import { forbidden, unauthorized, unavailable } from '../errors.ts';
 import { callerMemo } from './caller-memo.ts';
 
 export interface AppEnv {
@@ -42,8 +43,13 @@ export function session(deps: Deps) {
     try {
       alive = claims.sessionId !== undefined && (await deps.sessionAlive(claims, token));
     } catch (error) {
-      deps.logger.error('auth: the session check failed', { error: error instanceof Error ? error.message : String(error) });
-      throw new ApiError('misconfigured', 'The sign-in service cannot be reached; try again shortly');
+      // The embedded sessions are rows of the database: a database fault answers 503 `unavailable` through
+      // the error handler, which logs it once. Supabase Auth not answering (or answering 5xx) is no
+      // configuration fault either: it passes, so 503 `unavailable` with Retry-After too (decision 114). Any
+      // other refusal of the database (a SQLSTATE) is a fault of ours: 500 `internal`.
+      if (isDatabaseUnavailable(error) || /^[0-9A-Z]{5}$/.test(String((error as { code?: unknown } | null)?.code))) throw error;
+      deps.logger.warn('auth: the session check failed', { error: error instanceof Error ? error.message : String(error), requestId: c.get('requestId') });
+      throw unavailable('The sign-in service cannot be reached; try again shortly');
     }
     if (!alive) throw unauthorized('Your session has ended; sign in again');
     const user = await callers.read(claims.sub, () =>
