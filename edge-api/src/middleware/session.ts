@@ -4,6 +4,7 @@ import { isStaffRole, type Role } from '../contract/users.ts';
 import type { UserRow } from '../db/schema.ts';
 import { noteLocalWrite } from '../db/versions.ts';
 import type { Deps } from '../deps.ts';
+import type { Logger } from '../lib/logger.ts';
 import { isDatabaseUnavailable } from '../db/faults.ts';
 import { forbidden, unauthorized, unavailable } from '../errors.ts';
 import { callerMemo } from './caller-memo.ts';
@@ -43,13 +44,7 @@ export function session(deps: Deps) {
     try {
       alive = claims.sessionId !== undefined && (await deps.sessionAlive(claims, token));
     } catch (error) {
-      // The embedded sessions are rows of the database: a database fault answers 503 `unavailable` through
-      // the error handler, which logs it once. Supabase Auth not answering (or answering 5xx) is no
-      // configuration fault either: it passes, so 503 `unavailable` with Retry-After too (decision 114). Any
-      // other refusal of the database (a SQLSTATE) is a fault of ours: 500 `internal`.
-      if (isDatabaseUnavailable(error) || /^[0-9A-Z]{5}$/.test(String((error as { code?: unknown } | null)?.code))) throw error;
-      deps.logger.warn('auth: the session check failed', { error: error instanceof Error ? error.message : String(error), requestId: c.get('requestId') });
-      throw unavailable('The sign-in service cannot be reached; try again shortly');
+      throw sessionCheckFailure(error, deps.logger, c.get('requestId'));
     }
     if (!alive) throw unauthorized('Your session has ended; sign in again');
     const user = await callers.read(claims.sub, () =>
@@ -65,6 +60,19 @@ export function session(deps: Deps) {
       noteLocalWrite();
     }
   });
+}
+
+/**
+ * What a session check that failed answers (decision 114). The embedded sessions are rows of the
+ * database: a database fault goes to the error handler (503 `unavailable`, one log line), another refusal of
+ * the database too (500 `internal`: a fault of ours). Supabase Auth not reached (fetch throws a TypeError)
+ * or answering 5xx passes like a database blink: 503 `unavailable` with Retry-After, never `misconfigured`.
+ */
+function sessionCheckFailure(error: unknown, logger: Logger, requestId: string | undefined): unknown {
+  const sqlState = /^[0-9A-Z]{5}$/.test(String((error as { code?: unknown } | null)?.code));
+  if (!(error instanceof TypeError) && (isDatabaseUnavailable(error) || sqlState)) return error;
+  logger.warn('auth: the session check failed', { error: error instanceof Error ? error.message : String(error), requestId });
+  return unavailable('The sign-in service cannot be reached; try again shortly');
 }
 
 /** A verified token, whether or not its user record exists yet. */
