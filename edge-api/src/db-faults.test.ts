@@ -128,22 +128,26 @@ afterAll(async () => {
 }, 60_000);
 
 /** One request, given up on after 10 s: a hang fails the test instead of holding it. */
-async function get(path: string): Promise<{ status: number; retryAfter: string | null; code?: string }> {
-  const response = await fetch(`${server.url}${path}`, { signal: AbortSignal.timeout(10_000) });
+async function get(path: string, token?: string): Promise<{ status: number; retryAfter: string | null; code?: string }> {
+  const headers = token ? { authorization: `Bearer ${token}` } : undefined;
+  const response = await fetch(`${server.url}${path}`, { headers, signal: AbortSignal.timeout(10_000) });
   const body = (await response.json().catch(() => null)) as { error?: { code?: string } } | null;
   return { status: response.status, retryAfter: response.headers.get('retry-after'), code: body?.error?.code };
 }
 
-async function signInStatus(): Promise<number> {
-  const response = await fetch(`${server.url}/auth/v1/token?grant_type=password`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', apikey: 'sb_publishable_embedded' },
-    // The demo admin's password is this data directory's own (decision 046).
-    body: JSON.stringify((await demoLoginsIn(dataDir)).admin),
-    signal: AbortSignal.timeout(10_000),
-  });
-  return response.status;
+function signIn(): Promise<Response> {
+  return demoLoginsIn(dataDir).then((logins) =>
+    fetch(`${server.url}/auth/v1/token?grant_type=password`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', apikey: 'sb_publishable_embedded' },
+      // The demo admin's password is this data directory's own (decision 046).
+      body: JSON.stringify(logins.admin),
+      signal: AbortSignal.timeout(10_000),
+    }),
+  );
 }
+
+const signInStatus = async () => (await signIn()).status;
 
 /** Asks until the services answer 200 again; the number of attempts, one every 250 ms (at most 20: 5 s). */
 async function recovers(): Promise<number> {
@@ -177,11 +181,15 @@ describe('the API when its database fails', () => {
   });
 
   it('answers 503 with Retry-After while the database stalls, and recovers once it answers again', async () => {
+    // A session the API has not seen yet: its first request asks the database whether it lives.
+    const { access_token: token } = (await (await signIn()).json()) as { access_token: string };
     proxy.stall();
     // More requests than the pool has connections: the first ones wait on a stalled statement, the others for a connection.
     const answers = await Promise.all(Array.from({ length: 15 }, () => get('/api/services')));
     expect(answers.every((answer) => answer.status === 503 && answer.retryAfter === '2' && answer.code === 'unavailable')).toBe(true);
     expect(await signInStatus()).toBe(503);
+    // Signed in, the same answer: a stalled session check is no configuration fault (decision 114).
+    expect(await get('/api/admin/audit', token)).toMatchObject({ status: 503, retryAfter: '2', code: 'unavailable' });
 
     proxy.resume();
     await recovers();

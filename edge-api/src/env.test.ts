@@ -54,3 +54,28 @@ describe('scheduled backups (decision 116)', () => {
     expect(() => parseEnv({ BACKUP_KEEP: '2.5' })).toThrow(/BACKUP_KEEP/);
   });
 });
+
+// Decision 115: the Node entry's connection limits.
+const connectionLimits = [
+  { name: 'HTTP_HEADERS_TIMEOUT_MS', fallback: 10_000, bad: ['0', '99', '600001', '1.5', 'soon'] },
+  { name: 'HTTP_REQUEST_TIMEOUT_MS', fallback: 120_000, bad: ['0', '99', '3600001', 'later'] },
+  { name: 'HTTP_KEEP_ALIVE_TIMEOUT_MS', fallback: 5_000, bad: ['0', '99', '600001', '-1'] },
+  { name: 'HTTP_MAX_CONNECTIONS', fallback: 1_000, bad: ['0', '-3', '1000001', '2.5', 'all'] },
+] as const;
+
+describe.each(connectionLimits)('$name (decision 115)', ({ name, fallback, bad }) => {
+  it(`is ${fallback} unless set`, () => {
+    expect(parseEnv({})[name]).toBe(fallback);
+    expect(parseEnv({ [name]: '' })[name]).toBe(fallback);
+  });
+
+  it('takes a whole number in its range, and names itself when given anything else', () => {
+    expect(parseEnv({ [name]: '20000' })[name]).toBe(20_000);
+    for (const value of bad) expect(() => parseEnv({ [name]: value })).toThrow(new RegExp(name));
+  });
+});
+
+it('refuses a headers timeout longer than the request timeout (decision 115)', () => {
+  expect(() => parseEnv({ HTTP_HEADERS_TIMEOUT_MS: '30000', HTTP_REQUEST_TIMEOUT_MS: '20000' })).toThrow(/HTTP_HEADERS_TIMEOUT_MS: must be at most HTTP_REQUEST_TIMEOUT_MS \(20000\)/);
+  expect(parseEnv({ HTTP_HEADERS_TIMEOUT_MS: '20000', HTTP_REQUEST_TIMEOUT_MS: '20000' }).HTTP_HEADERS_TIMEOUT_MS).toBe(20000);
+});

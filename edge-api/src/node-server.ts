@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import type { Server as HttpServer } from 'node:http';
 import { mkdir, rename } from 'node:fs/promises';
 import { createServer as createNetServer } from 'node:net';
 import { join, resolve } from 'node:path';
@@ -10,6 +11,7 @@ import { createLocalJWKSet } from 'jose';
 import { sql } from 'kysely';
 import { apiNotFound, createApp } from './app.ts';
 import { requestId } from './middleware/request-id.ts';
+import { capConnections, connectionOptions } from './http-limits.ts';
 import { healthRoutes } from './routes/health.ts';
 import { createEmbeddedAuth } from './auth/embedded/embedded-auth.ts';
 import { DEFAULT_MAIL_FROM, mailboxMailer, smtpMailer } from './auth/embedded/mailer.ts';
@@ -356,11 +358,13 @@ async function serveApp(
   root.get('*', serveStatic({ root: staticRoot, path: 'index.html', precompressed: true, onFound: withStaticHeaders }));
 
   const server = await new Promise<ServerType>((done, fail) => {
-    const started = serve({ fetch: root.fetch, port: env.PORT, hostname: '0.0.0.0' }, () => done(started));
+    // Slow clients and floods of connections cannot hold the server (decision 115).
+    const started = serve({ fetch: root.fetch, port: env.PORT, hostname: '0.0.0.0', serverOptions: connectionOptions(env) }, () => done(started));
     started.once('error', (error: NodeJS.ErrnoException) =>
       fail(error.code === 'EADDRINUSE' ? portInUse(env.PORT) : error),
     );
   });
+  capConnections(server as HttpServer, env, logger);
   // Messages put back after a failed send go when due, even when no write happens (decision 067, retries).
   const pushRetries = deps.config.push ? sendDuePushesEvery(deps, PUSH_RETRY_EVERY_MS) : { stop: async () => {} };
   // Payments (issue 26): the USDT watch every few seconds and the whole round every minute.

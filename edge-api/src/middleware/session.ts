@@ -4,7 +4,9 @@ import { isStaffRole, type Role } from '../contract/users.ts';
 import type { UserRow } from '../db/schema.ts';
 import { noteLocalWrite } from '../db/versions.ts';
 import type { Deps } from '../deps.ts';
-import { ApiError, forbidden, unauthorized } from '../errors.ts';
+import type { Logger } from '../lib/logger.ts';
+import { isDatabaseUnavailable } from '../db/faults.ts';
+import { forbidden, unauthorized, unavailable } from '../errors.ts';
 import { callerMemo } from './caller-memo.ts';
 
 export interface AppEnv {
@@ -42,8 +44,7 @@ export function session(deps: Deps) {
     try {
       alive = claims.sessionId !== undefined && (await deps.sessionAlive(claims, token));
     } catch (error) {
-      deps.logger.error('auth: the session check failed', { error: error instanceof Error ? error.message : String(error) });
-      throw new ApiError('misconfigured', 'The sign-in service cannot be reached; try again shortly');
+      throw sessionCheckFailure(error, deps.logger, c.get('requestId'));
     }
     if (!alive) throw unauthorized('Your session has ended; sign in again');
     const user = await callers.read(claims.sub, () =>
@@ -59,6 +60,19 @@ export function session(deps: Deps) {
       noteLocalWrite();
     }
   });
+}
+
+/**
+ * What a session check that failed answers (decision 114). The embedded sessions are rows of the
+ * database: a database fault goes to the error handler (503 `unavailable`, one log line), another refusal of
+ * the database too (500 `internal`: a fault of ours). Supabase Auth not reached (fetch throws a TypeError)
+ * or answering 5xx passes like a database blink: 503 `unavailable` with Retry-After, never `misconfigured`.
+ */
+function sessionCheckFailure(error: unknown, logger: Logger, requestId: string | undefined): unknown {
+  const sqlState = /^[0-9A-Z]{5}$/.test(String((error as { code?: unknown } | null)?.code));
+  if (!(error instanceof TypeError) && (isDatabaseUnavailable(error) || sqlState)) return error;
+  logger.warn('auth: the session check failed', { error: error instanceof Error ? error.message : String(error), requestId });
+  return unavailable('The sign-in service cannot be reached; try again shortly');
 }
 
 /** A verified token, whether or not its user record exists yet. */
