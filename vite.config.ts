@@ -7,7 +7,7 @@ import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
-import { workersAssetsIgnoreFile, workersHeadersFile } from './edge-api/src/lib/http-headers.ts';
+import { contentSecurityPolicy, workersAssetsIgnoreFile, workersHeadersFile } from './edge-api/src/lib/http-headers.ts';
 
 /** Files of the build worth compressing: text. Images, fonts (woff2) and maps are not. */
 const compressible = /\.(?:js|mjs|css|html|svg|json|webmanifest|txt|xml)$/;
@@ -140,8 +140,8 @@ export default defineConfig(({ isSsrBuild, command }) => ({
       // Workers serve dist/ without running the worker: these carry the entries' shared header rules there.
       name: 'workers-asset-config',
       apply: (_config, env) => !env.isSsrBuild,
-      generateBundle() {
-        this.emitFile({ type: 'asset', fileName: '_headers', source: workersHeadersFile() });
+      async generateBundle() {
+        this.emitFile({ type: 'asset', fileName: '_headers', source: workersHeadersFile(await buildTimePolicy()) });
         this.emitFile({ type: 'asset', fileName: '.assetsignore', source: workersAssetsIgnoreFile() });
       },
     },
@@ -243,3 +243,15 @@ export default defineConfig(({ isSsrBuild, command }) => ({
     precompress(fileURLToPath(new URL('./dist', import.meta.url))),
   ],
 }));
+
+/**
+ * The CSP of the static assets Workers serve without running the worker (decision 164): it names the
+ * Supabase project and IMAGE_ORIGINS, from the build's environment or else wrangler.toml's [vars].
+ */
+async function buildTimePolicy(): Promise<string> {
+  const toml = await readFile(fileURLToPath(new URL('./wrangler.toml', import.meta.url)), 'utf8').catch(() => '');
+  const fromToml = (name: string) => toml.match(new RegExp(`^${name}\\s*=\\s*"([^"]*)"`, 'm'))?.[1];
+  const supabaseUrl = process.env.SUPABASE_URL ?? fromToml('SUPABASE_URL');
+  const imageOrigins = (process.env.IMAGE_ORIGINS ?? fromToml('IMAGE_ORIGINS') ?? '').split(',').map((origin) => origin.trim()).filter(Boolean);
+  return contentSecurityPolicy({ supabaseUrl, imageOrigins });
+}

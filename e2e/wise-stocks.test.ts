@@ -126,7 +126,7 @@ describe('Wise stocks', () => {
         ].join('\n'),
       );
       await page.getByLabel('Batch label').fill('E2E batch');
-      await page.getByLabel('CSV file').setInputFiles(csv);
+      await page.getByLabel('File (.csv or .txt)').setInputFiles(csv);
       await waitUntil(async () => (await page.getByLabel('Lines to import').inputValue()).includes('imported.two@e2e.test'));
       await page.getByRole('button', { name: 'Preview' }).click();
       await page.getByRole('heading', { name: 'Preview of 5 lines' }).waitFor();

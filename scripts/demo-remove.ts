@@ -21,7 +21,7 @@ try {
   await migrateToLatest(db);
   const removed = await removeDemoData(db);
   console.log(
-    `Demo removed: ${removed.accounts} accounts, ${removed.orders} orders, ${removed.stocks} inventory accounts, ${removed.services} services. ` +
+    `Demo removed: ${removed.accounts} accounts, ${removed.orders} orders, ${removed.stocks} inventory accounts, ${removed.services} services (with ${removed.serviceStocks} items of their stock). ` +
       'Set DEMO_DATA=0 so that an empty database does not get it again.',
   );
 } catch (error) {

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { dirname, isAbsolute, join, normalize, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, normalize, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { filesUnder, type BackupFile, type BackupHeader, type BackupKeys } from '../edge-api/src/backup/backup.ts';
 import { importPglite, isPgliteDir } from '../edge-api/src/backup/pglite-import.ts';
@@ -33,7 +33,8 @@ const envKeys = env.CREDENTIALS_KEY && env.BLIND_INDEX_KEY ? { credentialsKey: e
 /** The keys that read this backup's encrypted passwords: with it, beside it, given, or the environment's. */
 async function keysFor(header: BackupHeader | undefined): Promise<BackupKeys | undefined> {
   if (header?.keys) return header.keys;
-  const file = args.keys ?? (existsSync(`${sourcePath}.keys.json`) ? `${sourcePath}.keys.json` : undefined);
+  // Given, beside the backup, or where `npm run backup` puts it on this machine (decision 165).
+  const file = args.keys ?? [`${sourcePath}.keys.json`, join(dataDir, 'backup-keys', `${basename(sourcePath)}.keys.json`)].find((path) => existsSync(path));
   if (file) {
     try {
       return JSON.parse(await readFile(file, 'utf8')) as BackupKeys;
@@ -44,7 +45,7 @@ async function keysFor(header: BackupHeader | undefined): Promise<BackupKeys | u
   if (envKeys || args['without-keys']) return undefined;
   throw new RestoreError(
     'This backup has no keys with it, and without them its delivered passwords cannot be read. Give the keys file ' +
-      '(--keys FILE; `npm run backup` writes it beside the backup as <backup>.keys.json), or set CREDENTIALS_KEY and ' +
+      '(--keys FILE; `npm run backup` writes it as DATA_DIR/backup-keys/<backup>.keys.json), or set CREDENTIALS_KEY and ' +
       'BLIND_INDEX_KEY, or pass --without-keys to restore without them (new keys are made; delivered passwords are lost).',
   );
 }
@@ -103,10 +104,12 @@ try {
   if (fromPglite && dirname(sourcePath) === dataDir) await rename(sourcePath, join(dataDir, `pglite-moved-${new Date().toISOString().replace(/[:.]/g, '-')}`));
   await migrateToLatest(db);
   if (keys && !env.DATABASE_URL) {
-    // The restored shop reads its passwords with the backup's keys; the rest of keys.json comes along when the backup has it.
+    // The restored shop reads its passwords with the backup's keys and keeps its push key pair; the other
+    // keys are new (a keys file of an earlier version, holding all of keys.json, still brings them).
     const current = await loadOrCreateLocalKeys(dataDir);
     const file = join(dataDir, 'keys.json');
-    await writeFile(file, JSON.stringify({ ...current, ...keys.local, credentialsKey: keys.credentialsKey, blindIndexKey: keys.blindIndexKey }, null, 2), { mode: 0o600 });
+    const restored = { ...current, ...keys.local, ...(keys.vapid && { vapid: keys.vapid }), credentialsKey: keys.credentialsKey, blindIndexKey: keys.blindIndexKey };
+    await writeFile(file, JSON.stringify(restored, null, 2), { mode: 0o600 });
     await chmod(file, 0o600);
   }
   const total = Object.values(result.rows).reduce((sum, n) => sum + n, 0);

@@ -130,7 +130,7 @@ for (const [route, row] of Object.entries(routeTable)) {
     matrixRequests += 1;
     const text = await response.text();
     const allowedByRole = rank[name] >= needed[row.access];
-    const ownerOnly = ['GET /api/users/:uid', 'GET /api/orders/user/:userId'].includes(route) && name === 'customer';
+    const ownerOnly = ['GET /api/users/:uid', 'GET /api/orders/user/:userId', 'GET /api/orders/:id/file'].includes(route) && name === 'customer';
     if (!allowedByRole) check('authorization', response.status === (token ? 403 : 401), `${name} ${route} → ${response.status}`);
     else if (ownerOnly) check('IDOR', response.status === 403, `customer reads another customer's ${route} → ${response.status}`);
     else check('authorization', response.status < 500 && response.status !== 401 && response.status !== 403, `${name} ${route} → ${response.status}`);
@@ -206,7 +206,7 @@ check('forged token', twice.status === 401 || twice.status === 400, `two Authori
   check('ended session', after.status === 401, `order with a signed-out token → ${after.status}`);
   const dave = await newCustomer('dave');
   const other = await signIn(dave.email, dave.password);
-  const changed = await call('/auth/v1/user', { method: 'PUT', token: other.access_token, ...json({ password: `new-${crypto.randomUUID()}` }) });
+  const changed = await call('/auth/v1/user', { method: 'PUT', token: other.access_token, ...json({ password: `new-${crypto.randomUUID()}`, current_password: dave.password }) });
   check('ended session', changed.status === 200, `password change → ${changed.status}`);
   await new Promise((resolve) => setTimeout(resolve, 5_500));
   check('ended session', (await place(dave.token)).status === 401, 'order with a token from before a password change elsewhere');
@@ -436,6 +436,19 @@ for (const [name, bytes, type] of [
     retryAfter = answer.headers.get('retry-after');
   }
   check('brute force', upStatus === 429 && Number(retryAfter) > 0, `uploads flood: 429 at upload ${uploads}, Retry-After ${retryAfter}`);
+  // Issue 30: a moderator revealed 40 stock passwords in a row. At most STAFF_REVEALS_PER_10_MIN (30 by
+  // default, a few of them spent above) in 10 minutes, and a refusal holds no password (decision 160).
+  let revealStatus = 0;
+  let reveals = 0;
+  let leaked = false;
+  for (; reveals < 60 && revealStatus !== 429; reveals += 1) {
+    const answer = await call(`/api/wise-stocks/${stocks[reveals % stocks.length]!.id}/reveal`, { method: 'POST', token: moderator.access_token });
+    revealStatus = answer.status;
+    retryAfter = answer.headers.get('retry-after');
+    const text = await answer.text();
+    if (revealStatus === 429) leaked = stockPasswords.some((password) => password !== '' && text.includes(password));
+  }
+  check('brute force', revealStatus === 429 && reveals <= 30 && Number(retryAfter) > 0 && !leaked, `stock reveals by one moderator: 429 at reveal ${reveals} of the flood, Retry-After ${retryAfter}`);
 }
 
 // ---- 10. The data directory and the log ---------------------------------------------------------------

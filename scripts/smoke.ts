@@ -50,12 +50,18 @@ await check('GET /api/config answers where auth lives', async () => {
   return config.supabaseUrl || '(this same server)';
 });
 
-await check('the API answers, with the security headers and no caching', async () => {
+await check('the API answers, with the security headers; the public list revalidated by its tag', async () => {
   const response = await fetch(`${base}/api/services`);
   await expectStatus(response);
   const services = (await response.json()) as unknown[];
   expect(response.headers.get('x-content-type-options') === 'nosniff', 'no X-Content-Type-Options: nosniff');
-  expect(response.headers.get('cache-control') === 'no-store', `Cache-Control is ${response.headers.get('cache-control')}`);
+  expect(response.headers.get('cache-control') === 'public, max-age=5, must-revalidate', `Cache-Control is ${response.headers.get('cache-control')}`);
+  const etag = response.headers.get('etag');
+  expect(etag !== null, 'no ETag on the public list');
+  const again = await fetch(`${base}/api/services`, { headers: { 'if-none-match': etag! } });
+  expect(again.status === 304, `a request with its ETag answered ${again.status}, not 304`);
+  const config = await fetch(`${base}/api/config`);
+  expect(config.headers.get('cache-control') === 'no-store', `/api/config's Cache-Control is ${config.headers.get('cache-control')}`);
   return `${services.length} services`;
 });
 

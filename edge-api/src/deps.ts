@@ -18,9 +18,17 @@ export interface AppConfig {
   allowedOrigins: string[];
   /**
    * Per signed-in user in 10 minutes: orders placed (60), images uploaded (40), password reveals logged (60),
-   * staff duplicate checks of credentials (120), lines and server logins a staff member delivers (1000).
+   * staff duplicate checks of credentials (120), lines and server logins a staff member delivers (1000),
+   * stock passwords a staff member reads in clear (30; decision 160).
    */
-  rateLimits?: { ordersPer10Min?: number; uploadsPer10Min?: number; revealsPer10Min?: number; credentialChecksPer10Min?: number; deliveredLinesPer10Min?: number };
+  rateLimits?: {
+    ordersPer10Min?: number;
+    uploadsPer10Min?: number;
+    revealsPer10Min?: number;
+    credentialChecksPer10Min?: number;
+    deliveredLinesPer10Min?: number;
+    staffRevealsPer10Min?: number;
+  };
   /** Web push (decision 067): the VAPID keys and contact; unset, nobody can subscribe and nothing is sent. */
   push?: PushConfig;
   /** Payment rails (issue 26): where each rail's API is, and the shop's address for callbacks and receipt links. */

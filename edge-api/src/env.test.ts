@@ -18,6 +18,7 @@ const worker = (extra: Record<string, unknown> = {}) =>
 const staffLimits = [
   { name: 'CREDENTIAL_CHECKS_PER_10_MIN', fallback: 120, decision: 'decision 076' },
   { name: 'DELIVERED_LINES_PER_10_MIN', fallback: 1000, decision: 'decision 076, amendment' },
+  { name: 'STAFF_REVEALS_PER_10_MIN', fallback: 30, decision: 'decision 160' },
 ] as const;
 
 describe.each(staffLimits)('$name ($decision)', ({ name, fallback }) => {
@@ -36,5 +37,20 @@ describe.each(staffLimits)('$name ($decision)', ({ name, fallback }) => {
       expect(() => parseEnv({ [name]: bad })).toThrow(new RegExp(name));
       expect(worker({ [name]: bad })).toMatchObject({ ok: false, problems: [{ path: name }] });
     }
+  });
+});
+
+describe('scheduled backups (decision 116)', () => {
+  it('are off without BACKUP_DIR, daily keeping 7 by default, and refuse intervals and counts that make no sense', () => {
+    const defaults = parseEnv({});
+    expect(defaults.BACKUP_DIR).toBeUndefined();
+    expect(defaults.BACKUP_INTERVAL_HOURS).toBe(24);
+    expect(defaults.BACKUP_KEEP).toBe(7);
+    const set = parseEnv({ BACKUP_DIR: '/var/backups/storefront', BACKUP_INTERVAL_HOURS: '0.5', BACKUP_KEEP: '30' });
+    expect([set.BACKUP_DIR, set.BACKUP_INTERVAL_HOURS, set.BACKUP_KEEP]).toEqual(['/var/backups/storefront', 0.5, 30]);
+    expect(() => parseEnv({ BACKUP_INTERVAL_HOURS: '0' })).toThrow(/BACKUP_INTERVAL_HOURS: must be at least/);
+    expect(() => parseEnv({ BACKUP_INTERVAL_HOURS: 'daily' })).toThrow(/BACKUP_INTERVAL_HOURS/);
+    expect(() => parseEnv({ BACKUP_KEEP: '0' })).toThrow(/BACKUP_KEEP/);
+    expect(() => parseEnv({ BACKUP_KEEP: '2.5' })).toThrow(/BACKUP_KEEP/);
   });
 });

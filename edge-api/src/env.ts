@@ -33,6 +33,10 @@ const envSchema = z
     CREDENTIALS_KEY: base64Key,
     BLIND_INDEX_KEY: base64Key,
     ALLOWED_ORIGINS: list,
+    /** The bearer token of GET /metrics (Prometheus); unset, /metrics answers 404 (decision 167). */
+    METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters (openssl rand -hex 16)').optional(),
+    /** Hosts service pictures may be loaded from besides this site and the Supabase project (the CSP names them; decision 164). */
+    IMAGE_ORIGINS: list,
     /** Orders one signed-in user may place, images upload and password reveals log, in 10 minutes (429 past them). */
     ORDERS_PER_10_MIN: z.coerce.number().int().positive().default(60),
     UPLOADS_PER_10_MIN: z.coerce.number().int().positive().default(40),
@@ -41,6 +45,11 @@ const envSchema = z
     CREDENTIAL_CHECKS_PER_10_MIN: z.coerce.number().int().positive().default(120),
     /** Lines and server logins one staff member may deliver in 10 minutes (429 past them; decision 076, amendment). */
     DELIVERED_LINES_PER_10_MIN: z.coerce.number().int().positive().default(1000),
+    /**
+     * Stock passwords one staff member, admins included, may read in clear in 10 minutes: a reveal is 1, an
+     * export with passwords the whole budget (429 past it; admins warned at 80 %; decision 160).
+     */
+    STAFF_REVEALS_PER_10_MIN: z.coerce.number().int().positive().default(30),
     /**
      * Embedded auth: where its mail goes, e.g. smtps://user:pass@smtp.example.com:465; unset, every message
      * is kept in DATA_DIR/mailbox and the console names its file, never its link (decision 057).
@@ -63,6 +72,14 @@ const envSchema = z
     TRON_API_URL: z.url({ protocol: /^https?$/ }).default('https://api.trongrid.io'),
     BINANCE_PAY_API_URL: z.url({ protocol: /^https?$/ }).default('https://bpay.binanceapi.com'),
     BKASH_API_URL: z.url({ protocol: /^https?$/ }).default('https://tokenized.pay.bka.sh/v1.2.0-beta'),
+    /**
+     * Scheduled backups (decision 116): with BACKUP_DIR set, the running app writes a backup there every
+     * BACKUP_INTERVAL_HOURS (fractions allowed, at least a minute), checks it by reading it back, and keeps
+     * the newest BACKUP_KEEP of its own (their keys files in DATA_DIR/backup-keys/ go with them).
+     */
+    BACKUP_DIR: z.string().min(1).optional(),
+    BACKUP_INTERVAL_HOURS: z.coerce.number().min(1 / 60, 'must be at least 0.0167 (one minute)').max(24 * 31).default(24),
+    BACKUP_KEEP: z.coerce.number().int().min(1).max(1000).default(7),
     /** Addresses of the reverse proxies in front of this server, whose X-Forwarded-For the rate limits believe. */
     TRUSTED_PROXIES: list,
   })

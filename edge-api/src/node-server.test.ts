@@ -159,7 +159,7 @@ describe('the embedded server', () => {
     const br = await rawGet('/api/services', 'gzip, br');
     expect(br.headers['content-encoding']).toBe('br');
     expect(br.headers['vary']).toMatch(/accept-encoding/i);
-    expect(br.headers['cache-control']).toBe('no-store');
+    expect(br.headers['cache-control']).toBe('public, max-age=5, must-revalidate');
     expect(br.body.length).toBeLessThan(plain.body.length);
     expect(JSON.parse(brotliDecompressSync(br.body).toString())).toEqual(JSON.parse(plain.body.toString()));
     const gz = await rawGet('/api/services', 'gzip');
@@ -170,6 +170,45 @@ describe('the embedded server', () => {
     expect(small.body.length).toBeLessThan(1024);
     expect(small.headers['content-encoding']).toBeUndefined();
     expect(JSON.parse(small.body.toString())).toHaveProperty('supabaseAnonKey');
+  });
+
+  it('tags the public list with a strong ETag per encoding and answers 304 to a tag it still holds, until a service changes', async () => {
+    const rawWith = (headers: Record<string, string>) =>
+      new Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }>((done, fail) => {
+        httpGet(`${server.url}/api/services`, { headers }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () => done({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+        }).on('error', fail);
+      });
+    const plain = await rawWith({});
+    const br = await rawWith({ 'accept-encoding': 'br' });
+    const gz = await rawWith({ 'accept-encoding': 'gzip' });
+    const tag = plain.headers['etag']!;
+    expect(tag).toMatch(/^"[\w-]+"$/);
+    expect(br.headers['etag']).toBe(`${tag.slice(0, -1)}-br"`);
+    expect(gz.headers['etag']).toBe(`${tag.slice(0, -1)}-gzip"`);
+    // The kept copy is the same bytes every time.
+    expect((await rawWith({ 'accept-encoding': 'br' })).body.equals(br.body)).toBe(true);
+    for (const [ifNoneMatch, encoding] of [[tag, ''], [br.headers['etag']!, 'br'], [`W/${gz.headers['etag']}`, 'gzip'], [`"other", ${tag}`, 'br']] as const) {
+      const again = await rawWith({ 'if-none-match': ifNoneMatch, ...(encoding && { 'accept-encoding': encoding }) });
+      expect(again.status, ifNoneMatch).toBe(304);
+      expect(again.body.length).toBe(0);
+      expect(again.headers['etag']).toBeDefined();
+    }
+    expect((await rawWith({ 'if-none-match': '"something-else"' })).status).toBe(200);
+
+    const admin = await signIn('admin');
+    const created = await fetch(`${server.url}/api/services`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${admin.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ title: 'Tagged anew', description: 'A new service changes the list', category: 'vps', price: '3', deliveryTime: 'instant' }),
+    });
+    expect(created.status).toBe(201);
+    const changed = await rawWith({ 'if-none-match': tag });
+    expect(changed.status).toBe(200);
+    expect(changed.headers['etag']).not.toBe(tag);
+    expect(changed.body.toString()).toContain('Tagged anew');
   });
 
   it('refuses to start with a data key that is not the one its data was sealed with, naming it', async () => {

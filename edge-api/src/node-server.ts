@@ -22,7 +22,9 @@ import type { BlobStore } from './blobs/blob-store.ts';
 import { storageStandIn } from './blobs/storage-stand-in.ts';
 import { importPglite, isPgliteDir } from './backup/pglite-import.ts';
 import { RestoreError } from './backup/restore.ts';
-import { openDatabase, POOL_IDLE_MS } from './db/connect.ts';
+import { scheduleBackups } from './backup/schedule.ts';
+import type { Pool } from 'pg';
+import { createPool, databaseOn, openDatabase, POOL_IDLE_MS } from './db/connect.ts';
 import { isDatabaseUnavailable } from './db/faults.ts';
 import { verifyDataKeys } from './db/data-keys.ts';
 import { startEmbeddedPostgres } from './db/embedded-postgres.ts';
@@ -34,9 +36,10 @@ import { loadOrCreateLocalKeys, type LocalKeys } from './local-keys.ts';
 import { sendDuePushesEvery } from './push/send.ts';
 import { startPaymentJobs } from './payments/round.ts';
 import { pushConfigOf } from './push/vapid.ts';
-import { applyApiHeaders, isUnpublished, staticHeaders } from './lib/http-headers.ts';
+import { applyApiHeaders, contentSecurityPolicy, isUnpublished, staticHeaders } from './lib/http-headers.ts';
 import { clientIpFrom } from './lib/client-ip.ts';
 import { compressAnswers } from './middleware/compress-json.ts';
+import { createMetrics } from './metrics/metrics.ts';
 import { returnMemoryWhenQuiet } from './lib/quiet-memory.ts';
 import { publicPages } from './public-pages-node.ts';
 import { consoleLogger, type Logger } from './lib/logger.ts';
@@ -47,7 +50,7 @@ import { hasDemoAccounts, seedDemoData, demoLogins, type DemoLogin } from './see
 import { demoPassword } from './seed/demo-passwords.ts';
 
 /** What this process answers itself, rather than serving a file of the build. */
-const serverPaths = ['/api/', '/auth/', '/files/', '/storage/', '/healthz', '/readyz'];
+const serverPaths = ['/api/', '/auth/', '/files/', '/storage/', '/healthz', '/readyz', '/metrics'];
 
 /** How long requests under way get to finish after SIGTERM before their connections are cut. */
 const SHUTDOWN_GRACE_MS = 6_000;
@@ -127,10 +130,11 @@ export async function startNodeServer(
       });
   // Start-up work (moving PGlite data, migrations) runs without the serving pool's time limits.
   const setupDb = openDatabase({ databaseUrl: database.databaseUrl });
-  const db = openDatabase({
+  const pool = createPool({
     databaseUrl: database.databaseUrl,
     timeouts: { connectMs: env.DB_CONNECT_TIMEOUT_MS, statementMs: env.DB_STATEMENT_TIMEOUT_MS },
   });
+  const db = databaseOn(pool);
   const closeDatabase = async () => {
     await Promise.all([setupDb.destroy(), db.destroy()]);
     await database.stop();
@@ -146,10 +150,12 @@ export async function startNodeServer(
     // The build's server render of the public pages sits beside dist/ (dist-ssr/); a staticRoot given
     // without a renderRoot serves the app shell only.
     const renderRoot = options.renderRoot ?? (options.staticRoot ? undefined : 'dist-ssr');
-    const { server, seeded, demoShop, pushRetries, paymentJobs } = await serveApp(env, { db, keys, dataDir, logger, staticRoot: options.staticRoot ?? 'dist', closing, renderRoot });
+    const { server, seeded, demoShop, pushRetries, paymentJobs } = await serveApp(env, { db, pool, keys, dataDir, logger, staticRoot: options.staticRoot ?? 'dist', closing, renderRoot });
     // Quiet as long as the pool's unused connections take to close: the heap of the last burst goes too (decision 073).
     const quiet = returnMemoryWhenQuiet({ quietMs: POOL_IDLE_MS });
     server.on('request', quiet.touch);
+    // With BACKUP_DIR: a checked backup on a schedule, the newest BACKUP_KEEP kept (decision 116).
+    const backups = scheduleBackups(env, { dataDir, databaseUrl: database.databaseUrl, logger });
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : env.PORT;
     return {
@@ -173,6 +179,7 @@ export async function startNodeServer(
         // A round under way is cut short; what it had not sent is put back for whoever runs next.
         await pushRetries.stop();
         await paymentJobs.stop();
+        await backups.stop();
         await closeDatabase();
       },
     };
@@ -198,13 +205,14 @@ async function serveApp(
   env: Env,
   {
     db,
+    pool,
     keys,
     dataDir,
     logger,
     staticRoot,
     closing,
     renderRoot,
-  }: { db: Deps['db']; keys: LocalKeys; dataDir: string; logger: Logger; staticRoot: string; closing: { now: boolean }; renderRoot: string | undefined },
+  }: { db: Deps['db']; pool: Pool; keys: LocalKeys; dataDir: string; logger: Logger; staticRoot: string; closing: { now: boolean }; renderRoot: string | undefined },
 ): Promise<{
   server: ServerType & { closeAllConnections(): void; closeIdleConnections(): void };
   seeded: DemoLogin[] | undefined;
@@ -217,7 +225,10 @@ async function serveApp(
   // A key that does not match the stored data stops the start, naming the key.
   await verifyDataKeys(db, secrets);
   const root = new Hono();
+  const metrics = createMetrics({ db, pool, token: env.METRICS_TOKEN });
+  root.use('*', metrics.measure);
   root.use('*', requestId);
+  root.route('/', metrics.routes);
   // Shutting down: each answer closes its connection, so a keep-alive client cannot hold the server open.
   root.use('*', async (c, next) => {
     await next();
@@ -247,6 +258,7 @@ async function serveApp(
         revealsPer10Min: Number.POSITIVE_INFINITY,
         credentialChecksPer10Min: Number.POSITIVE_INFINITY,
         deliveredLinesPer10Min: Number.POSITIVE_INFINITY,
+        staffRevealsPer10Min: Number.POSITIVE_INFINITY,
       }
     : {
         ordersPer10Min: env.ORDERS_PER_10_MIN,
@@ -254,6 +266,7 @@ async function serveApp(
         revealsPer10Min: env.REVEALS_PER_10_MIN,
         credentialChecksPer10Min: env.CREDENTIAL_CHECKS_PER_10_MIN,
         deliveredLinesPer10Min: env.DELIVERED_LINES_PER_10_MIN,
+        staffRevealsPer10Min: env.STAFF_REVEALS_PER_10_MIN,
       };
   // The shop's mail: the embedded auth's links and the payment receipts (issue 26).
   const mailer = env.SMTP_URL ? await smtpMailer(env.SMTP_URL, env.MAIL_FROM ?? DEFAULT_MAIL_FROM) : await mailboxMailer(join(dataDir, 'mailbox'), { logger, from: env.MAIL_FROM });
@@ -324,16 +337,17 @@ async function serveApp(
   root.route('/', createApp(deps));
   root.all('/api/*', apiNotFound);
   root.route('/files', fileRoutes(blobs));
+  const csp = contentSecurityPolicy({ supabaseUrl: env.SUPABASE_URL, imageOrigins: env.IMAGE_ORIGINS });
   const withStaticHeaders = (path: string, c: Context) => {
-    for (const [name, value] of Object.entries(staticHeaders(c.req.path))) c.header(name, value);
+    for (const [name, value] of Object.entries(staticHeaders(c.req.path, csp))) c.header(name, value);
     // The build stores .br and .gz beside each compressible file (vite.config.ts); any cache in between
     // must keep the answers for different Accept-Encoding apart, whichever one this request got.
     if (/\.(?:br|gz)$/.test(path) || existsSync(`${path}.br`) || existsSync(`${path}.gz`)) c.header('Vary', 'Accept-Encoding');
   };
-  const notFound = (c: Context) => c.text('Not found', 404, { ...staticHeaders(c.req.path), 'Cache-Control': 'no-store' });
+  const notFound = (c: Context) => c.text('Not found', 404, { ...staticHeaders(c.req.path, csp), 'Cache-Control': 'no-store' });
   root.get('*', async (c, next) => (isUnpublished(c.req.path) ? notFound(c) : next()));
   // The public pages arrive rendered, from the database (decision 053).
-  const rendered = renderRoot ? publicPages(db, logger, staticRoot, renderRoot) : null;
+  const rendered = renderRoot ? publicPages(db, logger, staticRoot, renderRoot, csp) : null;
   if (rendered) root.get('*', rendered);
   root.use('*', serveStatic({ root: staticRoot, precompressed: true, onFound: withStaticHeaders }));
   // A hashed asset that is not there is a 404, never the app shell.

@@ -433,14 +433,17 @@ describe('npm start on the embedded Postgres server', () => {
     const backup = runScript('scripts/backup.ts', ['--out', join(backupDir, 'shop.backup.gz')], { DATA_DIR: source });
     expect(backup.status, backup.stderr).toBe(0);
     expect(backup.stdout).toContain('Keys written:');
-    expect(existsSync(join(backupDir, 'shop.backup.gz.keys.json'))).toBe(true);
+    // The keys go apart from the backup, and hold only what a restore needs (decision 165).
+    expect(existsSync(join(backupDir, 'shop.backup.gz.keys.json'))).toBe(false);
+    const keysFile = join(source, 'backup-keys', 'shop.backup.gz.keys.json');
+    expect(Object.keys(JSON.parse(readFileSync(keysFile, 'utf8')) as object).sort()).toEqual(['blindIndexKey', 'credentialsKey', 'vapid']);
     // A backup without its keys is refused, and the target stays empty for the next try.
     const keyless = runScript('scripts/backup.ts', ['--out', join(backupDir, 'keyless.backup.gz'), '--keys', 'none'], { DATA_DIR: source });
     expect(keyless.status, keyless.stderr).toBe(0);
     const refused = runScript('scripts/restore.ts', [join(backupDir, 'keyless.backup.gz')], { DATA_DIR: target });
     expect(refused.status).toBe(1);
     expect(refused.stderr).toContain('This backup has no keys with it');
-    const restore = runScript('scripts/restore.ts', [join(backupDir, 'shop.backup.gz')], { DATA_DIR: target });
+    const restore = runScript('scripts/restore.ts', [join(backupDir, 'shop.backup.gz'), '--keys', keysFile], { DATA_DIR: target });
     expect(restore.status, restore.stderr).toBe(0);
 
     const running = await useEmbeddedPostgres(source);
@@ -460,6 +463,8 @@ describe('npm start on the embedded Postgres server', () => {
 
     // The restored shop starts and reads its delivered passwords with the restored keys.
     const again = await startApp(target);
+    // The accounts keep their passwords: the demo ones were derived from the source's keys, not restored.
+    dataDirOf.set(again.url, source);
     expect(await customerOrderIds(again.url)).toContain(placed);
     expect(await stockPasswords(again.url)).toContain('Wise#Arif2026');
     again.child.kill('SIGTERM');

@@ -12,7 +12,7 @@ import { isPublicPath, renderPublicHtml, type ServerRender } from './public-page
  * The Node entry's public pages (decision 053), compressed here as the Node entry compresses everything.
  * Null when the build has no server render (dist-ssr/ missing): the app shell is served as before.
  */
-export function publicPages(db: Deps['db'], logger: Deps['logger'], staticRoot: string, renderRoot: string): ((c: Context, next: Next) => Promise<Response | void>) | null {
+export function publicPages(db: Deps['db'], logger: Deps['logger'], staticRoot: string, renderRoot: string, csp: string): ((c: Context, next: Next) => Promise<Response | void>) | null {
   const entry = resolve(join(renderRoot, 'server-render.js'));
   if (!existsSync(entry)) return null;
   // Loaded on the first public page, not at start: React's server renderer is not what a start waits for.
@@ -26,7 +26,7 @@ export function publicPages(db: Deps['db'], logger: Deps['logger'], staticRoot: 
     const { render, template } = await load();
     const page = await renderPublicHtml(db, logger, render, template, new URL(c.req.url));
     if (page === null) return next();
-    const headers: Record<string, string> = { ...staticHeaders(c.req.path), 'Content-Type': 'text/html; charset=UTF-8', Vary: 'Accept-Encoding' };
+    const headers: Record<string, string> = { ...staticHeaders(c.req.path, csp), 'Content-Type': 'text/html; charset=UTF-8', Vary: 'Accept-Encoding' };
     const body = Buffer.from(page);
     const encoding = body.length >= COMPRESS_THRESHOLD ? chooseEncoding(c.req.header('Accept-Encoding')) : undefined;
     if (encoding) headers['Content-Encoding'] = encoding;

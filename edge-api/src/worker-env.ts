@@ -35,11 +35,13 @@ const workerEnvSchema = z.object({
   BLIND_INDEX_KEY: z.string({ error: 'is required (wrangler secret put BLIND_INDEX_KEY)' }).pipe(dataKey),
   ADMIN_EMAILS: list,
   ALLOWED_ORIGINS: list,
+  IMAGE_ORIGINS: list,
   ORDERS_PER_10_MIN: z.coerce.number().int().positive().default(60),
   UPLOADS_PER_10_MIN: z.coerce.number().int().positive().default(40),
   REVEALS_PER_10_MIN: z.coerce.number().int().positive().default(60),
   CREDENTIAL_CHECKS_PER_10_MIN: z.coerce.number().int().positive().default(120),
   DELIVERED_LINES_PER_10_MIN: z.coerce.number().int().positive().default(1000),
+  STAFF_REVEALS_PER_10_MIN: z.coerce.number().int().positive().default(30),
   /** Web push (decision 067): `wrangler secret put VAPID_PRIVATE_KEY`; the public key and contact under [vars]. Unset: push is off. */
   VAPID_PUBLIC_KEY: z.string().min(1).optional(),
   VAPID_PRIVATE_KEY: z.string().min(1).optional(),

@@ -20,7 +20,7 @@ import { pushConfigOf } from './push/vapid.ts';
 import { fileRoutes } from './routes/files.ts';
 import { parseWorkerEnv, type AssetsBinding, type EnvProblem, type WorkerEnv } from './worker-env.ts';
 import { isPublicPath, renderPublicHtml } from './public-pages.ts';
-import { staticHeaders } from './lib/http-headers.ts';
+import { contentSecurityPolicy, staticHeaders } from './lib/http-headers.ts';
 // The build's server render (dist-ssr/server-render.js, made by `npm run build`), bundled by wrangler
 // through the alias in wrangler.toml (decision 053).
 import * as serverRender from 'storefront-server-render';
@@ -104,6 +104,7 @@ async function buildIsolate(source: Record<string, unknown>, logger: Logger): Pr
         revealsPer10Min: env.REVEALS_PER_10_MIN,
         credentialChecksPer10Min: env.CREDENTIAL_CHECKS_PER_10_MIN,
         deliveredLinesPer10Min: env.DELIVERED_LINES_PER_10_MIN,
+        staffRevealsPer10Min: env.STAFF_REVEALS_PER_10_MIN,
       },
       push,
       payments: { tronApiUrl: env.TRON_API_URL, binancePayApiUrl: env.BINANCE_PAY_API_URL, bkashApiUrl: env.BKASH_API_URL, siteUrl: env.SITE_URL },
@@ -121,12 +122,13 @@ async function buildIsolate(source: Record<string, unknown>, logger: Logger): Pr
   app.all('/api/*', apiNotFound);
   app.route('/files', fileRoutes(blobs));
   // The public pages, rendered from the database like the Node entry's; the app shell when it cannot be read.
+  const csp = contentSecurityPolicy({ supabaseUrl: env.SUPABASE_URL, imageOrigins: env.IMAGE_ORIGINS });
   app.on(['GET', 'HEAD'], '*', async (c) => {
     const assets = (c.env as Record<string, unknown> | undefined)?.ASSETS as AssetsBinding | undefined;
     if (!assets) return c.notFound();
     const page = await renderPublicHtml(deps.db, logger, serverRender, await appShell(assets, c.req.url), new URL(c.req.url));
     if (page === null) return assets.fetch(c.req.raw);
-    const headers = { ...staticHeaders(c.req.path), 'Content-Type': 'text/html; charset=UTF-8' };
+    const headers = { ...staticHeaders(c.req.path, csp), 'Content-Type': 'text/html; charset=UTF-8' };
     return new Response(c.req.method === 'HEAD' ? null : page, { status: 200, headers });
   });
   // Once per isolate: the app is built here, not per request.

@@ -23,11 +23,16 @@ export interface Queryable {
   query(text: string, params?: unknown[]): Promise<{ rows: unknown[] }>;
 }
 
-/** What reads the encrypted passwords (and, in embedded mode, the rest of DATA_DIR/keys.json). */
+/**
+ * What a restore needs (decision 165): the keys that read the encrypted passwords, and the web-push key
+ * pair the customers' subscriptions were made for. Never the token-signing or service-role keys: a
+ * restored shop makes new ones, and everyone signs in again.
+ */
 export interface BackupKeys {
   credentialsKey: string;
   blindIndexKey: string;
-  /** DATA_DIR/keys.json as a whole: sessions and signed image links stay valid after a restore. */
+  vapid?: Record<string, unknown>;
+  /** Written by earlier versions (DATA_DIR/keys.json as a whole): still read, never written. */
   local?: Record<string, unknown>;
 }
 

@@ -17,6 +17,11 @@ export const text = (max: number) => z.string(textMessage).trim().max(max, `must
 /** Text that must not be blank once trimmed. */
 export const requiredText = (max: number) => text(max).min(1, 'is required');
 
+/** What a mobile number may hold, said after the field's name ('Mobile Number may hold only ...'). */
+export const MOBILE_RULE = 'may hold only digits, spaces and a leading +';
+/** A mobile number as people type it: digits, with spaces to group them and a + in front; at least one digit. */
+export const mobileText = (max: number) => requiredText(max).regex(/^\+?[ \d]*\d[ \d]*$/, MOBILE_RULE);
+
 /**
  * A person's name, shown to others in lists, notifications and push texts: required, and without the
  * direction embeddings, overrides and isolates (U+202A–202E, U+2066–2069) that would turn the text after

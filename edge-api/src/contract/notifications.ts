@@ -2,8 +2,15 @@
  * Staff notifications: the dashboard bell (issue 16, item 7; decision 062). One row per event, shared by
  * all staff; each staff member reads it or not on their own.
  */
-export const notificationKinds = ['new_order', 'payment_check', 'problem_report', 'low_stock', 'no_stock', 'payment_problem', 'refund'] as const;
+export const notificationKinds = ['new_order', 'payment_check', 'problem_report', 'low_stock', 'no_stock', 'payment_problem', 'refund', 'reveal_budget'] as const;
 export type NotificationKind = (typeof notificationKinds)[number];
+
+/**
+ * Kinds only admins get (list, unread counts, sync): `reveal_budget` names a staff member reading many
+ * stock passwords (decision 160), which the moderator concerned, or whoever holds their session, should
+ * not be told.
+ */
+export const adminOnlyNotificationKinds: readonly NotificationKind[] = ['reveal_budget'];
 
 export interface StaffNotification {
   id: string;

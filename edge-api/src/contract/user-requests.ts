@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { emailText, expectedVersion, nameText, oneOf, requiredText, uuid } from './fields.ts';
+import { emailText, expectedVersion, mobileText, nameText, oneOf, uuid } from './fields.ts';
 import { roles, userLimits } from './users.ts';
 
 export const uidParam = z.object({ uid: uuid });
@@ -9,7 +9,7 @@ export const registerBody = z.object({
   uid: uuid,
   email: emailText,
   displayName: nameText(userLimits.displayName),
-  mobile: requiredText(userLimits.mobile),
+  mobile: mobileText(userLimits.mobile),
   // userRole and createdAt are read by nobody: the server decides both.
   userRole: z.unknown().optional(),
   createdAt: z.unknown().optional(),
@@ -27,6 +27,6 @@ export const roleBody = z.object({
  */
 export const profileBody = z.object({
   displayName: nameText(userLimits.displayName),
-  mobile: requiredText(userLimits.mobile),
+  mobile: mobileText(userLimits.mobile),
   version: expectedVersion,
 });

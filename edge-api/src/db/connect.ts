@@ -236,5 +236,10 @@ export function createPool(options: PoolOptions): pg.Pool {
 }
 
 export function openDatabase(options: PoolOptions): Kysely<Database> {
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool: createPool(options) }) });
+  return databaseOn(createPool(options));
+}
+
+/** The app's database over a pool made here (the Node entry keeps the pool, for its metrics). */
+export function databaseOn(pool: pg.Pool): Kysely<Database> {
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }

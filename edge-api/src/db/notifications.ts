@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { NotificationKind } from '../contract/notifications.ts';
-import type { Database } from './schema.ts';
+import { adminOnlyNotificationKinds, type NotificationKind } from '../contract/notifications.ts';
+import type { Database, UserRow } from './schema.ts';
 import type { VersionWindow } from './sync.ts';
 import { writeTime } from './versions.ts';
 
@@ -43,12 +43,23 @@ export async function resolveNotification(trx: Transaction<Database>, version: n
   return row !== undefined;
 }
 
-/** Notifications with one staff member's read time; `version` is the later of the two rows' versions. */
-function withReadsOf(db: Db, userId: string) {
+/** Who reads notifications: a moderator never gets the kinds meant for admins (decision 160). */
+export type NotificationReader = Pick<UserRow, 'id' | 'user_role'>;
+
+const hiddenFrom = (reader: NotificationReader) => (reader.user_role === 'admin' ? [] : [...adminOnlyNotificationKinds]);
+
+/** The notifications one staff member may see, joined to their reading of each. */
+function seenBy(db: Db, reader: NotificationReader) {
+  const hidden = hiddenFrom(reader);
   return db
     .selectFrom('notifications as n')
-    .leftJoin('notification_reads as r', (join) => join.onRef('r.notification_id', '=', 'n.id').on('r.user_id', '=', userId))
-    .select([
+    .leftJoin('notification_reads as r', (join) => join.onRef('r.notification_id', '=', 'n.id').on('r.user_id', '=', reader.id))
+    .$if(hidden.length > 0, (qb) => qb.where('n.kind', 'not in', hidden));
+}
+
+/** Notifications one staff member may see, with their read time; `version` is the later of the two rows' versions. */
+function withReadsOf(db: Db, reader: NotificationReader) {
+  return seenBy(db, reader).select([
       'n.id',
       'n.kind',
       'n.title',
@@ -66,15 +77,13 @@ function withReadsOf(db: Db, userId: string) {
 export type NotificationView = Awaited<ReturnType<typeof listNotifications>>[number];
 
 /** The newest live notifications for one staff member. */
-export function listNotifications(db: Db, userId: string, limit: number) {
-  return withReadsOf(db, userId).where('n.deleted_at', 'is', null).orderBy('n.created_at', 'desc').orderBy('n.id').limit(limit).execute();
+export function listNotifications(db: Db, reader: NotificationReader, limit: number) {
+  return withReadsOf(db, reader).where('n.deleted_at', 'is', null).orderBy('n.created_at', 'desc').orderBy('n.id').limit(limit).execute();
 }
 
 /** Unread live notifications of one staff member, by kind. */
-export async function unreadCounts(db: Db, userId: string): Promise<Map<string, number>> {
-  const rows = await db
-    .selectFrom('notifications as n')
-    .leftJoin('notification_reads as r', (join) => join.onRef('r.notification_id', '=', 'n.id').on('r.user_id', '=', userId))
+export async function unreadCounts(db: Db, reader: NotificationReader): Promise<Map<string, number>> {
+  const rows = await seenBy(db, reader)
     .select(['n.kind', sql<number>`count(*)::int`.as('count')])
     .where('n.deleted_at', 'is', null)
     .where('r.read_at', 'is', null)
@@ -84,9 +93,9 @@ export async function unreadCounts(db: Db, userId: string): Promise<Map<string, 
 }
 
 /** What changed for one staff member in a sync window: a notification, or their reading of it. */
-export function changedNotifications(db: Db, window: VersionWindow, userId: string) {
+export function changedNotifications(db: Db, window: VersionWindow, reader: NotificationReader) {
   const changed = sql<number>`greatest(n.version, coalesce(r.version, 0))`;
-  return withReadsOf(db, userId)
+  return withReadsOf(db, reader)
     .where(changed, '>', window.after)
     .where(changed, '<=', window.upTo)
     .$if(window.after === 0, (qb) => qb.where('n.deleted_at', 'is', null))
@@ -96,11 +105,13 @@ export function changedNotifications(db: Db, window: VersionWindow, userId: stri
 }
 
 /** Marks notifications read for one staff member (all live ones when `ids` is null); answers how many became read. */
-export async function markRead(trx: Transaction<Database>, userId: string, ids: readonly string[] | null, version: number): Promise<number> {
+export async function markRead(trx: Transaction<Database>, reader: NotificationReader, ids: readonly string[] | null, version: number): Promise<number> {
+  const hidden = hiddenFrom(reader);
   const result = await sql`
     insert into notification_reads (notification_id, user_id, version)
-    select n.id, ${userId}, ${version} from notifications n
+    select n.id, ${reader.id}, ${version} from notifications n
     where n.deleted_at is null ${ids === null ? sql`` : sql`and n.id = any(${sql.val([...ids])}::uuid[])`}
+    ${hidden.length > 0 ? sql`and n.kind <> all(${sql.val(hidden)}::text[])` : sql``}
     on conflict (notification_id, user_id) do nothing`.execute(trx);
   return Number(result.numAffectedRows ?? 0);
 }

@@ -283,9 +283,12 @@ export interface AuthSessionsTable {
 export interface AuthOneTimeTokensTable {
   token_hash: string;
   user_id: string;
-  purpose: 'recovery' | 'email_change';
+  purpose: 'recovery' | 'email_change' | 'magiclink';
   new_email: string | null;
   created_at: Timestamp;
+  /** A sign-in link's six-digit code, hashed with its account (decision 168). */
+  code_hash: ColumnType<string | null, string | null | undefined, string | null>;
+  code_failures: ColumnType<number, number | undefined, number>;
 }
 
 export interface AuthRefreshTokensTable {

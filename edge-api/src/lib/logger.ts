@@ -4,10 +4,17 @@ export interface Logger {
   error(message: string, fields?: Record<string, unknown>): void;
 }
 
-/** One JSON line per event. Callers never pass passwords, tokens or credentials. */
+import { currentRequestId } from './request-context.ts';
+
+/**
+ * One JSON line per event, with its level and, inside a request, the request's id (`X-Request-Id`).
+ * Callers never pass passwords, tokens or credentials.
+ */
 export function consoleLogger(): Logger {
-  const write = (level: string, message: string, fields?: Record<string, unknown>) =>
-    console[level === 'error' ? 'error' : 'log'](JSON.stringify({ level, message, ...fields }));
+  const write = (level: string, message: string, fields?: Record<string, unknown>) => {
+    const requestId = currentRequestId();
+    console[level === 'error' ? 'error' : 'log'](JSON.stringify({ level, message, ...(requestId && { requestId }), ...fields }));
+  };
   return {
     info: (message, fields) => write('info', message, fields),
     warn: (message, fields) => write('warn', message, fields),

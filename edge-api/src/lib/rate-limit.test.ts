@@ -24,7 +24,9 @@ describe('the shared store', () => {
     const limiter = createFixedWindowLimiter({ db, name: 'test.burst', limit: 20, windowMs: 60_000, clock });
     const results = await Promise.all(Array.from({ length: 50 }, () => limiter.hit('caller')));
     expect(results.filter((r) => r.allowed)).toHaveLength(20);
-    expect(results.find((r) => !r.allowed)).toEqual({ allowed: false, retryAfterSeconds: 60 });
+    expect(results.find((r) => !r.allowed)).toMatchObject({ allowed: false, retryAfterSeconds: 60 });
+    // Each hit says how much of the window it found spent: 1 to 50, once each.
+    expect(results.map((r) => r.used).sort((a, b) => a! - b!)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
   });
 
   it('two limiters on one database share a window, and a new window starts from zero', async () => {
@@ -36,7 +38,7 @@ describe('the shared store', () => {
     expect((await second.hit('k')).allowed).toBe(true);
     expect((await first.hit('k')).allowed).toBe(true);
     now += 15_000;
-    expect(await second.hit('k')).toEqual({ allowed: false, retryAfterSeconds: 45 });
+    expect(await second.hit('k')).toEqual({ allowed: false, retryAfterSeconds: 45, used: 4 });
     expect((await second.hit('other key')).allowed).toBe(true);
     now += 45_000;
     expect((await second.hit('k')).allowed).toBe(true);
@@ -45,9 +47,9 @@ describe('the shared store', () => {
   it('counts a hit of cost n as n requests, and a new window starts from that cost', async () => {
     let now = Date.parse('2026-11-24T05:30:00Z');
     const limiter = createFixedWindowLimiter({ db, name: 'test.cost', limit: 5, windowMs: 60_000, clock: () => new Date(now) });
-    expect((await limiter.hit('k', 3)).allowed).toBe(true);
-    expect((await limiter.hit('k', 2)).allowed).toBe(true);
-    expect(await limiter.hit('k')).toEqual({ allowed: false, retryAfterSeconds: 60 });
+    expect(await limiter.hit('k', 3)).toEqual({ allowed: true, used: 3 });
+    expect(await limiter.hit('k', 2)).toEqual({ allowed: true, used: 5 });
+    expect(await limiter.hit('k')).toEqual({ allowed: false, retryAfterSeconds: 60, used: 6 });
     now += 60_000;
     expect((await limiter.hit('k', 5)).allowed).toBe(true);
     expect((await limiter.hit('k')).allowed).toBe(false);
@@ -81,7 +83,7 @@ describe('the shared store', () => {
 });
 
 describe('two app instances on one database', () => {
-  it('share the per-account sign-in backoff: 5 wrong passwords on one auth server, the 6th on the other is 429', async () => {
+  it('share the sign-in backoff of an account and address: 5 wrong passwords across two auth servers, the 6th on either is 429', async () => {
     const [one, two] = await Promise.all([startAuthServer(db), startAuthServer(db)]);
     try {
       const signIn = (server: typeof one, ip: string, email: string, password: string) =>
@@ -93,12 +95,14 @@ describe('two app instances on one database', () => {
       const email = freshEmail('shared');
       expect((await supabaseClient(one.url).auth.signUp({ email, password: 'correct horse' })).error).toBeNull();
       const statuses: number[] = [];
-      for (let attempt = 0; attempt < 5; attempt += 1) statuses.push((await signIn(attempt % 2 ? two : one, `198.51.100.${attempt}`, email, `guess ${attempt}`)).status);
+      for (let attempt = 0; attempt < 5; attempt += 1) statuses.push((await signIn(attempt % 2 ? two : one, '198.51.100.9', email, `guess ${attempt}`)).status);
       expect(statuses).toEqual([400, 400, 400, 400, 400]);
-      const refused = await signIn(two, '203.0.113.7', email, 'correct horse');
+      const refused = await signIn(two, '198.51.100.9', email, 'correct horse');
       expect(refused.status).toBe(429);
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
-      expect((await signIn(one, '203.0.113.8', email, 'correct horse')).status).toBe(429);
+      expect((await signIn(one, '198.51.100.9', email, 'correct horse')).status).toBe(429);
+      // From another address the owner still signs in (decision 161).
+      expect((await signIn(one, '203.0.113.8', email, 'correct horse')).status).toBe(200);
     } finally {
       await Promise.all([one.close(), two.close()]);
     }
@@ -145,7 +149,7 @@ describe('two app instances on one database', () => {
   });
 
   it('keeps one row per limited key, and sweeps expired ones', async () => {
-    const rows = await sql<{ key: string }>`select key from rate_limits where key like 'auth.account:%'`.execute(db);
+    const rows = await sql<{ key: string }>`select key from rate_limits where key like 'auth.account%'`.execute(db);
     expect(rows.rows.length).toBeGreaterThan(0);
     const clock = () => new Date('2030-01-01T00:00:00Z');
     const limiter = createFixedWindowLimiter({ db, name: 'test.sweep', limit: 1_000, windowMs: 1_000, clock });

@@ -3,7 +3,8 @@ import { sql, type QueryExecutorProvider } from 'kysely';
 /** The app's database (a Kysely instance, or a transaction): the limits only run raw statements on it. */
 type Db = QueryExecutorProvider;
 
-export type RateLimitResult = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+/** `used`: how much of the window's budget is spent with this hit (fixed windows only). */
+export type RateLimitResult = { allowed: true; used?: number } | { allowed: false; retryAfterSeconds: number; used?: number };
 
 export interface RateLimiter {
   /** Counts one request from `key` (or `cost` of them: one request that asks many questions) and says whether it is within the limit. */
@@ -64,8 +65,9 @@ export function createFixedWindowLimiter(options: { db: Db; name: string; limit:
           expires_at = excluded.expires_at
         returning hits`.execute(db);
       await store.sweep(now);
-      if ((rows[0]?.hits ?? 1) <= limit) return { allowed: true };
-      return { allowed: false, retryAfterSeconds: retryAfter(end, now) };
+      const used = rows[0]?.hits ?? cost;
+      if (used <= limit) return { allowed: true, used };
+      return { allowed: false, retryAfterSeconds: retryAfter(end, now), used };
     },
   };
 }

@@ -1,6 +1,7 @@
 import { promisify } from 'node:util';
 import { brotliCompress, brotliCompressSync, constants, gzip, gzipSync, type BrotliOptions } from 'node:zlib';
 import { createMiddleware } from 'hono/factory';
+import { encodedTag } from '../lib/etag.ts';
 
 const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
@@ -58,30 +59,58 @@ export async function encodeAnswer(body: Uint8Array, encoding: 'br' | 'gzip'): P
   return small ? gzipSync(body, { level: 6 }) : gzipAsync(body, { level: 6 });
 }
 
+/** Compressed copies of public answers kept, by encoding and strong ETag: the newest few. */
+const KEPT_COPIES = 16;
+
 /**
  * The Node entry's compression of the answers it builds (API JSON, CSV exports): brotli at a quality
  * fit for answers made per request (4: a 1.3 MB sync page in tens of milliseconds), or gzip, for
  * answers of at least about 1 KB. Workers need none: Cloudflare compresses at its edge. Files, images
  * and streams are left alone; the built app is compressed at build time (vite.config.ts).
+ *
+ * A public answer with a strong ETag (the list of services) is compressed once per encoding and kept
+ * (decision 166); a compressed copy goes out under the tag with its encoding appended.
  */
 export function compressAnswers() {
+  const kept = new Map<string, Buffer>();
+  const keep = (key: string, bytes: Buffer) => {
+    if (kept.size >= KEPT_COPIES) kept.delete(kept.keys().next().value!);
+    kept.set(key, bytes);
+  };
   return createMiddleware(async (c, next) => {
     await next();
     const res = c.res;
     if (c.req.method === 'HEAD' || !res.body || res.status === 204 || res.status === 206 || res.headers.has('Content-Encoding')) return;
     if (!compressible.test(res.headers.get('Content-Type') ?? '')) return;
-    if (/\bno-transform\b/i.test(res.headers.get('Cache-Control') ?? '')) return;
+    const cacheControl = res.headers.get('Cache-Control') ?? '';
+    if (/\bno-transform\b/i.test(cacheControl)) return;
     const vary = res.headers.get('Vary');
     const varied = vary && /\baccept-encoding\b/i.test(vary) ? vary : vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding';
-    const body = Buffer.from(await res.arrayBuffer());
     const headers = new Headers(res.headers);
     headers.set('Vary', varied);
-    const encoding = body.length >= COMPRESS_THRESHOLD ? chooseEncoding(c.req.header('Accept-Encoding')) : undefined;
-    const out = encoding ? await encodeAnswer(body, encoding) : body;
+    const etag = headers.get('ETag');
+    const strongTag = etag && !etag.startsWith('W/') ? etag : undefined;
+    const keyOf = (encoding: string) => (strongTag && /\bpublic\b/i.test(cacheControl) ? `${encoding} ${strongTag}` : undefined);
+    const copy = (() => {
+      const encoding = chooseEncoding(c.req.header('Accept-Encoding'));
+      const key = encoding && keyOf(encoding);
+      return key && kept.has(key) ? { encoding, bytes: kept.get(key)! } : undefined;
+    })();
+    let out: Buffer;
+    let encoding: 'br' | 'gzip' | undefined;
+    if (copy) {
+      await res.body.cancel();
+      ({ encoding, bytes: out } = copy);
+    } else {
+      const body = Buffer.from(await res.arrayBuffer());
+      encoding = body.length >= COMPRESS_THRESHOLD ? chooseEncoding(c.req.header('Accept-Encoding')) : undefined;
+      out = encoding ? await encodeAnswer(body, encoding) : body;
+      const key = encoding && keyOf(encoding);
+      if (key) keep(key, out);
+    }
     if (encoding) headers.set('Content-Encoding', encoding);
     headers.set('Content-Length', String(out.length));
-    const etag = headers.get('ETag');
-    if (encoding && etag && !etag.startsWith('W/')) headers.set('ETag', `W/${etag}`);
+    if (encoding && etag) headers.set('ETag', strongTag ? encodedTag(strongTag, encoding) : etag);
     c.res = undefined;
     c.res = new Response(new Uint8Array(out), { status: res.status, statusText: res.statusText, headers });
   });

@@ -9,6 +9,7 @@ import { watchStockLevel } from '../operations/stock-watch.ts';
 import { currentVersion, nextVersion } from '../db/versions.ts';
 import type { Deps } from '../deps.ts';
 import { badRequest, notFound } from '../errors.ts';
+import { contentTag, matchesTag } from '../lib/etag.ts';
 import { validate } from '../lib/validate.ts';
 import { assertVersion } from '../lib/versioning.ts';
 import { requireAdmin, type AppEnv } from '../middleware/session.ts';
@@ -23,30 +24,39 @@ function assertCanAutoDeliver(fields: { autoDeliver?: boolean; category: string;
 /** The longest a list read at one version is answered again: a bound for writes that take no version (hand-run SQL). */
 export const SERVICE_LIST_MEMO_MS = 10_000;
 
+/** How long browsers and CDNs may use the public list before asking again (with its ETag: a 304 then). */
+export const SERVICE_LIST_CACHE_CONTROL = 'public, max-age=5, must-revalidate';
+
 /**
- * The public list of services as JSON text, remembered with the sync version read before it (decision
- * 073). Every write of a service (and of anything else) takes a new version in its transaction
- * (`nextVersion`), and the version is read before the rows, in a statement of its own that starts later:
- * the text stored under version V holds every change up to V at least. Each request reads the version
- * first, so a change committed by this process, another one or another isolate is answered from the
- * very next request on. The same for every caller: nothing private is in it.
+ * The public list of services as JSON text and its strong ETag (a hash of the text, the same in every
+ * process and isolate), remembered with the sync version read before it (decision 073). Every write of a
+ * service (and of anything else) takes a new version in its transaction (`nextVersion`), and the version
+ * is read before the rows, in a statement of its own that starts later: the text stored under version V
+ * holds every change up to V at least. Each request reads the version first, so a change committed by
+ * this process, another one or another isolate is answered from the very next request on. The same for
+ * every caller: nothing private is in it.
  */
 function serviceListMemo(deps: Deps) {
-  let memo: { version: number; json: string; at: number } | undefined;
-  return async (): Promise<string> => {
+  let memo: { version: number; json: string; etag: string; at: number } | undefined;
+  return async (): Promise<{ json: string; etag: string }> => {
     const version = await currentVersion(deps.db);
     const now = Date.now();
-    if (memo && memo.version === version && now - memo.at < SERVICE_LIST_MEMO_MS) return memo.json;
+    if (memo && memo.version === version && now - memo.at < SERVICE_LIST_MEMO_MS) return memo;
     const json = JSON.stringify((await listServices(deps.db)).map(toService));
-    memo = { version, json, at: now };
-    return json;
+    memo = { version, json, etag: await contentTag(json), at: now };
+    return memo;
   };
 }
 
 export function serviceRoutes(deps: Deps) {
   const serviceList = serviceListMemo(deps);
   return new Hono<AppEnv>()
-    .get('/', async (c) => c.body(await serviceList(), 200, { 'Content-Type': 'application/json' }) as unknown as TypedResponse<Service[], 200, 'json'>)
+    .get('/', async (c) => {
+      const { json, etag } = await serviceList();
+      const headers = { ETag: etag, 'Cache-Control': SERVICE_LIST_CACHE_CONTROL, Vary: 'Accept-Encoding' };
+      if (matchesTag(c.req.header('If-None-Match'), etag)) return c.body(null, 304, headers) as unknown as TypedResponse<Service[], 200, 'json'>;
+      return c.body(json, 200, { ...headers, 'Content-Type': 'application/json' }) as unknown as TypedResponse<Service[], 200, 'json'>;
+    })
     .get('/:id', validate('param', idParam), async (c) => {
       const row = await findService(deps.db, c.req.valid('param').id);
       if (!row) throw notFound('Service');

@@ -80,7 +80,7 @@ export function syncRoutes(deps: Deps) {
               changedUsers(trx, window, staff ? undefined : me.id),
               staff ? changedWorkingSetOrders(trx, window, deps.clock()) : changedOwnOrders(trx, window, me.id),
               staff ? changedStocks(trx, window) : [],
-              staff ? changedNotifications(trx, window, me.id) : [],
+              staff ? changedNotifications(trx, window, me) : [],
               staff ? changedServiceStocks(trx, window) : [],
             ]);
             return { users, orders, wiseStocks, notifications, serviceStocks };

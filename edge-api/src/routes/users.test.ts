@@ -378,6 +378,21 @@ describe('PUT /api/users/{uid} (own profile)', () => {
     expect(blank.body.error.details?.map((d) => d.path).sort()).toEqual(['displayName', 'mobile']);
   });
 
+  it('takes a mobile of digits, spaces and a leading +, and refuses letters, symbols and a + inside, naming the field', async () => {
+    for (const mobile of ['abc!!', '0171abc', '017-1100', '0171+1', '+', '  ']) {
+      const refused = await api.call<ErrorBody>('PUT', `/api/users/${customer.id}`, { user: customer, json: { displayName: 'Nadia', mobile } });
+      expect(refused.status, mobile).toBe(400);
+      expect(new Set(refused.body.error.details?.map((d) => d.path))).toEqual(new Set(['mobile']));
+    }
+    const bad = await api.call<ErrorBody>('POST', '/api/users', { user: customer, json: { ...registration({ id: customer.id, email: customer.email }), mobile: '0171abc' } });
+    expect(bad.status).toBe(400);
+    for (const mobile of ['+880 1711 00011', '01711000111']) {
+      const saved = await api.call<User>('PUT', `/api/users/${customer.id}`, { user: customer, json: { displayName: 'Nadia', mobile } });
+      expect(saved.status, mobile).toBe(200);
+      expect(saved.body.mobile).toBe(mobile);
+    }
+  });
+
   // A name is shown to staff in lists, the bell and push texts ("… by <name>, 180."): a direction
   // override would turn what follows it around, so a name cannot carry one. Right-to-left scripts can.
   it('refuses direction controls in a name, and takes names in right-to-left scripts', async () => {

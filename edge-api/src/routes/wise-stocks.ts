@@ -5,6 +5,7 @@ import { hasDuplicate, statusChangeProblem, stockImageFields, type WiseStockReve
 import { recordAudit } from '../db/audit.ts';
 import { credentialsKeys, duplicateCheck, findKnownCredentials } from '../db/credentials.ts';
 import { createCredentialCheckGuard } from '../operations/credential-checks.ts';
+import { createStaffRevealGuard } from '../operations/staff-reveals.ts';
 import { watchStockLevel } from '../operations/stock-watch.ts';
 import { nextVersion } from '../db/versions.ts';
 import { exportStockBatch, findStock, findStockIncludingDeleted, insertStock, lockStockAdditions, listStocks, lockStock, setStockImage, setStockStatus, softDeleteStock } from '../db/wise-stocks.ts';
@@ -25,6 +26,7 @@ export function wiseStockRoutes(deps: Deps) {
   const answer = (row: Parameters<typeof toWiseStock>[0]) => toWiseStock(row, deps.secrets, deps.blobs, 'admin');
   const viewerOf = (c: Context<AppEnv>): StockViewer => (c.get('user')?.user_role === 'admin' ? 'admin' : 'moderator');
   const limitChecks = createCredentialCheckGuard(deps);
+  const limitReveals = createStaffRevealGuard(deps);
 
   return new Hono<AppEnv>()
     .get('/', requireStaff, async (c) => {
@@ -41,6 +43,8 @@ export function wiseStockRoutes(deps: Deps) {
     .get('/export.csv', requireAdmin, validate('query', stockExportQuery), async (c) => {
       const { passwords, status } = c.req.valid('query');
       const user = c.get('user')!;
+      // Every password at once: the whole of the admin's reveal budget, so one such export a window (decision 160).
+      if (passwords) await limitReveals(user, 'GET /api/wise-stocks/export.csv', Number.POSITIVE_INFINITY);
       // Recorded before anything is sent: an export that starts is an export that happened.
       await recordAudit(deps.db, user, { action: 'wise_stock.export', entity: 'wise_stock', entityId: 'export', details: { passwords, status: status ?? 'all' } });
       const encoder = new TextEncoder();
@@ -87,6 +91,8 @@ export function wiseStockRoutes(deps: Deps) {
       const user = c.get('user')!;
       const row = await findStock(deps.db, id);
       if (!row) throw notFound('Wise stock');
+      // Past the staff member's budget: 429, and the password is not even opened (decision 160).
+      await limitReveals(user, 'POST /api/wise-stocks/:id/reveal');
       const wisePassword = await deps.secrets.open(row.wise_password_enc, { entity: 'wise_stock', id });
       if (wisePassword === null) throw misconfigured('This password cannot be read with this server\'s CREDENTIALS_KEY');
       // Who read which password, and when: the audit log, never the password itself.

@@ -8,6 +8,7 @@ import { nextVersion, writeTime } from '../db/versions.ts';
 import { sql } from 'kysely';
 import type { Deps } from '../deps.ts';
 import { DEMO_AUTH_IMAGE, demoAuthPng, demoImage } from './demo-images.ts';
+import { demoPaymentInstructions, seedShowcaseOrders, seedShowcaseStock, showcaseServices } from './demo-showcase.ts';
 
 /** The demo accounts one signs in with; their passwords come from demo-passwords.ts, per data directory. */
 export const demoLogins = [
@@ -151,7 +152,9 @@ export async function seedDemoData(deps: Deps, passwordFor: (email: string) => P
     const customers = people.filter((p) => p.role === 'user');
 
     const serviceRows = services.map((service, i) => ({ ...service, id: crypto.randomUUID(), createdAt: new Date(now - (30 - i) * day) }));
-    for (const service of serviceRows) {
+    // The showcase's services come after the others (the list is oldest first); the orders below are of the others.
+    const showcaseRows = showcaseServices.map((service, i) => ({ ...service, id: crypto.randomUUID(), createdAt: new Date(now - (24 - i) * day) }));
+    for (const service of [...serviceRows, ...showcaseRows]) {
       await trx
         .insertInto('services')
         .values({
@@ -164,7 +167,8 @@ export async function seedDemoData(deps: Deps, passwordFor: (email: string) => P
         .execute();
     }
 
-    await trx.insertInto('settings').values({ id: 'site', value: JSON.stringify(defaultSettings), version }).execute();
+    const paymentInstructions = await demoPaymentInstructions(deps);
+    await trx.insertInto('settings').values({ id: 'site', value: JSON.stringify({ ...defaultSettings, paymentInstructions }), version }).execute();
     // A coupon to try in the confirm step (decision 220).
     await trx
       .insertInto('coupons')
@@ -229,6 +233,16 @@ export async function seedDemoData(deps: Deps, passwordFor: (email: string) => P
         n += 1;
       }
     }
+    const showcase = {
+      version,
+      now,
+      admin,
+      customer: people.find((person) => person.email === 'customer@demo.test')!,
+      serviceIds: new Map(showcaseRows.map((service) => [service.title, service.id])),
+      warrantyService: serviceRows.find((service) => service.category === 'wise')!,
+    };
+    await seedShowcaseStock(trx, deps, showcase);
+    await seedShowcaseOrders(trx, deps, showcase);
     return Promise.all(demoLogins.map(async (login) => ({ email: login.email, password: await passwordFor(login.email), role: login.role })));
   });
 }
@@ -238,6 +252,8 @@ export interface DemoRemoval {
   orders: number;
   stocks: number;
   services: number;
+  /** Items of the removed services' own stock (server logins, lines). */
+  serviceStocks: number;
 }
 
 /**
@@ -253,7 +269,7 @@ export async function removeDemoData(db: Deps['db']): Promise<DemoRemoval> {
     const ids = users.map((user) => user.id);
     const orders = ids.length === 0 ? [] : await trx.updateTable('orders').set(gone).where('user_id', 'in', ids).where('deleted_at', 'is', null).returning('id').execute();
     const stocks = await trx.updateTable('wise_stocks').set(gone).where('wise_email', 'like', '%@demo-mail.test').where('deleted_at', 'is', null).returning('id').execute();
-    const titles = services.map((service) => service.title);
+    const titles = [...services, ...showcaseServices].map((service) => service.title);
     const removed = await trx
       .updateTable('services')
       .set(gone)
@@ -264,10 +280,13 @@ export async function removeDemoData(db: Deps['db']): Promise<DemoRemoval> {
       )
       .returning('id')
       .execute();
+    // The stock of the services removed goes with them (decision 072's stock is kept per service).
+    const serviceIds = removed.map((service) => service.id);
+    const serviceStocks = serviceIds.length === 0 ? [] : await trx.updateTable('service_stocks').set(gone).where('service_id', 'in', serviceIds).where('deleted_at', 'is', null).returning('id').execute();
     if (ids.length > 0) await trx.updateTable('users').set(gone).where('id', 'in', ids).execute();
     await trx.updateTable('coupons').set({ enabled: false, updated_at: writeTime() }).where('code', '=', DEMO_COUPON).execute();
     await trx.deleteFrom('auth_users').where(sql<string>`lower(email)`, 'like', '%@demo.test').execute();
-    return { accounts: ids.length, orders: orders.length, stocks: stocks.length, services: removed.length };
+    return { accounts: ids.length, orders: orders.length, stocks: stocks.length, services: removed.length, serviceStocks: serviceStocks.length };
   });
 }
 

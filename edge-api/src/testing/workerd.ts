@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { openDatabase } from '../db/connect.ts';
+import { list } from '../env.ts';
+import { contentSecurityPolicy, workersHeadersFile } from '../lib/http-headers.ts';
 import { generateKey } from '../lib/secrets.ts';
 import { freePort } from './free-port.ts';
 
@@ -253,6 +255,10 @@ export async function startWorker(options: { hyperdriveUrl: string; vars: Record
   // An env file of its own: wrangler then reads neither .dev.vars nor .env of the checkout.
   const envFile = join(scratch, 'worker.env');
   await writeFile(envFile, Object.entries(options.vars).map(([name, value]) => `${name}=${JSON.stringify(value)}`).join('\n') + '\n', { mode: 0o600 });
+  // The static assets' headers name the Supabase project in their CSP, as `npm run build` writes them
+  // with SUPABASE_URL set (decision 164): here the stand-in, whose port is known only now.
+  const csp = contentSecurityPolicy({ supabaseUrl: options.vars.SUPABASE_URL, imageOrigins: list.parse(options.vars.IMAGE_ORIGINS) });
+  await writeFile(join(ROOT, 'dist/_headers'), workersHeadersFile(csp));
   const started = await startProcess(
     process.execPath,
     [

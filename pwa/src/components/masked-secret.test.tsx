@@ -5,6 +5,7 @@ import { getUserDb } from '../db/local-db.ts';
 import { vaultSealFor } from '../db/vault-seal.ts';
 import { lockVault } from '../db/vault-session.ts';
 import { enableVault } from '../db/vault.ts';
+import { AppError } from '../lib/app-error.ts';
 import { AuthContext } from '../lib/auth.tsx';
 import { MaskedSecret } from './masked-secret.tsx';
 import { ToastProvider } from './toast.tsx';
@@ -58,6 +59,23 @@ describe('MaskedSecret', () => {
     fireEvent.click(button());
     await act(async () => fireEvent.click(button()));
     expect(reveal).toHaveBeenCalledTimes(3);
+  });
+
+  it("says until when past the staff's reveal budget (429), rather than to try again at once", async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const limited = new AppError('rate_limited', 'Too many requests: try again in 90 seconds', { status: 429, retryAfterMs: 90_000 });
+    const reveal = vi.fn<() => Promise<string>>().mockRejectedValue(limited);
+    // Half a minute into 10:00 on this clock: 90 seconds later is 10:02, wherever the test runs.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date(2026, 10, 29, 10, 0, 30));
+    try {
+      render(<MaskedSecret label="password of Arif Hossain" reveal={reveal} />);
+      await act(async () => fireEvent.click(button()));
+      const at = new Date(2026, 10, 29, 10, 2).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+      expect(screen.getByRole('alert').textContent).toBe(`You have shown many passwords in a short time: Show works again at ${at}.`);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('asks for the unlock while the vault holds the secret sealed and locked, then shows it', async () => {

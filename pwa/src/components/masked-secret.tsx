@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { AppError } from '../lib/app-error.ts';
 import { CopyButton } from './copy-button.tsx';
 import { useSecret, VaultDialog } from './vault-lock.tsx';
 
@@ -20,7 +21,14 @@ export interface MaskedSecretProps {
   copy?: { label: string; size?: 'sm' | 'xs' };
 }
 
-type State = { kind: 'hidden' } | { kind: 'loading' } | { kind: 'shown'; text: string } | { kind: 'failed' };
+type State = { kind: 'hidden' } | { kind: 'loading' } | { kind: 'shown'; text: string } | { kind: 'failed'; message: string };
+
+/** Why a reveal failed, in words: past the staff's reveal budget (decision 160) it says until when. */
+function failureMessage(error: unknown): string {
+  if (!(error instanceof AppError) || error.code !== 'rate_limited') return 'Could not show it. Try again.';
+  const at = new Date(Date.now() + (error.retryAfterMs ?? 0)).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+  return `You have shown many passwords in a short time: Show works again at ${at}.`;
+}
 
 /** A secret shown as twelve dots until its Show button is tapped, and masked again by Hide or after a while. */
 export function MaskedSecret({ label, value = '', reveal, hideAfterMs = 30_000, copy }: MaskedSecretProps) {
@@ -50,7 +58,7 @@ export function MaskedSecret({ label, value = '', reveal, hideAfterMs = 30_000, 
       setState({ kind: 'shown', text: await get() });
     } catch (error) {
       console.warn(`Could not reveal the ${label}`, error);
-      setState({ kind: 'failed' });
+      setState({ kind: 'failed', message: failureMessage(error) });
     }
   };
 
@@ -76,7 +84,7 @@ export function MaskedSecret({ label, value = '', reveal, hideAfterMs = 30_000, 
       {unlocking && <VaultDialog mode="unlock" onClose={() => setUnlocking(false)} onDone={() => void load(secret.open)} />}
       {state.kind === 'failed' && (
         <span role="alert" className="text-xs text-error">
-          Could not show it. Try again.
+          {state.message}
         </span>
       )}
     </span>

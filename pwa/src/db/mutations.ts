@@ -6,7 +6,7 @@ import { AppError } from '../lib/app-error.ts';
 import { sealServerRows, storeOnDevice, type ServerRows } from './device-copy.ts';
 import { getUserDb, type MutationName, type OutboxEntry, type UserDb } from './local-db.ts';
 import { mutatorOf, type MutationArgs, type MutationContext, type RowChange } from './mutators.ts';
-import { entryTargets, keepServerCopy, waitForEntry } from './outbox.ts';
+import { entryTargets, failOnServerError, keepServerCopy, waitForEntry } from './outbox.ts';
 import { notifyLocalWrite } from './sync-engine.ts';
 import { checkVaultSeal, sealArgs, withVaultSeal } from './vault-seal.ts';
 
@@ -94,9 +94,14 @@ function enqueue<N extends MutationName>(userId: string, name: N, args: Mutation
   return handle(entryId, saved, confirmed);
 }
 
-/** Places an order for a local service; the order's id is also the idempotency key, so it is made once. */
-export function placeOrder(userId: string, input: MutationArgs['placeOrder']): MutationHandle {
+/**
+ * Places an order for a local service; the order's id is also the idempotency key, so it is made once.
+ * With `answerNow` (the customer waits on the screen, online) a server error fails it at once, as a refusal
+ * does, rather than leaving it queued: only an order placed offline waits in the queue.
+ */
+export function placeOrder(userId: string, input: MutationArgs['placeOrder'], options: { answerNow?: boolean } = {}): MutationHandle {
   const { id, productId, note, paymentMethod, couponCode } = input;
+  if (options.answerNow) failOnServerError(id);
   return enqueue(userId, 'placeOrder', { id, productId, ...(note ? { note } : {}), ...(paymentMethod ? { paymentMethod } : {}), ...(couponCode ? { couponCode } : {}) }, { entryId: id });
 }
 

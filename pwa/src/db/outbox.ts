@@ -62,8 +62,23 @@ export function waitForEntry(entryId: string): Promise<void> {
   return waiter.promise;
 }
 
+/**
+ * Entries a screen is waiting on while online (an order being placed): a server error fails them at once,
+ * as a refusal does, instead of leaving them queued to retry. Only a change made offline waits in the queue.
+ */
+const answerNow = new Set<string>();
+
+/** Asks for the server's answer now (`on`), or lets the entry wait in the queue as usual once the screen moves on. */
+export function failOnServerError(entryId: string, on = true): void {
+  if (on) answerNow.add(entryId);
+  else answerNow.delete(entryId);
+}
+
+export const failsOnServerError = (entryId: string): boolean => answerNow.has(entryId);
+
 /** The server's verdict on an entry: resolves its waiter, or rejects it with the refusal. */
 export function settleEntry(entryId: string, error?: unknown) {
+  answerNow.delete(entryId);
   const waiter = waiters.get(entryId);
   if (!waiter) return;
   waiters.delete(entryId);

@@ -50,6 +50,24 @@ describe('push', () => {
     expect(local?.userEmail).toBe(customer.email);
   });
 
+  it('fails an order the customer waits on at once when the server errs, undone and never placed', async () => {
+    const service = await createService(api, admin, 'Wise instant');
+    const customer = await api.createUser('user');
+    const { engine, db, failNext } = track(device(api, customer));
+    await engine.syncNow();
+
+    const orderId = crypto.randomUUID();
+    const handle = placeOrder(customer.id, { id: orderId, productId: service.id }, { answerNow: true });
+    await handle.saved;
+    failNext(1, 'server-error', (method, path) => method === 'POST' && path === '/api/orders');
+    await engine.syncNow();
+
+    await expect(handle.done).rejects.toMatchObject({ status: 503 });
+    expect(await db!.outbox.get(orderId)).toMatchObject({ status: 'failed' });
+    expect(await db!.orders.get(orderId)).toBeUndefined();
+    expect(await serverOrder(api, orderId)).toHaveLength(0);
+  });
+
   it('marks a refused change failed with the reason, undoes it locally, and goes on with the next', async () => {
     const service = await createService(api, admin, 'Editable statement');
     const customer = await api.createUser('user');

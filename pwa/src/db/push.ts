@@ -8,7 +8,7 @@ import type { WiseStock } from '../../../edge-api/src/contract/wise-stocks.ts';
 import { isApiAnswer, isTransient, type AppError } from '../lib/app-error.ts';
 import type { OutboxEntry, UserDb } from './local-db.ts';
 import { mutatorOf, type ServerRow } from './mutators.ts';
-import { entryTargets, pendingEntries, replaceServerCopy, sameRef, settleEntry, takeServerCopy } from './outbox.ts';
+import { entryTargets, failsOnServerError, pendingEntries, replaceServerCopy, sameRef, settleEntry, takeServerCopy } from './outbox.ts';
 import { withSession, type SyncTransport } from './sync-transport.ts';
 import { checkVaultSeal, openArgs, sealRows, withVaultSeal } from './vault-seal.ts';
 
@@ -26,7 +26,8 @@ export async function push(transport: SyncTransport, userId: string, db: UserDb)
     try {
       answer = await withSession(transport, () => mutatorOf(entry.name).upload(transport.api, args, entry.id));
     } catch (error) {
-      if (isApiAnswer(error) && !isTransient(error)) {
+      // An answer that is a server error fails a change a screen is waiting on, as a refusal does.
+      if (isApiAnswer(error) && (!isTransient(error) || failsOnServerError(entry.id))) {
         await failEntry(db, entry, error);
         settleEntry(entry.id, error);
         continue;

@@ -16,6 +16,9 @@ const MB = 1024 * 1024;
 /** What the file picker offers; HEIC from phones is listed by extension because many systems give it no type. */
 export const IMAGE_FILE_ACCEPT = 'image/jpeg,image/jpg,image/png,image/webp,image/gif,image/heic,image/heif,.heic,.heif';
 
+/** What a picture field says it takes, under it: the same types as IMAGE_FILE_ACCEPT, and the size limit. */
+export const imageFileHint = (megabytes: number): string => `Accepted: JPG, PNG, WEBP, GIF or HEIC images, up to ${megabytes} MB.`;
+
 const acceptedTypes = new Set([
   'image/jpeg',
   'image/jpg',

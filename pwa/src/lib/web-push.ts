@@ -1,4 +1,5 @@
 import { api, unwrap } from './api-client.ts';
+import { AppError } from './app-error.ts';
 import { deviceId, deviceLabel } from './device-identity.ts';
 
 /**
@@ -34,6 +35,24 @@ async function publicKey(): Promise<string | null> {
 
 const keyBytes = (base64url: string) =>
   Uint8Array.from(atob(base64url.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (base64url.length % 4)) % 4)), (c) => c.charCodeAt(0));
+
+/** How to allow notifications again once they are blocked: the browser's own settings, never the page. */
+export const ALLOW_STEPS =
+  'To allow them, open this site’s settings in your browser (the icon left of the address, or Settings › Site settings › Notifications), set Notifications to Allow, then turn this on again.';
+
+/** What went wrong turning notifications on, in plain words with what to do (never the browser's raw message). */
+export function pushProblem(cause: unknown): string {
+  const name = cause instanceof DOMException || cause instanceof Error ? cause.name : '';
+  if (name === 'NotAllowedError') return `Your browser refused notifications for this site. ${ALLOW_STEPS}`;
+  if (name === 'NotSupportedError') return 'This browser cannot receive notifications from the shop. Try Chrome, Edge, Firefox or Safari, or on an iPhone the shop added to your Home Screen.';
+  if (name === 'AbortError' || name === 'InvalidStateError' || name === 'NetworkError') {
+    return 'Your browser could not sign this device up with its notification service. Check your connection and try again; in Brave, first turn on “Use Google services for push messaging” in its privacy settings.';
+  }
+  if (cause instanceof AppError) {
+    return cause.code === 'network' ? 'You are offline. Connect to the internet and try again.' : 'The shop could not save this device for notifications. Try again in a moment.';
+  }
+  return 'Could not turn notifications on. Check your connection and try again.';
+}
 
 /** Where this device stands, without asking the person anything. */
 export async function pushState(): Promise<PushState> {

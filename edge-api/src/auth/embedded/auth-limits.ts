@@ -18,6 +18,8 @@ export interface AuthRateLimitSettings {
   accountAloneFreeFailures?: number;
   /** Recovery mails per caller IP in 5 minutes (30). */
   mailPer5Min?: number;
+  /** Sign-in links (signInWithOtp) per caller IP in 5 minutes (30). */
+  signInMailPer5Min?: number;
   /** Mails to one address in an hour (5); whatever the count, one a minute at most. */
   mailsPerAddressPerHour?: number;
   /** Email-change mails one account may ask for in an hour (5). */
@@ -40,6 +42,7 @@ export interface AuthLimits {
   refresh: RateLimiter;
   signup: RateLimiter;
   recoveryMail: RateLimiter;
+  signInMail: RateLimiter;
   emailChangeMail: RateLimiter;
   userUpdates: RateLimiter;
   addressMinute: RateLimiter;
@@ -83,6 +86,7 @@ export function createAuthLimits(db: Kysely<Database>, clock: () => Date, settin
     refresh: window('auth.refresh', settings.refreshPer5Min ?? 600),
     signup: window('auth.signup', settings.signupPer5Min ?? 30),
     recoveryMail: window('auth.mail', settings.mailPer5Min ?? 30),
+    signInMail: window('auth.otp', settings.signInMailPer5Min ?? 30),
     emailChangeMail: window('auth.email_change', settings.emailChangesPerAccountPerHour ?? 5, HOUR_MS),
     userUpdates: window('auth.user_update', settings.userUpdatesPer5Min ?? 30),
     addressMinute: window('auth.mail_minute', 1, MAIL_INTERVAL_SECONDS * 1000),

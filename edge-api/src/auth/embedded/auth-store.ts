@@ -140,7 +140,7 @@ export async function deleteAuthUser(db: Db, id: string): Promise<boolean> {
 }
 
 /** How a session began: a sign-in with the password, or a mailed link (recovery, email change). */
-export type SessionMethod = 'password' | 'recovery' | 'email_change';
+export type SessionMethod = 'password' | 'recovery' | 'email_change' | 'magiclink';
 
 /** Starts a session with its first refresh token. */
 export async function startSession(db: Db, userId: string, refreshTokenHash: string, now: Date, method: SessionMethod = 'password'): Promise<string> {
@@ -165,19 +165,50 @@ export async function setSessionMethod(db: Db, sessionId: string, method: Sessio
   await db.updateTable('auth_sessions').set({ method }).where('id', '=', sessionId).execute();
 }
 
-export type LinkPurpose = 'recovery' | 'email_change';
+export type LinkPurpose = 'recovery' | 'email_change' | 'magiclink';
 
 /** Keeps the hash of a mailed link's secret; an earlier link of the same account and purpose stops working. */
 export async function saveOneTimeToken(
   db: Db,
-  token: { tokenHash: string; userId: string; purpose: LinkPurpose; newEmail?: string; now: Date },
+  token: { tokenHash: string; userId: string; purpose: LinkPurpose; newEmail?: string; codeHash?: string; now: Date },
 ): Promise<void> {
-  const values = { token_hash: token.tokenHash, user_id: token.userId, purpose: token.purpose, new_email: token.newEmail ?? null, created_at: token.now };
+  const values = {
+    token_hash: token.tokenHash,
+    user_id: token.userId,
+    purpose: token.purpose,
+    new_email: token.newEmail ?? null,
+    code_hash: token.codeHash ?? null,
+    code_failures: 0,
+    created_at: token.now,
+  };
   await db
     .insertInto('auth_one_time_tokens')
     .values(values)
-    .onConflict((oc) => oc.columns(['user_id', 'purpose']).doUpdateSet({ token_hash: values.token_hash, new_email: values.new_email, created_at: values.created_at }))
+    .onConflict((oc) =>
+      oc.columns(['user_id', 'purpose']).doUpdateSet({ token_hash: values.token_hash, new_email: values.new_email, code_hash: values.code_hash, code_failures: 0, created_at: values.created_at }),
+    )
     .execute();
+}
+
+/**
+ * Uses up the sign-in code of an account's live sign-in link when `codeHash` is its code and it was issued
+ * after `notBefore`. A wrong code counts on the link, which is gone at the `maxFailures`th (decision 168).
+ */
+export async function takeSignInCode(
+  trx: Transaction<Database>,
+  userId: string,
+  codeHash: string,
+  notBefore: Date,
+  maxFailures: number,
+): Promise<boolean> {
+  const row = await trx.selectFrom('auth_one_time_tokens').selectAll().where('user_id', '=', userId).where('purpose', '=', 'magiclink').forUpdate().executeTakeFirst();
+  if (!row?.code_hash) return false;
+  const live = row.created_at.getTime() >= notBefore.getTime();
+  const matches = live && row.code_hash === codeHash;
+  const used = matches || !live || row.code_failures + 1 >= maxFailures;
+  if (used) await trx.deleteFrom('auth_one_time_tokens').where('token_hash', '=', row.token_hash).execute();
+  else await trx.updateTable('auth_one_time_tokens').set({ code_failures: row.code_failures + 1 }).where('token_hash', '=', row.token_hash).execute();
+  return matches;
 }
 
 /**

@@ -8,6 +8,7 @@ import { createAuthKit, type AuthKit, type EmbeddedAuthOptions } from './auth-ki
 import { deleteAuthUser } from './auth-store.ts';
 import { AuthFailure, sameSecret } from './auth-requests.ts';
 import { linkRoutes } from './link-routes.ts';
+import { otpRoutes } from './otp-routes.ts';
 import { sessionRoutes } from './session-routes.ts';
 import { userRoutes } from './user-routes.ts';
 
@@ -48,7 +49,7 @@ export function createEmbeddedAuth(options: EmbeddedAuthOptions): EmbeddedAuth {
   });
   useGateway(app, options);
   publicRoutes(app, kit);
-  for (const group of [sessionRoutes, userRoutes, linkRoutes, adminRoutes]) app.route('/', group(kit));
+  for (const group of [sessionRoutes, userRoutes, linkRoutes, otpRoutes, adminRoutes]) app.route('/', group(kit));
   app.all('*', () => {
     throw new AuthFailure(404, 'not_found', 'Not found');
   });

@@ -1,14 +1,33 @@
+import bcrypt from 'bcryptjs';
 import { Hono } from 'hono';
+import type { Transaction } from 'kysely';
+import type { Database } from '../../db/schema.ts';
 import { limitMailsTo, spend } from './auth-limits.ts';
 import type { AuthKit } from './auth-kit.ts';
-import { confirmEmail, findAuthUserByEmail, hashRefreshToken, lockAuthUser, newRefreshToken, recordSignIn, startSession, takeOneTimeToken, type LinkPurpose } from './auth-store.ts';
+import {
+  BCRYPT_COST,
+  confirmEmail,
+  endSessions,
+  findAuthUserByEmail,
+  hashRefreshToken,
+  lockAuthUser,
+  newRefreshToken,
+  recordSignIn,
+  startSession,
+  takeOneTimeToken,
+  takeSignInCode,
+  updateAuthUser,
+  type LinkPurpose,
+} from './auth-store.ts';
+import { SIGN_IN_CODE_TRIES, signInCodeHash } from './otp-routes.ts';
 import { AuthFailure, normalizeEmail, readJsonObject, validationFailed } from './auth-requests.ts';
 
 /** How long a mailed link works: GoTrue's default mailer OTP lifetime is one hour too. */
 const LINK_LIFETIME_MS = 60 * 60_000;
 const LINK_INVALID = 'Email link is invalid or has expired';
+const CODE_INVALID = 'Token has expired or is invalid';
 
-/** The mailed links: ask for a recovery link, and use a recovery or email-change link. */
+/** The mailed links: ask for a recovery link, and use a recovery, email-change or sign-in link (or its code). */
 export function linkRoutes(kit: AuthKit): Hono {
   const app = new Hono();
   app.post('/recover', async (c) => {
@@ -27,7 +46,7 @@ export function linkRoutes(kit: AuthKit): Hono {
   // for supabase-js's detectSessionInUrl, or the error there when the link no longer works.
   app.get('/verify', async (c) => {
     const type = c.req.query('type');
-    const purpose: LinkPurpose = type === 'email_change' ? 'email_change' : 'recovery';
+    const purpose: LinkPurpose = purposeOf(type) ?? 'recovery';
     const target = kit.redirectFor(purpose, c.req.query('redirect_to'));
     let fragment: URLSearchParams;
     try {
@@ -50,8 +69,10 @@ export function linkRoutes(kit: AuthKit): Hono {
   });
 
   // supabase-js's verifyOtp({type, token_hash}): the same link's secret, answered with the session.
+  // supabase-js's verifyOtp({email, token, type: 'email'}) too: the six-digit code of a sign-in link.
   app.post('/verify', async (c) => {
     const body = await readJsonObject(c);
+    if (body.email !== undefined && body.token_hash === undefined && purposeOf(body.type) === 'magiclink') return c.json(await verifyCode(kit, body.email, body.token));
     return c.json(await verifyLink(kit, body.token_hash ?? body.token, body.type));
   });
   return app;
@@ -81,31 +102,75 @@ async function mailRecovery(kit: AuthKit, email: string, redirectTo: string | un
   }
 }
 
+/** The purpose of a link by GoTrue's verification type: sign-in links answer to 'email' and 'magiclink'. */
+function purposeOf(type: unknown): LinkPurpose | undefined {
+  if (type === 'recovery' || type === 'email_change' || type === 'magiclink') return type;
+  return type === 'email' ? 'magiclink' : undefined;
+}
+
 /** Uses a mailed link: a session for its account (and, for an email change, the account's new address). */
 async function verifyLink(kit: AuthKit, token: unknown, type: unknown) {
-  if (type !== 'recovery' && type !== 'email_change') throw validationFailed('Verify requires a verification type of recovery or email_change');
+  const purpose = purposeOf(type);
+  if (!purpose) throw validationFailed('Verify requires a verification type of recovery, email_change, email or magiclink');
   if (typeof token !== 'string' || token === '' || token.length > 200) throw new AuthFailure(403, 'otp_expired', LINK_INVALID);
-  const purpose: LinkPurpose = type;
   const tokenHash = await hashRefreshToken(token);
+  const notBefore = new Date(kit.clock().getTime() - LINK_LIFETIME_MS);
+  return openSession(kit, purpose, async (trx) => {
+    const link = await takeOneTimeToken(trx, tokenHash, purpose, notBefore);
+    if (!link) return undefined;
+    if (purpose === 'email_change') {
+      // Taken by someone else since it was asked for: the link no longer works.
+      const owner = link.newEmail ? await findAuthUserByEmail(trx, link.newEmail) : undefined;
+      if (!link.newEmail || (owner && owner.id !== link.userId)) return undefined;
+    }
+    return { userId: link.userId, newEmail: purpose === 'email_change' ? (link.newEmail ?? undefined) : undefined };
+  });
+}
+
+/** Uses the six-digit code of the account's live sign-in link; a wrong one counts against the link. */
+async function verifyCode(kit: AuthKit, email: unknown, code: unknown) {
+  if (typeof code !== 'string' || !/^\d{6}$/.test(code)) throw new AuthFailure(403, 'otp_expired', CODE_INVALID);
+  const user = await findAuthUserByEmail(kit.db, normalizeEmail(email));
+  if (!user) throw new AuthFailure(403, 'otp_expired', CODE_INVALID);
+  const codeHash = await signInCodeHash(user.id, code);
+  const notBefore = new Date(kit.clock().getTime() - LINK_LIFETIME_MS);
+  try {
+    return await openSession(kit, 'magiclink', async (trx) => ((await takeSignInCode(trx, user.id, codeHash, notBefore, SIGN_IN_CODE_TRIES)) ? { userId: user.id } : undefined));
+  } catch (error) {
+    if (error instanceof AuthFailure) throw new AuthFailure(403, 'otp_expired', CODE_INVALID);
+    throw error;
+  }
+}
+
+/**
+ * In one transaction: uses the link (`take` answers its account, or nothing), confirms the address it was
+ * mailed to, and starts a session. An account confirmed only now (made by someone who typed this address)
+ * gets a new unknown password and loses its other sessions: whoever made it cannot keep a way in.
+ */
+async function openSession(
+  kit: AuthKit,
+  purpose: LinkPurpose,
+  take: (trx: Transaction<Database>) => Promise<{ userId: string; newEmail?: string } | undefined>,
+) {
   const now = kit.clock();
   const refreshToken = newRefreshToken();
   const refreshTokenHash = await hashRefreshToken(refreshToken);
   const verified = await kit.db.transaction().execute(async (trx) => {
-    const link = await takeOneTimeToken(trx, tokenHash, purpose, new Date(now.getTime() - LINK_LIFETIME_MS));
-    if (!link) return undefined;
-    const current = await lockAuthUser(trx, link.userId);
-    if (!current) return undefined;
-    if (purpose === 'email_change') {
-      // Taken by someone else since it was asked for: the link no longer works.
-      const owner = link.newEmail ? await findAuthUserByEmail(trx, link.newEmail) : undefined;
-      if (!link.newEmail || (owner && owner.id !== current.id)) return undefined;
+    const link = await take(trx);
+    const current = link && (await lockAuthUser(trx, link.userId));
+    if (!link || !current) return undefined;
+    if (!current.email_confirmed_at) {
+      const passwordHash = await bcrypt.hash(crypto.randomUUID(), BCRYPT_COST);
+      await updateAuthUser(trx, current.id, { metadata: current.user_metadata, passwordHash, now });
+      await endSessions(trx, current.id);
     }
     // Opening a link mailed to the address proves it is theirs.
-    const user = await confirmEmail(trx, current.id, now, purpose === 'email_change' ? (link.newEmail ?? undefined) : undefined);
+    const user = await confirmEmail(trx, current.id, now, link.newEmail);
     const sessionId = await startSession(trx, user.id, refreshTokenHash, now, purpose);
     return { user: await recordSignIn(trx, user.id, now), sessionId };
   });
   if (!verified) throw new AuthFailure(403, 'otp_expired', LINK_INVALID);
-  kit.logger.info(purpose === 'recovery' ? 'auth: recovery link used' : 'auth: email address changed', { userId: verified.user.id });
+  const events: Record<LinkPurpose, string> = { recovery: 'auth: recovery link used', email_change: 'auth: email address changed', magiclink: 'auth: signed in by a mailed link or code' };
+  kit.logger.info(events[purpose], { userId: verified.user.id });
   return kit.tokenResponse(verified.user, verified.sessionId, refreshToken);
 }

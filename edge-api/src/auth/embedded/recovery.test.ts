@@ -9,7 +9,8 @@ import type { Database } from '../../db/schema.ts';
 import { freshEmail, startAuthServer, supabaseClient, type AuthServer } from '../../testing/auth-server.ts';
 import { openTestDatabase } from '../../testing/test-database.ts';
 import { insideOneWindow } from '../../testing/limit-window.ts';
-import { mailboxMailer, readMailbox, type StoredMail } from './mailer.ts';
+import { mailboxMailer, readMailbox } from './mailer.ts';
+import { linkIn, mailsTo as mailsToOn, openLink, waitForMail as waitForMailOn } from '../../testing/auth-mail.ts';
 import { ANON_KEY } from '../../testing/auth-server.ts';
 
 let db: Kysely<Database>;
@@ -42,29 +43,8 @@ async function signUp(password = 'correct horse') {
   return { supabase, email, password };
 }
 
-async function mailsTo(address: string): Promise<StoredMail[]> {
-  return (await readMailbox(server.mailbox)).filter((mail) => mail.to === address);
-}
-
-/** The recovery mail is sent after the answer (its timing must not tell who has an account): wait for it. */
-async function waitForMail(address: string, count = 1): Promise<StoredMail> {
-  for (let attempt = 0; attempt < 200; attempt++) {
-    const mails = await mailsTo(address);
-    if (mails.length >= count) return mails[count - 1]!;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`no mail #${count} to ${address}`);
-}
-
-const linkIn = (mail: StoredMail) => new URL(/(http\S+\/auth\/v1\/verify\S+)/.exec(mail.text)![1]!);
-
-/** Opens a mailed link as a browser would, and reads the fragment of the page it is sent to. */
-async function openLink(link: URL): Promise<{ target: URL; fragment: URLSearchParams }> {
-  const response = await fetch(link, { redirect: 'manual' });
-  expect(response.status).toBe(303);
-  const target = new URL(response.headers.get('location')!);
-  return { target, fragment: new URLSearchParams(target.hash.slice(1)) };
-}
+const mailsTo = (address: string) => mailsToOn(server, address);
+const waitForMail = (address: string, count = 1) => waitForMailOn(server, address, count);
 
 async function sessionFrom(fragment: URLSearchParams): Promise<SupabaseClient> {
   const supabase = client();

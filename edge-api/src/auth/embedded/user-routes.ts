@@ -102,7 +102,7 @@ async function mailEmailChange(kit: AuthKit, c: Context, user: AuthUserRow, newE
     kit.logger.info('auth: email change to a taken address; its owner was told', { userId: user.id });
     return;
   }
-  const link = await kit.issueLink(user.id, 'email_change', c.req.query('redirect_to'), newEmail);
+  const link = await kit.issueLink(user.id, 'email_change', c.req.query('redirect_to'), { newEmail });
   await kit.mailer.send({
     to: newEmail,
     subject: 'Confirm your new email address',

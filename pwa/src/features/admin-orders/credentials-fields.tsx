@@ -1,4 +1,6 @@
 import { useId } from 'react';
+import { uploadLimitMegabytes } from '../../../../edge-api/src/contract/uploads.ts';
+import { IMAGE_FILE_ACCEPT, imageFileHint } from '../../lib/image-upload.ts';
 import type { DuplicateWarning } from './duplicate-warning.ts';
 import type { useProofUpload } from './use-proof-upload.ts';
 
@@ -78,11 +80,15 @@ export function ProofField({ upload, fromStock, online }: ProofFieldProps) {
             ref={fileInput}
             id={id}
             type="file"
-            accept="image/*,.heic,.heif"
+            accept={IMAGE_FILE_ACCEPT}
             className="file-input w-full"
+            aria-describedby={`${id}-hint`}
             disabled={!online || uploading}
             onChange={(event) => void choose(event.target.files?.[0])}
           />
+          <p id={`${id}-hint`} className="mt-1 text-xs text-base-content/80">
+            {imageFileHint(uploadLimitMegabytes.proof)}
+          </p>
           {uploading && (
             <p className="mt-1 text-sm" role="status">
               Uploading image...

@@ -107,6 +107,13 @@ describe('validateRegistration', () => {
     expect(validateRegistration({ ...valid, displayName: 'محمد' })).toBeNull();
   });
 
+  it('refuses a mobile number with letters or symbols (the server refuses it too), and takes spaces and a leading +', () => {
+    for (const mobile of ['abc!!', '0171abc', '01-711', '017+1']) {
+      expect(validateRegistration({ ...valid, mobile })).toBe('Your mobile number may hold only digits, spaces and a leading +');
+    }
+    expect(validateRegistration({ ...valid, mobile: '+880 1711 00011' })).toBeNull();
+  });
+
   it('treats blank text as missing', () => {
     expect(validateRegistration({ ...valid, displayName: '   ' })).toBe('Please fill in all fields');
     expect(validateRegistration({ ...valid, mobile: '' })).toBe('Please fill in all fields');

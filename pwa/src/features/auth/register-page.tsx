@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router-dom';
-import { hasDirectionControls } from '../../../../edge-api/src/contract/fields.ts';
+import { hasDirectionControls, MOBILE_RULE, mobileText } from '../../../../edge-api/src/contract/fields.ts';
 import { PASSWORD_MIN_CHARS, userLimits } from '../../../../edge-api/src/contract/users.ts';
 import { usePageTitle } from '../../components/page-title.ts';
 import { PasswordInput } from '../../components/password-input.tsx';
@@ -16,6 +16,7 @@ export function validateRegistration(fields: { displayName: string; email: strin
   if (fields.password.length < PASSWORD_MIN_CHARS) return `Password should be at least ${PASSWORD_MIN_CHARS} characters`;
   // The record the server keeps refuses them (contract/fields.ts nameText): said before the account is made.
   if (hasDirectionControls(fields.displayName)) return 'Your name must not hold direction control characters';
+  if (!mobileText(userLimits.mobile).safeParse(fields.mobile).success) return `Your mobile number ${MOBILE_RULE}`;
   return null;
 }
 

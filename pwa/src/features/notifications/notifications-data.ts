@@ -14,6 +14,7 @@ export const kindLabels: Record<NotificationKind, string> = {
   no_stock: 'No stock to deliver',
   payment_problem: 'Payment to decide',
   refund: 'Refund',
+  reveal_budget: 'Password reveals',
 };
 
 export const kindLabel = (kind: string) => kindLabels[kind as NotificationKind] ?? kind;
@@ -21,6 +22,8 @@ export const kindLabel = (kind: string) => kindLabels[kind as NotificationKind] 
 /** Where staff act on a notification. */
 export function notificationLink(notification: Pick<StaffNotification, 'kind' | 'orderId'>): string | null {
   if (notification.kind === 'low_stock') return '/dashboard/add-wise-stocks';
+  // A staff member reading many stock passwords (decision 160): their role is changed in Users.
+  if (notification.kind === 'reveal_budget') return '/dashboard/admin-users';
   if (notification.orderId) return `/dashboard?search=${notification.orderId.slice(-8)}`;
   return null;
 }

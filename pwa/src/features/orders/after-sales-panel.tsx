@@ -10,7 +10,8 @@ import { reportProblem } from '../../db/mutations.ts';
 import { useAuth } from '../../lib/auth.tsx';
 import { checkWith } from '../../lib/form-problems.ts';
 import { formatDateLong, formatDateTime } from '../../lib/format.ts';
-import { checkImageFile, IMAGE_FILE_ACCEPT } from '../../lib/image-upload.ts';
+import { checkImageFile, IMAGE_FILE_ACCEPT, imageFileHint } from '../../lib/image-upload.ts';
+import { shortOrderId } from '../../lib/order-rules.ts';
 
 export const REPORT_SENT_MESSAGE = 'Problem reported. Our team will look at it; the outcome shows on this order.';
 export const REPORT_SAVED_OFFLINE_MESSAGE = 'Saved on this device: your report will be sent when the connection returns.';
@@ -35,7 +36,7 @@ export function AfterSalesPanel({ order }: { order: Order }) {
   const rotated = order.credentialsRotatedAt && lastChange?.kind === 'rotated';
 
   return (
-    <section className="space-y-3" aria-label={`After-sales for ${order.title}`}>
+    <section className="space-y-3" aria-label={`After-sales for ${order.title}, order #${shortOrderId(order.id)}`}>
       {rotated && (
         <p role="status" className="alert alert-info text-sm" data-testid="rotation-notice">
           The password of this account was changed on {formatDateTime(order.credentialsRotatedAt)}. The credentials below are the new ones.
@@ -183,8 +184,12 @@ function ReportDialog({ order, onClose }: { order: Order; onClose: () => void })
             type="file"
             className="file-input w-full"
             accept={IMAGE_FILE_ACCEPT}
+            aria-describedby={`${id}-shot-hint`}
             onChange={(event) => pickFile(event.target.files?.[0])}
           />
+          <p id={`${id}-shot-hint`} className="mt-1 text-xs text-base-content/80">
+            {imageFileHint(uploadLimitMegabytes.report)}
+          </p>
         </div>
         {error && (
           <p role="alert" className="alert alert-error text-sm">

@@ -27,6 +27,7 @@ export function CredentialsPanel({
   passwordUnreadable,
   proofImage,
   title,
+  orderNumber,
   views,
   onReveal,
 }: {
@@ -36,6 +37,8 @@ export function CredentialsPanel({
   passwordUnreadable?: boolean;
   proofImage?: string;
   title: string;
+  /** The order's short number, so each order's panel has its own name on a page of several. */
+  orderNumber?: string;
   /** How often the password was shown, and first when and where. */
   views?: OrderViews;
   /** Called at each Show of the password, so the reveal is logged (decision 066). */
@@ -59,7 +62,7 @@ export function CredentialsPanel({
   };
 
   return (
-    <section className="rounded-box border border-success bg-base-100 p-4" aria-label={`Credentials for ${title}`}>
+    <section className="rounded-box border border-success bg-base-100 p-4" aria-label={`Credentials for ${title}${orderNumber ? `, order #${orderNumber}` : ''}`}>
       <h3 className="mb-3 flex items-center gap-2 text-lg font-bold">
         <svg viewBox="0 0 24 24" className="h-5 w-5 text-success" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
           <rect x="4" y="11" width="16" height="10" rx="2" />

@@ -7,6 +7,7 @@ import { useSealedValue, VaultDialog } from '../../components/vault-lock.tsx';
 import { openDeliveredFile, saveFile } from '../../db/delivered-files.ts';
 import { loadDevice, useDeviceQuery } from '../../db/device.ts';
 import { api } from '../../lib/api-client.ts';
+import { shortOrderId } from '../../lib/order-rules.ts';
 
 const headings = { server: 'Your Server Login', lines: 'Your Lines', file: 'Your File' } as const;
 
@@ -134,7 +135,7 @@ export function DeliveryPanel({ order, userId }: { order: Order; userId?: string
   // An array in clear; one sealed string when the device's vault is on (decision 068).
   const lines: unknown = order.deliveryLines;
   return (
-    <section className="rounded-box border border-success bg-base-100 p-4" aria-label={`Delivery for ${order.title}`}>
+    <section className="rounded-box border border-success bg-base-100 p-4" aria-label={`Delivery for ${order.title}, order #${shortOrderId(order.id)}`}>
       <h3 className="mb-3 text-lg font-bold">{headings[kind]}</h3>
       {kind === 'server' && (
         <dl className="space-y-3">

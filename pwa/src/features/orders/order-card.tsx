@@ -142,6 +142,7 @@ export function OrderCard({ order, providerChatUrl, waitingToSync, syncError, pa
             passwordUnreadable={order.wisePasswordUnreadable}
             proofImage={order.wiseImage}
             title={order.title}
+            orderNumber={shortOrderId(order.id)}
             views={order.views}
             onReveal={userId && order.userId === userId ? () => void logReveal(userId, { orderId: order.id, deviceId: deviceId(), deviceLabel: deviceLabel(), revealedAt: new Date().toISOString() }) : undefined}
           />

@@ -1,4 +1,4 @@
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Order } from '../../../../edge-api/src/contract/orders.ts';
 import { ConfirmProvider } from '../../components/confirm-dialog.tsx';
@@ -73,5 +73,37 @@ describe("an order card's payment part", () => {
     renderCard({ paymentProof: { transactionId: 'TX123', sentAt: '2026-03-10T09:00:00.000Z' } });
     expect(screen.getByText('TX123')).toBeTruthy();
     expect(screen.getByRole('heading', { name: 'Send another payment proof' })).toBeTruthy();
+  });
+
+  it('names the screenshot types it takes, in its accept attribute and its hint, and repeats them when a text file was chosen', () => {
+    renderCard({});
+    const picker = screen.getByLabelText('Payment screenshot');
+    expect(picker.getAttribute('accept')).toContain('image/png');
+    expect(picker.getAttribute('accept')).toContain('.heic');
+    expect(picker.getAttribute('aria-describedby')).toBeTruthy();
+    const hint = document.getElementById(picker.getAttribute('aria-describedby')!);
+    expect(hint?.textContent).toBe('Accepted: JPG, PNG, WEBP, GIF or HEIC images, up to 10 MB.');
+
+    fireEvent.change(picker, { target: { files: [new File(['receipt'], 'receipt.txt', { type: 'text/plain' })] } });
+    const typesSaid = 'Invalid file type! Please select JPG, PNG, WEBP, GIF, or HEIC image files';
+    expect(screen.getByRole('alert').textContent).toBe(typesSaid);
+    fireEvent.click(screen.getByRole('button', { name: 'Send Proof' }));
+    expect(screen.getByRole('alert').textContent).toBe(typesSaid);
+  });
+
+  it('gives each unpaid order its own landmark names, so two cards on My Orders are told apart', () => {
+    render(
+      <ToastProvider>
+        <ConfirmProvider>
+          {[base, { ...base, id: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d' }].map((order) => (
+            <OrderCard key={order.id} order={order} providerChatUrl="https://wa.me/8801700000000" waitingToSync={false} paymentInstructions={instructions} userId="u1" />
+          ))}
+        </ConfirmProvider>
+      </ToastProvider>,
+    );
+    const names = [...screen.getAllByRole('form'), ...screen.getAllByRole('region')].map((landmark) => landmark.getAttribute('aria-label'));
+    expect(names).toContain('Send a payment proof for order #1a0b9e84');
+    expect(names).toContain('Send a payment proof for order #9a8b7c6d');
+    expect(new Set(names).size).toBe(names.length);
   });
 });

@@ -11,7 +11,7 @@ import { cancelOrder, sendPaymentProof } from '../../db/mutations.ts';
 import { serverOutcome } from '../../db/server-outcome.ts';
 import { paymentMethodName } from '../../lib/catalog.ts';
 import { formatDateTime } from '../../lib/format.ts';
-import { checkImageFile, convertHeicToJpeg, IMAGE_FILE_ACCEPT, isHeicFile } from '../../lib/image-upload.ts';
+import { checkImageFile, convertHeicToJpeg, IMAGE_FILE_ACCEPT, imageFileHint, isHeicFile } from '../../lib/image-upload.ts';
 import { chatLinkWithMessage, paymentMessage, shortOrderId } from '../../lib/order-rules.ts';
 
 export const PAYMENT_FAILED_NEXT =
@@ -100,13 +100,15 @@ function CustomerPaymentActions({ order, userId }: { order: Order; userId: strin
   const fileRef = useRef<HTMLInputElement>(null);
   const [transactionId, setTransactionId] = useState('');
   const [screenshot, setScreenshot] = useState<File | null>(null);
+  /** Why the file chosen was not taken (its type or size): repeated on Send Proof until another is chosen. */
+  const [fileFault, setFileFault] = useState<string | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
   const submitProof = async (event: FormEvent) => {
     event.preventDefault();
     const reference = transactionId.trim();
-    if (!reference && !screenshot) return setProblem('Enter the transaction id or choose a screenshot of the payment.');
+    if (!reference && !screenshot) return setProblem(fileFault ?? 'Enter the transaction id or choose a screenshot of the payment.');
     if (/\s/.test(reference)) return setProblem('The transaction id has no spaces: copy it exactly as your payment app shows it.');
     setBusy(true);
     setProblem(null);
@@ -160,7 +162,7 @@ function CustomerPaymentActions({ order, userId }: { order: Order; userId: strin
   return (
     <div className="space-y-3">
       {acceptsPaymentProof(order) && (
-        <form noValidate onSubmit={(event) => void submitProof(event)} className="space-y-2" aria-label="Send a payment proof">
+        <form noValidate onSubmit={(event) => void submitProof(event)} className="space-y-2" aria-label={`Send a payment proof for order #${shortOrderId(order.id)}`}>
           <h3 className="font-semibold">{order.paymentProof ? 'Send another payment proof' : 'Already paid? Send the proof'}</h3>
           <div className="grid gap-2 sm:grid-cols-2">
             <div>
@@ -189,13 +191,19 @@ function CustomerPaymentActions({ order, userId }: { order: Order; userId: strin
                 type="file"
                 accept={IMAGE_FILE_ACCEPT}
                 className="file-input file-input-sm w-full"
+                aria-describedby={`${id}-shot-hint`}
                 onChange={(event) => {
                   const file = event.target.files?.[0] ?? null;
                   const fault = file ? checkImageFile(file, uploadLimitMegabytes.payment) : null;
-                  setProblem(fault ? `${fault.title} ${fault.text}` : null);
+                  const said = fault && `${fault.title} ${fault.text}`;
+                  setFileFault(said);
+                  setProblem(said);
                   setScreenshot(fault ? null : file);
                 }}
               />
+              <p id={`${id}-shot-hint`} className="mt-1 text-xs text-base-content/80">
+                {imageFileHint(uploadLimitMegabytes.payment)}
+              </p>
             </div>
           </div>
           {problem && (

@@ -1,14 +1,18 @@
 import { useEffect, useId, useState } from 'react';
-import { disablePush, enablePush, pushState, type PushState } from '../../lib/web-push.ts';
+import { ALLOW_STEPS, disablePush, enablePush, pushProblem, pushState, type PushState } from '../../lib/web-push.ts';
 
 const explain: Record<PushState, string> = {
   unsupported:
     'This browser cannot show notifications from the shop. On an iPhone or iPad, add the shop to your Home Screen and open it from there.',
   unavailable: 'Notifications are not set up on this shop yet.',
-  denied: 'Notifications are blocked for this site. Allow them in your browser’s site settings, then turn this on.',
+  denied: `Notifications are blocked for this site. ${ALLOW_STEPS}`,
   off: 'Off on this device.',
   on: 'On for this device.',
 };
+
+/** The browser's question was closed without an answer: nothing is blocked, it can be asked again. */
+export const PROMPT_DISMISSED = 'The browser’s question was closed without allowing notifications. Turn this on again and choose Allow.';
+const TURN_OFF_FAILED = 'Could not turn notifications off. Check your connection and try again.';
 
 /**
  * The profile's switch for web push on this device (decision 067). Customers are told when an order is
@@ -40,10 +44,14 @@ export function NotificationsCard({ staff }: { staff: boolean }) {
         await disablePush();
         setState('off');
       } else {
-        setState(await enablePush());
+        const reached = await enablePush();
+        setState(reached);
+        if (reached === 'off') setProblem(PROMPT_DISMISSED);
       }
     } catch (cause) {
-      setProblem(cause instanceof Error && cause.message ? `Could not change notifications: ${cause.message}` : 'Could not change notifications. Try again.');
+      console.warn('Notifications could not be changed', cause);
+      // The browser's own words ("Registration failed - push service error") mean nothing to a customer.
+      setProblem(state === 'on' ? TURN_OFF_FAILED : pushProblem(cause));
       setState(await pushState().catch((): PushState => 'off'));
     } finally {
       setBusy(false);

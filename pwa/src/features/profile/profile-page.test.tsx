@@ -83,8 +83,8 @@ describe('ProfilePage', () => {
     const account = screen.getByRole('region', { name: 'Account Details' });
     expect(within(account).getByText(uid)).toBeTruthy();
     expect(within(account).getByText('January 5, 2026')).toBeTruthy();
-    // Offline, the copy is said to be one.
-    expect(screen.getByRole('status').textContent).toContain(STALE_NOTICE);
+    // Offline, the copy is said to be one, and nothing failed.
+    expect(screen.getByRole('status').textContent).toBe(`${STALE_NOTICE}Try Again`);
   });
 
   it("says 'Unable to Load Profile' when there is no local copy and the server cannot be asked", async () => {
@@ -123,7 +123,10 @@ describe('ProfilePage', () => {
       await getUserDb(account.id).users.put(deviceCopy());
       renderProfile(signedInAccount());
       expect(await screen.findByRole('heading', { level: 1, name: 'Ada Lovelace (saved)' })).toBeTruthy();
-      expect((await screen.findByRole('status')).textContent).toContain('may be out of date');
+      const notice = (await screen.findByRole('status')).textContent;
+      // Online, a load that failed is named as the specification names it, above the copy.
+      expect(notice).toContain('Unable to Load Profile. Failed to fetch user profile.');
+      expect(notice).toContain(STALE_NOTICE);
 
       // Try Again once the network is back: the server's copy, and no more word of staleness.
       network = 'up';
@@ -140,7 +143,7 @@ describe('ProfilePage', () => {
       expect(within(alert).getByText('Failed to fetch user profile.')).toBeTruthy();
     });
 
-    it('saves a new name and mobile on the server and on this device, and refuses a blank name naming the field', async () => {
+    it('saves a new name and mobile on the server and on this device, and refuses a blank name and a mobile with letters naming the field', async () => {
       renderProfile(signedInAccount());
       const form = await screen.findByRole('region', { name: 'Edit Profile' });
       fireEvent.change(within(form).getByLabelText('Full Name'), { target: { value: '  ' } });
@@ -148,6 +151,9 @@ describe('ProfilePage', () => {
       expect(within(form).getByText('is required')).toBeTruthy();
 
       fireEvent.change(within(form).getByLabelText('Full Name'), { target: { value: 'Ada King' } });
+      fireEvent.change(within(form).getByLabelText('Mobile Number'), { target: { value: '0171abc' } });
+      fireEvent.click(within(form).getByRole('button', { name: 'Save Changes' }));
+      expect(within(form).getByText('may hold only digits, spaces and a leading +')).toBeTruthy();
       fireEvent.change(within(form).getByLabelText('Mobile Number'), { target: { value: '01899999999' } });
       await act(async () => fireEvent.click(within(form).getByRole('button', { name: 'Save Changes' })));
       expect((await within(form).findByRole('status')).textContent).toBe('Your profile has been saved.');

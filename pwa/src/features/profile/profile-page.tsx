@@ -7,7 +7,7 @@ import { keepOnDevice } from '../../db/device-copy.ts';
 import { ErrorState, LoadingState } from '../../components/page-state.tsx';
 import { useCurrentUser, useUserDb } from '../../db/hooks.ts';
 import { api, unwrap } from '../../lib/api-client.ts';
-import { hasCode } from '../../lib/app-error.ts';
+import { hasCode, isApiAnswer } from '../../lib/app-error.ts';
 import { useAuth } from '../../lib/auth.tsx';
 import { formatDateLong, greetingFor, initialOf, roleBadgeClass, roleLabel } from '../../lib/format.ts';
 import { authCallback } from '../../lib/supabase.ts';
@@ -17,9 +17,28 @@ import { ChangeEmailCard, ChangePasswordCard, EditProfileCard, OtherDevicesCard,
 import { NotificationsCard } from './notifications-card.tsx';
 
 export const STALE_NOTICE = 'Showing the copy saved on this device: the server could not be reached, so it may be out of date.';
+export const ERRORED_NOTICE = 'Showing the copy saved on this device: the server could not answer just now, so it may be out of date.';
+export const PROFILE_FAILED = { title: 'Unable to Load Profile', message: 'Failed to fetch user profile.' } as const;
 
-/** How the refresh from the server went: its answer is kept on the device, and the page reads it there. */
-type Refresh = 'loading' | 'done' | 'missing' | 'failed';
+/** A refresh with no answer by then has failed: the page says so rather than loading for ever. */
+const REFRESH_PATIENCE_MS = 15_000;
+
+/**
+ * How the refresh from the server went: its answer is kept on the device, and the page reads it there.
+ * 'offline': not asked; 'unreachable': asked, no answer; 'errored': the server answered with an error.
+ */
+type Refresh = 'loading' | 'done' | 'missing' | 'offline' | 'unreachable' | 'errored';
+const failedRefresh = (refresh: Refresh) => refresh === 'offline' || refresh === 'unreachable' || refresh === 'errored';
+
+/** Whether the device holds a copy of the user's record; a device whose database cannot be read holds none. */
+async function hasLocalCopy(userDb: UserDb | null, uid: string): Promise<boolean> {
+  try {
+    return userDb ? (await userDb.users.get(uid)) !== undefined : false;
+  } catch (error) {
+    console.warn('Could not read the profile saved on this device', error);
+    return false;
+  }
+}
 
 /** Own profile: shown from the local copy at once, refreshed from the server when online. */
 export function ProfilePage() {
@@ -30,6 +49,38 @@ export function ProfilePage() {
   return <Profile uid={auth.user.id} sessionEmail={auth.session?.user?.email} />;
 }
 
+/** Asks the server for the user's record (kept on the device) on open and on each retry: how that went. */
+function useProfileRefresh(uid: string, userDb: UserDb | null, attempt: number): Refresh {
+  const [refresh, setRefresh] = useState<Refresh>('loading');
+  useEffect(() => {
+    let cancelled = false;
+    if (!navigator.onLine) {
+      setRefresh('offline');
+      return;
+    }
+    setRefresh('loading');
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const patience = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('No answer from the server in time')), REFRESH_PATIENCE_MS);
+    });
+    Promise.race([unwrap(api.users[':uid'].$get({ param: { uid } })), patience])
+      // The fresher copy goes on the device, so the profile (and the menu's role) read right offline.
+      .then(async (fetched) => {
+        if (userDb) await keepOnDevice(userDb, { users: [fetched] });
+        if (!cancelled) setRefresh('done');
+      })
+      .catch((error: unknown) => {
+        if (!cancelled) setRefresh(hasCode(error, 'not_found') ? 'missing' : isApiAnswer(error) ? 'errored' : 'unreachable');
+      })
+      .finally(() => clearTimeout(timer));
+    return () => {
+      cancelled = true;
+      clearTimeout(timer);
+    };
+  }, [uid, attempt, userDb]);
+  return refresh;
+}
+
 /** Said once, when the page opens from the confirmation link of an email change. */
 let emailChangeToAnnounce = authCallback?.type === 'email_change';
 
@@ -37,30 +88,9 @@ function Profile({ uid, sessionEmail }: { uid: string; sessionEmail: string | un
   const user = useCurrentUser();
   const userDb = useUserDb();
   // Whether the device holds a copy at all (useCurrentUser stays undefined until a first sync).
-  const localRead = useLiveQuery(async () => (userDb ? (await userDb.users.get(uid)) !== undefined : false), [userDb, uid]);
-  const [refresh, setRefresh] = useState<Refresh>('loading');
+  const localRead = useLiveQuery(() => hasLocalCopy(userDb, uid), [userDb, uid]);
   const [attempt, setAttempt] = useState(0);
-
-  useEffect(() => {
-    let cancelled = false;
-    if (!navigator.onLine) {
-      setRefresh('failed');
-      return;
-    }
-    setRefresh('loading');
-    unwrap(api.users[':uid'].$get({ param: { uid } }))
-      // The fresher copy goes on the device, so the profile (and the menu's role) read right offline.
-      .then(async (fetched) => {
-        if (userDb) await keepOnDevice(userDb, { users: [fetched] });
-        if (!cancelled) setRefresh('done');
-      })
-      .catch((error: unknown) => {
-        if (!cancelled) setRefresh(hasCode(error, 'not_found') ? 'missing' : 'failed');
-      });
-    return () => {
-      cancelled = true;
-    };
-  }, [uid, attempt, userDb]);
+  const refresh = useProfileRefresh(uid, userDb, attempt);
 
   // The auth server confirmed a new address (the link was opened here or on another device): the record follows.
   const [emailMoved] = useState(() => {
@@ -79,16 +109,8 @@ function Profile({ uid, sessionEmail }: { uid: string; sessionEmail: string | un
 
   const retry = () => setAttempt((n) => n + 1);
   if (user && refresh !== 'missing') {
-    // The server could not be asked: the copy on this device is shown, and said to be one.
-    const stale =
-      refresh === 'failed' ? (
-        <div role="status" className="alert alert-warning mb-6 flex flex-wrap justify-between gap-2">
-          <span>{STALE_NOTICE}</span>
-          <button type="button" className="btn btn-sm" onClick={retry}>
-            Try Again
-          </button>
-        </div>
-      ) : null;
+    // The server could not be asked, or failed: the copy on this device is shown, and said to be one.
+    const stale = failedRefresh(refresh) ? <RefreshFailed refresh={refresh} onRetry={retry} /> : null;
     const moved = emailMoved ? (
       <div role="status" className="alert alert-success mb-6">
         <span>Your email address has been changed to {sessionEmail ?? user.email}. Sign in with it from now on.</span>
@@ -107,8 +129,8 @@ function Profile({ uid, sessionEmail }: { uid: string; sessionEmail: string | un
       />
     );
   }
-  if (refresh === 'failed' && localRead === false) {
-    return <ErrorState title="Unable to Load Profile" message="Failed to fetch user profile." onRetry={retry} />;
+  if (failedRefresh(refresh) && localRead === false) {
+    return <ErrorState title={PROFILE_FAILED.title} message={PROFILE_FAILED.message} onRetry={retry} />;
   }
   if (refresh === 'missing') {
     return (
@@ -118,6 +140,25 @@ function Profile({ uid, sessionEmail }: { uid: string; sessionEmail: string | un
     );
   }
   return <LoadingState text="Loading profile..." />;
+}
+
+/** Above the device's copy when the refresh failed: offline it is said to be a copy; online, the failed load is named as the spec names it. */
+function RefreshFailed({ refresh, onRetry }: { refresh: Refresh; onRetry: () => void }) {
+  return (
+    <div role="status" className="alert alert-warning mb-6 flex flex-wrap justify-between gap-2">
+      <div>
+        {refresh !== 'offline' && (
+          <p>
+            <strong>{PROFILE_FAILED.title}.</strong> {PROFILE_FAILED.message}
+          </p>
+        )}
+        <p>{refresh === 'errored' ? ERRORED_NOTICE : STALE_NOTICE}</p>
+      </div>
+      <button type="button" className="btn btn-sm" onClick={onRetry}>
+        Try Again
+      </button>
+    </div>
+  );
 }
 
 function ProfileView({ user, userDb, notice }: { user: User; userDb: UserDb | null; notice: ReactNode }) {

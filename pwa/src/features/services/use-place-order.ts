@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useToast } from '../../components/toast.tsx';
-import { placeOrder } from '../../db/mutations.ts';
+import { dismissFailed, placeOrder } from '../../db/mutations.ts';
+import { failOnServerError } from '../../db/outbox.ts';
 import { serverOutcome } from '../../db/server-outcome.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { couponRefusal } from './coupon-field.tsx';
@@ -38,14 +39,18 @@ export function usePlaceOrder() {
     async (userId: string, productId: string, choice: { note?: string; paymentMethod?: string; couponCode?: string } = {}) => {
       setPlacing(true);
       setError(null);
+      // Online, the customer waits for the server's answer, and a refusal or a server error fails at once.
+      const handle = placeOrder(userId, { id: crypto.randomUUID(), productId, ...choice }, { answerNow: navigator.onLine });
       try {
-        const handle = placeOrder(userId, { id: crypto.randomUUID(), productId, ...choice });
         await handle.saved;
         const outcome = await serverOutcome(handle.done, CONFIRM_WAIT_MS);
+        if (outcome !== 'confirmed') failOnServerError(handle.id, false); // queued now: retried like any change
         if (outcome === 'confirmed') toast.success(ORDER_PLACED, 2000);
         else toast.info(outcome === 'offline' ? ORDER_QUEUED : ORDER_SENDING, 5000);
         navigate('/my-orders');
       } catch (cause) {
+        // Shown here, with the order button to try again: not listed a second time among failed changes.
+        await dismissFailed(userId, handle.id).catch(() => undefined);
         // A coupon taken or ended since it was applied: say so, so the customer can order without it.
         const message = choice.couponCode && hasCouponReason(cause) ? couponRefusal(cause) : ORDER_FAILED;
         if (mounted.current) setError(message);

@@ -1,6 +1,7 @@
-import { useState, type ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
+import { uploadLimitMegabytes } from '../../../../edge-api/src/contract/uploads.ts';
 import { useToast } from '../../components/toast.tsx';
-import { IMAGE_FILE_ACCEPT, uploadImage, uploadProblem } from '../../lib/image-upload.ts';
+import { IMAGE_FILE_ACCEPT, imageFileHint, uploadImage, uploadProblem } from '../../lib/image-upload.ts';
 import { MAX_PAYMENT_INSTRUCTIONS, type PaymentInstructions } from '../../../../edge-api/src/contract/settings.ts';
 import { paymentMethodIds, paymentMethodName } from '../../lib/catalog.ts';
 
@@ -113,27 +114,34 @@ export function PaymentInstructionsEditor({
 function QrUpload({ method, onUploaded }: { method: string; onUploaded: (url: string) => void }) {
   const toast = useToast();
   const [busy, setBusy] = useState(false);
+  const hintId = useId();
   return (
-    <label className="mt-2 flex flex-wrap items-center gap-2 text-sm">
-      <span>Upload a QR picture for {paymentMethodName(method)}</span>
-      <input
-        type="file"
-        accept={IMAGE_FILE_ACCEPT}
-        className="file-input file-input-sm max-w-full"
-        disabled={busy}
-        onChange={(event) => {
-          const file = event.target.files?.[0];
-          if (!file) return;
-          setBusy(true);
-          uploadImage(file, 'service')
-            .then((uploaded) => onUploaded(uploaded.url))
-            .catch((error: unknown) => {
-              const problem = uploadProblem(error, 'service');
-              toast.error(`${problem.title} ${problem.text}`);
-            })
-            .finally(() => setBusy(false));
-        }}
-      />
-    </label>
+    <div className="mt-2">
+      <label className="flex flex-wrap items-center gap-2 text-sm">
+        <span>Upload a QR picture for {paymentMethodName(method)}</span>
+        <input
+          type="file"
+          accept={IMAGE_FILE_ACCEPT}
+          aria-describedby={hintId}
+          className="file-input file-input-sm max-w-full"
+          disabled={busy}
+          onChange={(event) => {
+            const file = event.target.files?.[0];
+            if (!file) return;
+            setBusy(true);
+            uploadImage(file, 'service')
+              .then((uploaded) => onUploaded(uploaded.url))
+              .catch((error: unknown) => {
+                const problem = uploadProblem(error, 'service');
+                toast.error(`${problem.title} ${problem.text}`);
+              })
+              .finally(() => setBusy(false));
+          }}
+        />
+      </label>
+      <p id={hintId} className="mt-1 text-xs text-base-content/80">
+        {imageFileHint(uploadLimitMegabytes.service)}
+      </p>
+    </div>
   );
 }

@@ -136,7 +136,7 @@ function ImportStockForm() {
           </div>
           <div>
             <label htmlFor={ids.file} className="label mb-1 block text-sm font-medium text-base-content">
-              CSV file
+              File (.csv or .txt)
             </label>
             <input id={ids.file} type="file" accept=".csv,.txt,text/csv,text/plain" className="file-input w-full" onChange={(event) => void readFile(event)} />
           </div>
