@@ -11,7 +11,8 @@ import { SocialLinks } from '../components/social-icons.tsx';
 import { useDismiss } from '../components/use-dismiss.ts';
 import { useSignOut } from '../components/use-sign-out.ts';
 import { useCurrentUser, useSettings } from '../db/device-hooks.ts';
-import { returnPath, signInHref, useAuth } from '../lib/auth.tsx';
+import { useAuth } from '../lib/auth.tsx';
+import { returnPath, signInHref } from '../lib/return-path.ts';
 
 interface MenuLink {
   to: string;

@@ -2,7 +2,9 @@ import { act, cleanup, fireEvent, render, screen, within } from '@testing-librar
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MemoryRouter } from 'react-router-dom';
 import { getUserDb } from '../db/local-db.ts';
-import { enableVault, lockVault, vaultSealFor } from '../db/vault.ts';
+import { vaultSealFor } from '../db/vault-seal.ts';
+import { lockVault } from '../db/vault-session.ts';
+import { enableVault } from '../db/vault.ts';
 import { AppError } from '../lib/app-error.ts';
 import { AuthContext } from '../lib/auth.tsx';
 import { MaskedSecret } from './masked-secret.tsx';

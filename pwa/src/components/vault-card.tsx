@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { passkeyPrfSupported } from '../lib/passkey-prf.ts';
 import { useVaultState, VaultDialog } from './vault-lock.tsx';
 import type { PinDialogMode } from './vault-pin-dialog.tsx';
-import { lockVault } from '../db/vault.ts';
+import { lockVault } from '../db/vault-session.ts';
 
 /** The profile's switch for this device's PIN lock on delivered passwords (decision 068). */
 export function VaultCard() {

@@ -1,7 +1,7 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import { lazy, Suspense, useSyncExternalStore } from 'react';
 import { useUserDb } from '../db/hooks.ts';
-import { isSealed, isVaultUnlocked, openSealedValue, readVault, subscribeVault, vaultVersion } from '../db/vault.ts';
+import { isSealed, isVaultUnlocked, openSealedValue, readVault, subscribeVault, vaultVersion } from '../db/vault-session.ts';
 import { useAuth } from '../lib/auth.tsx';
 import type { PinDialogMode } from './vault-pin-dialog.tsx';
 

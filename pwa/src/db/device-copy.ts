@@ -11,7 +11,7 @@ import type { User } from '../../../edge-api/src/contract/users.ts';
 import type { WiseStock } from '../../../edge-api/src/contract/wise-stocks.ts';
 import { getPublicDb, type RowRef, type UserDb } from './local-db.ts';
 import { entryTargets, replaceServerCopy } from './outbox.ts';
-import { checkVaultSeal, sealRows, withVaultSeal, type VaultSeal } from './vault.ts';
+import { checkVaultSeal, sealRows, withVaultSeal, type VaultSeal } from './vault-seal.ts';
 
 /** Rows as the server answered them. */
 export interface ServerRows {

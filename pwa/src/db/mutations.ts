@@ -8,7 +8,7 @@ import { getUserDb, type MutationName, type OutboxEntry, type UserDb } from './l
 import { mutatorOf, type MutationArgs, type MutationContext, type RowChange } from './mutators.ts';
 import { entryTargets, failOnServerError, keepServerCopy, waitForEntry } from './outbox.ts';
 import { notifyLocalWrite } from './sync-engine.ts';
-import { checkVaultSeal, sealArgs, withVaultSeal } from './vault.ts';
+import { checkVaultSeal, sealArgs, withVaultSeal } from './vault-seal.ts';
 
 /**
  * A change made on this device. `saved` settles once it is written locally (the screen already shows it);

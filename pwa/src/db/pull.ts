@@ -10,7 +10,7 @@ import { hasCode } from '../lib/app-error.ts';
 import { CURSOR_KEY, getPublicDb, readMeta, type SyncedTable, type UserDb } from './local-db.ts';
 import { baseKey, entryTargets, replaceServerCopy } from './outbox.ts';
 import { fetchChanges, type SyncTransport } from './sync-transport.ts';
-import { checkVaultSeal, sealRows, withVaultSeal } from './vault.ts';
+import { checkVaultSeal, sealRows, withVaultSeal } from './vault-seal.ts';
 
 /** The user's role as last pulled (meta key): a move between customer and staff replaces the copy. */
 const ROLE_KEY = 'role';

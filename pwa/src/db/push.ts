@@ -10,7 +10,7 @@ import type { OutboxEntry, UserDb } from './local-db.ts';
 import { mutatorOf, type ServerRow } from './mutators.ts';
 import { entryTargets, failsOnServerError, pendingEntries, replaceServerCopy, sameRef, settleEntry, takeServerCopy } from './outbox.ts';
 import { withSession, type SyncTransport } from './sync-transport.ts';
-import { checkVaultSeal, openArgs, sealRows, withVaultSeal } from './vault.ts';
+import { checkVaultSeal, openArgs, sealRows, withVaultSeal } from './vault-seal.ts';
 
 /** Sends pending entries oldest first; stops at the first one that cannot get an answer (and throws its failure). */
 export async function push(transport: SyncTransport, userId: string, db: UserDb): Promise<void> {

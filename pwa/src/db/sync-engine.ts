@@ -2,7 +2,7 @@ import type { Order } from '../../../edge-api/src/contract/orders.ts';
 import { AppError, hasCode, isApiAnswer, isTransient } from '../lib/app-error.ts';
 import { deleteUserDb, getPublicDb, getUserDb, readMeta, type UserDb } from './local-db.ts';
 import { keepDeliveredFiles } from './delivered-files.ts';
-import { lockVault } from './vault.ts';
+import { lockVault } from './vault-session.ts';
 import { pullPrivate, pullPublic } from './pull.ts';
 import { push } from './push.ts';
 import { browserTransport, type SyncTransport } from './sync-transport.ts';

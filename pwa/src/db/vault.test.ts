@@ -8,7 +8,9 @@ import type { UserDb } from './local-db.ts';
 import { deliverOrder } from './mutations.ts';
 import { createService, device, orderOnServer, serviceBody, syncTestBench } from '../test/sync-bench.ts';
 import type { Service } from '../../../edge-api/src/contract/services.ts';
-import { disableVault, enableVault, isVaultUnlocked, lockVault, openArgs, openSealedValue, readVault, unlockVault, VAULT_IDLE_MS } from './vault.ts';
+import { openArgs } from './vault-seal.ts';
+import { isVaultUnlocked, lockVault, openSealedValue, readVault, VAULT_IDLE_MS } from './vault-session.ts';
+import { disableVault, enableVault, unlockVault } from './vault.ts';
 
 const { bench, track } = syncTestBench();
 let api: ApiHarness;

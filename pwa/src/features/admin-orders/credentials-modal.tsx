@@ -10,7 +10,7 @@ import { finishQueuedChange } from '../../components/finish-queued-change.ts';
 import { ModalDialog } from '../../components/modal-dialog.tsx';
 import { ModalFormActions } from '../../components/modal-form-actions.tsx';
 import { PasswordInput } from '../../components/password-input.tsx';
-import { isSealed } from '../../db/vault.ts';
+import { isSealed } from '../../db/vault-session.ts';
 import { useToast } from '../../components/toast.tsx';
 import { deliverOrder } from '../../db/mutations.ts';
 import { hasCode } from '../../lib/app-error.ts';

@@ -1,16 +1,12 @@
-import { useId, useState, type ChangeEvent, type FormEvent } from 'react';
+import { useId, type ChangeEvent } from 'react';
 import {
   SERVICE_STOCK_IMPORT_COLUMNS,
-  SERVICE_STOCK_IMPORT_MAX_CHARS,
   SERVICE_STOCK_IMPORT_MAX_ROWS,
-  type ServiceStockImportPreview,
   type ServiceStockImportRow,
   type ServiceStockImportSplit,
   type ServiceStockKind,
 } from '../../../../edge-api/src/contract/service-stocks.ts';
-import { useToast } from '../../components/toast.tsx';
-import { api, unwrap } from '../../lib/api-client.ts';
-import { hasCode, isRefusal } from '../../lib/app-error.ts';
+import { plural, useServiceStockImport } from './use-service-stock-import.ts';
 
 export const IMPORT_OFFLINE_MESSAGE = 'Offline: importing needs a connection. Nothing is queued; preview and import once you are back online.';
 
@@ -25,7 +21,88 @@ const placeholderOf: Record<ServiceStockKind, string> = {
   lines: '10.0.0.1:3128:user:pass\n10.0.0.2:3128:user:pass',
 };
 
-const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
+interface SourceProps {
+  ids: { text: string; file: string; format: string; split: string };
+  kind: ServiceStockKind;
+  text: string;
+  onText: (text: string) => void;
+  onFile: (event: ChangeEvent<HTMLInputElement>) => void;
+  split: ServiceStockImportSplit;
+  onSplit: (split: ServiceStockImportSplit) => void;
+}
+
+/** Where the rows come from: a file or the text box, and for lines how they split into items. */
+function ImportSource({ ids, kind, text, onText, onFile, split, onSplit }: SourceProps) {
+  return (
+    <>
+      <div>
+        <label htmlFor={ids.file} className="mb-1 block text-sm font-medium">
+          File (.csv or .txt)
+        </label>
+        <input id={ids.file} type="file" accept=".csv,.txt,text/csv,text/plain" className="file-input w-full" onChange={onFile} />
+      </div>
+      <div>
+        <label htmlFor={ids.text} className="mb-1 block text-sm font-medium">
+          {kind === 'lines' ? 'Lines to add' : 'Rows to add'}
+        </label>
+        <textarea
+          id={ids.text}
+          className="textarea h-32 w-full font-mono text-sm"
+          value={text}
+          onChange={(event) => onText(event.target.value)}
+          placeholder={placeholderOf[kind]}
+          spellCheck={false}
+          autoComplete="off"
+          aria-describedby={ids.format}
+        />
+      </div>
+      {kind === 'lines' && (
+        <fieldset className="space-y-1 text-sm">
+          <legend className="mb-1 font-medium">Each item is</legend>
+          <label className="flex items-center gap-2">
+            <input type="radio" className="radio radio-sm" name={ids.split} checked={split === 'blocks'} onChange={() => onSplit('blocks')} />
+            A block of lines between blank lines
+          </label>
+          <label className="flex items-center gap-2">
+            <input type="radio" className="radio radio-sm" name={ids.split} checked={split === 'lines'} onChange={() => onSplit('lines')} />
+            One line
+          </label>
+        </fieldset>
+      )}
+    </>
+  );
+}
+
+/** The rows with problems, one line per problem: from the preview, or those the import refused. */
+function ImportProblemsTable({ rows, refused }: { rows: ServiceStockImportRow[]; refused: boolean }) {
+  return (
+    <div className="max-h-60 overflow-auto rounded-box border border-base-300">
+      <table className="table table-sm">
+        <caption className="sr-only">{refused ? 'Rows the import refused' : 'Rows with problems'}</caption>
+        <thead className="text-base-content">
+          <tr>
+            <th scope="col">Row</th>
+            <th scope="col">Item</th>
+            <th scope="col">Field</th>
+            <th scope="col">Problem</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.flatMap((row) =>
+            row.problems.map((rowProblem, i) => (
+              <tr key={`${row.row}-${i}`}>
+                <td>{row.row}</td>
+                <td className="break-all">{row.label}</td>
+                <td>{rowProblem.field}</td>
+                <td>{rowProblem.message}</td>
+              </tr>
+            )),
+          )}
+        </tbody>
+      </table>
+    </div>
+  );
+}
 
 /**
  * Import many items into a service's stock at once (decision 075): paste or choose a file, Preview (the
@@ -35,91 +112,9 @@ const plural = (count: number, word: string) => `${count} ${word}${count === 1 ?
  * control and label lookups find it alone).
  */
 export function ServiceStockImport({ serviceId, kind, online, onImported }: { serviceId: string; kind: ServiceStockKind; online: boolean; onImported: (count: number) => Promise<void> | void }) {
-  const toast = useToast();
-  const [text, setText] = useState('');
-  const [split, setSplit] = useState<ServiceStockImportSplit>('blocks');
-  const [override, setOverride] = useState(false);
-  // The preview is of the text (and split) as sent; a change asks for a new one.
-  const [preview, setPreview] = useState<{ key: string; answer: ServiceStockImportPreview } | null>(null);
-  const [refused, setRefused] = useState<ServiceStockImportRow[] | null>(null);
-  const [busy, setBusy] = useState<'preview' | 'import' | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
-  // One id per import: a retry after a lost answer answers the first import instead of adding twice.
-  const [importId, setImportId] = useState(() => crypto.randomUUID());
+  const state = useServiceStockImport(serviceId, kind, online, onImported);
+  const { current, refused, preview, problem, busy, blocked, needsOverride, importable, override } = state;
   const ids = { title: useId(), text: useId(), file: useId(), format: useId(), problem: useId(), summary: useId(), split: useId() };
-  const key = `${split}\n${text}`;
-  const current = preview?.key === key ? preview.answer : null;
-  const blocked = current ? current.counts.invalid > 0 : true;
-  const needsOverride = (current?.counts.duplicates ?? 0) > 0;
-  const importable = current ? current.counts.ok + current.counts.duplicates : 0;
-  const splitBody = kind === 'lines' ? { split } : {};
-
-  const changeText = (value: string) => {
-    setText(value);
-    setRefused(null);
-    setProblem(null);
-  };
-
-  const readFile = async (event: ChangeEvent<HTMLInputElement>) => {
-    const file = event.target.files?.[0];
-    if (!file) return;
-    if (file.size > SERVICE_STOCK_IMPORT_MAX_CHARS * 4) {
-      setProblem(`This file is too large: an import holds at most ${SERVICE_STOCK_IMPORT_MAX_CHARS.toLocaleString('en')} characters.`);
-      return;
-    }
-    changeText(await file.text());
-  };
-
-  const askPreview = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!online) return;
-    if (!text.trim()) {
-      setProblem('Paste the rows or choose a file first.');
-      return;
-    }
-    setBusy('preview');
-    setProblem(null);
-    setRefused(null);
-    try {
-      const answer = await unwrap(api['service-stocks'].preview.$post({ json: { serviceId, text, ...splitBody } }));
-      setPreview({ key, answer });
-      setOverride(false);
-    } catch (error) {
-      setProblem(isRefusal(error) ? error.message : 'The preview failed. Check your connection and try again.');
-    } finally {
-      setBusy(null);
-    }
-  };
-
-  const runImport = async () => {
-    if (!current || blocked || !online) return;
-    if (needsOverride && !override) {
-      setProblem('Some rows are already in stock or delivered: tick "Add them anyway" to import them, or remove them and preview again.');
-      return;
-    }
-    setBusy('import');
-    setProblem(null);
-    try {
-      const result = await unwrap(api['service-stocks'].batch.$post({ json: { id: importId, serviceId, text, ...splitBody, ...(override && { overrideDuplicates: true }) } }));
-      toast.success(`${plural(result.imported, 'item')} imported.`, 4000);
-      setText('');
-      setPreview(null);
-      setOverride(false);
-      setImportId(crypto.randomUUID());
-      await onImported(result.imported);
-    } catch (error) {
-      // Stock changed since the preview: the server's answer lists the rows at fault; nothing was imported.
-      const rows = hasCode(error, 'bad_request', 'duplicate_credentials') ? (error.details as { rows?: ServiceStockImportRow[] } | undefined)?.rows : undefined;
-      if (rows) {
-        setRefused(rows);
-        setPreview(null);
-      }
-      setProblem(isRefusal(error) ? error.message : 'The import failed. Check your connection and try again: it will not be imported twice.');
-    } finally {
-      setBusy(null);
-    }
-  };
-
   const shown = refused ?? current?.rows.filter((row) => row.problems.length > 0) ?? [];
 
   return (
@@ -127,7 +122,7 @@ export function ServiceStockImport({ serviceId, kind, online, onImported }: { se
       <h3 id={ids.title} className="mb-2 font-semibold">
         Add many at once
       </h3>
-      <form noValidate onSubmit={(event) => void askPreview(event)} aria-describedby={problem ? ids.problem : undefined} className="space-y-3">
+      <form noValidate onSubmit={(event) => void state.askPreview(event)} aria-describedby={problem ? ids.problem : undefined} className="space-y-3">
         <p id={ids.format} className="text-sm">
           {formatOf(kind)} At most {SERVICE_STOCK_IMPORT_MAX_ROWS.toLocaleString('en')} items per import.
         </p>
@@ -137,40 +132,7 @@ export function ServiceStockImport({ serviceId, kind, online, onImported }: { se
           </a>
         )}
         {!online && <p className="text-sm">{IMPORT_OFFLINE_MESSAGE}</p>}
-        <div>
-          <label htmlFor={ids.file} className="mb-1 block text-sm font-medium">
-            File (.csv or .txt)
-          </label>
-          <input id={ids.file} type="file" accept=".csv,.txt,text/csv,text/plain" className="file-input w-full" onChange={(event) => void readFile(event)} />
-        </div>
-        <div>
-          <label htmlFor={ids.text} className="mb-1 block text-sm font-medium">
-            {kind === 'lines' ? 'Lines to add' : 'Rows to add'}
-          </label>
-          <textarea
-            id={ids.text}
-            className="textarea h-32 w-full font-mono text-sm"
-            value={text}
-            onChange={(event) => changeText(event.target.value)}
-            placeholder={placeholderOf[kind]}
-            spellCheck={false}
-            autoComplete="off"
-            aria-describedby={ids.format}
-          />
-        </div>
-        {kind === 'lines' && (
-          <fieldset className="space-y-1 text-sm">
-            <legend className="mb-1 font-medium">Each item is</legend>
-            <label className="flex items-center gap-2">
-              <input type="radio" className="radio radio-sm" name={ids.split} checked={split === 'blocks'} onChange={() => setSplit('blocks')} />
-              A block of lines between blank lines
-            </label>
-            <label className="flex items-center gap-2">
-              <input type="radio" className="radio radio-sm" name={ids.split} checked={split === 'lines'} onChange={() => setSplit('lines')} />
-              One line
-            </label>
-          </fieldset>
-        )}
+        <ImportSource ids={ids} kind={kind} text={state.text} onText={state.changeText} onFile={(event) => void state.readFile(event)} split={state.split} onSplit={state.setSplit} />
         {problem && (
           <p id={ids.problem} role="alert" className="alert alert-error text-sm">
             {problem}
@@ -182,36 +144,10 @@ export function ServiceStockImport({ serviceId, kind, online, onImported }: { se
             Preview: {plural(current.counts.ok, 'row')} ready · {plural(current.counts.duplicates, 'row')} already in stock or delivered · {plural(current.counts.invalid, 'row')} with problems
           </p>
         )}
-        {shown.length > 0 && (
-          <div className="max-h-60 overflow-auto rounded-box border border-base-300">
-            <table className="table table-sm">
-              <caption className="sr-only">{refused ? 'Rows the import refused' : 'Rows with problems'}</caption>
-              <thead className="text-base-content">
-                <tr>
-                  <th scope="col">Row</th>
-                  <th scope="col">Item</th>
-                  <th scope="col">Field</th>
-                  <th scope="col">Problem</th>
-                </tr>
-              </thead>
-              <tbody>
-                {shown.flatMap((row) =>
-                  row.problems.map((rowProblem, i) => (
-                    <tr key={`${row.row}-${i}`}>
-                      <td>{row.row}</td>
-                      <td className="break-all">{row.label}</td>
-                      <td>{rowProblem.field}</td>
-                      <td>{rowProblem.message}</td>
-                    </tr>
-                  )),
-                )}
-              </tbody>
-            </table>
-          </div>
-        )}
+        {shown.length > 0 && <ImportProblemsTable rows={shown} refused={refused !== null} />}
         {current && needsOverride && !blocked && (
           <label className="flex items-center gap-2 text-sm">
-            <input type="checkbox" className="checkbox checkbox-sm" checked={override} onChange={(event) => setOverride(event.target.checked)} />
+            <input type="checkbox" className="checkbox checkbox-sm" checked={override} onChange={(event) => state.setOverride(event.target.checked)} />
             Add them anyway (duplicates of stock or of delivered orders)
           </label>
         )}
@@ -220,7 +156,7 @@ export function ServiceStockImport({ serviceId, kind, online, onImported }: { se
             {busy === 'preview' && <span className="loading loading-spinner loading-xs" aria-hidden="true" />}
             Preview
           </button>
-          <button type="button" className="btn btn-primary" onClick={() => void runImport()} disabled={busy !== null || !online || blocked || importable === 0} aria-busy={busy === 'import' || undefined}>
+          <button type="button" className="btn btn-primary" onClick={() => void state.runImport()} disabled={busy !== null || !online || blocked || importable === 0} aria-busy={busy === 'import' || undefined}>
             {busy === 'import' && <span className="loading loading-spinner loading-xs" aria-hidden="true" />}
             {current && !blocked ? `Import ${plural(importable, 'item')}` : 'Import'}
           </button>

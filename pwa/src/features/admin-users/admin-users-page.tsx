@@ -1,22 +1,17 @@
 import { useMemo, useState } from 'react';
-import type { Role, User } from '../../../../edge-api/src/contract/users.ts';
-import { useConfirm } from '../../components/confirm-dialog.tsx';
 import { CountCard } from '../../components/count-card.tsx';
 import { NoAccess } from '../../components/no-access.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../../components/page-state.tsx';
 import { usePageTitle } from '../../components/page-title.ts';
 import { SearchInput } from '../../components/search-input.tsx';
-import { useToast } from '../../components/toast.tsx';
-import { forgetOnDevice, keepOnDevice } from '../../db/device-copy.ts';
 import { useSyncStatus } from '../../db/sync-status.ts';
-import { api, unwrap } from '../../lib/api-client.ts';
-import { hasCode } from '../../lib/app-error.ts';
 import { useAuth } from '../../lib/auth.tsx';
 import { useAuthorization } from '../../lib/authorization.tsx';
 import { useAdminUsers } from './use-admin-users.ts';
-import { accessDenied, deleteFailure, failureText, listFailure, roleUpdateFailure } from './user-errors.ts';
+import { accessDenied, listFailure } from './user-errors.ts';
 import { countUsers, filterUsers, isRoleFilter, roleFilterOptions, type RoleFilter } from './user-filters.ts';
-import { nameOf, UsersTable } from './users-table.tsx';
+import { UsersTable } from './users-table.tsx';
+import { useUserActions } from './use-user-actions.ts';
 
 /** User Management (/dashboard/admin-users): admins only; a moderator is told so. */
 export function AdminUsersPage() {
@@ -27,76 +22,43 @@ export function AdminUsersPage() {
   return <UserManagement viewerId={auth.user.id} />;
 }
 
-const without = (set: ReadonlySet<string>, value: string) => {
-  const next = new Set(set);
-  next.delete(value);
-  return next;
-};
+function UsersHeader({ loading, onRefresh }: { loading: boolean; onRefresh: () => void }) {
+  return (
+    <header className="flex flex-wrap items-start justify-between gap-4">
+      <div>
+        <h1 className="text-2xl font-bold">User Management</h1>
+        <p className="text-base-content/80">See every account, change roles and remove users.</p>
+      </div>
+      <button type="button" className="btn btn-outline btn-sm" onClick={onRefresh} disabled={loading}>
+        {loading && <span className="loading loading-spinner loading-xs" aria-hidden="true" />}
+        Refresh
+      </button>
+    </header>
+  );
+}
+
+/** The counts by role; unknown (not zero) while nothing is on the device and the list is on its way. */
+function UserCounts({ counts }: { counts: ReturnType<typeof countUsers> | undefined }) {
+  return (
+    <section aria-label="User counts" aria-busy={!counts} className="grid grid-cols-2 gap-4 lg:grid-cols-4">
+      <CountCard label="Total Users" value={counts?.total} />
+      <CountCard label="Admins" value={counts?.admins} />
+      <CountCard label="Moderators" value={counts?.moderators} />
+      <CountCard label="Regular Users" value={counts?.users} />
+    </section>
+  );
+}
 
 export function UserManagement({ viewerId }: { viewerId: string }) {
   usePageTitle('User Management');
-  const toast = useToast();
-  const confirm = useConfirm();
   const { online } = useSyncStatus();
   const { db, users, status, refresh } = useAdminUsers(viewerId);
+  const { busy, changeRole, deleteUser } = useUserActions(db, refresh);
   const [search, setSearch] = useState('');
   const [roleFilter, setRoleFilter] = useState<RoleFilter>('all');
-  const [busy, setBusy] = useState<ReadonlySet<string>>(new Set());
 
   const counts = useMemo(() => countUsers(users ?? []), [users]);
   const shown = useMemo(() => filterUsers(users ?? [], search, roleFilter), [users, search, roleFilter]);
-
-  const runForRow = async (uid: string, work: () => Promise<void>) => {
-    setBusy((current) => new Set(current).add(uid));
-    try {
-      await work();
-    } finally {
-      setBusy((current) => without(current, uid));
-    }
-  };
-
-  const changeRole = async (user: User, userRole: Role) => {
-    if (userRole === user.userRole) return;
-    const confirmed = await confirm({
-      title: 'Update User Role?',
-      text: `Are you sure you want to change this user's role to ${userRole}?`,
-      confirmLabel: 'Yes, update it!',
-    });
-    if (!confirmed) return;
-    await runForRow(user.uid, async () => {
-      try {
-        const updated = await unwrap(api.users[':uid'].role.$put({ param: { uid: user.uid }, json: { userRole, version: user.version } }));
-        await keepOnDevice(db, { users: [updated] });
-        toast.success(`User role updated to ${updated.userRole}`);
-      } catch (error) {
-        console.error('Failed to update user role', error);
-        toast.error(failureText(roleUpdateFailure(error)));
-        // A stale copy (changed elsewhere meanwhile): show the current one.
-        if (hasCode(error, 'conflict')) void refresh();
-      }
-    });
-  };
-
-  const deleteUser = async (user: User) => {
-    const confirmed = await confirm({
-      title: 'Are you sure?',
-      subject: [nameOf(user), user.email],
-      text: 'This action cannot be undone!',
-      confirmLabel: 'Yes, delete it!',
-      danger: true,
-    });
-    if (!confirmed) return;
-    await runForRow(user.uid, async () => {
-      try {
-        await unwrap(api.users[':uid'].$delete({ param: { uid: user.uid } }));
-        await forgetOnDevice(db, { users: [user.uid] });
-        toast.success('User has been deleted successfully.');
-      } catch (error) {
-        console.error('Failed to delete user', error);
-        toast.error(failureText(deleteFailure(error)));
-      }
-    });
-  };
 
   const failure = status.kind === 'failed' ? listFailure(status.error) : null;
   const loading = status.kind === 'loading' || status.kind === 'idle';
@@ -149,23 +111,9 @@ export function UserManagement({ viewerId }: { viewerId: string }) {
 
   return (
     <div className="space-y-6">
-      <header className="flex flex-wrap items-start justify-between gap-4">
-        <div>
-          <h1 className="text-2xl font-bold">User Management</h1>
-          <p className="text-base-content/80">See every account, change roles and remove users.</p>
-        </div>
-        <button type="button" className="btn btn-outline btn-sm" onClick={() => void refresh()} disabled={status.kind === 'loading'}>
-          {status.kind === 'loading' && <span className="loading loading-spinner loading-xs" aria-hidden="true" />}
-          Refresh
-        </button>
-      </header>
+      <UsersHeader loading={status.kind === 'loading'} onRefresh={() => void refresh()} />
 
-      <section aria-label="User counts" aria-busy={!countsKnown} className="grid grid-cols-2 gap-4 lg:grid-cols-4">
-        <CountCard label="Total Users" value={countsKnown ? counts.total : undefined} />
-        <CountCard label="Admins" value={countsKnown ? counts.admins : undefined} />
-        <CountCard label="Moderators" value={countsKnown ? counts.moderators : undefined} />
-        <CountCard label="Regular Users" value={countsKnown ? counts.users : undefined} />
-      </section>
+      <UserCounts counts={countsKnown ? counts : undefined} />
 
       <div className="flex flex-col gap-3 sm:flex-row" role="search">
         <SearchInput label="Search users" placeholder="Search users by name, email, or UID..." value={search} onChange={setSearch} />

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { usePageTitle } from '../../components/page-title.ts';
-import { accountErrorMessage, requestPasswordReset } from '../../lib/auth.tsx';
+import { accountErrorMessage, requestPasswordReset } from '../../lib/account-changes.ts';
 import { AuthCard, FormError, TextField } from './auth-card.tsx';
 
 /** "Forgot password?": mails a link to choose a new password (supabase-js resetPasswordForEmail). */

@@ -2,7 +2,8 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router-dom';
 import { usePageTitle } from '../../components/page-title.ts';
 import { PasswordInput } from '../../components/password-input.tsx';
-import { returnPath, returnReason, signInHref, signIn, signInErrorMessage, useAuth } from '../../lib/auth.tsx';
+import { signIn, signInErrorMessage, useAuth } from '../../lib/auth.tsx';
+import { returnPath, returnReason, signInHref } from '../../lib/return-path.ts';
 import { clearWipeNotice, hasWipeNotice, WIPED_REASON } from '../../lib/wipe-notice.ts';
 import { AuthCard, FormError, TextField } from './auth-card.tsx';
 

@@ -5,7 +5,8 @@ import { PASSWORD_MIN_CHARS, userLimits } from '../../../../edge-api/src/contrac
 import { usePageTitle } from '../../components/page-title.ts';
 import { PasswordInput } from '../../components/password-input.tsx';
 import { requestSync } from '../../db/sync-engine.ts';
-import { returnPath, returnReason, signInHref, signUp, useAuth } from '../../lib/auth.tsx';
+import { signUp, useAuth } from '../../lib/auth.tsx';
+import { returnPath, returnReason, signInHref } from '../../lib/return-path.ts';
 import { hasWipeNotice, WIPED_REASON } from '../../lib/wipe-notice.ts';
 import { AuthCard, FormError, TextField } from './auth-card.tsx';
 

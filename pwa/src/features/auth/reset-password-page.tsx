@@ -2,7 +2,8 @@ import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { usePageTitle } from '../../components/page-title.ts';
 import { newPasswordProblem, NewPasswordFields } from '../../components/new-password-fields.tsx';
-import { accountErrorMessage, setNewPassword, useAuth } from '../../lib/auth.tsx';
+import { accountErrorMessage, setNewPassword } from '../../lib/account-changes.ts';
+import { useAuth } from '../../lib/auth.tsx';
 import { authCallback } from '../../lib/supabase.ts';
 import { AuthCard, FormError } from './auth-card.tsx';
 

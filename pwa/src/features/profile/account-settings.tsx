@@ -7,7 +7,7 @@ import { keepOnDevice } from '../../db/device-copy.ts';
 import type { UserDb } from '../../db/local-db.ts';
 import { api, unwrap } from '../../lib/api-client.ts';
 import { hasCode } from '../../lib/app-error.ts';
-import { accountErrorMessage, changeEmail, changePassword, signOutOtherDevices } from '../../lib/auth.tsx';
+import { accountErrorMessage, changeEmail, changePassword, signOutOtherDevices } from '../../lib/account-changes.ts';
 import { checkWith, problemsFromAnswer, type FieldProblems } from '../../lib/form-problems.ts';
 import { keepOnlyThisDevicePush } from '../../lib/web-push.ts';
 

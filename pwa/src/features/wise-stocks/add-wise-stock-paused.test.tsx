@@ -6,7 +6,7 @@ import { nextWindowStart } from '../../../../edge-api/src/testing/limit-window.t
 import { deleteUserDb } from '../../db/local-db.ts';
 import { PAUSED_TITLE } from '../../lib/duplicate-check-problem.ts';
 import { fetchFromApp } from '../../test/in-process-api.ts';
-import { UNCHECKED_STOCK_MESSAGE } from './add-wise-stock-page.tsx';
+import { UNCHECKED_STOCK_MESSAGE } from './add-wise-stock-fields.tsx';
 import { field, pngBytes, renderAsStaff, seedDevice, staffId } from './render-as-staff.tsx';
 
 // Decision 076: the form against the real API app in-process, whose limit on duplicate checks is 2 per

@@ -6,7 +6,7 @@ import { LoadingState } from '../../components/page-state.tsx';
 import { usePageTitle } from '../../components/page-title.ts';
 import { useToast } from '../../components/toast.tsx';
 import { keepOnDevice } from '../../db/device-copy.ts';
-import { isSealed } from '../../db/vault.ts';
+import { isSealed } from '../../db/vault-session.ts';
 import { usePendingIds, useUserDb } from '../../db/hooks.ts';
 import { useSyncStatus } from '../../db/sync-status.ts';
 import { api, unwrap } from '../../lib/api-client.ts';
