@@ -48,6 +48,9 @@ export function accountErrorMessage(error: unknown): string {
       return 'Password should be at least 6 characters';
     case 'current_password_required':
       return 'Enter your current password.';
+    case 'reauthentication_needed':
+      // A recovery link sets a new password within 15 minutes of being opened (decision 163).
+      return 'This password reset link has expired. Ask for a new one.';
     case 'current_password_mismatch':
       return 'Your current password is not right. Check it and try again.';
     case 'same_password':
