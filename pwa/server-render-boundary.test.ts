@@ -44,13 +44,16 @@ describe('the server render boundary (decision 150)', () => {
         'node_modules/pg/lib/index.js': { bytes: 1, imports: [{ path: 'node:child_process', kind: 'require-call', external: true }] },
         'node_modules/react-dom/server.edge.js': { bytes: 1 },
         'edge-api/src/worker.ts': { bytes: 1 },
+        'node_modules/zod/v4/locales/en.js': { bytes: 1 },
+        'node_modules/zod/v4/locales/he.js': { bytes: 1 },
       },
       outputs: {},
     };
     const problems = graphProblems(meta);
-    expect(problems).toHaveLength(6);
+    expect(problems).toHaveLength(7);
+    expect(problems.join('\n')).toMatch(/zod locale/);
     expect(problems.join('\n')).toMatch(/dexie[\s\S]*heic2any/);
     expect(problems.join('\n')).toMatch(/child_process/);
-    expect(graphProblems({ inputs: { 'node_modules/react-dom/server.edge.js': { bytes: 1 }, 'edge-api/src/worker.ts': { bytes: 1 } }, outputs: {} })).toEqual([]);
+    expect(graphProblems({ inputs: { 'node_modules/react-dom/server.edge.js': { bytes: 1 }, 'node_modules/zod/v4/locales/en.js': { bytes: 1 }, 'edge-api/src/worker.ts': { bytes: 1 } }, outputs: {} })).toEqual([]);
   });
 });
