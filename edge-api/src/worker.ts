@@ -199,8 +199,7 @@ function healthAnswer(request: Request): Response {
 /**
  * The same Hono app on Cloudflare Workers: Postgres through Hyperdrive, Supabase Auth and Storage. The
  * platform serves the static assets (with dist/_headers) before this runs, except the paths of
- * run_worker_first (/api, /files, the public pages, /healthz and /readyz) and a request for a file that
- * is not there and is not a navigation (a missing hashed asset: a 404 here, decision 150).
+ * run_worker_first: /api, /files, the hashed assets, the public pages, /healthz and /readyz.
  */
 export default {
   async fetch(request: Request, source: Record<string, unknown>, ctx: ExecutionContext): Promise<Response> {
