@@ -68,7 +68,8 @@ describe('the worker under workerd', () => {
     const found = await fetch(`${target.url}/assets/${hashedAsset}`);
     expect(found.status).toBe(200);
     expect(found.headers.get('content-type')).toMatch(/javascript/);
-    for (const headers of [{}, { 'sec-fetch-mode': 'no-cors', 'sec-fetch-dest': 'script' }, { 'sec-fetch-mode': 'navigate' }]) {
+    const requests: Record<string, string>[] = [{}, { 'sec-fetch-mode': 'no-cors', 'sec-fetch-dest': 'script' }, { 'sec-fetch-mode': 'navigate' }];
+    for (const headers of requests) {
       const missing = await fetch(`${target.url}/assets/app-does-not-exist.js`, { headers });
       expect(missing.status, JSON.stringify(headers)).toBe(404);
       expect(missing.headers.get('cache-control') ?? '').not.toContain('immutable');
