@@ -63,7 +63,7 @@ describe('the worker under workerd', () => {
     await expectEntryHeaders(target.url, { hashedAsset: `/assets/${hashedAsset}`, sourceMap: `/assets/${sourceMap}` });
   });
 
-  it('serves a hashed asset immutable and answers one that is not there 404, a navigation included, never the app shell (decision 150)', async () => {
+  it('serves a hashed asset and answers one that is not there 404, a navigation included, never the app shell (decision 150)', async () => {
     const hashedAsset = readdirSync('dist/assets').find((name) => name.endsWith('.js'))!;
     const found = await fetch(`${target.url}/assets/${hashedAsset}`);
     expect(found.status).toBe(200);
