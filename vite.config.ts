@@ -7,6 +7,7 @@ import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { serverRenderBoundary } from './pwa/server-render-boundary.ts';
 import { contentSecurityPolicy, workersAssetsIgnoreFile, workersHeadersFile } from './edge-api/src/lib/http-headers.ts';
 
 /** Files of the build worth compressing: text. Images, fonts (woff2) and maps are not. */
@@ -145,6 +146,8 @@ export default defineConfig(({ isSsrBuild, command }) => ({
         this.emitFile({ type: 'asset', fileName: '.assetsignore', source: workersAssetsIgnoreFile() });
       },
     },
+    // The server build never reaches the device's, the API client's or the auth library's code (decision 150).
+    serverRenderBoundary(),
     react(),
     tailwindcss(),
     VitePWA({

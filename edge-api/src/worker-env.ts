@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { dataKey, list } from './env.ts';
 
 /** What the worker needs of the platform's bindings: checked like the variables, so a missing one is named. */

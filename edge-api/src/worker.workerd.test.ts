@@ -63,6 +63,20 @@ describe('the worker under workerd', () => {
     await expectEntryHeaders(target.url, { hashedAsset: `/assets/${hashedAsset}`, sourceMap: `/assets/${sourceMap}` });
   });
 
+  it('serves a hashed asset and answers one that is not there 404, a navigation included, never the app shell (decision 150)', async () => {
+    const hashedAsset = readdirSync('dist/assets').find((name) => name.endsWith('.js'))!;
+    const found = await fetch(`${target.url}/assets/${hashedAsset}`);
+    expect(found.status).toBe(200);
+    expect(found.headers.get('content-type')).toMatch(/javascript/);
+    const requests: Record<string, string>[] = [{}, { 'sec-fetch-mode': 'no-cors', 'sec-fetch-dest': 'script' }, { 'sec-fetch-mode': 'navigate' }];
+    for (const headers of requests) {
+      const missing = await fetch(`${target.url}/assets/app-does-not-exist.js`, { headers });
+      expect(missing.status, JSON.stringify(headers)).toBe(404);
+      expect(missing.headers.get('cache-control') ?? '').not.toContain('immutable');
+      expect(await missing.text()).not.toMatch(/<!doctype html>/i);
+    }
+  });
+
   it('renders the public pages from the database, as the Node entry does, and leaves the client routes to the app shell', async () => {
     const admin = await api.createUser('admin');
     const title = `Rendered VPS ${crypto.randomUUID().slice(0, 8)}`;

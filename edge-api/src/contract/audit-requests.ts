@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { auditEntities } from './audit.ts';
 import { blankAsMissing, oneOf, queryText } from './fields.ts';
 

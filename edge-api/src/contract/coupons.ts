@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { oneOf, uuid } from './fields.ts';
 
 /** Coupons (issue 32, decision 220): a code worth a percentage or a fixed amount off one order. */

@@ -2,7 +2,7 @@
  * Every kind of delivery (issue 16 item 4, decision 069): what a service delivers, and the rules for a
  * file, a server login and a list of lines. An account is the Wise fields as before.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { oneOf, requiredText, text, wisePassword } from './fields.ts';
 import { parseBlobRef } from './uploads.ts';
 

@@ -2,7 +2,7 @@
  * The pieces every request schema is built from, so a rule (what "required" means, how long an email
  * may be, what a version is) is written once for the API and the forms of the PWA.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { FieldIssue } from './errors.ts';
 
 /** A missing field reads "is required" rather than zod's "expected string, received undefined". */

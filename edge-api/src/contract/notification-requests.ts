@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { uuid } from './fields.ts';
 
 /** POST /api/notifications/read: these notifications, or every one, become read for the caller. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { oneOf, text } from './fields.ts';
 import { paymentRails } from './payments.ts';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { requiredText } from './fields.ts';
 import { DEVICE_ID_MAX, DEVICE_LABEL_MAX } from './order-requests.ts';
 

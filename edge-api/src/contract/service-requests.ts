@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { expectedVersion, IMAGE_ADDRESS_MAX, requiredText, text, textList, uuid } from './fields.ts';
 import { deliveryKindSchema } from './deliveries.ts';
 import { isImageAddress, LOW_STOCK_THRESHOLD_MAX } from './services.ts';

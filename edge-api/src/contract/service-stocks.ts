@@ -2,7 +2,7 @@
  * Stock kept for one service (issue 16 item 4, decision 072): items of the service's kind (an account, a
  * server login, lines), apart from the Wise stock pool, whose screens and API stay as they are.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { deliveryLines, serverLogin } from './deliveries.ts';
 import { expectedVersion, requiredEmail, requiredText, text, uuid, wisePassword } from './fields.ts';
 

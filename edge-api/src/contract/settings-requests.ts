@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { EMAIL_MAX, emailText, IMAGE_ADDRESS_MAX, requiredText, text } from './fields.ts';
 import { lowStockThreshold } from './service-requests.ts';
 import { isImageAddress } from './services.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { emailText, expectedVersion, mobileText, nameText, oneOf, uuid } from './fields.ts';
 import { roles, userLimits } from './users.ts';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { blankAsMissing, EMAIL_MAX, expectedVersion, IMAGE_ADDRESS_MAX, queryText, requiredEmail, requiredText, text, uuid, WISE_PASSWORD_MAX, wisePassword } from './fields.ts';
 import { isHttpUrl, parseBlobRef } from './uploads.ts';
 import { stockStatuses, type StockStatus } from './wise-stocks.ts';

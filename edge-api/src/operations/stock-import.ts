@@ -3,7 +3,7 @@ import type { Transaction } from 'kysely';
 import { wisePassword } from '../contract/fields.ts';
 import { importLineStatuses, STOCK_IMPORT_COLUMNS, STOCK_IMPORT_MAX_LINES, type ImportLine, type ImportPreview } from '../contract/stock-batches.ts';
 import { newStockBody } from '../contract/wise-stock-requests.ts';
-import { z } from 'zod';
+import * as z from 'zod';
 import { credentialsKeys, findKnownCredentials, type CredentialsKeys } from '../db/credentials.ts';
 import type { Database } from '../db/schema.ts';
 import type { Kysely } from 'kysely';
