@@ -72,14 +72,16 @@ function startApp(dataDir: string, env: Record<string, string> = {}): Promise<Ap
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no start within 60 s:\n${output}`)), 60_000);
-    child.stdout!.on('data', () => {
+    // Once: a later line must not name the data directory again (a test may point the URL at another one).
+    const ready = () => {
       const found = output.match(/running at (http:\/\/localhost:\d+)/);
-      if (found) {
-        clearTimeout(timer);
-        dataDirOf.set(found[1]!, dataDir);
-        resolve({ child, url: found[1]!, output: () => output, exited });
-      }
-    });
+      if (!found) return;
+      child.stdout!.off('data', ready);
+      clearTimeout(timer);
+      dataDirOf.set(found[1]!, dataDir);
+      resolve({ child, url: found[1]!, output: () => output, exited });
+    };
+    child.stdout!.on('data', ready);
     void exited.then((code) => {
       clearTimeout(timer);
       reject(new Error(`exited (${code}) before it was ready:\n${output}`));
