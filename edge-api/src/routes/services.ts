@@ -25,7 +25,7 @@ function assertCanAutoDeliver(fields: { autoDeliver?: boolean; category: string;
 export const SERVICE_LIST_MEMO_MS = 10_000;
 
 /** How long browsers and CDNs may use the public list before asking again (with its ETag: a 304 then). */
-export const SERVICE_LIST_CACHE_CONTROL = 'public, max-age=5, must-revalidate';
+const SERVICE_LIST_CACHE_CONTROL = 'public, max-age=5, must-revalidate';
 
 /**
  * The public list of services as JSON text and its strong ETag (a hash of the text, the same in every

@@ -52,7 +52,7 @@ export interface AuthLimits {
 
 const RATE_WINDOW_MS = 5 * 60_000;
 const HOUR_MS = 60 * 60_000;
-export const MAIL_INTERVAL_SECONDS = 60;
+const MAIL_INTERVAL_SECONDS = 60;
 
 function passwordGuesses(db: Kysely<Database>, clock: () => Date, settings: AuthRateLimitSettings): PasswordGuesses {
   const common = { db, baseDelayMs: 30_000, forgetAfterMs: HOUR_MS, clock };

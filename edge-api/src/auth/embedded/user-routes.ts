@@ -9,7 +9,7 @@ import { toAuthUser } from './auth-user.ts';
 import { profileData } from './profile-data.ts';
 
 /** How long a session opened by a recovery link may set a new password without the current one. */
-export const RECOVERY_WINDOW_MS = 15 * 60_000;
+const RECOVERY_WINDOW_MS = 15 * 60_000;
 
 /** The signed-in user: read it, and change its profile, password or address (GoTrue's GET and PUT /user). */
 export function userRoutes(kit: AuthKit): Hono {
