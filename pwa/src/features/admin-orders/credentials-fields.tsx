@@ -1,25 +1,7 @@
 import { useId } from 'react';
 import { uploadLimitMegabytes } from '../../../../edge-api/src/contract/uploads.ts';
 import { IMAGE_FILE_ACCEPT, imageFileHint } from '../../lib/image-upload.ts';
-import type { DuplicateWarning } from './duplicate-warning.ts';
 import type { useProofUpload } from './use-proof-upload.ts';
-
-/** The duplicate check's banner (spec section 5, texts exact); nothing when there is no warning. */
-export function DuplicateBanner({ id, warning }: { id: string; warning: DuplicateWarning }) {
-  if (!warning.title) return null;
-  return (
-    <div id={id} role="alert" className={`alert mb-4 ${warning.kind === 'exact' ? 'alert-error' : 'alert-warning'}`}>
-      <div>
-        <p className="font-semibold">{warning.title}</p>
-        {warning.lines.map((line) => (
-          <p key={line} className="text-sm">
-            {line}
-          </p>
-        ))}
-      </div>
-    </div>
-  );
-}
 
 /** 'WISE Email', of email type, with the duplicate check's note under it. */
 export function EmailField({ value, onChange, note }: { value: string; onChange: (value: string) => void; note: string | null }) {

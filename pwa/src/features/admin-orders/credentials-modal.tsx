@@ -16,7 +16,8 @@ import { deliverOrder } from '../../db/mutations.ts';
 import { hasCode } from '../../lib/app-error.ts';
 import { checkWith } from '../../lib/form-problems.ts';
 import { shortOrderId } from '../../lib/order-rules.ts';
-import { DuplicateBanner, EmailField, ProofField } from './credentials-fields.tsx';
+import { DuplicateBanner } from '../../components/duplicate-banner.tsx';
+import { EmailField, ProofField } from './credentials-fields.tsx';
 import { StockPicker } from './stock-picker.tsx';
 import { OtherDeliveryModal } from './other-delivery-modal.tsx';
 import { useDeviceQuery } from '../../db/device.ts';
@@ -194,7 +195,7 @@ function AccountCredentialsModal({ order, userId, online, onClose, replace = fal
         onSubmit={(event) => void submit(event)}
         aria-describedby={describedBy(warning.title && bannerId, !ownStockId && problem && problemId)}
       >
-        <DuplicateBanner id={bannerId} warning={warning} />
+        <DuplicateBanner id={bannerId} warning={warning} className="mb-4" />
         {!ownStockId && <DuplicateCheckNotice id={problemId} problem={problem} consequence={UNCHECKED_MESSAGE} className="mb-4" />}
         {!online && (
           <p className="mb-3 text-sm text-base-content/70">

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { DuplicateBanner } from '../../components/duplicate-banner.tsx';
 import { DuplicateCheckNotice } from '../../components/duplicate-check-notice.tsx';
 import { PasswordInput } from '../../components/password-input.tsx';
 import type { DraftField, StockDraft } from './add-stock-form.ts';
@@ -25,18 +26,7 @@ export function AddStockNotices({ notice, duplicates, ids }: { notice: Notice | 
           </div>
         </div>
       )}
-      {warning.title && (
-        <div id={ids.duplicate} role="alert" className={`alert ${warning.kind === 'exact' ? 'alert-error' : 'alert-warning'}`}>
-          <div>
-            <p className="font-semibold">{warning.title}</p>
-            {warning.lines.map((line) => (
-              <p key={line} className="text-sm">
-                {line}
-              </p>
-            ))}
-          </div>
-        </div>
-      )}
+      <DuplicateBanner id={ids.duplicate} warning={warning} />
       <DuplicateCheckNotice id={ids.unchecked} problem={problem} consequence={UNCHECKED_STOCK_MESSAGE} />
     </>
   );
