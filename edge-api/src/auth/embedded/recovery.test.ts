@@ -286,6 +286,11 @@ describe('user updates (updateUser, signOut)', () => {
       statuses.push(error ? (error.status ?? 0) : 200);
     }
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+    // The budget is the account's: the same account on another device (another address) is refused too.
+    const session = (await supabase.auth.getSession()).data.session!;
+    const otherDevice = client();
+    expect((await otherDevice.auth.setSession({ access_token: session.access_token, refresh_token: session.refresh_token })).error).toBeNull();
+    expect((await otherDevice.auth.updateUser({ email: freshEmail('elsewhere').toLowerCase() })).error).toMatchObject({ status: 429 });
     // Recovery from the same device still works.
     const { email: other } = await signUp();
     expect((await supabase.auth.resetPasswordForEmail(other)).error).toBeNull();
