@@ -90,23 +90,16 @@ export function compressAnswers() {
     headers.set('Vary', varied);
     const etag = headers.get('ETag');
     const strongTag = etag && !etag.startsWith('W/') ? etag : undefined;
-    const keyOf = (encoding: string) => (strongTag && /\bpublic\b/i.test(cacheControl) ? `${encoding} ${strongTag}` : undefined);
-    const copy = (() => {
-      const encoding = chooseEncoding(c.req.header('Accept-Encoding'));
-      const key = encoding && keyOf(encoding);
-      return key && kept.has(key) ? { encoding, bytes: kept.get(key)! } : undefined;
-    })();
-    let out: Buffer;
-    let encoding: 'br' | 'gzip' | undefined;
-    if (copy) {
-      await res.body.cancel();
-      ({ encoding, bytes: out } = copy);
-    } else {
+    const accepted = chooseEncoding(c.req.header('Accept-Encoding'));
+    const key = accepted && strongTag && /\bpublic\b/i.test(cacheControl) ? `${accepted} ${strongTag}` : undefined;
+    let out = key ? kept.get(key) : undefined;
+    let encoding = out ? accepted : undefined;
+    if (out) await res.body.cancel();
+    else {
       const body = Buffer.from(await res.arrayBuffer());
-      encoding = body.length >= COMPRESS_THRESHOLD ? chooseEncoding(c.req.header('Accept-Encoding')) : undefined;
+      encoding = body.length >= COMPRESS_THRESHOLD ? accepted : undefined;
       out = encoding ? await encodeAnswer(body, encoding) : body;
-      const key = encoding && keyOf(encoding);
-      if (key) keep(key, out);
+      if (key && encoding) keep(key, out);
     }
     if (encoding) headers.set('Content-Encoding', encoding);
     headers.set('Content-Length', String(out.length));
