@@ -518,7 +518,11 @@ describe('push retries (decision 067, amendment)', () => {
     expect(await outboxOf(customer)).toMatchObject([{ attempts: 1 }]);
     await bench.api.db.updateTable('push_outbox').set({ claimed_until: sql<Date>`now() - interval '1 second'` }).where('user_id', '=', customer.id).execute();
     await runSender();
-    await waitFor(async () => (await outboxOf(customer)).length === 0, 'the held message to be sent');
+    // The push service records a delivery after it has answered: wait for the record too, not only the outbox.
+    await waitFor(
+      async () => (await outboxOf(customer)).length === 0 && pushService.received.filter((message) => message.path === path).length >= 31,
+      'the held message to be sent',
+    );
     const sent = pushService.received.filter((message) => message.path === path);
     expect(sent).toHaveLength(31);
     expect(decryptPush(sent.at(-1)!, sub)).toMatchObject({ title: 'Held 0' });
