@@ -17,7 +17,7 @@ const worker = (extra: Record<string, unknown> = {}) =>
 
 const staffLimits = [
   { name: 'CREDENTIAL_CHECKS_PER_10_MIN', fallback: 120, decision: 'decision 076' },
-  { name: 'DELIVERED_LINES_PER_10_MIN', fallback: 1000, decision: 'decision 076, amendment' },
+  { name: 'DELIVERED_LINES_PER_10_MIN', fallback: 1000, decision: 'decision 138' },
   { name: 'STAFF_REVEALS_PER_10_MIN', fallback: 30, decision: 'decision 160' },
 ] as const;
 

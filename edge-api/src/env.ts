@@ -52,7 +52,7 @@ const envSchema = z
     REVEALS_PER_10_MIN: z.coerce.number().int().positive().default(60),
     /** Duplicate checks of credentials one staff member may run in 10 minutes (429 past them; decision 076). */
     CREDENTIAL_CHECKS_PER_10_MIN: z.coerce.number().int().positive().default(120),
-    /** Lines and server logins one staff member may deliver in 10 minutes (429 past them; decision 076, amendment). */
+    /** Lines and server logins one staff member may deliver in 10 minutes (429 past them; decision 138). */
     DELIVERED_LINES_PER_10_MIN: z.coerce.number().int().positive().default(1000),
     /**
      * Stock passwords one staff member, admins included, may read in clear in 10 minutes: a reveal is 1, an

@@ -36,7 +36,7 @@ const consoleOutput = (): MigrateOutput => ({ info: (line) => console.log(line),
 /**
  * `npm run migrate`: brings DATABASE_URL (or the embedded database under DATA_DIR, running or not) to the
  * latest schema, then moves the inline `data:` images rows of earlier versions still hold into the image
- * store, as the Node entry does at every start (decision 051 and its amendment): a Workers deployment
+ * store, as the Node entry does at every start (decisions 051 and 127): a Workers deployment
  * never runs the Node entry, so this is where its rows are rewritten. Returns the exit status.
  */
 export async function runMigrate(env: Env, output: MigrateOutput = consoleOutput()): Promise<number> {

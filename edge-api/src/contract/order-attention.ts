@@ -1,5 +1,5 @@
 /**
- * The orders staff must act on (decision 062, amendment of 2026-11-24): one rule for the bell's counts, the
+ * The orders staff must act on (decision 130): one rule for the bell's counts, the
  * admin list's "attention" filter on the device and the same filter in the API's query (order-search.ts),
  * so a bell link opens exactly the orders it counts.
  */

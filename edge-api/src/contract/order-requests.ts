@@ -78,7 +78,7 @@ export const adminOrderFilterQuery = z.object({
   search: queryText(200).optional(),
   /** open: the orders with a problem report waiting for staff (decision 063). */
   report: z.preprocess(blankAsMissing, z.enum(['open'], { error: 'must be open' }).optional()),
-  /** The orders a bell item counts (decision 062 amendment): delivery or payment-check. */
+  /** The orders a bell item counts (decision 130): delivery or payment-check. */
   attention: z.preprocess(blankAsMissing, oneOf(orderAttentions).optional()),
 });
 

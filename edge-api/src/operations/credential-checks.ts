@@ -14,7 +14,7 @@ export const CREDENTIAL_CHECKS_PER_10_MIN = 120;
 /**
  * Lines (a server login: one) one staff member may deliver in 10 minutes (`DELIVERED_LINES_PER_10_MIN`):
  * each delivered secret is compared with every delivered and stocked one, so a delivery is a check too
- * (decision 076, amendment). Two full deliveries of 500 lines fit in a window.
+ * (decision 138). Two full deliveries of 500 lines fit in a window.
  */
 export const DELIVERED_LINES_PER_10_MIN = 1000;
 
@@ -57,7 +57,7 @@ export function createCredentialCheckGuard(deps: Deps) {
 }
 
 /**
- * The limit on delivered lines and server logins (decision 076, amendment): a budget of its own, drawn by
+ * The limit on delivered lines and server logins (decision 138): a budget of its own, drawn by
  * every such delivery before its duplicate check, whether it turns out known or not. Past it nothing is
  * compared, so a 429 never says whether a secret is known; a refusal is audited as
  * `user.delivered_lines_limited`.

@@ -90,7 +90,7 @@ export function adminOrderRoutes(deps: Deps) {
       const idempotencyKey = c.req.valid('header')['idempotency-key'];
       // Lines and a server password are compared with every delivered and stocked secret, so each delivery
       // of them draws its lines from a budget of its own first, known or not: past it the answer is 429
-      // whatever they are, and nothing is compared or written (decision 076, amendment). A replay is not counted.
+      // whatever they are, and nothing is compared or written (decision 138). A replay is not counted.
       const secrets = change.lines ?? (change.server && [change.server.password]);
       if (secrets && !(idempotencyKey && (await keyClaimed(deps.db, user.id, orderChangeKey(id, idempotencyKey))))) {
         await limitDeliveredLines(user, 'PUT /api/admin/orders/:id', new Set(secrets).size);

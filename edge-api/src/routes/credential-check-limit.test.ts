@@ -6,7 +6,7 @@ import { nextWindowStart } from '../testing/limit-window.ts';
 import { createOrderFixtures, random, type ErrorBody, type OrderFixtures } from '../testing/order-fixtures.ts';
 
 // Decision 076: the duplicate checks are an oracle on delivered and stocked passwords, so each staff
-// member may run only so many in 10 minutes, both check routes on one budget; and, its amendment, each
+// member may run only so many in 10 minutes, both check routes on one budget; and (decision 138) each
 // delivery of lines or a server login draws its lines from a budget of its own before it is compared.
 
 const LIMIT = 3;

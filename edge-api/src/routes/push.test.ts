@@ -384,7 +384,7 @@ const secondsFromNow = async (at: Date) => {
   return rows[0]!.seconds;
 };
 
-describe('push retries (decision 067, amendment)', () => {
+describe('push retries (decision 134)', () => {
   it('a message the push service failed (503, 429 with Retry-After, a dropped connection) is sent again later, and arrives once', async () => {
     const customer = await bench.api.createUser('user');
     const sub = pushService.subscription();
