@@ -127,7 +127,7 @@ async function buildIsolate(source: Record<string, unknown>, logger: Logger): Pr
     const assets = (c.env as Record<string, unknown> | undefined)?.ASSETS as AssetsBinding | undefined;
     if (!assets) return c.notFound();
     const page = await renderPublicHtml(deps.db, logger, serverRender, await appShell(assets, c.req.url), new URL(c.req.url));
-    if (page === null) return assets.fetch(c.req.raw);
+    if (page === null) return shellAnswer(c.req.raw, assets);
     const headers = { ...staticHeaders(c.req.path, csp), 'Content-Type': 'text/html; charset=UTF-8' };
     return new Response(c.req.method === 'HEAD' ? null : page, { status: 200, headers });
   });
@@ -179,15 +179,22 @@ function appShell(assets: AssetsBinding, url: string): Promise<string> {
 }
 
 /**
- * A hashed asset is served by the platform, but a name that is not there must not become the app shell
- * with a year of caching (the SPA fallback would): 404 instead.
+ * The platform serves every file of dist/ without running the worker (decision 151); a path that is no
+ * file reaches it. A hashed asset that is not there answers 404, never the app shell with a year of
+ * caching; any other path is one of the app's own routes, answered with the app shell as the platform's
+ * files are (dist/index.html with its headers from dist/_headers).
  */
-async function hashedAsset(request: Request, assets: AssetsBinding): Promise<Response> {
-  const response = await assets.fetch(request);
-  if (response.status !== 200 || !response.headers.get('content-type')?.startsWith('text/html')) return response;
+function notAFile(request: Request, pathname: string, assets: AssetsBinding): Promise<Response> | Response {
+  if (!pathname.startsWith('/assets/')) return shellAnswer(request, assets);
   const missing = new Response('Not found', { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' } });
   applyApiHeaders(missing.headers);
   return missing;
+}
+
+/** The app shell, as the platform serves dist/index.html at `/`, for a GET or HEAD of any client route. */
+function shellAnswer(request: Request, assets: AssetsBinding): Promise<Response> {
+  const method = request.method === 'HEAD' ? 'HEAD' : 'GET';
+  return assets.fetch(new Request(new URL('/', request.url), { method, headers: request.headers }));
 }
 
 /** GET /healthz before any isolate is built, as routes/health.ts answers it inside the app. */
@@ -199,8 +206,8 @@ function healthAnswer(request: Request): Response {
 
 /**
  * The same Hono app on Cloudflare Workers: Postgres through Hyperdrive, Supabase Auth and Storage. The
- * platform serves the static assets (with dist/_headers) before this runs, except the paths of
- * run_worker_first: /api, /files, the hashed assets, the public pages, /healthz and /readyz.
+ * platform serves the files of dist/ (with dist/_headers) before this runs; it runs for the paths of
+ * run_worker_first (/api, /files, the public pages, /healthz and /readyz) and for any path that is no file.
  */
 export default {
   async fetch(request: Request, source: Record<string, unknown>, ctx: ExecutionContext): Promise<Response> {
@@ -212,11 +219,11 @@ export default {
     if (pathname === '/healthz') return healthAnswer(request);
     // The static app needs nothing of the isolate: a broken environment still serves it.
     if (!publicPage && pathname !== '/readyz' && !pathname.startsWith('/api/') && !pathname.startsWith('/files/') && servesAssets) {
-      return pathname.startsWith('/assets/') ? hashedAsset(request, assets) : assets.fetch(request);
+      return notAFile(request, pathname, assets);
     }
     const isolate = await isolateFor(source);
     // A public page of a shop that cannot reach its database (or is misconfigured) is still the app shell.
-    if (publicPage && (isolate.kind === 'misconfigured' || isolate.dataKeys instanceof DataKeyMismatch)) return assets!.fetch(request);
+    if (publicPage && (isolate.kind === 'misconfigured' || isolate.dataKeys instanceof DataKeyMismatch)) return shellAnswer(request, assets!);
     if (isolate.kind === 'misconfigured') {
       const named = isolate.problems.map((problem) => `${problem.path} ${problem.message}`).join('; ');
       return misconfiguredAnswer(`The server is not configured correctly: ${named}`, isolate.problems);
@@ -245,7 +252,7 @@ export default {
             if (!(error instanceof DataKeyMismatch)) {
               isolate.deps.logger.error('worker: the data key check could not read the database', { error: String(error) });
               await pool.end().catch(() => {});
-              if (publicPage) return assets!.fetch(request);
+              if (publicPage) return shellAnswer(request, assets!);
               const unavailable = Response.json({ error: { code: 'internal', message: 'The database cannot be reached right now' } }, { status: 503 });
               applyApiHeaders(unavailable.headers);
               return unavailable;

@@ -97,9 +97,15 @@ describe('the worker under workerd', () => {
     const proxy = await fetch(`${target.url}/Proxy`);
     expect(await proxy.text()).toContain('Premium Proxy IP Access');
     // A client route is the empty app shell, rendered by the app on the device.
-    const shell = await (await fetch(`${target.url}/my-orders`, { headers: { 'sec-fetch-mode': 'navigate' } })).text();
-    expect(shell).toContain('<div id="root"></div>');
-    expect(shell).not.toContain('id="public-snapshot"');
+    // No file has these names: the platform hands them to the worker, which answers the shell (decision 151).
+    for (const route of ['/my-orders', '/dashboard/all-wise-stocks']) {
+      const answer = await fetch(`${target.url}${route}`, { headers: { 'sec-fetch-mode': 'navigate' } });
+      expect(answer.status, route).toBe(200);
+      expect(answer.headers.get('cache-control') ?? '', route).not.toContain('immutable');
+      const shell = await answer.text();
+      expect(shell).toContain('<div id="root"></div>');
+      expect(shell).not.toContain('id="public-snapshot"');
+    }
   });
 
   it('answers a clear 503 naming what is misconfigured, logs it once per isolate, and still serves the app', async () => {

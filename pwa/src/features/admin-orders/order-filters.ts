@@ -19,7 +19,7 @@ export interface OrderFilters {
   search: string;
   /** 'open': only orders with a problem report waiting for staff (decision 063). */
   report?: '' | 'open';
-  /** The orders a bell item counts (decision 062 amendment): the same rule as the bell. */
+  /** The orders a bell item counts (decision 130): the same rule as the bell. */
   attention?: OrderAttention | '';
   page: number;
   limit: number;
