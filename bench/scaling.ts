@@ -3,6 +3,7 @@ import { sql, type Kysely } from 'kysely';
 import { createPool, openDatabase } from '../edge-api/src/db/connect.ts';
 import type { Database } from '../edge-api/src/db/schema.ts';
 import { createDedicatedDatabase, newDataKeys, registerCustomer, startStandIn, type StandIn } from '../edge-api/src/testing/workerd.ts';
+import { PULL_WAIT_MS } from '../edge-api/src/db/versions.ts';
 import { percentile } from './load.ts';
 
 // `npm run bench:scaling` (or `npm run bench -- --only=scaling`): the figures of docs/scaling.md, on the
@@ -104,25 +105,24 @@ async function writeTransactions(databaseUrl: string, writers: number, versions:
 
 /**
  * A device pulling the orders in a loop while `writing` runs, with each scheme's rule for its cursor:
- * the counter read in the pull's snapshot, or the horizon asked before it (routes/sync.ts). The rows of
- * a window, as a staff pull reads orders. Answers the pull times and every order id it received.
+ * the counter read in the pull's snapshot, or the horizon asked before it (routes/sync.ts), waiting up to
+ * `waitMs` for the writers open when it asked (the app's PULL_WAIT_MS), or not at all. The rows of a
+ * window, as a staff pull reads orders. Answers the pull times and every order id it received.
  */
-async function pullWhile(databaseUrl: string, versions: Versions, writing: Promise<unknown>) {
+async function pullWhile(databaseUrl: string, versions: Versions, writing: Promise<unknown>, start: number, waitMs = PULL_WAIT_MS) {
   const pool = createPool({ databaseUrl, maxConnections: 1 });
   const client = await pool.connect();
   const seen = new Map<string, number>();
   const times: number[] = [];
   let done = false;
   void writing.finally(() => (done = true));
-  const latestNow = async () =>
-    Number((await client.query<{ v: string }>(versions === 'counter' ? 'select version as v from bench_counter' : 'select horizon as v from sync_horizon(0)')).rows[0]!.v);
-  let cursor = await latestNow();
+  let cursor = start;
   try {
     for (let last = false; !last; ) {
       last = done;
       const begun = performance.now();
       let upTo: number;
-      if (versions === 'sequence') upTo = Number((await client.query<{ horizon: string }>('select horizon from sync_horizon(500)')).rows[0]!.horizon);
+      if (versions === 'sequence') upTo = Number((await client.query<{ horizon: string }>('select horizon from sync_horizon($1)', [waitMs])).rows[0]!.horizon);
       await client.query('begin isolation level repeatable read');
       if (versions === 'counter') upTo = Number((await client.query<{ version: string }>('select version from bench_counter')).rows[0]!.version);
       const { rows } = await client.query<{ id: string }>('select id from orders where version > $1 and version <= $2 order by version', [cursor, upTo!]);
@@ -140,11 +140,19 @@ async function pullWhile(databaseUrl: string, versions: Versions, writing: Promi
 }
 
 /** Writes a second and pull times for one scheme and writer count; checks the puller got each write once. */
-async function writeAndPull(databaseUrl: string, writers: number, versions: Versions) {
+async function writeAndPull(databaseUrl: string, db: Kysely<Database>, writers: number, versions: Versions) {
+  // The devices' cursor before any write of this round: nothing is open, so it is the last version.
+  const startQuery = versions === 'counter' ? sql<{ v: string }>`select version as v from bench_counter` : sql<{ v: string }>`select latest as v from sync_horizon(0)`;
+  const start = Number((await startQuery.execute(db)).rows[0]!.v);
   const writing = writeTransactions(databaseUrl, writers, versions);
-  const [written, pulled] = await Promise.all([writing, pullWhile(databaseUrl, versions, writing)]);
-  const once = written.written.every((id) => pulled.seen.get(id) === 1) && pulled.seen.size === written.written.length;
-  return { ...written, pull: pulled, once };
+  // The app's pull, and for the sequence one that does not wait for the writers open when it asked.
+  const [written, pull, unwaited] = await Promise.all([
+    writing,
+    pullWhile(databaseUrl, versions, writing, start),
+    versions === 'sequence' ? pullWhile(databaseUrl, versions, writing, start, 0) : undefined,
+  ]);
+  const gotAll = (seen: Map<string, number>) => written.written.every((id) => seen.get(id) === 1) && seen.size === written.written.length;
+  return { ...written, pull, unwaited, once: gotAll(pull.seen) && (!unwaited || gotAll(unwaited.seen)) };
 }
 
 export interface ScalingReport {
@@ -181,15 +189,15 @@ async function versionsSideBySide(databaseUrl: string, db: Kysely<Database>, rep
   for (const writers of WRITER_COUNTS) {
     // The counter's versions stay below the sequence's: each run starts the counter at the sequence.
     await sql`update bench_counter set version = (select last_value from sync_versions)`.execute(db);
-    const counter = await writeAndPull(databaseUrl, writers, 'counter');
+    const counter = await writeAndPull(databaseUrl, db, writers, 'counter');
     await sql`select setval('sync_versions', greatest((select version from bench_counter), (select last_value from sync_versions)))`.execute(db);
-    const sequence = await writeAndPull(databaseUrl, writers, 'sequence');
+    const sequence = await writeAndPull(databaseUrl, db, writers, 'sequence');
     rates.counter.push(counter.perSecond);
     rates.sequence.push(sequence.perSecond);
     allOnce &&= counter.once && sequence.once;
     report.figure(
       `${String(writers).padStart(2)} writers`,
-      `sequence ${sequence.perSecond.toFixed(0)}/s (p95 ${sequence.p95.toFixed(1)} ms), pull p50 ${sequence.pull.p50.toFixed(1)} / p95 ${sequence.pull.p95.toFixed(1)} ms; ${(sequence.perSecond / counter.perSecond).toFixed(1)}x`,
+      `sequence ${sequence.perSecond.toFixed(0)}/s (p95 ${sequence.p95.toFixed(1)} ms), pull p50 ${sequence.pull.p50.toFixed(1)} / p95 ${sequence.pull.p95.toFixed(1)} ms (not waiting: ${sequence.unwaited!.p50.toFixed(1)} / ${sequence.unwaited!.p95.toFixed(1)} ms); ${(sequence.perSecond / counter.perSecond).toFixed(1)}x`,
       `counter ${counter.perSecond.toFixed(0)}/s (p95 ${counter.p95.toFixed(1)} ms), pull p50 ${counter.pull.p50.toFixed(1)} / p95 ${counter.pull.p95.toFixed(1)} ms`,
     );
   }
