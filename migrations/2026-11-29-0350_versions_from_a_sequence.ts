@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 
 // Frozen: never import application code here, never edit once landed.
 
@@ -28,11 +28,24 @@ export async function up(db: Db): Promise<void> {
   const named = await sql<{ schema: string; seq: string; keys: string }>`
     select quote_ident(current_schema()) as schema, quote_ident(current_schema()) || '.sync_versions' as seq,
            (('sync_versions'::regclass::oid::bigint % 8388608) * 1099511627776)::text as keys`.execute(db);
-  const seq = sql.raw(named.rows[0]!.seq);
-  const seqName = sql.lit(named.rows[0]!.seq);
-  const openVersions = sql.raw(`${named.rows[0]!.schema}.sync_open_versions()`);
-  const keysOfSchema = sql.raw(String(BigInt(named.rows[0]!.keys)));
+  const names: Names = {
+    seq: sql.raw(named.rows[0]!.seq),
+    seqName: sql.lit(named.rows[0]!.seq),
+    openVersions: sql.raw(`${named.rows[0]!.schema}.sync_open_versions()`),
+    keysOfSchema: sql.raw(String(BigInt(named.rows[0]!.keys))),
+  };
+  await writerFunction(db, names);
+  await readerFunctions(db, names);
+}
 
+interface Names {
+  seq: RawBuilder<unknown>;
+  seqName: RawBuilder<unknown>;
+  openVersions: RawBuilder<unknown>;
+  keysOfSchema: RawBuilder<unknown>;
+}
+
+async function writerFunction(db: Db, { seqName, keysOfSchema }: Names): Promise<void> {
   await sql`
     create function sync_next_version() returns bigint language plpgsql volatile as $fn$
     declare
@@ -49,6 +62,9 @@ export async function up(db: Db): Promise<void> {
       return v;
     end $fn$`.execute(db);
 
+}
+
+async function readerFunctions(db: Db, { seq, openVersions, keysOfSchema }: Names): Promise<void> {
   // Open versions of this schema, each transaction's lowest, and how many transactions are between
   // their two locks (unplaced): read from one consistent copy of the lock table.
   await sql`
