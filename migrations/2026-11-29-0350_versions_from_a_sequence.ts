@@ -94,20 +94,37 @@ async function readerFunctions(db: Db, { seq, openVersions, keysOfSchema }: Name
       asked_at bigint;
       last_taken bigint;
       o record;
+      left_ms int;
       deadline timestamptz := clock_timestamp() + make_interval(secs => wait_ms / 1000.0);
       give_up timestamptz := clock_timestamp() + interval '10 seconds';
+      lock_timeout_was text := current_setting('lock_timeout');
     begin
       loop
         select case when is_called then last_value else last_value - 1 end into last_taken from ${seq};
         asked_at := coalesce(asked_at, last_taken);
         select * into o from ${openVersions};
-        if o.unplaced = 0 and (o.oldest is null or o.oldest > asked_at or clock_timestamp() >= deadline) then
+        left_ms := ceil(extract(epoch from deadline - clock_timestamp()) * 1000)::int;
+        if o.unplaced > 0 then
+          -- A writer between its two locks, for microseconds: look again.
+          if clock_timestamp() >= give_up then raise exception 'sync_horizon: a version stays taken but not placed'; end if;
+          perform pg_sleep(0.0002);
+        elsif o.oldest is not null and o.oldest <= asked_at and left_ms > 0 then
+          -- Wait, in the lock manager, for the oldest writer open when this was asked to end: its shared
+          -- lock on its version goes at its commit. Taken and given back at once (a session lock held for
+          -- no statement), so nothing is left behind on a pooled connection.
+          begin
+            perform set_config('lock_timeout', left_ms::text, true);
+            perform pg_advisory_lock(${keysOfSchema} + o.oldest);
+            perform pg_advisory_unlock(${keysOfSchema} + o.oldest);
+          exception when lock_not_available then
+            null;
+          end;
+          perform set_config('lock_timeout', lock_timeout_was, true);
+        else
           horizon := least(coalesce(o.oldest - 1, last_taken), last_taken);
           latest := last_taken;
           return;
         end if;
-        if clock_timestamp() >= give_up then raise exception 'sync_horizon: a version stays taken but not placed'; end if;
-        perform pg_sleep(0.001);
       end loop;
     end $fn$`.execute(db);
 

@@ -258,7 +258,7 @@ describe('private sync', () => {
     expect(JSON.stringify(response.body).length).toBeLessThan(2048);
   });
 
-  it('hands out versions in commit order, so a pull never skips a change committed late', async () => {
+  it('never skips a change whose transaction began first and took its version late', async () => {
     const start = await pull('public', 0);
     const committed: { name: string; version: number }[] = [];
     const write = (name: string, delayBeforeVersion: number) =>
