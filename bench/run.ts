@@ -17,6 +17,7 @@ import { lighthouseFigures } from './lighthouse.ts';
 import { cpuSeconds, workersBench } from './workers.ts';
 import { offlineMyOrders } from './my-orders-offline.ts';
 import { paymentsBench } from './payments.ts';
+import { scalingBench } from './scaling.ts';
 
 const harnessOn = async (schema: string) => {
   const db = openDatabase({ databaseUrl, searchPath: `${schema},public`, maxConnections: 10 });
@@ -34,7 +35,7 @@ const embedded: EmbeddedPostgres | undefined = benchDataDir ? await startEmbedde
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? embedded!.databaseUrl;
 const databaseName = embedded ? 'the embedded Postgres server' : 'BENCH_DATABASE_URL';
 const quick = process.argv.includes('--quick');
-/** `--only=http,start` runs some of the benchmarks: first-load, http, workers, delta-sync, sync-bytes, lighthouse, stock-import, start, history, my-orders, search, payments. */
+/** `--only=http,start` runs some of the benchmarks: first-load, http, workers, delta-sync, sync-bytes, lighthouse, stock-import, start, history, my-orders, search, payments, scaling. */
 const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length).split(',');
 const runs = (name: string) => !only || only.includes(name);
 const ORDER_COUNT = quick ? 100_000 : 1_000_000;
@@ -608,6 +609,8 @@ try {
   if (runs('my-orders')) await offlineMyOrders(note);
   if (runs('search')) await searchLatency(schema);
   if (runs('payments')) await paymentsBench(await harnessOn(schema), note, figure);
+  // Writes a second through the old counter and the sequence side by side, pull times under that load (decision 189).
+  if (runs('scaling')) await scalingBench(workersDatabaseUrl, { note, figure });
 } finally {
   await sql`drop schema ${sql.id(schema)} cascade`.execute(admin);
   await admin.destroy();

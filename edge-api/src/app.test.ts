@@ -48,10 +48,12 @@ function send(method: string, path: string, caller: Caller, input: BadInput = {}
   return api.app.request(target, { method, headers, body });
 }
 
-/** What a request could have changed: the sync counter (bumped by every writing transaction) and the row counts. */
+/** What a request could have changed: the newest version of any synced row (every writing transaction stamps its rows with a new one) and the row counts. */
 async function footprint() {
   const counts = await sql<Record<string, number>>`
-    select (select version from sync_counter where id = 1) as version,
+    select greatest((select max(version) from users), (select max(version) from services), (select max(version) from orders),
+                    (select max(version) from wise_stocks), (select max(version) from settings), (select max(version) from notifications),
+                    (select max(version) from service_stocks)) as version,
            (select count(*) from users) as users, (select count(*) from services) as services,
            (select count(*) from orders) as orders, (select count(*) from wise_stocks) as stocks,
            (select count(*) from settings) as settings, (select count(*) from audit_log) as audit,

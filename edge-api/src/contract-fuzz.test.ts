@@ -51,10 +51,12 @@ const body = fc.oneof(
 );
 const query = fc.dictionary(fc.constantFrom(...queryKeys), hostileText, { maxKeys: 4 });
 
-/** Everything a request could change: the sync counter and the row count of every table. */
+/** Everything a request could change: the newest version of any synced row and the row count of every table. */
 async function footprint() {
   const { rows } = await sql<Record<string, string>>`
-    select (select version from sync_counter where id = 1) as version,
+    select greatest((select max(version) from users), (select max(version) from services), (select max(version) from orders),
+                    (select max(version) from wise_stocks), (select max(version) from settings), (select max(version) from notifications),
+                    (select max(version) from service_stocks)) as version,
            (select count(*) from users) as users, (select count(*) from services) as services,
            (select count(*) from orders) as orders, (select count(*) from wise_stocks) as stocks,
            (select count(*) from settings) as settings, (select count(*) from audit_log) as audit,

@@ -2,6 +2,7 @@ import { sql, type Expression, type ExpressionBuilder, type Kysely, type RawBuil
 import { attentionSql, type OrderAttention } from '../contract/order-attention.ts';
 import type { OrderStatus, PaymentStatus } from '../contract/orders.ts';
 import type { Database, OrderRow } from './schema.ts';
+import { readVersionToken, versionToken } from './versions.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -113,20 +114,19 @@ function nullWhenCanceled(error: unknown): null {
 }
 
 /**
- * Counts already made, per pool, remembered with the sync version they saw (decision 071). Every write
- * to an order takes a new version from sync_counter in its own transaction (db/versions.ts), and that
- * row stays locked until commit, so a statement that sees the same version sees the same orders: a
- * count made at version V is still exact for a page read at V. A page read at any other version counts
- * again. Writes that bypass nextVersion (hand-run SQL) are covered by the age limit.
+ * Counts already made, per pool, remembered with the version token read before them (decisions 071,
+ * 189). Every write to an order takes a version in its own transaction (db/versions.ts), and the token
+ * changes whenever such a write commits: a page whose statement reads, after its snapshot, the token a
+ * count was made under sees the orders that count saw, so the count is still exact for it. A page read
+ * under any other token counts again. Writes that bypass nextVersion (hand-run SQL) are covered by the
+ * age limit.
  */
-const countMemory = new WeakMap<object, Map<string, { total: number; version: number; at: number }>>();
+const countMemory = new WeakMap<object, Map<string, { total: number; version: string; at: number }>>();
 /** The longest a remembered count is used, whatever the version says. */
 const COUNT_MEMORY_MS = 10_000;
 /** Distinct filters remembered per pool: past this the memory starts again. */
 const COUNT_MEMORY_ENTRIES = 256;
 
-/** The newest sync version, as the statement that reads it sees it. */
-const syncVersion = sql<number>`(select version from sync_counter where id = 1)`;
 
 export interface AdminOrderList {
   rows: OrderRow[];
@@ -158,12 +158,13 @@ export async function listAdminOrders(
       .transaction()
       .execute(async (trx) => {
         await sql`select set_config('statement_timeout', ${String(timeoutMs)}, true)`.execute(trx);
-        // The version in the same statement: the count and the version come from one snapshot.
+        // The token before the count's snapshot: the count holds every write committed under it.
+        const version = await readVersionToken(trx);
         const row = await trx
           .selectFrom((qb) => qb.selectFrom('orders').select('id').where((eb) => matches(eb, filter)).limit(cap).as('capped'))
-          .select((eb) => [eb.fn.countAll<number>().as('total'), syncVersion.as('version')])
+          .select((eb) => eb.fn.countAll<number>().as('total'))
           .executeTakeFirstOrThrow();
-        return { total: Number(row.total), version: Number(row.version) };
+        return { total: Number(row.total), version };
       })
       .catch(nullWhenCanceled);
   const countMatches = async (cap = countCap, timeoutMs = countTimeoutMs) => (await countWithVersion(cap, timeoutMs))?.total ?? null;
@@ -180,19 +181,19 @@ export async function listAdminOrders(
   };
 
   if (!searchTerm(filter)) {
-    // The page carries the sync version it was read at: when a count of this filter was made at the
-    // same version, it is this page's exact count and the page is one statement.
+    // The page carries the version token read after its snapshot: when a count of this filter was made
+    // under the same token, it is this page's exact count and the page is one statement.
     let memory = countMemory.get(db);
     if (!memory) countMemory.set(db, (memory = new Map()));
     const key = JSON.stringify([filter.status, filter.paymentStatus, filter.report, filter.attention, countCap, countTimeoutMs]);
     const remembered = memory.get(key);
     const usable = remembered && Date.now() - remembered.at < COUNT_MEMORY_MS ? remembered : undefined;
-    const page = pageQuery(db).selectAll().select(syncVersion.as('sync_version')).execute();
+    const page = pageQuery(db).selectAll().select(versionToken.as('sync_version')).execute();
     // Nothing remembered: count beside the page, as a first visit always did.
     const counting = usable ? undefined : countWithVersion();
     const found = await page;
     const fetched: OrderRow[] = found.map(({ sync_version: _version, ...row }) => row);
-    const pageVersion = found.length > 0 ? Number(found[0]!.sync_version) : undefined;
+    const pageVersion = found.length > 0 ? found[0]!.sync_version : undefined;
     if (usable && pageVersion === usable.version) return answer(fetched, usable.total);
     const counted = await (counting ?? countWithVersion());
     if (counted) {

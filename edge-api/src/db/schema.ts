@@ -253,11 +253,6 @@ export interface IdempotencyKeysTable {
   created_at: Timestamp;
 }
 
-export interface SyncCounterTable {
-  id: number;
-  version: Version;
-}
-
 export interface AuthUsersTable {
   id: string;
   email: string;
@@ -364,7 +359,6 @@ export interface Database {
   settings: SettingsTable;
   audit_log: AuditLogTable;
   idempotency_keys: IdempotencyKeysTable;
-  sync_counter: SyncCounterTable;
   auth_users: AuthUsersTable;
   auth_sessions: AuthSessionsTable;
   auth_refresh_tokens: AuthRefreshTokensTable;

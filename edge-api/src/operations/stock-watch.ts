@@ -3,7 +3,7 @@ import { notifyStaff, resolveNotification } from '../db/notifications.ts';
 import type { Database, StockRow } from '../db/schema.ts';
 import { availableByService } from '../db/service-stocks.ts';
 import { findSettingsRow } from '../db/settings.ts';
-import { currentVersion } from '../db/versions.ts';
+import { nextVersion } from '../db/versions.ts';
 import { toSiteSettings } from '../presenters/settings.ts';
 
 /**
@@ -37,8 +37,8 @@ const serviceKey = (serviceId: string) => `low_stock:service:${serviceId}`;
  * then read back when not given.
  */
 export async function watchStockLevel(trx: Transaction<Database>, version?: number): Promise<void> {
-  // The counter row this transaction bumped (nextVersion) reads back as its own version.
-  version ??= await currentVersion(trx);
+  // nextVersion answers the version this transaction already took.
+  version ??= await nextVersion(trx);
   const [{ available }] = (
     await sql<{ available: number }>`select count(*)::int as available from wise_stocks where status = 'available' and deleted_at is null`.execute(trx)
   ).rows as [{ available: number }];

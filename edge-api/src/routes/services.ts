@@ -6,7 +6,7 @@ import { recordAudit } from '../db/audit.ts';
 import { findService, insertService, listServices, softDeleteService, updateService } from '../db/services.ts';
 import { keepsOwnStock } from '../db/service-stocks.ts';
 import { watchStockLevel } from '../operations/stock-watch.ts';
-import { currentVersion, nextVersion } from '../db/versions.ts';
+import { nextVersion, readVersionToken } from '../db/versions.ts';
 import type { Deps } from '../deps.ts';
 import { badRequest, notFound } from '../errors.ts';
 import { contentTag, matchesTag } from '../lib/etag.ts';
@@ -29,17 +29,18 @@ const SERVICE_LIST_CACHE_CONTROL = 'public, max-age=5, must-revalidate';
 
 /**
  * The public list of services as JSON text and its strong ETag (a hash of the text, the same in every
- * process and isolate), remembered with the sync version read before it (decision 073). Every write of a
- * service (and of anything else) takes a new version in its transaction (`nextVersion`), and the version
- * is read before the rows, in a statement of its own that starts later: the text stored under version V
- * holds every change up to V at least. Each request reads the version first, so a change committed by
- * this process, another one or another isolate is answered from the very next request on. The same for
+ * process and isolate), remembered with the version token read before it (decisions 073, 189). Every write of a
+ * service (and of anything else) takes a version in its transaction (`nextVersion`), and the token, which
+ * changes whenever such a write commits, is read before the rows, in a statement of its own that starts
+ * later: the text stored under token T holds every change up to T at least. Each request reads the token
+ * first, so a change committed by this process, another one or another isolate is answered from the very
+ * next request on. The same for
  * every caller: nothing private is in it.
  */
 function serviceListMemo(deps: Deps) {
-  let memo: { version: number; json: string; etag: string; at: number } | undefined;
+  let memo: { version: string; json: string; etag: string; at: number } | undefined;
   return async (): Promise<{ json: string; etag: string }> => {
-    const version = await currentVersion(deps.db);
+    const version = await readVersionToken(deps.db);
     const now = Date.now();
     if (memo && memo.version === version && now - memo.at < SERVICE_LIST_MEMO_MS) return memo;
     const json = JSON.stringify((await listServices(deps.db)).map(toService));

@@ -12,7 +12,7 @@ import {
   readPage,
 } from '../db/sync.ts';
 import { changedNotifications } from '../db/notifications.ts';
-import { currentVersion } from '../db/versions.ts';
+import { syncHorizon } from '../db/versions.ts';
 import type { Deps } from '../deps.ts';
 import { forbidden, unauthorized } from '../errors.ts';
 import { validate } from '../lib/validate.ts';
@@ -44,16 +44,20 @@ export function syncRoutes(deps: Deps) {
       if (!viewer) throw forbidden('No user record for this account');
     }
 
-    // One snapshot: the counter read first bounds every row read after it, so a change committed while
-    // this runs is neither half-seen nor skipped; it carries a version above the cursor we hand out.
+    // The horizon first (decision 189): every version up to it has ended before the snapshot below is
+    // taken, so that snapshot sees all of them, and no transaction can take one again: a change
+    // committed while this runs carries a version above the cursor we hand out. One snapshot for all
+    // the reads, so none is half-seen.
+    const { horizon, latest: taken } = await syncHorizon(deps.db);
     const answer = await deps.db
       .transaction()
       .setIsolationLevel('repeatable read')
       .execute(async (trx): Promise<SyncResponse> => {
-        const latest = await currentVersion(trx);
-        // A cursor ahead of the counter comes from another database: start again from nothing.
-        const reset = cursor > latest;
+        // A cursor ahead of every version taken comes from another database: start again from nothing.
+        const reset = cursor > taken;
         const after = reset ? 0 : cursor;
+        // Never behind the device's cursor: the rows up to it were handed out already.
+        const latest = Math.max(horizon, after);
         const response: SyncResponse = { cursor: latest, reset, hasMore: false, changes: {}, deleted: {} };
         if (after === latest) return response;
 

@@ -11,7 +11,7 @@ import { createDiskBlobStore } from '../blobs/disk-store.ts';
 import type { Role } from '../contract/users.ts';
 import { openDatabase } from '../db/connect.ts';
 import type { Database } from '../db/schema.ts';
-import { nextVersion } from '../db/versions.ts';
+import { moreVersions, nextVersion } from '../db/versions.ts';
 import type { Deps } from '../deps.ts';
 import { silentLogger } from '../lib/logger.ts';
 import { createSecrets, decodeKey, type Secrets } from '../lib/secrets.ts';
@@ -227,6 +227,7 @@ function common(
   const insertOrders = async (owner: Pick<TestUser, 'id' | 'email'>, count: number, versions: 'one each' | 'shared' = 'one each') =>
     db.transaction().execute(async (trx) => {
       const first = await nextVersion(trx);
+      const each = versions === 'one each' ? [first, ...(await moreVersions(trx, count - 1))] : [];
       const rows = Array.from({ length: count }, (_, i) => ({
         id: crypto.randomUUID(),
         product_id: crypto.randomUUID(),
@@ -234,10 +235,9 @@ function common(
         price: '5',
         user_id: owner.id,
         user_email: owner.email,
-        version: versions === 'shared' ? first : first + i,
+        version: versions === 'shared' ? first : each[i]!,
       }));
       for (let i = 0; i < rows.length; i += 1000) await trx.insertInto('orders').values(rows.slice(i, i + 1000)).execute();
-      if (versions === 'one each') await trx.updateTable('sync_counter').set({ version: first + count - 1 }).where('id', '=', 1).execute();
       return rows.map((row) => row.id);
     });
 
