@@ -15,7 +15,7 @@ import type { TicketRow } from '../db/ticket-schema.ts';
 import { findTicketView, lockTicket, messagesOf } from '../db/tickets.ts';
 import { nextVersion, writeTime } from '../db/versions.ts';
 import type { Deps } from '../deps.ts';
-import { ApiError, badRequest, conflict, forbidden, notFound } from '../errors.ts';
+import { ApiError, badRequest, conflict, notFound } from '../errors.ts';
 import { presentTicket } from '../presenters/tickets.ts';
 import { canonicalJson } from './deliver.ts';
 import { settleStaffNotice, tellCustomer, tellStaff } from './ticket-notices.ts';
