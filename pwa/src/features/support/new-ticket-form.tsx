@@ -24,7 +24,7 @@ export function NewTicketForm({ userId, orderId, orderLabel, onOpened }: { userI
       </h2>
       {orderLabel && <p className="text-sm">About order {orderLabel}</p>}
       <div>
-        <label htmlFor={`${id}-subject`} className="label font-medium">
+        <label htmlFor={`${id}-subject`} className="mb-1 block font-medium">
           Subject
         </label>
         <input
@@ -43,7 +43,7 @@ export function NewTicketForm({ userId, orderId, orderLabel, onOpened }: { userI
         )}
       </div>
       <div>
-        <label htmlFor={`${id}-body`} className="label font-medium">
+        <label htmlFor={`${id}-body`} className="mb-1 block font-medium">
           Message
         </label>
         <textarea

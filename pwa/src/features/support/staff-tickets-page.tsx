@@ -88,7 +88,7 @@ function StaffActions({ ticket, online, onDeleted }: { ticket: Ticket; online: b
   return (
     <div className="flex flex-wrap items-end gap-3">
       <div>
-        <label htmlFor={`${id}-assignee`} className="label text-sm font-medium">
+        <label htmlFor={`${id}-assignee`} className="mb-1 block text-sm font-medium">
           Assigned to
         </label>
         <select id={`${id}-assignee`} className="select select-bordered select-sm" disabled={!online} value={ticket.assigneeId ?? ''} onChange={(event) => run(() => assign(ticket.id, event.target.value || null), 'Assigned.')}>

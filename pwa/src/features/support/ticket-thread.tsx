@@ -58,7 +58,7 @@ export function TicketThread({ ticket, userId, pending, children }: { ticket: Ti
         ))}
       </ol>
       <form onSubmit={send} className="space-y-2">
-        <label htmlFor={`${fieldId}-reply`} className="label font-medium">
+        <label htmlFor={`${fieldId}-reply`} className="mb-1 block font-medium">
           {ticket.status === 'closed' ? 'Reply (reopens the ticket)' : 'Reply'}
         </label>
         <textarea
