@@ -95,6 +95,33 @@ describe('opening and answering', () => {
   });
 });
 
+describe('pictures', () => {
+  it('a message carries pictures its author uploaded (images only), shown with a URL the browser can load', async () => {
+    const png = new Uint8Array(64);
+    png.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    const picture = (file: Uint8Array, name: string, type: string) => {
+      const body = new FormData();
+      body.append('kind', 'ticket');
+      body.append('file', new File([file as Uint8Array<ArrayBuffer>], name, { type }));
+      return bench.api.call<{ path: string } & ErrorBody>('POST', '/api/uploads', { user: bench.customer, body });
+    };
+    const uploaded = await picture(png, 'screen.png', 'image/png');
+    expect(uploaded.status).toBe(201);
+    expect(uploaded.body.path).toMatch(new RegExp(`^order-proofs/tickets/${bench.customer.id}/`));
+    const notImage = await picture(new TextEncoder().encode('plain text'), 'notes.png', 'image/png');
+    expect(notImage.status).toBe(415);
+    const opened = await open(bench.customer, { images: [uploaded.body.path] });
+    expect(opened.status).toBe(200);
+    const [image] = opened.body.messages[0]!.images;
+    expect(image?.path).toBe(uploaded.body.path);
+    const served = await bench.api.app.request(image!.url);
+    expect(served.status).toBe(200);
+    // Staff may not attach the customer's picture as their own.
+    const borrowed = await bench.api.call<Answer>('POST', `/api/tickets/${opened.body.id}/messages`, { user: bench.moderator, json: { id: crypto.randomUUID(), body: 'x', images: [uploaded.body.path] } });
+    expect(borrowed.status).toBe(400);
+  });
+});
+
 describe('who may do what', () => {
   it('a customer reads and answers only their own tickets, and sees only theirs in the list', async () => {
     const opened = await open(bench.customer);

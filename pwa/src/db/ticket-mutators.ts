@@ -5,12 +5,14 @@
 import type { Ticket, TicketMessage, TicketSide } from '../../../edge-api/src/contract/tickets.ts';
 import { unwrap } from '../lib/api-client.ts';
 import { AppError } from '../lib/app-error.ts';
+import { uploadImage } from '../lib/image-upload.ts';
 import type { UserDb } from './local-db.ts';
 import type { Mutator } from './mutators.ts';
 
 export interface TicketMutationArgs {
-  openTicket: { id: string; messageId: string; orderId?: string; subject: string; body: string };
-  replyTicket: { ticketId: string; messageId: string; body: string };
+  /** `pictures` wait in the outbox as Blobs and are uploaded (kind ticket) when the change is sent. */
+  openTicket: { id: string; messageId: string; orderId?: string; subject: string; body: string; pictures?: Blob[] };
+  replyTicket: { ticketId: string; messageId: string; body: string; pictures?: Blob[] };
   closeTicket: { ticketId: string };
 }
 
@@ -28,6 +30,15 @@ async function message(db: UserDb, userId: string, side: TicketSide, id: string,
 }
 
 const ref = (id: string) => ({ table: 'tickets' as const, id });
+
+/** Uploads the pictures of a queued message; uploaded again on a retry (an unused file costs less than a lost picture). */
+async function uploadPictures(pictures: Blob[] | undefined): Promise<string[]> {
+  const paths: string[] = [];
+  for (const [index, picture] of (pictures ?? []).entries()) {
+    paths.push((await uploadImage(new File([picture], `picture-${index + 1}`, { type: picture.type }), 'ticket')).path);
+  }
+  return paths;
+}
 
 export const ticketMutators: { [N in keyof TicketMutationArgs]: Mutator<TicketMutationArgs[N]> } = {
   openTicket: {
@@ -60,7 +71,8 @@ export const ticketMutators: { [N in keyof TicketMutationArgs]: Mutator<TicketMu
       return [{ ref: ref(args.id), row: ticket }];
     },
     async upload(client, args, key) {
-      const json = { id: args.id, messageId: args.messageId, subject: args.subject, body: args.body, ...(args.orderId ? { orderId: args.orderId } : {}) };
+      const images = await uploadPictures(args.pictures);
+      const json = { id: args.id, messageId: args.messageId, subject: args.subject, body: args.body, images, ...(args.orderId ? { orderId: args.orderId } : {}) };
       const answer = await unwrap(client.tickets.$post({ header: { 'idempotency-key': key }, json }));
       return { ref: ref(args.id), row: answer as Ticket };
     },
@@ -84,7 +96,8 @@ export const ticketMutators: { [N in keyof TicketMutationArgs]: Mutator<TicketMu
       return [{ ref: ref(ticket.id), row }];
     },
     async upload(client, args, key) {
-      const answer = await unwrap(client.tickets[':id'].messages.$post({ param: { id: args.ticketId }, header: { 'idempotency-key': key }, json: { id: args.messageId, body: args.body } }));
+      const images = await uploadPictures(args.pictures);
+      const answer = await unwrap(client.tickets[':id'].messages.$post({ param: { id: args.ticketId }, header: { 'idempotency-key': key }, json: { id: args.messageId, body: args.body, images } }));
       return { ref: ref(args.ticketId), row: answer as Ticket };
     },
   },

@@ -1,10 +1,13 @@
 import { useId, useState, type FormEvent } from 'react';
+import { TICKET_IMAGES_MAX } from '../../../../edge-api/src/contract/tickets.ts';
 import { openTicket } from '../../db/mutations.ts';
+import { IMAGE_FILE_ACCEPT } from '../../lib/image-upload.ts';
 
 /** A new ticket: general, or about the order the page was opened from (?order=<id>). */
 export function NewTicketForm({ userId, orderId, orderLabel, onOpened }: { userId: string; orderId?: string; orderLabel?: string; onOpened: (id: string) => void }) {
   const [subject, setSubject] = useState(orderLabel ? `About order ${orderLabel}` : '');
   const [body, setBody] = useState('');
+  const [pictures, setPictures] = useState<File[]>([]);
   const [errors, setErrors] = useState<{ subject?: string; body?: string }>({});
   const id = useId();
 
@@ -14,7 +17,7 @@ export function NewTicketForm({ userId, orderId, orderLabel, onOpened }: { userI
     setErrors(found);
     if (found.subject || found.body) return;
     const ticketId = crypto.randomUUID();
-    void openTicket(userId, { id: ticketId, messageId: crypto.randomUUID(), subject: subject.trim(), body: body.trim(), ...(orderId ? { orderId } : {}) }).saved.then(() => onOpened(ticketId));
+    void openTicket(userId, { id: ticketId, messageId: crypto.randomUUID(), subject: subject.trim(), body: body.trim(), ...(orderId ? { orderId } : {}), ...(pictures.length ? { pictures: pictures.slice(0, TICKET_IMAGES_MAX) } : {}) }).saved.then(() => onOpened(ticketId));
   };
 
   return (
@@ -61,6 +64,12 @@ export function NewTicketForm({ userId, orderId, orderLabel, onOpened }: { userI
             {errors.body}
           </p>
         )}
+      </div>
+      <div>
+        <label htmlFor={`${id}-pictures`} className="mb-1 block font-medium">
+          Pictures (optional, up to {TICKET_IMAGES_MAX})
+        </label>
+        <input id={`${id}-pictures`} type="file" multiple accept={IMAGE_FILE_ACCEPT} className="file-input file-input-bordered w-full" onChange={(event) => setPictures([...(event.target.files ?? [])])} />
       </div>
       <button type="submit" className="btn btn-primary">
         Open ticket

@@ -1,11 +1,13 @@
 import { useId, useState, type FormEvent } from 'react';
-import { ticketStatusLabels, type Ticket } from '../../../../edge-api/src/contract/tickets.ts';
+import { TICKET_IMAGES_MAX, ticketStatusLabels, type Ticket } from '../../../../edge-api/src/contract/tickets.ts';
+import { IMAGE_FILE_ACCEPT } from '../../lib/image-upload.ts';
 import { closeTicket, replyTicket } from '../../db/mutations.ts';
 import { formatDateTime } from '../../lib/format.ts';
 
 /** Where the thread of a ticket is read and answered, by its customer or by staff. */
 export function TicketThread({ ticket, userId, pending, children }: { ticket: Ticket; userId: string; pending: boolean; children?: React.ReactNode }) {
   const [body, setBody] = useState('');
+  const [pictures, setPictures] = useState<File[]>([]);
   const [error, setError] = useState<string | null>(null);
   const fieldId = useId();
   const mySide = ticket.userId === userId ? 'customer' : 'staff';
@@ -19,7 +21,11 @@ export function TicketThread({ ticket, userId, pending, children }: { ticket: Ti
     }
     setError(null);
     // Saved on this device at once; sent now, or when the connection is back (once).
-    void replyTicket(userId, { ticketId: ticket.id, messageId: crypto.randomUUID(), body: text }).saved.then(() => setBody(''));
+    const picked = pictures.slice(0, TICKET_IMAGES_MAX);
+    void replyTicket(userId, { ticketId: ticket.id, messageId: crypto.randomUUID(), body: text, ...(picked.length ? { pictures: picked } : {}) }).saved.then(() => {
+      setBody('');
+      setPictures([]);
+    });
   };
 
   return (
@@ -76,6 +82,18 @@ export function TicketThread({ ticket, userId, pending, children }: { ticket: Ti
             {error}
           </p>
         )}
+        <label htmlFor={`${fieldId}-pictures`} className="mb-1 block text-sm font-medium">
+          Pictures (optional, up to {TICKET_IMAGES_MAX})
+        </label>
+        <input
+          id={`${fieldId}-pictures`}
+          key={pictures.length === 0 ? 'empty' : 'chosen'}
+          type="file"
+          multiple
+          accept={IMAGE_FILE_ACCEPT}
+          className="file-input file-input-bordered file-input-sm w-full"
+          onChange={(event) => setPictures([...(event.target.files ?? [])])}
+        />
         <button type="submit" className="btn btn-primary">
           Send reply
         </button>
