@@ -24,6 +24,7 @@ import { orderPaymentRoutes } from './routes/order-payments.ts';
 import { adminCouponRoutes, couponRoutes } from './routes/coupons.ts';
 import { paymentAdminRoutes } from './routes/payment-admin.ts';
 import { paymentCallbackRoutes } from './routes/payment-callbacks.ts';
+import { ticketRoutes } from './routes/tickets.ts';
 
 /**
  * An /api path no route answers, in the API's error shape. Entries mount it after the app too: mounted
@@ -66,7 +67,8 @@ export function createApp(deps: Deps) {
     .route('/admin/payments', paymentAdminRoutes(deps))
     .route('/payments', paymentCallbackRoutes(deps))
     .route('/coupons', couponRoutes(deps))
-    .route('/admin/coupons', adminCouponRoutes(deps));
+    .route('/admin/coupons', adminCouponRoutes(deps))
+    .route('/tickets', ticketRoutes(deps));
 }
 
 export type AppType = ReturnType<typeof createApp>;

@@ -5,6 +5,7 @@ import type { SiteSettings } from './settings.ts';
 import type { User } from './users.ts';
 import type { WiseStock } from './wise-stocks.ts';
 import type { ServiceStock } from './service-stocks.ts';
+import type { Ticket } from './tickets.ts';
 
 /** GET /api/sync?scope=&cursor= : what changed since `cursor` that the caller may see. */
 export interface SyncResponse {
@@ -23,6 +24,8 @@ export interface SyncResponse {
     notifications?: StaffNotification[];
     /** Staff only: stock kept for a service (decision 072); secrets masked for moderators. */
     serviceStocks?: ServiceStock[];
+    /** Support tickets with their messages (decision 170): a customer's own, every live one for staff. */
+    tickets?: Ticket[];
   };
   deleted: {
     services?: string[];
@@ -31,5 +34,6 @@ export interface SyncResponse {
     wiseStocks?: string[];
     notifications?: string[];
     serviceStocks?: string[];
+    tickets?: string[];
   };
 }

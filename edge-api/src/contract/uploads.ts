@@ -1,9 +1,9 @@
 /** `payment`: a customer's payment screenshot (issue 17); `report`: a customer's screenshot of a problem (decision 063). */
-export type UploadKind = 'service' | 'proof' | 'stock' | 'payment' | 'report' | 'delivery';
+export type UploadKind = 'service' | 'proof' | 'stock' | 'payment' | 'report' | 'delivery' | 'ticket';
 
 /** The largest file each kind of upload takes, in MB: the server refuses more, and the forms say so first. */
 /** `delivery`: a finished document delivered to an order (decision 069), of any type. */
-export const uploadLimitMegabytes: Record<UploadKind, number> = { service: 32, proof: 10, stock: 10, payment: 10, report: 10, delivery: 20 };
+export const uploadLimitMegabytes: Record<UploadKind, number> = { service: 32, proof: 10, stock: 10, payment: 10, report: 10, delivery: 20, ticket: 10 };
 
 /** What POST /api/uploads answers: the path a record keeps, and a URL the browser can show now. */
 export interface UploadedImage {

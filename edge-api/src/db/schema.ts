@@ -5,6 +5,7 @@ import type { StockStatus } from '../contract/wise-stocks.ts';
 import type { DeliveryDetails, DeliveryKind, OtherDeliveryKind } from '../contract/deliveries.ts';
 import type { MailOutboxTable, PaymentEventsTable, PaymentIntentsTable, PaymentRailsTable, PaymentSessionColumn, PaymentSettingsTable } from './payment-schema.ts';
 import type { CouponsTable, CouponUsesTable } from './coupon-schema.ts';
+import type { TicketMessagesTable, TicketsTable } from './ticket-schema.ts';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type Json<T> = ColumnType<T, string, string>;
@@ -376,6 +377,8 @@ export interface Database {
   mail_outbox: MailOutboxTable;
   coupons: CouponsTable;
   coupon_uses: CouponUsesTable;
+  tickets: TicketsTable;
+  ticket_messages: TicketMessagesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

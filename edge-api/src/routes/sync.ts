@@ -25,6 +25,8 @@ import { toUser } from '../presenters/users.ts';
 import { toWiseStock } from '../presenters/wise-stocks.ts';
 import { toServiceStock } from '../presenters/service-stocks.ts';
 import { changedServiceStocks } from '../db/service-stocks.ts';
+import { changedTickets, messagesOf } from '../db/tickets.ts';
+import { presentTicket } from '../presenters/tickets.ts';
 
 /** Splits rows of one window into live ones (serialised) and ids of soft-deleted ones. */
 async function split<Row extends { id: string; deleted_at: Date | null }, Out>(rows: Row[], serialise: (row: Row) => Out | Promise<Out>) {
@@ -80,14 +82,15 @@ export function syncRoutes(deps: Deps) {
         const staff = isStaff(me);
         const { tables, upTo } = await readPage(
           async (window) => {
-            const [users, orders, wiseStocks, notifications, serviceStocks] = await Promise.all([
+            const [users, orders, wiseStocks, notifications, serviceStocks, tickets] = await Promise.all([
               changedUsers(trx, window, staff ? undefined : me.id),
               staff ? changedWorkingSetOrders(trx, window, deps.clock()) : changedOwnOrders(trx, window, me.id),
               staff ? changedStocks(trx, window) : [],
               staff ? changedNotifications(trx, window, me) : [],
               staff ? changedServiceStocks(trx, window) : [],
+              changedTickets(trx, window, staff ? undefined : me.id),
             ]);
-            return { users, orders, wiseStocks, notifications, serviceStocks };
+            return { users, orders, wiseStocks, notifications, serviceStocks, tickets };
           },
           after,
           latest,
@@ -96,6 +99,11 @@ export function syncRoutes(deps: Deps) {
         const orders = await split(tables.orders, (row) => toSyncedOrder(row, me, deps));
         response.changes = { users: users.changes, orders: orders.changes };
         response.deleted = { users: users.deleted, orders: orders.deleted };
+        // Support tickets (decision 170), each with all its messages: a message takes the ticket's version.
+        const messages = await messagesOf(trx, tables.tickets.filter((row) => !row.deleted_at).map((row) => row.id));
+        const tickets = await split(tables.tickets, (row) => presentTicket(row, messages, deps.blobs));
+        response.changes.tickets = tickets.changes;
+        response.deleted.tickets = tickets.deleted;
         if (staff) {
           const stocks = await split(tables.wiseStocks, (row) => toWiseStock(row, deps.secrets, deps.blobs, me.user_role === 'admin' ? 'admin' : 'moderator'));
           response.changes.wiseStocks = stocks.changes;

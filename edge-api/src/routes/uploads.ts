@@ -26,6 +26,8 @@ const uploadKinds: Record<UploadKind, { bucket: Bucket; maxMegabytes: number; ro
   report: { bucket: 'order-proofs', maxMegabytes: uploadLimitMegabytes.report, roles: ['user', 'moderator', 'admin'], folder: 'reports/', mine: true },
   // A finished document delivered to an order (decision 069): any type, private, never served by /files.
   delivery: { bucket: 'order-proofs', maxMegabytes: uploadLimitMegabytes.delivery, roles: ['moderator', 'admin'], folder: 'deliveries/', anyType: true },
+  // A picture attached to a support ticket's message (decision 169): private, under its uploader's id.
+  ticket: { bucket: 'order-proofs', maxMegabytes: uploadLimitMegabytes.ticket, roles: ['user', 'moderator', 'admin'], folder: 'tickets/', mine: true },
 };
 
 const isUploadKind = (value: unknown): value is UploadKind => typeof value === 'string' && Object.hasOwn(uploadKinds, value);
@@ -72,7 +74,7 @@ export function uploadRoutes(deps: Deps) {
     }
     const kind = form.get('kind');
     if (!isUploadKind(kind)) {
-      throw badRequest('kind: must be one of service, proof, stock, payment, report, delivery', [{ path: 'kind', message: 'must be one of service, proof, stock, payment, report, delivery' }]);
+      throw badRequest('kind: must be one of service, proof, stock, payment, report, delivery, ticket', [{ path: 'kind', message: 'must be one of service, proof, stock, payment, report, delivery, ticket' }]);
     }
     const rules = uploadKinds[kind];
     if (!rules.roles.includes(c.get('user')!.user_role)) throw forbidden(`You may not upload ${kind} images`);

@@ -9,6 +9,7 @@ import { sql } from 'kysely';
 import type { Deps } from '../deps.ts';
 import { DEMO_AUTH_IMAGE, demoAuthPng, demoImage } from './demo-images.ts';
 import { demoPaymentInstructions, seedShowcaseOrders, seedShowcaseStock, showcaseServices } from './demo-showcase.ts';
+import { seedDemoTicket } from './demo-ticket.ts';
 
 /** The demo accounts one signs in with; their passwords come from demo-passwords.ts, per data directory. */
 export const demoLogins = [
@@ -243,6 +244,7 @@ export async function seedDemoData(deps: Deps, passwordFor: (email: string) => P
     };
     await seedShowcaseStock(trx, deps, showcase);
     await seedShowcaseOrders(trx, deps, showcase);
+    await seedDemoTicket(trx, showcase);
     return Promise.all(demoLogins.map(async (login) => ({ email: login.email, password: await passwordFor(login.email), role: login.role })));
   });
 }
@@ -268,6 +270,8 @@ export async function removeDemoData(db: Deps['db']): Promise<DemoRemoval> {
     const users = await trx.selectFrom('users').select('id').where('email', 'like', '%@demo.test').where('deleted_at', 'is', null).execute();
     const ids = users.map((user) => user.id);
     const orders = ids.length === 0 ? [] : await trx.updateTable('orders').set(gone).where('user_id', 'in', ids).where('deleted_at', 'is', null).returning('id').execute();
+    // Their support tickets too (decision 169).
+    if (ids.length > 0) await trx.updateTable('tickets').set(gone).where('user_id', 'in', ids).where('deleted_at', 'is', null).execute();
     const stocks = await trx.updateTable('wise_stocks').set(gone).where('wise_email', 'like', '%@demo-mail.test').where('deleted_at', 'is', null).returning('id').execute();
     const titles = [...services, ...showcaseServices].map((service) => service.title);
     const removed = await trx

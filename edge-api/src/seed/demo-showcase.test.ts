@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Order } from '../contract/orders.ts';
 import type { Service } from '../contract/services.ts';
 import type { SiteSettings } from '../contract/settings.ts';
+import type { TicketList } from '../contract/tickets.ts';
 import { inProcessHarness } from '../testing/api-harness.ts';
 import { removeDemoData, seedDemoData } from './demo-data.ts';
 import { demoPassword } from './demo-passwords.ts';
@@ -69,12 +70,23 @@ describe('the demo shop', () => {
     expect(notices).toContainEqual({ kind: 'problem_report', order_id: reported!.id });
   });
 
+  it('has a support ticket of the demo customer about the waiting order, waiting for staff with its bell', async () => {
+    const customer = await demoUser('customer@demo.test');
+    const mine = (await api.call<TicketList>('GET', '/api/tickets', { user: customer.token })).body.tickets;
+    expect(mine).toHaveLength(1);
+    expect(mine[0]).toMatchObject({ subject: 'When will my order be processed?', status: 'open', unreadByStaff: 1, orderTitle: expect.any(String) });
+    expect(mine[0]!.messages.map((message) => message.side)).toEqual(['customer', 'staff', 'customer']);
+    const notices = await api.db.selectFrom('notifications').select(['kind']).where('dedupe_key', '=', `ticket:${mine[0]!.id}`).where('resolved_at', 'is', null).execute();
+    expect(notices).toEqual([{ kind: 'ticket' }]);
+  });
+
   it('is seeded once: a second start adds nothing, and demo:remove takes the showcase services and their stock', async () => {
     const count = async () => Number((await api.db.selectFrom('service_stocks').select((eb) => eb.fn.countAll<string>().as('n')).where('deleted_at', 'is', null).executeTakeFirstOrThrow()).n);
     expect(await seedDemoData(api.deps, (email) => demoPassword('showcase-test', email))).toBeUndefined();
     expect(await count()).toBe(7);
     expect(await removeDemoData(api.db)).toMatchObject({ stocks: 5, serviceStocks: 7 });
     expect(await count()).toBe(0);
+    expect(await api.db.selectFrom('tickets').select('id').where('deleted_at', 'is', null).execute()).toEqual([]);
     const left = await api.db.selectFrom('services').select('title').where('deleted_at', 'is', null).execute();
     expect(left.map((service) => service.title)).not.toContain(showcaseServices[0]!.title);
   });

@@ -129,4 +129,22 @@ export const routeTable: Record<string, RouteRow> = {
   },
   'DELETE /api/push/subscriptions': { access: 'user', badInputs: [notJson, { json: {} }, { json: { endpoint: 'not a url' } }] },
   'POST /api/push/subscriptions/others': { access: 'user', badInputs: [notJson, { json: {} }, { json: { keep: 'not a url' } }] },
+  // Support tickets (decision 169): customers their own, staff the queue, admins alone delete.
+  'GET /api/tickets': { access: 'user', badInputs: [{ query: 'status=pending' }, { query: 'assignee=someone' }] },
+  'POST /api/tickets': {
+    access: 'user',
+    badInputs: [
+      notJson,
+      { json: {} },
+      { json: { id: crypto.randomUUID(), messageId: crypto.randomUUID(), subject: ' ', body: 'Help' } },
+      { json: { id: crypto.randomUUID(), messageId: crypto.randomUUID(), subject: 'Help', body: 'x', images: ['stock-images/a.png'] } },
+    ],
+  },
+  'GET /api/tickets/:id': { access: 'user', badInputs: [notUuid('/api/tickets/not-a-uuid')] },
+  'POST /api/tickets/:id/messages': { access: 'user', badInputs: [notUuid('/api/tickets/not-a-uuid/messages'), notJson, { json: {} }, { json: { id: crypto.randomUUID(), body: '' } }] },
+  'POST /api/tickets/:id/close': { access: 'user', badInputs: [notUuid('/api/tickets/not-a-uuid/close')] },
+  'POST /api/tickets/:id/read': { access: 'user', badInputs: [notUuid('/api/tickets/not-a-uuid/read')] },
+  'PUT /api/tickets/:id/assignee': { access: 'staff', badInputs: [notUuid('/api/tickets/not-a-uuid/assignee'), notJson, { json: {} }, { json: { assigneeId: 'nobody' } }] },
+  'POST /api/tickets/:id/warranty-report': { access: 'staff', badInputs: [notUuid('/api/tickets/not-a-uuid/warranty-report')] },
+  'DELETE /api/tickets/:id': { access: 'admin', badInputs: [notUuid('/api/tickets/not-a-uuid')] },
 };

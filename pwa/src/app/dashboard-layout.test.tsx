@@ -96,6 +96,7 @@ describe('DashboardLayout', () => {
     for (const title of ['General', 'Users', 'WISE', 'Attendance', 'Fees']) expect(within(sidebar()).getByRole('heading', { name: title })).toBeTruthy();
     expect(linksOf(sidebar())).toEqual({
       'Admin Orders': '/dashboard',
+      'Support Tickets': '/dashboard/tickets',
       Services: '/dashboard/admin-services',
       'Add Service': '/dashboard/add-services',
       Settings: '/dashboard/settings',

@@ -19,6 +19,7 @@ export const sidebar: SidebarGroup[] = [
     title: 'General',
     links: [
       { to: '/dashboard', label: 'Admin Orders', permission: 'orders:process' },
+      { to: '/dashboard/tickets', label: 'Support Tickets', permission: 'orders:process' },
       { to: '/dashboard/admin-services', label: 'Services', permission: 'services:manage' },
       { to: '/dashboard/add-services', label: 'Add Service', permission: 'services:manage' },
       { to: '/dashboard/settings', label: 'Settings', permission: 'settings:manage' },

@@ -97,6 +97,7 @@ function SiteNav({ brandName }: { brandName: string }) {
 
   const dashboardMenu: MenuLink[] = [
     { to: '/my-orders', label: 'My Orders' },
+    { to: '/support', label: 'Support' },
     { to: '/profile', label: 'Profile' },
     ...(isStaff ? [{ to: '/dashboard', label: 'Admin Dashboard' }] : []),
   ];

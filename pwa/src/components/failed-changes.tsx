@@ -13,6 +13,9 @@ const changeLabels: Record<OutboxEntry['name'], string> = {
   reportProblem: 'Problem report',
   declineReport: 'Problem report answer',
   logReveal: 'Password view',
+  openTicket: 'New support ticket',
+  replyTicket: 'Support ticket reply',
+  closeTicket: 'Support ticket closing',
 };
 
 /** The changes the server refused, each with Retry and Dismiss (the offline banner shows it when there are some). */

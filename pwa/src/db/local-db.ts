@@ -6,6 +6,7 @@ import type { SiteSettings } from '../../../edge-api/src/contract/settings.ts';
 import type { User } from '../../../edge-api/src/contract/users.ts';
 import type { WiseStock } from '../../../edge-api/src/contract/wise-stocks.ts';
 import type { ServiceStock } from '../../../edge-api/src/contract/service-stocks.ts';
+import type { Ticket } from '../../../edge-api/src/contract/tickets.ts';
 
 /** A change made on this device that the server has not confirmed yet. */
 export interface OutboxEntry {
@@ -23,7 +24,7 @@ export interface OutboxEntry {
 }
 
 /** The user-database tables that outbox changes write to optimistically. */
-export type SyncedTable = 'orders' | 'wiseStocks';
+export type SyncedTable = 'orders' | 'wiseStocks' | 'tickets';
 
 /** One row of those tables. */
 export interface RowRef {
@@ -31,7 +32,7 @@ export interface RowRef {
   id: string;
 }
 
-export type MutationName = 'placeOrder' | 'setOrderStatus' | 'setPaymentStatus' | 'deliverOrder' | 'setStockStatus' | 'cancelOrder' | 'sendPaymentProof' | 'reportProblem' | 'declineReport' | 'logReveal';
+export type MutationName = 'placeOrder' | 'setOrderStatus' | 'setPaymentStatus' | 'deliverOrder' | 'setStockStatus' | 'cancelOrder' | 'sendPaymentProof' | 'reportProblem' | 'declineReport' | 'logReveal' | 'openTicket' | 'replyTicket' | 'closeTicket';
 
 export interface MetaEntry {
   key: string;
@@ -85,6 +86,8 @@ export class UserDb extends Dexie {
   deliveredFiles!: EntityTable<DeliveredFile, 'orderId'>;
   /** Staff only: stock kept for a service (decision 072), as last synced; changed on the server only. */
   serviceStocks!: EntityTable<ServiceStock, 'id'>;
+  /** Support tickets with their messages (decision 170): the customer's own, every live one for staff. */
+  tickets!: EntityTable<Ticket, 'id'>;
   outbox!: EntityTable<OutboxEntry, 'id'>;
   meta!: EntityTable<MetaEntry, 'key'>;
 
@@ -111,6 +114,12 @@ export class UserDb extends Dexie {
     this.version(5).stores({
       serviceStocks: 'id, serviceId, status',
     });
+
+    // ---- Support tickets (issue 27, item 1; decision 170): helper "tickets". The lead renumbers at merge. ----
+    this.version(6).stores({
+      tickets: 'id, userId, status, lastMessageAt',
+    });
+    // ---- end of support tickets ----
   }
 }
 

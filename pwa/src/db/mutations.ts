@@ -29,7 +29,7 @@ function nextCreatedAt(): string {
 }
 
 // serviceStocks: read by a delivery from a service's own stock (decision 072).
-const changeTables = (db: UserDb) => [db.orders, db.wiseStocks, db.users, db.outbox, db.meta, db.serviceStocks];
+const changeTables = (db: UserDb) => [db.orders, db.wiseStocks, db.users, db.outbox, db.meta, db.serviceStocks, db.tickets];
 
 async function applyChanges(db: UserDb, changes: RowChange[]) {
   for (const change of changes) {
@@ -145,6 +145,19 @@ export function logReveal(userId: string, input: MutationArgs['logReveal']): Mut
 /** Staff answer a problem report without replacing the delivery. */
 export function declineReport(userId: string, input: MutationArgs['declineReport'], options?: ChangeOptions): MutationHandle {
   return enqueue(userId, 'declineReport', input, options);
+}
+
+/** Support tickets (decision 170): opened, answered and closed on the device first, sent once. */
+export function openTicket(userId: string, input: MutationArgs['openTicket']): MutationHandle {
+  return enqueue(userId, 'openTicket', input, { entryId: input.id });
+}
+
+export function replyTicket(userId: string, input: MutationArgs['replyTicket']): MutationHandle {
+  return enqueue(userId, 'replyTicket', input, { entryId: input.messageId });
+}
+
+export function closeTicket(userId: string, input: MutationArgs['closeTicket']): MutationHandle {
+  return enqueue(userId, 'closeTicket', input);
 }
 
 /** Forgets a change the server refused (its row already shows the server's state again). */

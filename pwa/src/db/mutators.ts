@@ -10,9 +10,11 @@ import { unwrap, type ApiClient } from '../lib/api-client.ts';
 import { AppError } from '../lib/app-error.ts';
 import { uploadImage } from '../lib/image-upload.ts';
 import { getPublicDb, type MutationName, type RowRef, type UserDb } from './local-db.ts';
+import type { Ticket } from '../../../edge-api/src/contract/tickets.ts';
+import { ticketMutators, type TicketMutationArgs } from './ticket-mutators.ts';
 
 /** What each named mutation carries in its outbox entry. */
-export interface MutationArgs {
+export interface MutationArgs extends TicketMutationArgs {
   placeOrder: { id: string; productId: string; note?: string; paymentMethod?: string; couponCode?: string };
   /** `from`: the value the device showed; sent as the change's base, so a change to another field meanwhile is no conflict. */
   setOrderStatus: { orderId: string; orderStatus: OrderStatus; version: number; from?: OrderStatus };
@@ -71,13 +73,13 @@ export interface MutationContext {
 /** A row as the optimistic effect leaves it; null removes it. */
 export interface RowChange {
   ref: RowRef;
-  row: Order | WiseStock | null;
+  row: Order | WiseStock | Ticket | null;
 }
 
 /** The row as the server has it once it took the change. */
 export interface ServerRow {
   ref: RowRef;
-  row: Order | WiseStock;
+  row: Order | WiseStock | Ticket;
 }
 
 export interface Mutator<Args> {
@@ -310,6 +312,9 @@ export const mutators: { [N in MutationName]: Mutator<MutationArgs[N]> } = {
       return { ref: { table: 'wiseStocks', id: stockId }, row: answer.stock as WiseStock };
     },
   },
+
+  // Support tickets (decision 170).
+  ...ticketMutators,
 };
 
 /** POST /api/uploads of a customer's payment screenshot; the route reads its form itself, so it is untyped here. */

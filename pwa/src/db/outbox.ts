@@ -5,6 +5,7 @@
  */
 import type { Order } from '../../../edge-api/src/contract/orders.ts';
 import type { WiseStock } from '../../../edge-api/src/contract/wise-stocks.ts';
+import type { Ticket } from '../../../edge-api/src/contract/tickets.ts';
 import type { OutboxEntry, RowRef, UserDb } from './local-db.ts';
 import { mutatorOf } from './mutators.ts';
 
@@ -25,21 +26,21 @@ export const pendingEntries = (db: UserDb) => db.outbox.where('status').equals('
 export async function keepServerCopy(db: UserDb, ref: RowRef): Promise<void> {
   const key = baseKey(ref);
   if (await db.meta.get(key)) return;
-  const row = (await db.table(ref.table).get(ref.id)) as Order | WiseStock | undefined;
+  const row = (await db.table(ref.table).get(ref.id)) as Order | WiseStock | Ticket | undefined;
   await db.meta.put({ key, value: { row: row ?? null } });
 }
 
 /** A newer server copy of a row that has changes waiting: kept aside until they are done. */
-export async function replaceServerCopy(db: UserDb, ref: RowRef, row: Order | WiseStock | null): Promise<void> {
+export async function replaceServerCopy(db: UserDb, ref: RowRef, row: Order | WiseStock | Ticket | null): Promise<void> {
   await db.meta.put({ key: baseKey(ref), value: { row } });
 }
 
-export async function takeServerCopy(db: UserDb, ref: RowRef): Promise<{ row: Order | WiseStock | null } | undefined> {
+export async function takeServerCopy(db: UserDb, ref: RowRef): Promise<{ row: Order | WiseStock | Ticket | null } | undefined> {
   const key = baseKey(ref);
   const entry = await db.meta.get(key);
   if (!entry) return undefined;
   await db.meta.delete(key);
-  return entry.value as { row: Order | WiseStock | null };
+  return entry.value as { row: Order | WiseStock | Ticket | null };
 }
 
 // Confirmation promises for `done` of mutations made in this page; an entry from before a reload still syncs.

@@ -6,6 +6,7 @@ import type { Order } from '../../../edge-api/src/contract/orders.ts';
 import type { SyncResponse } from '../../../edge-api/src/contract/sync.ts';
 import { isStaffRole, type Role } from '../../../edge-api/src/contract/users.ts';
 import type { WiseStock } from '../../../edge-api/src/contract/wise-stocks.ts';
+import type { Ticket } from '../../../edge-api/src/contract/tickets.ts';
 import { hasCode } from '../lib/app-error.ts';
 import { CURSOR_KEY, getPublicDb, readMeta, type SyncedTable, type UserDb } from './local-db.ts';
 import { baseKey, entryTargets, replaceServerCopy } from './outbox.ts';
@@ -99,7 +100,7 @@ function applyPrivate(db: UserDb, userId: string, received: SyncResponse, wipe: 
 }
 
 async function applySealed(db: UserDb, userId: string, answer: SyncResponse, wipe: boolean, checkSeal: () => Promise<void>): Promise<boolean> {
-  return db.transaction('rw', [db.users, db.orders, db.wiseStocks, db.notifications, db.serviceStocks, db.outbox, db.meta], async () => {
+  return db.transaction('rw', [db.users, db.orders, db.wiseStocks, db.notifications, db.serviceStocks, db.tickets, db.outbox, db.meta], async () => {
     await checkSeal();
     const pending = await db.outbox.where('status').equals('pending').toArray();
     const queued = new Set(pending.flatMap(entryTargets).map(baseKey));
@@ -107,8 +108,8 @@ async function applySealed(db: UserDb, userId: string, answer: SyncResponse, wip
       await db.users.clear();
       await db.notifications.clear();
       await db.serviceStocks.clear();
-      for (const table of [db.orders, db.wiseStocks] as const) {
-        const name = table === db.orders ? 'orders' : 'wiseStocks';
+      for (const table of [db.orders, db.wiseStocks, db.tickets] as const) {
+        const name = table === db.orders ? 'orders' : table === db.wiseStocks ? 'wiseStocks' : 'tickets';
         const ids = (await table.toCollection().primaryKeys()) as string[];
         await table.bulkDelete(ids.filter((id) => !queued.has(baseKey({ table: name, id }))));
       }
@@ -117,6 +118,8 @@ async function applySealed(db: UserDb, userId: string, answer: SyncResponse, wip
     if (answer.deleted.users?.length) await db.users.bulkDelete(answer.deleted.users);
     await applyRows(db, 'orders', answer.changes.orders, answer.deleted.orders, queued);
     await applyRows(db, 'wiseStocks', answer.changes.wiseStocks, answer.deleted.wiseStocks, queued);
+    // Support tickets (decision 170): a ticket with a reply still queued keeps its pending message until it is sent.
+    await applyRows(db, 'tickets', answer.changes.tickets, answer.deleted.tickets, queued);
     // Notifications change only on the server (marking read answers the rows): no outbox to respect.
     if (answer.changes.notifications?.length) await db.notifications.bulkPut(answer.changes.notifications);
     if (answer.deleted.notifications?.length) await db.notifications.bulkDelete(answer.deleted.notifications);
@@ -132,7 +135,7 @@ async function applySealed(db: UserDb, userId: string, answer: SyncResponse, wip
   });
 }
 
-async function applyRows(db: UserDb, table: SyncedTable, rows: (Order | WiseStock)[] | undefined, deleted: string[] | undefined, queued: Set<string>) {
+async function applyRows(db: UserDb, table: SyncedTable, rows: (Order | WiseStock | Ticket)[] | undefined, deleted: string[] | undefined, queued: Set<string>) {
   const store = db.table(table);
   const isQueued = (id: string) => queued.has(baseKey({ table, id }));
   // Never over a row with changes still waiting: the server's copy is kept for when they are done.

@@ -5,6 +5,7 @@
  */
 import type { Order } from '../../../edge-api/src/contract/orders.ts';
 import type { WiseStock } from '../../../edge-api/src/contract/wise-stocks.ts';
+import type { Ticket } from '../../../edge-api/src/contract/tickets.ts';
 import { isApiAnswer, isTransient, type AppError } from '../lib/app-error.ts';
 import type { OutboxEntry, UserDb } from './local-db.ts';
 import { mutatorOf, type ServerRow } from './mutators.ts';
@@ -50,7 +51,7 @@ function confirmEntry(db: UserDb, entry: OutboxEntry, received: ServerRow) {
 }
 
 async function writeConfirmed(db: UserDb, entry: OutboxEntry, answer: ServerRow, checkSeal: () => Promise<void>) {
-  await db.transaction('rw', [db.outbox, db.orders, db.wiseStocks, db.meta], async () => {
+  await db.transaction('rw', [db.outbox, db.orders, db.wiseStocks, db.tickets, db.meta], async () => {
     await checkSeal();
     await db.outbox.delete(entry.id);
     const pending = await db.outbox.where('status').equals('pending').toArray();
@@ -69,7 +70,7 @@ async function writeConfirmed(db: UserDb, entry: OutboxEntry, answer: ServerRow,
         continue;
       }
       const copy = await takeServerCopy(db, ref);
-      const current = (await table.get(ref.id)) as Order | WiseStock | undefined;
+      const current = (await table.get(ref.id)) as Order | WiseStock | Ticket | undefined;
       const latest = fromAnswer ? newer(fromAnswer, copy?.row) : copy?.row && current && copy.row.version > current.version ? copy.row : undefined;
       if (latest) await table.put(latest);
     }
@@ -78,7 +79,7 @@ async function writeConfirmed(db: UserDb, entry: OutboxEntry, answer: ServerRow,
 
 /** The server refused the change: keep it, marked failed with the server's reason, and undo it locally. */
 async function failEntry(db: UserDb, entry: OutboxEntry, error: AppError) {
-  await db.transaction('rw', [db.outbox, db.orders, db.wiseStocks, db.meta], async () => {
+  await db.transaction('rw', [db.outbox, db.orders, db.wiseStocks, db.tickets, db.meta], async () => {
     await db.outbox.update(entry.id, { status: 'failed', error: error.message });
     const pending = await db.outbox.where('status').equals('pending').toArray();
     for (const ref of entryTargets(entry)) {

@@ -14,6 +14,8 @@ export const SECRET_FIELDS: Record<SyncedTable | 'serviceStocks', readonly strin
   wiseStocks: ['wisePassword'],
   /** A service's own stock (decision 072): an admin's copy holds the password or the lines. */
   serviceStocks: ['password', 'lines'],
+  /** Support tickets (decision 170) hold no secret. */
+  tickets: [],
 };
 
 /**

@@ -15,6 +15,7 @@ export const kindLabels: Record<NotificationKind, string> = {
   payment_problem: 'Payment to decide',
   refund: 'Refund',
   reveal_budget: 'Password reveals',
+  ticket: 'Support ticket',
 };
 
 export const kindLabel = (kind: string) => kindLabels[kind as NotificationKind] ?? kind;

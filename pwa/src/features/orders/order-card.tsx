@@ -1,4 +1,5 @@
 import type { Order } from '../../../../edge-api/src/contract/orders.ts';
+import { Link } from 'react-router-dom';
 import { ExternalLink } from '../../components/external-link.tsx';
 import { logReveal } from '../../db/mutations.ts';
 import { deliveryTimeLabel } from '../../lib/catalog.ts';
@@ -133,6 +134,11 @@ export function OrderCard({ order, providerChatUrl, waitingToSync, syncError, pa
         <RailPayment order={order} userId={userId} rails={rails} />
         <OrderPayment order={order} paymentInstructions={paymentInstructions} providerChatUrl={providerChatUrl} userId={userId} />
         <AfterSalesPanel order={order} />
+        {userId && order.userId === userId && (
+          <Link to={`/support?order=${order.id}`} className="btn btn-outline btn-sm self-start">
+            Open a ticket<span className="sr-only"> about this order</span>
+          </Link>
+        )}
 
         {orderStatus === 'delivered' && order.deliveryKind && <DeliveryPanel order={order} userId={userId} />}
         {orderStatus === 'delivered' && order.wiseEmail && (
