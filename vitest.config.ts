@@ -1,6 +1,19 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 
+/** Test files that spawn processes or take minutes (issue 34 item 5): a project of their own. */
+const PROCESS_TESTS = [
+  'edge-api/src/node.test.ts',
+  'edge-api/src/npm-start.test.ts',
+  'edge-api/src/migrate.test.ts',
+  'edge-api/src/deploy-recipe.test.ts',
+  'edge-api/src/db-faults.test.ts',
+  'edge-api/src/auth/supabase-owner-admin.test.ts',
+  'edge-api/src/db/data-dir-lock.test.ts',
+  'edge-api/src/db/embedded-postgres.test.ts',
+  'edge-api/src/routes/sync-exactly-once.test.ts',
+];
+
 export default defineConfig({
   test: {
     // One embedded Postgres for the run (or TEST_DATABASE_URL's), a schema per test file.
@@ -12,7 +25,12 @@ export default defineConfig({
     projects: [
       {
         // *.workerd.test.ts need the Workers entry under workerd: `npm run test:workers` (vitest.workers.config.ts).
-        test: { name: 'api', environment: 'node', include: ['edge-api/**/*.test.ts', 'migrations/**/*.test.ts'], exclude: ['**/*.workerd.test.ts', '**/node_modules/**'] },
+        test: { name: 'api', environment: 'node', include: ['edge-api/**/*.test.ts', 'migrations/**/*.test.ts'], exclude: ['**/*.workerd.test.ts', '**/node_modules/**', ...PROCESS_TESTS] },
+      },
+      {
+        // Files that start processes of their own (the app, npm, a Postgres server, Caddy) or run for
+        // minutes: `npm run test:processes`, which CI runs; `npm test` stays a run a developer keeps running.
+        test: { name: 'processes', environment: 'node', include: PROCESS_TESTS },
       },
       {
         plugins: [react()],
