@@ -22,6 +22,7 @@ import * as reportAnswersWithoutPasswords from '../../../migrations/2026-11-26-0
 import * as indexInlineWiseImages from '../../../migrations/2026-11-26-0400_index_inline_wise_images.ts';
 import * as createPaymentRails from '../../../migrations/2026-11-28-0100_create_payment_rails.ts';
 import * as createCoupons from '../../../migrations/2026-11-29-0100_create_coupons.ts';
+import * as keysetOrderIndexes from '../../../migrations/2026-11-29-0340_keyset_order_indexes.ts';
 import * as authSignInCodes from '../../../migrations/2026-11-29-0200_auth_sign_in_codes.ts';
 
 // Listed by hand so the Workers bundle needs no file system; add each new migration here.
@@ -49,6 +50,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-28-0100_create_payment_rails': createPaymentRails,
   '2026-11-29-0100_create_coupons': createCoupons,
   '2026-11-29-0200_auth_sign_in_codes': authSignInCodes,
+  '2026-11-29-0340_keyset_order_indexes': keysetOrderIndexes,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
