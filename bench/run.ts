@@ -17,6 +17,7 @@ import { lighthouseFigures } from './lighthouse.ts';
 import { cpuSeconds, workersBench } from './workers.ts';
 import { offlineMyOrders } from './my-orders-offline.ts';
 import { paymentsBench } from './payments.ts';
+import { orderListBench } from './order-list.ts';
 
 const harnessOn = async (schema: string) => {
   const db = openDatabase({ databaseUrl, searchPath: `${schema},public`, maxConnections: 10 });
@@ -34,7 +35,7 @@ const embedded: EmbeddedPostgres | undefined = benchDataDir ? await startEmbedde
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? embedded!.databaseUrl;
 const databaseName = embedded ? 'the embedded Postgres server' : 'BENCH_DATABASE_URL';
 const quick = process.argv.includes('--quick');
-/** `--only=http,start` runs some of the benchmarks: first-load, http, workers, delta-sync, sync-bytes, lighthouse, stock-import, start, history, my-orders, search, payments. */
+/** `--only=http,start` runs some of the benchmarks: first-load, http, order-list, workers, delta-sync, sync-bytes, lighthouse, stock-import, start, history, my-orders, search, payments. */
 const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length).split(',');
 const runs = (name: string) => !only || only.includes(name);
 const ORDER_COUNT = quick ? 100_000 : 1_000_000;
@@ -597,6 +598,8 @@ try {
 
   if (runs('first-load')) await firstLoadBudget();
   if (runs('http')) await httpBenchmarks(schema);
+  // The admin order list through the real server, first and deep pages by cursor (issue 31 item 3).
+  if (runs('order-list')) await orderListBench(quick ? [10_000, 100_000] : [10_000, 100_000, 1_000_000], note);
   // The Workers deployment under workerd beside the Node entry, on a database of its own.
   if (runs('workers')) await workersBench(workersDatabaseUrl, figure);
   if (runs('delta-sync')) await deltaSync(schema);

@@ -23,6 +23,7 @@ import * as indexInlineWiseImages from '../../../migrations/2026-11-26-0400_inde
 import * as createPaymentRails from '../../../migrations/2026-11-28-0100_create_payment_rails.ts';
 import * as createCoupons from '../../../migrations/2026-11-29-0100_create_coupons.ts';
 import * as keysetOrderIndexes from '../../../migrations/2026-11-29-0340_keyset_order_indexes.ts';
+import * as orderUpdatedIndex from '../../../migrations/2026-11-29-0341_order_updated_index.ts';
 import * as authSignInCodes from '../../../migrations/2026-11-29-0200_auth_sign_in_codes.ts';
 
 // Listed by hand so the Workers bundle needs no file system; add each new migration here.
@@ -51,6 +52,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-29-0100_create_coupons': createCoupons,
   '2026-11-29-0200_auth_sign_in_codes': authSignInCodes,
   '2026-11-29-0340_keyset_order_indexes': keysetOrderIndexes,
+  '2026-11-29-0341_order_updated_index': orderUpdatedIndex,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
