@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { get } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { apiSession, demoLogins, startServer, type AppServer } from '../e2e/harness.ts';
@@ -62,6 +64,66 @@ function startBaseline(env: Record<string, string>): Promise<{ child: ChildProce
   });
 }
 
+/** A staff device's first sync through the server, every page as a browser gets it (brotli asked): bytes on the wire and decoded. */
+async function staffFirstSync(base: string, token: string): Promise<{ wire: number; decoded: number; pages: number; orders: number; ms: number }> {
+  const total = { wire: 0, decoded: 0, pages: 0, orders: 0, ms: 0 };
+  const started = performance.now();
+  for (let cursor = 0, more = true; more; ) {
+    const { wire, body } = await rawGet(`${base}/api/sync?scope=private&cursor=${cursor}`, { ...BROWSER, authorization: `Bearer ${token}` });
+    const page = JSON.parse(body) as { cursor: number; hasMore: boolean; changes: { orders?: unknown[] } };
+    total.wire += wire;
+    total.decoded += Buffer.byteLength(body);
+    total.pages += 1;
+    total.orders += page.changes.orders?.length ?? 0;
+    cursor = page.cursor;
+    more = page.hasMore;
+  }
+  return { ...total, ms: performance.now() - started };
+}
+
+/** One GET, the body's bytes as sent (before decoding) and the decoded text. */
+function rawGet(url: string, headers: Record<string, string>): Promise<{ wire: number; body: string }> {
+  return new Promise((done, fail) => {
+    get(url, { headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => {
+        const raw = Buffer.concat(chunks);
+        const encoding = response.headers['content-encoding'];
+        const body = encoding === 'br' ? brotliDecompressSync(raw) : encoding === 'gzip' ? gunzipSync(raw) : raw;
+        if (response.statusCode !== 200) fail(new Error(`${url} answered ${response.statusCode}`));
+        else done({ wire: raw.length, body: body.toString('utf8') });
+      });
+    }).on('error', fail);
+  });
+}
+
+/** Postgres' own execution time of the page query, page 1 and by cursor deep down, beside the offset it replaced: steady on a busy machine. */
+async function queryPlans(db: Kysely<Database>, size: number, deep: string, deepFiltered: string, filter: RawBuilder<unknown>) {
+  const { readOrderCursor } = await import('../edge-api/src/db/order-cursor.ts');
+  const ms = async (query: RawBuilder<unknown>) => {
+    let best = Infinity;
+    for (let i = 0; i < 5; i++) {
+      const { rows } = await sql<{ 'QUERY PLAN': { 'Execution Time': number }[] }>`explain (analyze, format json) ${query}`.execute(db);
+      best = Math.min(best, rows[0]!['QUERY PLAN'][0]!['Execution Time']);
+    }
+    return best;
+  };
+  const page = (where: RawBuilder<unknown>, cursor?: string, offset = 0) => {
+    const at = cursor ? readOrderCursor(cursor)! : undefined;
+    const past = at ? sql`and created_at <= ${at.createdAt}::timestamptz and (created_at < ${at.createdAt}::timestamptz or id > ${at.id})` : sql``;
+    return sql`select * from orders where deleted_at is null and ${where} ${past} order by created_at desc, id asc limit 11 offset ${offset}`;
+  };
+  const line = [
+    `page 1 ${(await ms(page(sql`true`))).toFixed(2)} ms`,
+    `deep by cursor ${(await ms(page(sql`true`, deep))).toFixed(2)} ms`,
+    `the same depth by offset ${(await ms(page(sql`true`, undefined, DEEP_ROWS))).toFixed(2)} ms`,
+    `filtered page 1 ${(await ms(page(filter))).toFixed(2)} ms`,
+    `filtered deep by cursor ${(await ms(page(filter, deepFiltered))).toFixed(2)} ms`,
+  ];
+  console.log(`     Postgres execution time of the page query at ${size.toLocaleString('en-US')} orders (best of 5): ${line.join(', ')}`);
+}
+
 const range = (values: number[], digits = 1) => `${Math.min(...values).toFixed(digits)}–${Math.max(...values).toFixed(digits)}`;
 
 /**
@@ -98,10 +160,16 @@ export async function orderListBench(sizes: number[], note: Note): Promise<void>
         },
       ];
       for (const { url } of scenarios) {
-        const check = await fetch(url, { headers });
-        if (check.status !== 200) throw new Error(`${url} answered ${check.status}: ${await check.text()}`);
+        // A busy machine may answer 503 (the database wait ran out) once: asked again before giving up.
+        for (let attempt = 1; ; attempt++) {
+          const check = await fetch(url, { headers });
+          if (check.status === 200) break;
+          if (attempt === 3) throw new Error(`${url} answered ${check.status}: ${await check.text()}`);
+          await new Promise((done) => setTimeout(done, 1000));
+        }
         await load(url, { connections: CONNECTIONS, seconds: 1, headers });
       }
+      await queryPlans(db, size, deep.cursor, deepFiltered.cursor, filter);
       const runsOf = new Map<string, LoadResult[]>(scenarios.map((s) => [s.name, []]));
       const bases: LoadResult[] = [];
       for (let round = 0; round < ROUNDS; round++) {
@@ -120,6 +188,14 @@ export async function orderListBench(sizes: number[], note: Note): Promise<void>
           Math.max(...p99s) < 50 && errors === 0,
         );
       }
+      const sync = await staffFirstSync(server.url, admin.token);
+      const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(2)} MB`;
+      note(
+        `first sync of a staff device, ${size.toLocaleString('en-US')} orders, < 2 MB on the wire (brotli)`,
+        `${mb(sync.wire)} in ${sync.pages} pages, ${sync.orders.toLocaleString('en-US')} orders (${mb(sync.decoded)} decoded), ${(sync.ms / 1000).toFixed(1)} s`,
+        'the working set of decision 187 (issue 31 measured 2.91 MB at 100,000 orders before it)',
+        sync.wire < 2 * 1024 * 1024,
+      );
     }
   } finally {
     baseline?.child.kill('SIGTERM');
