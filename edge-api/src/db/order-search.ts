@@ -147,6 +147,22 @@ interface ListOptions {
 
 type FoundRow = OrderRow & { cursor_at: string };
 
+/** The filter's matches up to `cap`, with the sync version of the same snapshot; null when it took longer than `timeoutMs`. */
+function countFilter(db: Kysely<Database>, filter: AdminOrderFilter, cap: number, timeoutMs: number) {
+  return db
+    .transaction()
+    .execute(async (trx) => {
+      await sql`select set_config('statement_timeout', ${String(timeoutMs)}, true)`.execute(trx);
+      // The version in the same statement: the count and the version come from one snapshot.
+      const row = await trx
+        .selectFrom((qb) => qb.selectFrom('orders').select('id').where((eb) => matches(eb, filter)).limit(cap).as('capped'))
+        .select((eb) => [eb.fn.countAll<number>().as('total'), syncVersion.as('version')])
+        .executeTakeFirstOrThrow();
+      return { total: Number(row.total), version: Number(row.version) };
+    })
+    .catch(nullWhenCanceled);
+}
+
 /** A fetched page (with one row past it) in list order, and the cursors either side of it. */
 function settlePage(found: FoundRow[], limit: number, cursor: OrderCursor | undefined, offset: number) {
   const backwards = cursor?.direction === 'before';
@@ -187,19 +203,7 @@ export async function listAdminOrders(
       .selectAll()
       .select(cursorAt.as('cursor_at'));
   };
-  const countWithVersion = (cap = countCap, timeoutMs = countTimeoutMs) =>
-    db
-      .transaction()
-      .execute(async (trx) => {
-        await sql`select set_config('statement_timeout', ${String(timeoutMs)}, true)`.execute(trx);
-        // The version in the same statement: the count and the version come from one snapshot.
-        const row = await trx
-          .selectFrom((qb) => qb.selectFrom('orders').select('id').where((eb) => matches(eb, filter)).limit(cap).as('capped'))
-          .select((eb) => [eb.fn.countAll<number>().as('total'), syncVersion.as('version')])
-          .executeTakeFirstOrThrow();
-        return { total: Number(row.total), version: Number(row.version) };
-      })
-      .catch(nullWhenCanceled);
+  const countWithVersion = (cap = countCap, timeoutMs = countTimeoutMs) => countFilter(db, filter, cap, timeoutMs);
   const countMatches = async (cap = countCap, timeoutMs = countTimeoutMs) => (await countWithVersion(cap, timeoutMs))?.total ?? null;
   const answer = async (found: FoundRow[], counted: number | null): Promise<AdminOrderList> => {
     const { fetched, ...settled } = settlePage(found, limit, cursor, offset);
@@ -238,7 +242,34 @@ export async function listAdminOrders(
     return answer(fetched, counted?.total ?? null);
   }
 
-  const plan = await searchPlan(db, filter, offset + limit + 1);
+  const readPage = (trx: Db) => pageQuery(trx).execute();
+  const readCounted = async (trx: Db) => {
+    const found = await pageQuery(trx).select(sql<number>`count(*) over ()`.as('match_count')).execute();
+    const rows: FoundRow[] = found.map(({ match_count: _count, ...row }) => row);
+    return { rows, matching: found.length > 0 ? Number(found[0]!.match_count) : undefined };
+  };
+  const settle = (found: FoundRow[]) => settlePage(found, limit, cursor, offset);
+  return searchedPage(db, filter, { readPage, readCounted, answer, settle, countMatches, rowsWanted: offset + limit + 1, countCap, byCursor: cursor !== undefined, atStart: offset === 0 });
+}
+
+interface SearchParts {
+  readPage: (trx: Db) => Promise<FoundRow[]>;
+  /** The page with the count of every row the pass found (past a cursor: only those after it). */
+  readCounted: (trx: Db) => Promise<{ rows: FoundRow[]; matching: number | undefined }>;
+  answer: (found: FoundRow[], counted: number | null) => Promise<AdminOrderList>;
+  settle: (found: FoundRow[]) => ReturnType<typeof settlePage>;
+  countMatches: () => Promise<number | null>;
+  rowsWanted: number;
+  countCap: number;
+  byCursor: boolean;
+  /** No offset: a page with no row is simply empty. */
+  atStart: boolean;
+}
+
+/** A searched page: a walk down the newest-first index when matches are dense, else the trigram index. */
+async function searchedPage(db: Kysely<Database>, filter: AdminOrderFilter, parts: SearchParts): Promise<AdminOrderList> {
+  const { readPage, readCounted, answer, settle, countMatches, rowsWanted, countCap, byCursor, atStart } = parts;
+  const plan = await searchPlan(db, filter, rowsWanted);
   if (plan.way === 'walk') {
     const walked = db
       .transaction()
@@ -246,7 +277,7 @@ export async function listAdminOrders(
         // Settings local to the transaction: only the newest-first index, and not for long.
         await sql`select set_config('enable_bitmapscan', 'off', true), set_config('enable_seqscan', 'off', true),
                          set_config('statement_timeout', ${String(WALK_TIMEOUT_MS)}, true)`.execute(trx);
-        return pageQuery(trx).execute();
+        return readPage(trx);
       })
       .catch(nullWhenCanceled);
     // So common a term has more matches than a count would go to, and reaching them takes longer than
@@ -258,17 +289,16 @@ export async function listAdminOrders(
 
   // A rare term: the trigram index finds every match before the page is sorted out of them, so they
   // are counted in the same pass (past a cursor only those after it are in the pass: counted apart).
-  const counting = cursor ? countMatches() : undefined;
-  const found = await db.transaction().execute(async (trx) => {
+  const counting = byCursor ? countMatches() : undefined;
+  const { rows, matching } = await db.transaction().execute(async (trx) => {
     await sql`select set_config('enable_indexscan', 'off', true)`.execute(trx);
-    return pageQuery(trx).select(sql<number>`count(*) over ()`.as('match_count')).execute();
+    return readCounted(trx);
   });
-  const fetched: FoundRow[] = found.map(({ match_count: _count, ...row }) => row);
-  if (counting) return answer(fetched, await counting);
-  if (found.length > 0) {
-    const { fetched: _fetched, ...settled } = settlePage(fetched, limit, cursor, offset);
-    return { ...settled, total: Number(found[0]!.match_count), totalIsLowerBound: false };
+  if (counting) return answer(rows, await counting);
+  if (matching !== undefined) {
+    const { fetched: _fetched, ...settled } = settle(rows);
+    return { ...settled, total: matching, totalIsLowerBound: false };
   }
   // A page past the last one has no row to carry the count.
-  return answer(fetched, offset === 0 ? 0 : await countMatches());
+  return answer(rows, atStart ? 0 : await countMatches());
 }
