@@ -18,6 +18,7 @@ import { cpuSeconds, workersBench } from './workers.ts';
 import { offlineMyOrders } from './my-orders-offline.ts';
 import { paymentsBench } from './payments.ts';
 import { scalingBench } from './scaling.ts';
+import { orderListBench } from './order-list.ts';
 
 const harnessOn = async (schema: string) => {
   const db = openDatabase({ databaseUrl, searchPath: `${schema},public`, maxConnections: 10 });
@@ -36,8 +37,11 @@ const databaseUrl = process.env.BENCH_DATABASE_URL ?? embedded!.databaseUrl;
 const databaseName = embedded ? 'the embedded Postgres server' : 'BENCH_DATABASE_URL';
 const quick = process.argv.includes('--quick');
 /** `--only=http,start` runs some of the benchmarks: first-load, http, workers, delta-sync, sync-bytes, lighthouse, stock-import, start, history, my-orders, search, payments, scaling. */
+/** `--only=http,start` runs some of the benchmarks: first-load, http, order-list, workers, delta-sync, sync-bytes, lighthouse, stock-import, start, history, my-orders, search, payments. */
 const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length).split(',');
 const runs = (name: string) => !only || only.includes(name);
+/** `--order-sizes=1000000`: the shop sizes of the order-list benchmark (default 10,000, 100,000 and, without --quick, 1,000,000). */
+const orderSizes = process.argv.find((arg) => arg.startsWith('--order-sizes='))?.slice('--order-sizes='.length).split(',').map(Number);
 const ORDER_COUNT = quick ? 100_000 : 1_000_000;
 const results: { budget: string; measured: string; baseline: string; ok: boolean }[] = [];
 const note = (budget: string, measured: string, baseline: string, ok: boolean) => {
@@ -598,6 +602,8 @@ try {
 
   if (runs('first-load')) await firstLoadBudget();
   if (runs('http')) await httpBenchmarks(schema);
+  // The admin order list through the real server, first and deep pages by cursor (issue 31 item 3).
+  if (runs('order-list')) await orderListBench(orderSizes ?? (quick ? [10_000, 100_000] : [10_000, 100_000, 1_000_000]), note);
   // The Workers deployment under workerd beside the Node entry, on a database of its own.
   if (runs('workers')) await workersBench(workersDatabaseUrl, figure);
   if (runs('delta-sync')) await deltaSync(schema);

@@ -315,6 +315,38 @@ describe('admin order management', () => {
     await context.close();
   });
 
+  it("pages the list by the server's cursors: Next and Previous, the place kept in the address through a reload", async () => {
+    const admin = await apiSession(e2e.server.url, demoLogins.admin);
+    const customer = await apiSession(e2e.server.url, demoLogins.customer);
+    const services = await customer.get<{ id: string; category: string; needsDetails?: boolean }[]>('/api/services');
+    const service = services.find((candidate) => candidate.category !== 'wise' && !candidate.needsDetails) ?? services[0]!;
+    const before = await admin.get<AdminOrderPage>('/api/admin/orders?limit=10');
+    for (let i = before.total; i < 21; i++) await customer.call('POST', '/api/orders', { productId: service.id }, 201);
+    const first = await admin.get<AdminOrderPage>('/api/admin/orders?limit=10');
+    assert.ok(first.nextCursor, 'more than one page');
+    const second = await admin.get<AdminOrderPage>(`/api/admin/orders?limit=10&page=2&cursor=${first.nextCursor}`);
+    const shown = (order: Order) => `#${shortOrderId(order.id)}`;
+
+    const context = await e2e.context();
+    const page = await context.newPage();
+    await signIn(page, demoLogins.admin);
+    await page.goto('/dashboard');
+    await page.getByRole('heading', { name: 'Admin Order Management' }).waitFor();
+    await page.getByText(shown(first.orders[0]!), { exact: true }).waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Previous' }).isDisabled(), true);
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.waitForURL((url) => url.searchParams.get('page') === '2' && url.searchParams.get('cursor') === first.nextCursor);
+    for (const order of [second.orders[0]!, second.orders.at(-1)!]) await page.getByText(shown(order), { exact: true }).waitFor();
+    assert.equal(await page.getByText(shown(first.orders[0]!), { exact: true }).count(), 0, 'page 1 is gone');
+    await checkA11y(page);
+    await page.reload();
+    await page.getByText(shown(second.orders[0]!), { exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Previous' }).click();
+    await page.waitForURL((url) => url.searchParams.get('page') === null && url.searchParams.get('cursor') === null);
+    await page.getByText(shown(first.orders[0]!), { exact: true }).waitFor();
+    await context.close();
+  });
+
   it('tells a signed-in customer who opens a dashboard address that it is not for them, and keeps them signed in', async () => {
     const context = await e2e.context();
     const page = await context.newPage();

@@ -16,6 +16,8 @@ export interface AppConfig {
   supabaseUrl: string;
   supabaseAnonKey: string;
   allowedOrigins: string[];
+  /** Orders changed within this many days are in a staff device's first sync (STAFF_SYNC_DAYS, default 30; decision 187). */
+  staffSyncDays?: number;
   /**
    * Per signed-in user in 10 minutes: orders placed (60), images uploaded (40), password reveals logged (60),
    * staff duplicate checks of credentials (120), lines and server logins a staff member delivers (1000),

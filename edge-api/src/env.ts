@@ -47,6 +47,8 @@ const envSchema = z
     /** Hosts service pictures may be loaded from besides this site and the Supabase project (the CSP names them; decision 164). */
     IMAGE_ORIGINS: list,
     /** Orders one signed-in user may place, images upload and password reveals log, in 10 minutes (429 past them). */
+    /** Orders changed within this many days go to a staff device's first sync (decision 187). */
+    STAFF_SYNC_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
     ORDERS_PER_10_MIN: z.coerce.number().int().positive().default(60),
     UPLOADS_PER_10_MIN: z.coerce.number().int().positive().default(40),
     REVEALS_PER_10_MIN: z.coerce.number().int().positive().default(60),

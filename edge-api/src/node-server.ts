@@ -286,7 +286,7 @@ async function serveApp(
       blobs,
       secrets,
       clock: () => new Date(),
-      config: { adminEmails: env.ADMIN_EMAILS, supabaseUrl: env.SUPABASE_URL, supabaseAnonKey: env.SUPABASE_ANON_KEY, allowedOrigins: env.ALLOWED_ORIGINS, rateLimits: writeLimits, push: await pushConfigOf(env), payments },
+      config: { adminEmails: env.ADMIN_EMAILS, supabaseUrl: env.SUPABASE_URL, supabaseAnonKey: env.SUPABASE_ANON_KEY, allowedOrigins: env.ALLOWED_ORIGINS, staffSyncDays: env.STAFF_SYNC_DAYS, rateLimits: writeLimits, push: await pushConfigOf(env), payments },
       logger,
       mailer,
     };
@@ -321,7 +321,7 @@ async function serveApp(
       secrets,
       clock: () => new Date(),
       // supabase-js is pointed at this same origin; the PWA resolves the empty URL against its location.
-      config: { adminEmails: env.ADMIN_EMAILS, supabaseUrl: '', supabaseAnonKey: EMBEDDED_ANON_KEY, allowedOrigins: env.ALLOWED_ORIGINS, rateLimits: writeLimits, push: await pushConfigOf(env, keys.vapid), payments },
+      config: { adminEmails: env.ADMIN_EMAILS, supabaseUrl: '', supabaseAnonKey: EMBEDDED_ANON_KEY, allowedOrigins: env.ALLOWED_ORIGINS, staffSyncDays: env.STAFF_SYNC_DAYS, rateLimits: writeLimits, push: await pushConfigOf(env, keys.vapid), payments },
       logger,
       mailer,
     };

@@ -36,6 +36,8 @@ const workerEnvSchema = z.object({
   ADMIN_EMAILS: list,
   ALLOWED_ORIGINS: list,
   IMAGE_ORIGINS: list,
+  /** Orders changed within this many days go to a staff device's first sync (decision 187). */
+  STAFF_SYNC_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   ORDERS_PER_10_MIN: z.coerce.number().int().positive().default(60),
   UPLOADS_PER_10_MIN: z.coerce.number().int().positive().default(40),
   REVEALS_PER_10_MIN: z.coerce.number().int().positive().default(60),

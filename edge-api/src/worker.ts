@@ -98,6 +98,7 @@ async function buildIsolate(source: Record<string, unknown>, logger: Logger): Pr
       supabaseUrl,
       supabaseAnonKey: env.SUPABASE_ANON_KEY,
       allowedOrigins: env.ALLOWED_ORIGINS,
+      staffSyncDays: env.STAFF_SYNC_DAYS,
       rateLimits: {
         ordersPer10Min: env.ORDERS_PER_10_MIN,
         uploadsPer10Min: env.UPLOADS_PER_10_MIN,

@@ -53,10 +53,12 @@ export const userIdParam = z.object({ userId: uuid });
 
 /** Most orders one page of GET /api/orders/user/{id} holds. */
 export const USER_ORDERS_PAGE_MAX = 500;
+/** The orders a page of GET /api/orders/user/{id} holds without `limit`: never the whole history (decision 185). */
+export const USER_ORDERS_PAGE_DEFAULT = 100;
 
 /**
- * GET /api/orders/user/{id}: without `limit`, every order (the spec's answer); with it, the newest `limit`
- * after `cursor`, and the cursor of the next page in the `X-Next-Cursor` header while there is one.
+ * GET /api/orders/user/{id}: the newest `limit` orders (100 without it, at most 500) after `cursor`, and the
+ * cursor of the next page in the `X-Next-Cursor` header while there is one.
  */
 export const userOrdersQuery = z.object({
   limit: z.preprocess(
@@ -84,8 +86,13 @@ export const adminOrderFilterQuery = z.object({
 
 const pageSizeText = orderPageSizes.map(String);
 
+/** Deepest an offset page of GET /api/admin/orders may start: past it, pages go by cursor (decision 185). */
+export const ADMIN_ORDER_OFFSET_MAX = 10_000;
+
 /** GET /api/admin/orders */
 export const adminOrderListQuery = adminOrderFilterQuery.extend({
+  /** nextCursor or prevCursor of an answer: the page after or before it. `page` then only numbers the page. */
+  cursor: z.preprocess(blankAsMissing, queryText(200).regex(/^[A-Za-z0-9_-]+$/, 'must be a cursor this API answered').optional()),
   page: z.preprocess(
     blankAsMissing,
     z

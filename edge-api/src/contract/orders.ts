@@ -149,6 +149,10 @@ export interface AdminOrderPage {
   totalIsLowerBound: boolean;
   page: number;
   limit: number;
+  /** The page after this one (query `cursor`), when there is one. */
+  nextCursor?: string;
+  /** The page before this one, when this is not the first. */
+  prevCursor?: string;
 }
 
 export interface OrderStats {

@@ -1,6 +1,7 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type RawBuilder, type SqlBool, type Transaction } from 'kysely';
 import { attentionSql, type OrderAttention } from '../contract/order-attention.ts';
 import type { OrderStatus, PaymentStatus } from '../contract/orders.ts';
+import { cursorAt, pastCursor, writeOrderCursor, type OrderCursor } from './order-cursor.ts';
 import type { Database, OrderRow } from './schema.ts';
 import { readVersionToken, versionToken } from './versions.ts';
 
@@ -132,6 +133,50 @@ export interface AdminOrderList {
   rows: OrderRow[];
   total: number;
   totalIsLowerBound: boolean;
+  /** Where the next page starts, when a row past this one was seen. */
+  nextCursor?: string;
+  /** Where the page before this one ends, when this is not the first. */
+  prevCursor?: string;
+}
+
+interface ListOptions {
+  countTimeoutMs?: number;
+  /** Page by key from here (decision 185); `page` then only says how deep the page stands, for the totals. */
+  cursor?: OrderCursor;
+}
+
+type FoundRow = OrderRow & { cursor_at: string };
+
+/** The filter's matches up to `cap`, with the version token read before its snapshot; null when it took longer than `timeoutMs`. */
+function countFilter(db: Kysely<Database>, filter: AdminOrderFilter, cap: number, timeoutMs: number) {
+  return db
+    .transaction()
+    .execute(async (trx) => {
+      await sql`select set_config('statement_timeout', ${String(timeoutMs)}, true)`.execute(trx);
+      // The token before the count's snapshot: the count holds every write committed under it (decision 189).
+      const version = await readVersionToken(trx);
+      const row = await trx
+        .selectFrom((qb) => qb.selectFrom('orders').select('id').where((eb) => matches(eb, filter)).limit(cap).as('capped'))
+        .select((eb) => eb.fn.countAll<number>().as('total'))
+        .executeTakeFirstOrThrow();
+      return { total: Number(row.total), version };
+    })
+    .catch(nullWhenCanceled);
+}
+
+/** A fetched page (with one row past it) in list order, and the cursors either side of it. */
+function settlePage(found: FoundRow[], limit: number, cursor: OrderCursor | undefined, offset: number) {
+  const backwards = cursor?.direction === 'before';
+  const more = found.length > limit;
+  const page = found.slice(0, limit);
+  if (backwards) page.reverse();
+  const first = page[0];
+  const last = page.at(-1);
+  const at = (row: FoundRow, direction: OrderCursor['direction']) => writeOrderCursor({ direction, createdAt: row.cursor_at, id: row.id });
+  const nextCursor = last && (backwards || more) ? at(last, 'after') : undefined;
+  const prevCursor = first && (backwards ? more : cursor !== undefined || offset > 0) ? at(first, 'before') : undefined;
+  const rows: OrderRow[] = page.map(({ cursor_at: _at, ...row }) => row);
+  return { rows, fetched: found.length, nextCursor, prevCursor };
 }
 
 /** One page, newest first (the order of the index orders_created_idx), and how many match in all. */
@@ -140,44 +185,39 @@ export async function listAdminOrders(
   filter: AdminOrderFilter,
   page: number,
   limit: number,
-  { countTimeoutMs = COUNT_TIMEOUT_MS } = {},
+  { countTimeoutMs = COUNT_TIMEOUT_MS, cursor }: ListOptions = {},
 ): Promise<AdminOrderList> {
-  const offset = (page - 1) * limit;
+  const offset = cursor ? 0 : (page - 1) * limit;
+  /** How many matching orders stand before this page (a cursor's page says it; its own offset is 0). */
+  const depth = (page - 1) * limit;
   const countCap = Math.max(TOTAL_COUNT_CAP, page * limit + 1);
+  const backwards = cursor?.direction === 'before';
   // One row past the page tells whether another page exists, whatever the count says.
-  const pageQuery = (trx: Db) =>
-    trx
-      .selectFrom('orders')
-      .where((eb) => matches(eb, filter))
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'asc')
+  const pageQuery = (trx: Db) => {
+    let query = trx.selectFrom('orders').where((eb) => matches(eb, filter));
+    if (cursor) query = query.where((eb) => pastCursor(eb, cursor));
+    return query
+      .orderBy('created_at', backwards ? 'asc' : 'desc')
+      .orderBy('id', backwards ? 'desc' : 'asc')
       .limit(limit + 1)
-      .offset(offset);
-  const countWithVersion = (cap = countCap, timeoutMs = countTimeoutMs) =>
-    db
-      .transaction()
-      .execute(async (trx) => {
-        await sql`select set_config('statement_timeout', ${String(timeoutMs)}, true)`.execute(trx);
-        // The token before the count's snapshot: the count holds every write committed under it.
-        const version = await readVersionToken(trx);
-        const row = await trx
-          .selectFrom((qb) => qb.selectFrom('orders').select('id').where((eb) => matches(eb, filter)).limit(cap).as('capped'))
-          .select((eb) => eb.fn.countAll<number>().as('total'))
-          .executeTakeFirstOrThrow();
-        return { total: Number(row.total), version };
-      })
-      .catch(nullWhenCanceled);
+      .offset(offset)
+      .selectAll()
+      .select(cursorAt.as('cursor_at'));
+  };
+  const countWithVersion = (cap = countCap, timeoutMs = countTimeoutMs) => countFilter(db, filter, cap, timeoutMs);
   const countMatches = async (cap = countCap, timeoutMs = countTimeoutMs) => (await countWithVersion(cap, timeoutMs))?.total ?? null;
-  const answer = async (fetched: OrderRow[], counted: number | null): Promise<AdminOrderList> => {
-    const rows = fetched.slice(0, limit);
-    if (counted !== null) return { rows, total: counted, totalIsLowerBound: counted >= countCap };
-    // Too slow to count. A page with rows and none past it is the last one: its rows give the total.
-    if (fetched.length > 0 && fetched.length <= limit) return { rows, total: offset + fetched.length, totalIsLowerBound: false };
+  const answer = async (found: FoundRow[], counted: number | null): Promise<AdminOrderList> => {
+    const { fetched, ...settled } = settlePage(found, limit, cursor, offset);
+    if (counted !== null) return { ...settled, total: counted, totalIsLowerBound: counted >= countCap };
+    // Too slow to count, and a page before this one says nothing of the rest: the rows seen are a lower bound.
+    if (backwards) return { ...settled, total: depth + settled.rows.length, totalIsLowerBound: true };
+    // A page with rows and none past it is the last one: its rows give the total.
+    if (fetched > 0 && fetched <= limit) return { ...settled, total: depth + fetched, totalIsLowerBound: false };
     // The extra row proves another page: a lower bound.
-    if (fetched.length > limit) return { rows, total: offset + fetched.length, totalIsLowerBound: true };
+    if (fetched > limit) return { ...settled, total: depth + fetched, totalIsLowerBound: true };
     // A page past the last proves nothing: count, at most as far as this page (bounded work, no tight limit).
-    const upTo = offset === 0 ? 0 : await countMatches(offset, PAST_LAST_PAGE_COUNT_TIMEOUT_MS);
-    return { rows, total: upTo ?? 0, totalIsLowerBound: upTo === null };
+    const upTo = depth === 0 ? 0 : await countMatches(depth, PAST_LAST_PAGE_COUNT_TIMEOUT_MS);
+    return { ...settled, total: upTo ?? 0, totalIsLowerBound: upTo === null };
   };
 
   if (!searchTerm(filter)) {
@@ -188,11 +228,11 @@ export async function listAdminOrders(
     const key = JSON.stringify([filter.status, filter.paymentStatus, filter.report, filter.attention, countCap, countTimeoutMs]);
     const remembered = memory.get(key);
     const usable = remembered && Date.now() - remembered.at < COUNT_MEMORY_MS ? remembered : undefined;
-    const page = pageQuery(db).selectAll().select(versionToken.as('sync_version')).execute();
+    const page = pageQuery(db).select(versionToken.as('sync_version')).execute();
     // Nothing remembered: count beside the page, as a first visit always did.
     const counting = usable ? undefined : countWithVersion();
     const found = await page;
-    const fetched: OrderRow[] = found.map(({ sync_version: _version, ...row }) => row);
+    const fetched: FoundRow[] = found.map(({ sync_version: _version, ...row }) => row);
     const pageVersion = found.length > 0 ? found[0]!.sync_version : undefined;
     if (usable && pageVersion === usable.version) return answer(fetched, usable.total);
     const counted = await (counting ?? countWithVersion());
@@ -203,7 +243,34 @@ export async function listAdminOrders(
     return answer(fetched, counted?.total ?? null);
   }
 
-  const plan = await searchPlan(db, filter, offset + limit + 1);
+  const readPage = (trx: Db) => pageQuery(trx).execute();
+  const readCounted = async (trx: Db) => {
+    const found = await pageQuery(trx).select(sql<number>`count(*) over ()`.as('match_count')).execute();
+    const rows: FoundRow[] = found.map(({ match_count: _count, ...row }) => row);
+    return { rows, matching: found.length > 0 ? Number(found[0]!.match_count) : undefined };
+  };
+  const settle = (found: FoundRow[]) => settlePage(found, limit, cursor, offset);
+  return searchedPage(db, filter, { readPage, readCounted, answer, settle, countMatches, rowsWanted: offset + limit + 1, countCap, byCursor: cursor !== undefined, atStart: offset === 0 });
+}
+
+interface SearchParts {
+  readPage: (trx: Db) => Promise<FoundRow[]>;
+  /** The page with the count of every row the pass found (past a cursor: only those after it). */
+  readCounted: (trx: Db) => Promise<{ rows: FoundRow[]; matching: number | undefined }>;
+  answer: (found: FoundRow[], counted: number | null) => Promise<AdminOrderList>;
+  settle: (found: FoundRow[]) => ReturnType<typeof settlePage>;
+  countMatches: () => Promise<number | null>;
+  rowsWanted: number;
+  countCap: number;
+  byCursor: boolean;
+  /** No offset: a page with no row is simply empty. */
+  atStart: boolean;
+}
+
+/** A searched page: a walk down the newest-first index when matches are dense, else the trigram index. */
+async function searchedPage(db: Kysely<Database>, filter: AdminOrderFilter, parts: SearchParts): Promise<AdminOrderList> {
+  const { readPage, readCounted, answer, settle, countMatches, rowsWanted, countCap, byCursor, atStart } = parts;
+  const plan = await searchPlan(db, filter, rowsWanted);
   if (plan.way === 'walk') {
     const walked = db
       .transaction()
@@ -211,7 +278,7 @@ export async function listAdminOrders(
         // Settings local to the transaction: only the newest-first index, and not for long.
         await sql`select set_config('enable_bitmapscan', 'off', true), set_config('enable_seqscan', 'off', true),
                          set_config('statement_timeout', ${String(WALK_TIMEOUT_MS)}, true)`.execute(trx);
-        return pageQuery(trx).selectAll().execute();
+        return readPage(trx);
       })
       .catch(nullWhenCanceled);
     // So common a term has more matches than a count would go to, and reaching them takes longer than
@@ -222,13 +289,17 @@ export async function listAdminOrders(
   }
 
   // A rare term: the trigram index finds every match before the page is sorted out of them, so they
-  // are counted in the same pass.
-  const found = await db.transaction().execute(async (trx) => {
+  // are counted in the same pass (past a cursor only those after it are in the pass: counted apart).
+  const counting = byCursor ? countMatches() : undefined;
+  const { rows, matching } = await db.transaction().execute(async (trx) => {
     await sql`select set_config('enable_indexscan', 'off', true)`.execute(trx);
-    return pageQuery(trx).selectAll().select(sql<number>`count(*) over ()`.as('match_count')).execute();
+    return readCounted(trx);
   });
-  const fetched = found.map(({ match_count: _count, ...row }) => row);
-  if (found.length > 0) return { rows: fetched.slice(0, limit), total: Number(found[0]!.match_count), totalIsLowerBound: false };
+  if (counting) return answer(rows, await counting);
+  if (matching !== undefined) {
+    const { fetched: _fetched, ...settled } = settle(rows);
+    return { ...settled, total: matching, totalIsLowerBound: false };
+  }
   // A page past the last one has no row to carry the count.
-  return answer(fetched, offset === 0 ? 0 : await countMatches());
+  return answer(rows, atStart ? 0 : await countMatches());
 }

@@ -1,5 +1,6 @@
 import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { Order } from '../contract/orders.ts';
+import { cursorAt, pastCursor, type OrderCursor } from './order-cursor.ts';
 import type { Database, OrdersTable } from './schema.ts';
 import { writeTime } from './versions.ts';
 
@@ -55,28 +56,14 @@ export function lockOrder(trx: Transaction<Database>, id: string) {
   return trx.selectFrom('orders').selectAll().where('id', '=', id).where('deleted_at', 'is', null).forUpdate().executeTakeFirst();
 }
 
-export function listUserOrders(db: Db, userId: string) {
-  return db
-    .selectFrom('orders')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .where('deleted_at', 'is', null)
-    .orderBy('created_at', 'desc')
-    .orderBy('id')
-    .execute();
-}
-
 /**
- * One page of a user's orders, newest first, after the order `afterId` (the last of the page before),
- * compared on its stored creation time to the microsecond.
+ * One page of a user's orders, newest first (created_at desc, id asc, the index orders_user_keyset_idx),
+ * after `cursor` (decision 185); each row carries its created_at as text for the next cursor.
  */
-export function listUserOrdersPage(db: Db, userId: string, limit: number, afterId?: string) {
-  let query = db.selectFrom('orders as o').selectAll('o').where('o.user_id', '=', userId).where('o.deleted_at', 'is', null);
-  if (afterId) {
-    const afterAt = db.selectFrom('orders').select('created_at').where('id', '=', afterId).where('user_id', '=', userId);
-    query = query.where((eb) => eb.or([eb('o.created_at', '<', afterAt), eb.and([eb('o.created_at', '=', afterAt), eb('o.id', '>', afterId)])]));
-  }
-  return query.orderBy('o.created_at', 'desc').orderBy('o.id').limit(limit).execute();
+export function listUserOrdersPage(db: Db, userId: string, limit: number, cursor?: OrderCursor) {
+  let query = db.selectFrom('orders').selectAll().select(cursorAt.as('cursor_at')).where('user_id', '=', userId).where('deleted_at', 'is', null);
+  if (cursor) query = query.where((eb) => pastCursor(eb, { ...cursor, direction: 'after' }));
+  return query.orderBy('created_at', 'desc').orderBy('id').limit(limit).execute();
 }
 
 export function updateOrder(db: Db, id: string, changes: Updateable<OrdersTable>, version: number) {

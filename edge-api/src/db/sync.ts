@@ -1,4 +1,5 @@
-import type { ExpressionBuilder, Kysely, Transaction } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type Transaction } from 'kysely';
+import { attentionSql } from '../contract/order-attention.ts';
 import type { Database } from './schema.ts';
 import { SITE_SETTINGS_ID } from './settings.ts';
 
@@ -49,8 +50,10 @@ export async function readPage<Tables extends Record<string, VersionedRow[]>>(
   return { tables: await read({ after, upTo: firstLeftOut }), upTo: firstLeftOut };
 }
 
-/** Staff keep orders that are still open, or closed within this many days, on their devices. */
-const WORKING_SET_DAYS = 30;
+/** Staff devices keep the orders changed within this many days (STAFF_SYNC_DAYS; decision 187). */
+export const STAFF_SYNC_DAYS = 30;
+/** Most orders each part of a staff device's working set holds, newest first: the first sync stays bounded. */
+export const WORKING_SET_PART_MAX = 5_000;
 
 // Each query reads live rows and tombstones of one window; the (version) index makes a small delta cheap
 // whatever the size of the table. A full pull (after = 0) starts from nothing, so it needs no tombstones.
@@ -112,22 +115,26 @@ export function changedOwnOrders(db: Db, window: VersionWindow, userId: string) 
 }
 
 /**
- * Staff's working set in the window: orders not yet delivered or cancelled, or changed in the last
- * WORKING_SET_DAYS days; tombstones of any order. The full history stays a server query.
+ * The ids of a staff device's working set (decision 187), each part its newest WORKING_SET_PART_MAX read
+ * from an index of its own: orders that need staff (paid and awaiting delivery, a payment proof to check:
+ * the bell's rules; an open problem report) and orders changed in the last `days` days. Older orders stay
+ * a server query (the admin list, its search), kept on the device once opened.
  */
-export function changedWorkingSetOrders(db: Db, window: VersionWindow, now: Date) {
-  const since = new Date(now.getTime() - WORKING_SET_DAYS * 24 * 3600 * 1000);
+export function workingSetIds(now: Date, days = STAFF_SYNC_DAYS) {
+  const since = new Date(now.getTime() - days * 24 * 3600 * 1000);
+  const part = (where: ReturnType<typeof sql>, by: 'created_at' | 'updated_at') =>
+    sql`(select id from orders where deleted_at is null and ${where} order by ${sql.ref(by)} desc limit ${WORKING_SET_PART_MAX})`;
+  const needsStaff = sql.raw(`order_status in ('pending', 'processing') and ((${attentionSql.delivery}) or (${attentionSql['payment-check']}))`);
+  return sql<string>`(${part(needsStaff, 'created_at')} union ${part(sql`report_status = 'open'`, 'created_at')} union ${part(sql`updated_at >= ${since}`, 'updated_at')})`;
+}
+
+/** Staff's working set in the window (workingSetIds), and tombstones of any order past a first pull. */
+export function changedWorkingSetOrders(db: Db, window: VersionWindow, now: Date, days = STAFF_SYNC_DAYS) {
   return db
     .selectFrom('orders')
     .selectAll()
     .where(inWindow(window))
-    .where((eb) =>
-      eb.or([
-        ...(window.after === 0 ? [] : [eb('deleted_at', 'is not', null)]),
-        eb('order_status', 'not in', ['delivered', 'cancelled']),
-        eb('updated_at', '>=', since),
-      ]),
-    )
+    .where((eb) => eb.or([...(window.after === 0 ? [] : [eb('deleted_at', 'is not', null)]), eb('id', 'in', workingSetIds(now, days))]))
     .orderBy('version')
     .$if(window.limit !== undefined, (qb) => qb.limit(window.limit!))
     .execute();

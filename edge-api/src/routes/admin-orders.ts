@@ -1,18 +1,19 @@
 import { Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { idempotencyHeader, idParam } from '../contract/fields.ts';
-import { adminOrderFilterQuery, adminOrderListQuery, orderChangeBody, reportDeclineBody } from '../contract/order-requests.ts';
+import { ADMIN_ORDER_OFFSET_MAX, adminOrderFilterQuery, adminOrderListQuery, orderChangeBody, reportDeclineBody } from '../contract/order-requests.ts';
 import type { AdminOrderPage, OrderStats } from '../contract/orders.ts';
 import { recordAudit } from '../db/audit.ts';
 import { keyClaimed } from '../db/idempotency.ts';
 import { exportBatch, type ExportCursor } from '../db/order-export.ts';
+import { readOrderCursor } from '../db/order-cursor.ts';
 import { listAdminOrders } from '../db/order-search.ts';
 import { dailySeries, latestOrders, orderTotals } from '../db/order-stats.ts';
 import { findOrder, softDeleteOrder } from '../db/orders.ts';
 import type { OrderRow } from '../db/schema.ts';
 import { nextVersion } from '../db/versions.ts';
 import type { Deps } from '../deps.ts';
-import { notFound } from '../errors.ts';
+import { badRequest, notFound } from '../errors.ts';
 import { validate } from '../lib/validate.ts';
 import { requireAdmin, requireStaff, type AppEnv } from '../middleware/session.ts';
 import { declineReport } from '../operations/after-sales.ts';
@@ -31,9 +32,16 @@ export function adminOrderRoutes(deps: Deps) {
 
   return new Hono<AppEnv>()
     .get('/', requireStaff, validate('query', adminOrderListQuery), async (c) => {
-      const { page = 1, limit = 10, ...filter } = c.req.valid('query');
-      const { rows, total, totalIsLowerBound } = await listAdminOrders(deps.db, filter, page, limit);
-      const answer: AdminOrderPage = { orders: await Promise.all(rows.map(asStaff)), total, totalIsLowerBound, page, limit };
+      const { page = 1, limit = 10, cursor: cursorText, ...filter } = c.req.valid('query');
+      const cursor = cursorText === undefined ? undefined : readOrderCursor(cursorText);
+      if (cursor === null) throw badRequest('cursor: must be a cursor this API answered', [{ path: 'cursor', message: 'must be a cursor this API answered' }]);
+      if (!cursor && (page - 1) * limit > ADMIN_ORDER_OFFSET_MAX) {
+        const message = `must be at most ${ADMIN_ORDER_OFFSET_MAX / limit + 1} at limit ${limit}: page further with the cursor of an answer (nextCursor)`;
+        throw badRequest(`page: ${message}`, [{ path: 'page', message }]);
+      }
+      const found = await listAdminOrders(deps.db, filter, page, limit, { cursor });
+      const { total, totalIsLowerBound, nextCursor, prevCursor } = found;
+      const answer: AdminOrderPage = { orders: await Promise.all(found.rows.map(asStaff)), total, totalIsLowerBound, page, limit, nextCursor, prevCursor };
       return c.json(answer);
     })
     .get('/stats', requireStaff, async (c) => {

@@ -1,13 +1,14 @@
 import { Hono } from 'hono';
 import { idempotencyHeader, idParam } from '../contract/fields.ts';
-import { orderReportBody, paymentProofBody, placeOrderBody, revealBody, userIdParam, userOrdersQuery } from '../contract/order-requests.ts';
+import { orderReportBody, paymentProofBody, placeOrderBody, revealBody, USER_ORDERS_PAGE_DEFAULT, userIdParam, userOrdersQuery } from '../contract/order-requests.ts';
+import { readOrderCursor, writeOrderCursor, type OrderCursor } from '../db/order-cursor.ts';
 import { acceptsPaymentProof, isCancellable } from '../contract/orders.ts';
 import { parseBlobRef } from '../contract/uploads.ts';
 import { asciiFileName, fileContentType } from '../contract/deliveries.ts';
 import { recordAudit } from '../db/audit.ts';
 import { resolveNotification } from '../db/notifications.ts';
 import { notifyNewOrder, notifyPaymentCheck, paymentCheckKey } from '../operations/staff-notices.ts';
-import { findOrder, findOrderIncludingDeleted, findProofReuse, insertOrder, listUserOrders, listUserOrdersPage, lockOrder, updateOrder } from '../db/orders.ts';
+import { findOrder, findOrderIncludingDeleted, findProofReuse, insertOrder, listUserOrdersPage, lockOrder, updateOrder } from '../db/orders.ts';
 import type { Database, OrderRow } from '../db/schema.ts';
 import type { Transaction } from 'kysely';
 import { redeemCoupon } from '../operations/coupons.ts';
@@ -21,15 +22,13 @@ import { reportProblem } from '../operations/after-sales.ts';
 import { createRevealLimiter, logReveal } from '../operations/reveal-log.ts';
 import { presentOrder } from '../presenters/orders.ts';
 
-/** A page's end as an opaque cursor: the id of its last order. */
-const writeCursor = (row: OrderRow): string => Buffer.from(row.id).toString('base64url');
-
-function readCursor(cursor: string): string {
-  const id = Buffer.from(cursor, 'base64url').toString('utf8');
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) {
+/** A cursor of GET /api/orders/user/{id}: one this API answered in X-Next-Cursor, or a clear 400. */
+function readCursor(text: string): OrderCursor {
+  const cursor = readOrderCursor(text);
+  if (!cursor || cursor.direction !== 'after') {
     throw badRequest('cursor: must be a cursor this API answered', [{ path: 'cursor', message: 'must be a cursor this API answered' }]);
   }
-  return id;
+  return cursor;
 }
 
 /** A customer's picture must be one they uploaded themselves (issue 30): named under their id by POST /api/uploads. */
@@ -181,20 +180,15 @@ export function orderRoutes(deps: Deps) {
     })
     .get('/user/:userId', requireRole(), validate('param', userIdParam), validate('query', userOrdersQuery), async (c) => {
       const { userId } = c.req.valid('param');
-      const { limit, cursor } = c.req.valid('query');
+      const { limit = USER_ORDERS_PAGE_DEFAULT, cursor } = c.req.valid('query');
       const me = c.get('user')!;
       if (me.id !== userId && !isStaff(me)) throw forbidden('You can only read your own orders');
-      let rows: OrderRow[];
-      if (limit === undefined) {
-        rows = await listUserOrders(deps.db, userId);
-      } else {
-        // One more than asked tells whether another page follows; only the page is decrypted.
-        rows = await listUserOrdersPage(deps.db, userId, limit + 1, cursor === undefined ? undefined : readCursor(cursor));
-        if (rows.length > limit) {
-          rows = rows.slice(0, limit);
-          c.header('X-Next-Cursor', writeCursor(rows.at(-1)!));
-        }
-      }
+      // Never unbounded (decision 185): one more than asked tells whether another page follows; only the page is decrypted.
+      const found = await listUserOrdersPage(deps.db, userId, limit + 1, cursor === undefined ? undefined : readCursor(cursor));
+      const page = found.slice(0, limit);
+      const last = page.at(-1);
+      if (found.length > limit && last) c.header('X-Next-Cursor', writeOrderCursor({ direction: 'after', createdAt: last.cursor_at, id: last.id }));
+      const rows: OrderRow[] = page.map(({ cursor_at: _at, ...row }) => row);
       const audience = me.id === userId ? 'owner' : 'staff';
       return c.json(await Promise.all(rows.map((row) => presentOrder(row, audience, deps.secrets, deps.blobs))));
     })

@@ -3,6 +3,7 @@ import type { Order, OrderStatus } from '../contract/orders.ts';
 import type { SyncResponse } from '../contract/sync.ts';
 import type { User } from '../contract/users.ts';
 import type { WiseStock } from '../contract/wise-stocks.ts';
+import { WORKING_SET_PART_MAX } from '../db/sync.ts';
 import { moreVersions, nextVersion } from '../db/versions.ts';
 import { createApiHarness, type ApiHarness, type TestUser } from '../testing/api-harness.ts';
 
@@ -58,6 +59,9 @@ interface OrderSeed {
   status?: OrderStatus;
   credentials?: { email: string; password: string };
   updatedAt?: Date;
+  paymentStatus?: 'pending' | 'paid';
+  proofAt?: Date;
+  reportStatus?: 'open';
 }
 
 /** An order written the way the order routes write one: in a transaction stamped with the next version. */
@@ -74,7 +78,9 @@ async function insertOrder(owner: TestUser, seed: OrderSeed = {}) {
         user_id: owner.id,
         user_email: owner.email,
         order_status: seed.status ?? 'pending',
-        payment_status: seed.credentials ? 'paid' : 'pending',
+        payment_status: seed.paymentStatus ?? (seed.credentials ? 'paid' : 'pending'),
+        proof_at: seed.proofAt ?? null,
+        report_status: seed.reportStatus ?? null,
         wise_email: seed.credentials?.email ?? null,
         wise_password_enc: passwordEnc,
         updated_at: seed.updatedAt ?? new Date(),
@@ -202,8 +208,14 @@ describe('private sync', () => {
     expect(rowCount(bobAfter)).toBe(0);
   });
 
-  it('gives staff all users, the open and recent orders, and every stock; passwords only for their own orders', async () => {
-    const open = await insertOrder(bob, { updatedAt: new Date(Date.now() - 90 * 24 * 3600 * 1000) });
+  it('gives staff all users, the orders that need them and the recent ones, and every stock; passwords only for their own orders', async () => {
+    const long = new Date(Date.now() - 90 * 24 * 3600 * 1000);
+    // Paid and awaiting delivery, a payment proof to check, an open problem report: however old, staff need them (decision 187).
+    const open = await insertOrder(bob, { paymentStatus: 'paid', updatedAt: long });
+    const proofToCheck = await insertOrder(bob, { proofAt: long, updatedAt: long });
+    const reported = await insertOrder(bob, { status: 'delivered', credentials: { email: 'rep@wise.test', password: 'rep' }, reportStatus: 'open', updatedAt: long });
+    // Unpaid for months with nothing sent: nothing for staff to do; the server's list still has it.
+    const abandoned = await insertOrder(bob, { updatedAt: long });
     const oldDelivered = await insertOrder(bob, {
       status: 'delivered',
       credentials: { email: 'old@wise.test', password: 'old-pass' },
@@ -218,6 +230,9 @@ describe('private sync', () => {
       expect(sync.changes.users?.map((u) => u.uid)).toEqual(expect.arrayContaining([admin.id, moderator.id, alice.id, bob.id]));
       const orders = new Map((sync.changes.orders ?? []).map((o) => [o.id, o]));
       expect(orders.has(open.id)).toBe(true);
+      expect(orders.has(proofToCheck.id)).toBe(true);
+      expect(orders.has(reported.id)).toBe(true);
+      expect(orders.has(abandoned.id)).toBe(false);
       expect(orders.has(recentDelivered.id)).toBe(true);
       expect(orders.has(oldDelivered.id)).toBe(false);
       expect(orders.get(recentDelivered.id)?.wiseEmail).toBe('new@wise.test');
@@ -246,11 +261,14 @@ describe('private sync', () => {
     }
     for (let i = 0; i < values.length; i += 1000) await api.db.insertInto('orders').values(values.slice(i, i + 1000)).execute();
     const before = await pullAll('private', 0, admin);
-    expect(before.pages.flatMap((page) => page.changes.orders ?? []).length).toBeGreaterThanOrEqual(10_000);
+    // A staff device's first sync is bounded (decision 187): the newest of the recent ones, not all 10,000.
+    const firstPull = before.pages.flatMap((page) => page.changes.orders ?? []).length;
+    expect(firstPull).toBeGreaterThanOrEqual(WORKING_SET_PART_MAX);
+    expect(firstPull).toBeLessThan(3 * WORKING_SET_PART_MAX);
 
     const target = values[4242]!;
     await api.db.transaction().execute(async (trx) => {
-      await trx.updateTable('orders').set({ order_status: 'processing', version: await nextVersion(trx) }).where('id', '=', target.id).execute();
+      await trx.updateTable('orders').set({ order_status: 'processing', updated_at: new Date(), version: await nextVersion(trx) }).where('id', '=', target.id).execute();
     });
     const response = await api.call<SyncResponse>('GET', `/api/sync?scope=private&cursor=${before.cursor}`, { user: admin });
     expect(response.body.changes.orders?.map((o) => [o.id, o.orderStatus])).toEqual([[target.id, 'processing']]);

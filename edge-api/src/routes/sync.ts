@@ -84,7 +84,7 @@ export function syncRoutes(deps: Deps) {
           async (window) => {
             const [users, orders, wiseStocks, notifications, serviceStocks, tickets] = await Promise.all([
               changedUsers(trx, window, staff ? undefined : me.id),
-              staff ? changedWorkingSetOrders(trx, window, deps.clock()) : changedOwnOrders(trx, window, me.id),
+              staff ? changedWorkingSetOrders(trx, window, deps.clock(), deps.config.staffSyncDays) : changedOwnOrders(trx, window, me.id),
               staff ? changedStocks(trx, window) : [],
               staff ? changedNotifications(trx, window, me) : [],
               staff ? changedServiceStocks(trx, window) : [],

@@ -95,7 +95,15 @@ export function AdminOrdersPage() {
                 onDecline={setDeclining}
               />
             )}
-            <OrdersPagination filters={filters} total={page.total ?? 0} totalIsLowerBound={page.totalIsLowerBound ?? false} onPage={(next) => updateFilters({ page: next })} />
+            <OrdersPagination
+              filters={filters}
+              total={page.total ?? 0}
+              totalIsLowerBound={page.totalIsLowerBound ?? false}
+              nextCursor={page.nextCursor}
+              prevCursor={page.prevCursor}
+              byCursor={source === 'server'}
+              onPage={(next, cursor) => updateFilters({ page: next, cursor })}
+            />
           </>
         )}
       </section>

@@ -54,6 +54,18 @@ describe('changing filters', () => {
     expect(changeFilters(filtered, { page: 3 })).toEqual({ ...filtered, page: 3 });
   });
 
+  it('keeps a cursor only with the page it was given for (decision 185)', () => {
+    const deep: OrderFilters = { ...onPage3, cursor: 'abc' };
+    expect(changeFilters(onPage3, { page: 4, cursor: 'next' })).toEqual({ ...onPage3, page: 4, cursor: 'next' });
+    expect(changeFilters(deep, { page: 2, cursor: 'prev' })).toEqual({ ...onPage3, page: 2, cursor: 'prev' });
+    // Page 1 is asked afresh; a page without a cursor, or new filters, leave the old one behind.
+    expect(changeFilters(deep, { page: 1, cursor: 'prev' })).toEqual({ ...onPage3, page: 1 });
+    expect(changeFilters(deep, { page: 4 })).toEqual({ ...onPage3, page: 4 });
+    expect(changeFilters(deep, { status: 'delivered' })).not.toHaveProperty('cursor');
+    expect(ordersQuery({ ...deep, status: 'pending' })).toEqual({ status: 'pending', page: '3', limit: '10', cursor: 'abc' });
+    expect(ordersQuery(onPage3)).not.toHaveProperty('cursor');
+  });
+
   it('stays on the page when a filter is set to the value it already has', () => {
     expect(changeFilters({ ...onPage3, status: 'processing' }, { status: 'processing' }).page).toBe(3);
   });
@@ -64,6 +76,13 @@ describe('filters in the address bar', () => {
     const filters: OrderFilters = { status: 'cancelled', paymentStatus: 'refunded', search: 'a b', page: 4, limit: 100 };
     expect(filtersFromSearchParams(filtersToSearchParams(filters))).toEqual(filters);
     expect(filtersToSearchParams(defaultFilters).toString()).toBe('');
+  });
+
+  it('keeps the cursor in the address bar past page 1 only, and only one the API could have answered', () => {
+    const deep: OrderFilters = { ...onPage3, cursor: 'WyJhIiwi_-' };
+    expect(filtersFromSearchParams(filtersToSearchParams(deep))).toEqual(deep);
+    expect(filtersFromSearchParams(new URLSearchParams('cursor=WyJhIiwi'))).toEqual(defaultFilters);
+    expect(filtersFromSearchParams(new URLSearchParams('page=2&cursor=a%20b'))).toEqual({ ...defaultFilters, page: 2 });
   });
 
   it('ignores values the screen does not offer', () => {

@@ -23,6 +23,8 @@ export interface OrderFilters {
   attention?: OrderAttention | '';
   page: number;
   limit: number;
+  /** Where the page starts, as the server answered it (nextCursor/prevCursor, decision 185); none on page 1. */
+  cursor?: string;
 }
 
 export const defaultFilters: OrderFilters = { status: '', paymentStatus: '', search: '', page: 1, limit: 10 };
@@ -30,8 +32,11 @@ export const defaultFilters: OrderFilters = { status: '', paymentStatus: '', sea
 /** The spec: changing any filter other than the page returns to page 1. */
 export function changeFilters(current: OrderFilters, change: Partial<OrderFilters>): OrderFilters {
   const next = { ...current, ...change };
-  const otherChanged = (Object.keys(change) as (keyof OrderFilters)[]).some((key) => key !== 'page' && change[key] !== current[key]);
+  const otherChanged = (Object.keys(change) as (keyof OrderFilters)[]).some((key) => key !== 'page' && key !== 'cursor' && change[key] !== current[key]);
   if (otherChanged) next.page = 1;
+  // A cursor belongs to the page it was answered for: a new page or new filters leave it behind unless given.
+  if (otherChanged || next.page === 1 || !('cursor' in change)) delete next.cursor;
+  if (next.page !== 1 && change.cursor) next.cursor = change.cursor;
   return next;
 }
 
@@ -42,6 +47,7 @@ export function filtersFromSearchParams(params: URLSearchParams): OrderFilters {
   const attention = params.get('attention');
   const page = Number(params.get('page'));
   const limit = Number(params.get('limit'));
+  const cursor = params.get('cursor');
   return {
     status: isOrderStatus(status) ? status : '',
     paymentStatus: isPaymentStatus(paymentStatus) ? paymentStatus : '',
@@ -50,6 +56,7 @@ export function filtersFromSearchParams(params: URLSearchParams): OrderFilters {
     ...(isOrderAttention(attention) ? { attention } : {}),
     page: Number.isInteger(page) && page >= 1 ? page : 1,
     limit: (orderPageSizes as readonly number[]).includes(limit) ? limit : defaultFilters.limit,
+    ...(cursor && page > 1 && /^[A-Za-z0-9_-]{1,200}$/.test(cursor) ? { cursor } : {}),
   };
 }
 
@@ -62,6 +69,7 @@ export function filtersToSearchParams(filters: OrderFilters): URLSearchParams {
   if (filters.attention) params.set('attention', filters.attention);
   if (filters.page !== 1) params.set('page', String(filters.page));
   if (filters.limit !== defaultFilters.limit) params.set('limit', String(filters.limit));
+  if (filters.cursor && filters.page !== 1) params.set('cursor', filters.cursor);
   return params;
 }
 
@@ -82,7 +90,7 @@ function filterQuery(filters: MatchFilters): Record<string, string> {
 
 /** The query of GET /api/admin/orders. */
 export function ordersQuery(filters: OrderFilters): Record<string, string> {
-  return { ...filterQuery(filters), page: String(filters.page), limit: String(filters.limit) };
+  return { ...filterQuery(filters), page: String(filters.page), limit: String(filters.limit), ...(filters.cursor ? { cursor: filters.cursor } : {}) };
 }
 
 /** The CSV export of everything the filters match (every page, so no page or limit). */

@@ -76,10 +76,18 @@ export interface OrdersPaginationProps {
   filters: OrderFilters;
   total: number;
   totalIsLowerBound: boolean;
-  onPage: (page: number) => void;
+  /** The server's cursors either side of the page (absent for the orders on this device, which page by number). */
+  nextCursor?: string;
+  prevCursor?: string;
+  /** Online the server answered the page: Next follows its cursor, and there is a next page only when it says so. */
+  byCursor: boolean;
+  onPage: (page: number, cursor?: string) => void;
 }
 
-export function OrdersPagination({ filters, total, totalIsLowerBound, onPage }: OrdersPaginationProps) {
+export function OrdersPagination({ filters, total, totalIsLowerBound, nextCursor, prevCursor, byCursor, onPage }: OrdersPaginationProps) {
+  const hasNext = byCursor ? nextCursor !== undefined : hasNextPage(filters.page, filters.limit, total);
+  // Page 1 is always asked afresh (the newest orders), never by a cursor.
+  const previous = () => onPage(filters.page - 1, filters.page - 1 > 1 ? prevCursor : undefined);
   const firstShown = total === 0 ? 0 : (filters.page - 1) * filters.limit + 1;
   const lastShown = Math.min(total, filters.page * filters.limit);
   return (
@@ -88,14 +96,14 @@ export function OrdersPagination({ filters, total, totalIsLowerBound, onPage }: 
         Showing {firstShown}–{lastShown} of {describeTotal(total, totalIsLowerBound)} orders
       </p>
       <div className="join">
-        <button type="button" className="btn join-item btn-sm" disabled={filters.page <= 1} onClick={() => onPage(filters.page - 1)}>
+        <button type="button" className="btn join-item btn-sm" disabled={filters.page <= 1} onClick={previous}>
           Previous
         </button>
         <span className="join-item flex items-center border border-base-300 px-3 text-sm" aria-current="page">
           Page {filters.page}
           {totalIsLowerBound ? '' : ` of ${lastPage(total, filters.limit)}`}
         </span>
-        <button type="button" className="btn join-item btn-sm" disabled={!hasNextPage(filters.page, filters.limit, total)} onClick={() => onPage(filters.page + 1)}>
+        <button type="button" className="btn join-item btn-sm" disabled={!hasNext} onClick={() => onPage(filters.page + 1, nextCursor)}>
           Next
         </button>
       </div>

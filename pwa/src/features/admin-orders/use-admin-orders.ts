@@ -79,7 +79,9 @@ export function useOrdersPage(filters: OrderFilters, localOrders: Order[] | unde
     }
     const found = current?.page;
     const page: AdminOrderPage | undefined =
-      found && rows ? { orders: rows, total: found.total, totalIsLowerBound: found.totalIsLowerBound, page: found.page, limit: found.limit } : undefined;
+      found && rows
+        ? { orders: rows, total: found.total, totalIsLowerBound: found.totalIsLowerBound, page: found.page, limit: found.limit, nextCursor: found.nextCursor, prevCursor: found.prevCursor }
+        : undefined;
     return { page, source: 'server', loading: !current || (!current.page && !current.error), failed: current?.error === 'failed', reload };
   }, [online, server, current, rows, localOrders, filters, reload]);
 }
