@@ -5,6 +5,7 @@ import type { StockStatus } from '../contract/wise-stocks.ts';
 import type { DeliveryDetails, DeliveryKind, OtherDeliveryKind } from '../contract/deliveries.ts';
 import type { MailOutboxTable, PaymentEventsTable, PaymentIntentsTable, PaymentRailsTable, PaymentSessionColumn, PaymentSettingsTable } from './payment-schema.ts';
 import type { CouponsTable, CouponUsesTable } from './coupon-schema.ts';
+import type { ApiKeysTable, WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEndpointsTable } from './partner-schema.ts';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type Json<T> = ColumnType<T, string, string>;
@@ -382,6 +383,10 @@ export interface Database {
   mail_outbox: MailOutboxTable;
   coupons: CouponsTable;
   coupon_uses: CouponUsesTable;
+  api_keys: ApiKeysTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
