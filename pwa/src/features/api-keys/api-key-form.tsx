@@ -27,6 +27,10 @@ export function ApiKeyForm({ users, onCreated }: { users: User[]; onCreated: (ke
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    if (!userId) {
+      setErrors({ userId: 'Choose the account the key acts as' });
+      return;
+    }
     setSaving(true);
     setErrors({});
     try {
