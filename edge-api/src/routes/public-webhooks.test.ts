@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiOrder, ApiWebhookDelivery, CreatedApiKey } from '../contract/partners.ts';
-import { inProcessHarness, type TestUser } from '../testing/api-harness.ts';
+import { createApiHarness, remoteApi, type ApiHarness, type TestUser } from '../testing/api-harness.ts';
 import { createOrderFixtures, type ErrorBody } from '../testing/order-fixtures.ts';
 import { endpointProblem } from '../webhooks/endpoint-url.ts';
 import { sendDueWebhooks, webhooksSettled } from '../webhooks/send.ts';
@@ -18,7 +18,7 @@ interface Received {
   answered: number;
 }
 
-let api: Awaited<ReturnType<typeof inProcessHarness>>;
+let api: ApiHarness;
 let admin: TestUser;
 let moderator: TestUser;
 let reseller: TestUser;
@@ -54,16 +54,39 @@ function validSignature(secret: string, post: Received): boolean {
   });
 }
 
-/** Time passes: every delivery put back is due now, and one round posts it. */
+/**
+ * Every post the API started after a write has ended. In this process: the sends it runs. Against a
+ * remote entry (the worker sends in waitUntil): until no delivery is taken and each has had an attempt.
+ */
+async function settled() {
+  if (api.mode === 'in-process') return webhooksSettled();
+  for (let i = 0; i < 200; i += 1) {
+    const open = await api.db
+      .selectFrom('webhook_deliveries')
+      .select('id')
+      .where((eb) => eb.or([eb('claimed_until', 'is not', null), eb('attempts', '=', 0)]))
+      .where('state', '=', 'pending')
+      .execute();
+    if (open.length === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Time passes: every delivery put back is due now, and the sender that runs without a write runs once (the Node timer's function, or the worker's cron). */
 async function nextRound() {
   await api.db.updateTable('webhook_deliveries').set({ next_attempt_at: new Date(Date.now() - 1000) }).where('state', '=', 'pending').execute();
-  await sendDueWebhooks(api.deps);
+  if (api.mode === 'in-process') return sendDueWebhooks(api.deps);
+  const answer = await fetch(`${remoteApi!.url}/cdn-cgi/local/scheduled?cron=${encodeURIComponent('*/5 * * * *')}`);
+  await answer.text();
+  expect(answer.status).toBe(200);
 }
 
 beforeAll(async () => {
   await startReceiver();
   port = (receiver.address() as AddressInfo).port;
-  api = await inProcessHarness({ webhooks: { allowHosts: ['localhost'] } });
+  api = await createApiHarness();
+  // The named test host; a remote entry has it from WEBHOOK_TEST_HOSTS (scripts/workers-suite.ts).
+  if (api.mode === 'in-process') api.deps.config.webhooks = { allowHosts: ['localhost'] };
   admin = await api.createUser('admin');
   moderator = await api.createUser('moderator');
   reseller = await api.createUser('user', 'reseller');
@@ -71,7 +94,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await webhooksSettled();
+  if (api) await settled();
   await api?.close();
   await new Promise((done) => receiver?.close(done));
 });
@@ -112,7 +135,7 @@ describe('webhook endpoints', () => {
     expect((await fixtures.deliverTyped(placed.body.id, 'two@example.test', 'Pw-two-2', { replace: true })).status).toBe(200);
     const refund = await api.call('PUT', `/api/admin/orders/${placed.body.id}`, { user: moderator, json: { paymentStatus: 'refunded' } });
     expect(refund.status).toBe(200);
-    await webhooksSettled();
+    await settled();
     for (let round = 0; round < 4; round += 1) await nextRound();
 
     const hook = received.filter((post) => post.path === '/hook');
@@ -148,7 +171,7 @@ describe('webhook endpoints', () => {
     const placed = await api.call<ApiOrder>('POST', '/api/v1/orders', { headers, json: { productId: fixtures.serviceId } });
     const hooksBefore = received.filter((post) => post.path === '/hook').length;
     expect((await api.call('PUT', `/api/admin/orders/${placed.body.id}`, { user: moderator, json: { paymentStatus: 'paid' } })).status).toBe(200);
-    await webhooksSettled();
+    await settled();
     const deliveries = await api.call<ApiWebhookDelivery[]>('GET', `/api/v1/webhooks/${registered.body.id}/deliveries`, { headers });
     expect(deliveries.body[0]!.state).toBe('pending');
     expect(deliveries.body[0]!.attempts).toEqual([expect.objectContaining({ status: 302, error: 'a redirect, not followed' })]);
