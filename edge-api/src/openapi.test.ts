@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiHarness, type ApiHarness } from './testing/api-harness.ts';
-import { inProcessHarness } from './testing/api-harness.ts';
+import { createApiHarness, inProcessHarness, remoteApi, type ApiHarness } from './testing/api-harness.ts';
 
 type Json = Record<string, unknown>;
 
@@ -36,7 +35,8 @@ function resolve(pointer: string): unknown {
 }
 
 describe('GET /api/openapi.json', () => {
-  it('lists every route of the public API, and nothing that is not one', async () => {
+  // The route table is the code's, the same in both entries: read in this process (the run against a worker has no test database for it).
+  it.skipIf(remoteApi !== undefined)('lists every route of the public API, and nothing that is not one', async () => {
     // The route table of the app itself (in-process): every /api/v1 handler, middleware left out.
     const local = await inProcessHarness();
     try {

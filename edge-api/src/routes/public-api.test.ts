@@ -66,6 +66,8 @@ describe('API keys', () => {
     expect((await api.call('GET', '/api/v1/services', { headers: withKey(`${key.secret}x`) })).status).toBe(401);
     // A session token is not an API key.
     expect((await api.call('GET', '/api/v1/services', { user: reseller })).status).toBe(401);
+    // Nor is a key a session anywhere else.
+    expect((await api.call('GET', `/api/orders/user/${reseller.id}`, { headers: withKey(key.secret) })).status).toBe(401);
     const revoked = await api.call<ApiKey>('POST', `/api/admin/api-keys/${key.id}/revoke`, { user: admin });
     expect(revoked.status).toBe(200);
     expect(revoked.body.revokedAt).not.toBeNull();
