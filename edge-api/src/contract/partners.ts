@@ -139,6 +139,12 @@ export const apiWebhookDeliverySchema = z.object({
 });
 export type ApiWebhookDelivery = z.infer<typeof apiWebhookDeliverySchema>;
 
+/** GET /api/admin/api-keys/webhooks: every live endpoint, its account, and its newest deliveries. */
+export interface AdminWebhook extends ApiWebhook {
+  userEmail: string;
+  deliveries: ApiWebhookDelivery[];
+}
+
 export const apiErrorSchema = z.object({
   error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional(), requestId: z.string().optional() }),
 });

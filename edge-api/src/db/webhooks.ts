@@ -92,6 +92,19 @@ export function retryDeliveryLater(db: Db, delivery: Pick<ClaimedDelivery, 'id' 
     where id = ${delivery.id} and attempts = ${delivery.attempts} and state = 'pending'`.execute(db);
 }
 
+/** Every account's live endpoints with the account's email, newest first (an admin's view; a shop has a handful). */
+export const listAllEndpoints = (db: Db) =>
+  db
+    .selectFrom('webhook_endpoints as e')
+    .innerJoin('users as u', 'u.id', 'e.user_id')
+    .selectAll('e')
+    .select('u.email as user_email')
+    .where('e.deleted_at', 'is', null)
+    .orderBy('e.created_at', 'desc')
+    .orderBy('e.id')
+    .limit(200)
+    .execute();
+
 /** The account's live endpoints, oldest first. */
 export const listEndpoints = (db: Db, userId: string) =>
   db.selectFrom('webhook_endpoints').selectAll().where('user_id', '=', userId).where('deleted_at', 'is', null).orderBy('created_at').orderBy('id').execute();
@@ -99,9 +112,9 @@ export const listEndpoints = (db: Db, userId: string) =>
 export const findEndpoint = (db: Db, userId: string, id: string) =>
   db.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).where('user_id', '=', userId).where('deleted_at', 'is', null).executeTakeFirst();
 
-/** An endpoint's newest deliveries (up to 100), each with its attempts. */
-export async function listDeliveries(db: Db, endpointId: string) {
-  const deliveries = await db.selectFrom('webhook_deliveries').selectAll().where('endpoint_id', '=', endpointId).orderBy('created_at', 'desc').orderBy('id').limit(100).execute();
+/** An endpoint's newest deliveries (up to `limit`), each with its attempts. */
+export async function listDeliveries(db: Db, endpointId: string, limit = 100) {
+  const deliveries = await db.selectFrom('webhook_deliveries').selectAll().where('endpoint_id', '=', endpointId).orderBy('created_at', 'desc').orderBy('id').limit(limit).execute();
   const attempts =
     deliveries.length === 0
       ? []

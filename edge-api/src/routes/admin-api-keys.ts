@@ -1,8 +1,10 @@
 import { Hono } from 'hono';
 import { idParam } from '../contract/fields.ts';
-import { createApiKeyBody, type CreatedApiKey } from '../contract/partners.ts';
+import { createApiKeyBody, type AdminWebhook, type CreatedApiKey } from '../contract/partners.ts';
 import { findApiKey, insertApiKey, listApiKeys, presentApiKey, revokeApiKey } from '../db/api-keys.ts';
 import { recordAudit } from '../db/audit.ts';
+import { listAllEndpoints, listDeliveries } from '../db/webhooks.ts';
+import { toApiWebhook, toApiWebhookDelivery } from '../presenters/webhooks.ts';
 import type { Deps } from '../deps.ts';
 import { badRequest, conflict, notFound } from '../errors.ts';
 import { newApiKey } from '../lib/api-key-secret.ts';
@@ -18,6 +20,14 @@ export function adminApiKeyRoutes(deps: Deps) {
       c.header('Cache-Control', 'no-store');
     })
     .get('/', async (c) => c.json((await listApiKeys(deps.db)).map(presentApiKey)))
+    // Every account's webhook endpoints with their 20 newest deliveries and attempts (decision 174): what was sent, and what came of it.
+    .get('/webhooks', async (c) => {
+      const endpoints = await listAllEndpoints(deps.db);
+      const answer: AdminWebhook[] = await Promise.all(
+        endpoints.map(async (row) => ({ ...toApiWebhook(row), userEmail: row.user_email, deliveries: (await listDeliveries(deps.db, row.id, 20)).map(toApiWebhookDelivery) })),
+      );
+      return c.json(answer);
+    })
     .post('/', validate('json', createApiKeyBody), async (c) => {
       const { userId, name, scopes } = c.req.valid('json');
       const me = c.get('user')!;

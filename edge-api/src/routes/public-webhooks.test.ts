@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiOrder, ApiWebhookDelivery, CreatedApiKey } from '../contract/partners.ts';
+import type { AdminWebhook, ApiOrder, ApiWebhookDelivery, CreatedApiKey } from '../contract/partners.ts';
 import { createApiHarness, remoteApi, type ApiHarness, type TestUser } from '../testing/api-harness.ts';
 import { createOrderFixtures, type ErrorBody } from '../testing/order-fixtures.ts';
 import { endpointProblem } from '../webhooks/endpoint-url.ts';
@@ -162,6 +162,14 @@ describe('webhook endpoints', () => {
     const before = received.length;
     await nextRound();
     expect(received.length).toBe(before);
+    // Admins see every account's endpoints and their attempts; moderators do not.
+    const seen = await api.call<AdminWebhook[]>('GET', '/api/admin/api-keys/webhooks', { user: admin });
+    expect(seen.status).toBe(200);
+    const mine = seen.body.find((endpoint) => endpoint.id === registered.body.id)!;
+    expect(mine.userEmail).toBe(reseller.email);
+    expect(mine.deliveries.map((d) => d.attempts.map((a) => a.status))).toEqual([[500, 500, 200], [500, 500, 200], [500, 500, 200], [500, 500, 200]]);
+    expect(JSON.stringify(seen.body)).not.toContain(registered.body.secret);
+    expect((await api.call('GET', '/api/admin/api-keys/webhooks', { user: moderator })).status).toBe(403);
   });
 
   it('never follow a redirect: a 3xx is a failed attempt', async () => {

@@ -1,19 +1,15 @@
 import { Hono } from 'hono';
 import { idParam } from '../contract/fields.ts';
-import { createWebhookBody, type ApiWebhook, type ApiWebhookDelivery } from '../contract/partners.ts';
+import { createWebhookBody } from '../contract/partners.ts';
 import { recordAudit } from '../db/audit.ts';
-import type { WebhookEndpointRow } from '../db/partner-schema.ts';
 import { ENDPOINTS_MAX, findEndpoint, listDeliveries, listEndpoints } from '../db/webhooks.ts';
 import type { Deps } from '../deps.ts';
 import { badRequest, conflict, notFound } from '../errors.ts';
 import { newWebhookSecret } from '../lib/api-key-secret.ts';
 import { validate } from '../lib/validate.ts';
 import { requireScope, type ApiKeyEnv } from '../middleware/api-key.ts';
+import { toApiWebhook, toApiWebhookDelivery } from '../presenters/webhooks.ts';
 import { endpointProblem } from '../webhooks/endpoint-url.ts';
-
-const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
-
-const toApiWebhook = (row: WebhookEndpointRow): ApiWebhook => ({ id: row.id, url: row.url, events: row.events, createdAt: iso(row.created_at)! });
 
 /** /api/v1/webhooks (decision 174): an account's endpoints for its order events, and what was sent to each. */
 export function publicWebhookRoutes(deps: Deps) {
@@ -55,15 +51,6 @@ export function publicWebhookRoutes(deps: Deps) {
     .get('/:id/deliveries', validate('param', idParam), async (c) => {
       const endpoint = await findEndpoint(deps.db, c.get('user')!.id, c.req.valid('param').id);
       if (!endpoint) throw notFound('Webhook endpoint');
-      const answer: ApiWebhookDelivery[] = (await listDeliveries(deps.db, endpoint.id)).map(({ delivery, attempts }) => ({
-        id: delivery.id,
-        event: delivery.event,
-        orderId: delivery.order_id,
-        state: delivery.state,
-        createdAt: iso(delivery.created_at)!,
-        nextAttemptAt: delivery.state === 'pending' ? iso(delivery.next_attempt_at) : null,
-        attempts: attempts.map((a) => ({ attempt: a.attempt, at: iso(a.at)!, status: a.status, error: a.error, durationMs: a.duration_ms })),
-      }));
-      return c.json(answer);
+      return c.json((await listDeliveries(deps.db, endpoint.id)).map(toApiWebhookDelivery));
     });
 }

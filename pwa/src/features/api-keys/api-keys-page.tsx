@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { ApiKey, CreatedApiKey } from '../../../../edge-api/src/contract/partners.ts';
+import type { AdminWebhook, ApiKey, CreatedApiKey } from '../../../../edge-api/src/contract/partners.ts';
 import type { User } from '../../../../edge-api/src/contract/users.ts';
 import { NoAccess } from '../../components/no-access.tsx';
 import { ErrorState, LoadingState } from '../../components/page-state.tsx';
@@ -8,6 +8,7 @@ import { useToast } from '../../components/toast.tsx';
 import { api, unwrap } from '../../lib/api-client.ts';
 import { useAuthorization } from '../../lib/authorization.tsx';
 import { ApiKeyForm, scopeLabels } from './api-key-form.tsx';
+import { WebhookList } from './webhook-list.tsx';
 
 /** API Keys (/dashboard/api-keys; admins, online): keys for resellers and automation (decision 173). */
 export function ApiKeysPage() {
@@ -16,7 +17,7 @@ export function ApiKeysPage() {
   return <ApiKeysEditor />;
 }
 
-type Loaded = { keys: ApiKey[]; users: User[] } | null | 'failed';
+type Loaded = { keys: ApiKey[]; users: User[]; webhooks: AdminWebhook[] } | null | 'failed';
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : 'never');
 
@@ -27,8 +28,8 @@ function ApiKeysEditor() {
   const [shown, setShown] = useState<CreatedApiKey | null>(null);
   const load = useCallback(() => {
     setView(null);
-    Promise.all([unwrap(api.admin['api-keys'].$get()), unwrap(api.users.$get())]).then(
-      ([keys, users]) => setView({ keys, users }),
+    Promise.all([unwrap(api.admin['api-keys'].$get()), unwrap(api.users.$get()), unwrap(api.admin['api-keys'].webhooks.$get())]).then(
+      ([keys, users, webhooks]) => setView({ keys, users, webhooks }),
       () => setView('failed'),
     );
   }, []);
@@ -107,6 +108,7 @@ function ApiKeysEditor() {
           ))}
         </ul>
       </section>
+      <WebhookList webhooks={view.webhooks} />
     </div>
   );
 }
