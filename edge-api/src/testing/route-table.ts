@@ -11,8 +11,10 @@
  * - user: a user record of any role
  * - staff: moderators and admins
  * - admin: admins
+ * - key: an API key only (decision 173): every session token is refused with 401, like no token. Its
+ *   scopes and bad input are tested in routes/public-api.test.ts and routes/public-webhooks.test.ts.
  */
-export type Access = 'anyone' | 'account' | 'user' | 'staff' | 'admin';
+export type Access = 'anyone' | 'account' | 'user' | 'staff' | 'admin' | 'key';
 
 /** A request a route must refuse with 400, changing nothing. `path` replaces the route's path when given. */
 export interface BadInput {
@@ -129,4 +131,21 @@ export const routeTable: Record<string, RouteRow> = {
   },
   'DELETE /api/push/subscriptions': { access: 'user', badInputs: [notJson, { json: {} }, { json: { endpoint: 'not a url' } }] },
   'POST /api/push/subscriptions/others': { access: 'user', badInputs: [notJson, { json: {} }, { json: { keep: 'not a url' } }] },
+  'GET /api/admin/api-keys': { access: 'admin', badInputs: [] },
+  'GET /api/admin/api-keys/webhooks': { access: 'admin', badInputs: [] },
+  'POST /api/admin/api-keys': {
+    access: 'admin',
+    badInputs: [notJson, { json: {} }, { json: { userId: 'not-a-uuid', name: 'x', scopes: ['orders:read'] } }, { json: { userId: '00000000-0000-4000-8000-000000000000', name: 'x', scopes: [] } }],
+  },
+  'POST /api/admin/api-keys/:id/revoke': { access: 'admin', badInputs: [notUuid('/api/admin/api-keys/not-a-uuid/revoke')] },
+  'GET /api/openapi.json': { access: 'anyone', badInputs: [] },
+  'GET /api/v1/services': { access: 'key', badInputs: [] },
+  'POST /api/v1/orders': { access: 'key', badInputs: [] },
+  'GET /api/v1/orders': { access: 'key', badInputs: [] },
+  'GET /api/v1/orders/:id': { access: 'key', badInputs: [] },
+  'POST /api/v1/orders/:id/reveals': { access: 'key', badInputs: [] },
+  'GET /api/v1/webhooks': { access: 'key', badInputs: [] },
+  'POST /api/v1/webhooks': { access: 'key', badInputs: [] },
+  'DELETE /api/v1/webhooks/:id': { access: 'key', badInputs: [] },
+  'GET /api/v1/webhooks/:id/deliveries': { access: 'key', badInputs: [] },
 };
