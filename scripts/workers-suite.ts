@@ -52,6 +52,8 @@ try {
       VAPID_PRIVATE_KEY: vapid.privateKey,
       VAPID_SUBJECT: 'mailto:owner@example.test',
       PUSH_ALLOW_LOCAL_ENDPOINTS: '1',
+      // Webhooks (decision 174): the test receiver on this machine, named so; off unless set.
+      WEBHOOK_TEST_HOSTS: 'localhost',
       TRON_API_URL: `${rails.url}/trongrid`,
       BINANCE_PAY_API_URL: `${rails.url}/binance`,
       BKASH_API_URL: `${rails.url}/bkash`,

@@ -25,6 +25,12 @@ import { adminCouponRoutes, couponRoutes } from './routes/coupons.ts';
 import { paymentAdminRoutes } from './routes/payment-admin.ts';
 import { paymentCallbackRoutes } from './routes/payment-callbacks.ts';
 import { ticketRoutes } from './routes/tickets.ts';
+import { adminApiKeyRoutes } from './routes/admin-api-keys.ts';
+import { openApiRoutes } from './routes/openapi.ts';
+import { publicApiRoutes } from './routes/public-api.ts';
+import { publicWebhookRoutes } from './routes/public-webhooks.ts';
+import { apiKeyAuth } from './middleware/api-key.ts';
+import { webhooksAfterCommit } from './webhooks/send.ts';
 
 /**
  * An /api path no route answers, in the API's error shape. Entries mount it after the app too: mounted
@@ -47,11 +53,16 @@ export function createApp(deps: Deps) {
   app.use('*', limitWrites(deps));
   // Push messages a change wrote are sent once it has answered (decision 067).
   app.use('*', pushAfterCommit(deps));
+  // Webhook deliveries a change wrote are posted once it has answered too (decision 174).
+  app.use('*', webhooksAfterCommit(deps));
+  // The public API (decision 173): every /api/v1 request acts as the account of its API key, within its scopes.
+  app.use('/v1/*', apiKeyAuth(deps));
+  const orders = orderRoutes(deps);
   return app
     .route('/config', configRoutes(deps))
     .route('/services', serviceRoutes(deps))
     .route('/users', userRoutes(deps))
-    .route('/orders', orderRoutes(deps))
+    .route('/orders', orders)
     .route('/orders', orderPaymentRoutes(deps))
     .route('/admin/orders', adminOrderRoutes(deps))
     .route('/admin/credentials', adminCredentialRoutes(deps))
@@ -68,7 +79,11 @@ export function createApp(deps: Deps) {
     .route('/payments', paymentCallbackRoutes(deps))
     .route('/coupons', couponRoutes(deps))
     .route('/admin/coupons', adminCouponRoutes(deps))
-    .route('/tickets', ticketRoutes(deps));
+    .route('/tickets', ticketRoutes(deps))
+    .route('/admin/api-keys', adminApiKeyRoutes(deps))
+    .route('/v1', publicApiRoutes(deps, orders as unknown as Hono<never>) as unknown as Hono<AppEnv>)
+    .route('/v1/webhooks', publicWebhookRoutes(deps) as unknown as Hono<AppEnv>)
+    .route('/openapi.json', openApiRoutes());
 }
 
 export type AppType = ReturnType<typeof createApp>;

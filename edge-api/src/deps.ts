@@ -30,11 +30,15 @@ export interface AppConfig {
     credentialChecksPer10Min?: number;
     deliveredLinesPer10Min?: number;
     staffRevealsPer10Min?: number;
+    /** Requests one API key may make in a minute (decision 173; 120). */
+    apiKeyRequestsPerMinute?: number;
   };
   /** Web push (decision 067): the VAPID keys and contact; unset, nobody can subscribe and nothing is sent. */
   push?: PushConfig;
   /** Payment rails (issue 26): where each rail's API is, and the shop's address for callbacks and receipt links. */
   payments?: PaymentsConfig;
+  /** Outbound webhooks (decision 174): hosts taken without the public-address check, on http too (WEBHOOK_TEST_HOSTS; tests only). */
+  webhooks?: { allowHosts?: string[] };
 }
 
 /** Everything the API needs arrives here: no module-level clients, so Node, Workers and tests share one app. */

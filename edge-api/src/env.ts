@@ -79,6 +79,8 @@ const envSchema = z
     VAPID_SUBJECT: z.string().min(1).optional(),
     /** 1: subscriptions may point at an http:// push service on this machine (tests and local runs only). */
     PUSH_ALLOW_LOCAL_ENDPOINTS: z.enum(['0', '1']).default('0'),
+    /** Hosts a webhook endpoint may name without the public-address check, on http too (tests only; decision 174). Empty unless set. */
+    WEBHOOK_TEST_HOSTS: list,
     /** Payment rails (issue 26): where TronGrid, Binance Pay and bKash answer; their public hosts unless set (tests, sandboxes). */
     TRON_API_URL: z.url({ protocol: /^https?$/ }).default('https://api.trongrid.io'),
     BINANCE_PAY_API_URL: z.url({ protocol: /^https?$/ }).default('https://bpay.binanceapi.com'),

@@ -36,6 +36,7 @@ import type { Env } from './env.ts';
 import { dataDirImageStore, legacyImages, supabaseImageStore } from './image-store.ts';
 import { loadOrCreateLocalKeys, type LocalKeys } from './local-keys.ts';
 import { sendDuePushesEvery } from './push/send.ts';
+import { sendDueWebhooksEvery } from './webhooks/send.ts';
 import { startPaymentJobs } from './payments/round.ts';
 import { pushConfigOf } from './push/vapid.ts';
 import { applyApiHeaders, contentSecurityPolicy, isUnpublished, staticHeaders } from './lib/http-headers.ts';
@@ -59,6 +60,8 @@ const SHUTDOWN_GRACE_MS = 6_000;
 
 /** How often this process sends the web push messages that are due again (decision 067, retries). */
 const PUSH_RETRY_EVERY_MS = 30_000;
+/** How often this process posts the webhook deliveries that are due again (decision 174): the first retry waits 5 s. */
+const WEBHOOK_RETRY_EVERY_MS = 10_000;
 
 /** How long to wait between attempts while the database is not reachable at start. */
 const START_RETRY_MS = 2_000;
@@ -286,7 +289,7 @@ async function serveApp(
       blobs,
       secrets,
       clock: () => new Date(),
-      config: { adminEmails: env.ADMIN_EMAILS, supabaseUrl: env.SUPABASE_URL, supabaseAnonKey: env.SUPABASE_ANON_KEY, allowedOrigins: env.ALLOWED_ORIGINS, staffSyncDays: env.STAFF_SYNC_DAYS, rateLimits: writeLimits, push: await pushConfigOf(env), payments },
+      config: { adminEmails: env.ADMIN_EMAILS, supabaseUrl: env.SUPABASE_URL, supabaseAnonKey: env.SUPABASE_ANON_KEY, allowedOrigins: env.ALLOWED_ORIGINS, staffSyncDays: env.STAFF_SYNC_DAYS, rateLimits: writeLimits, push: await pushConfigOf(env), payments, webhooks: { allowHosts: env.WEBHOOK_TEST_HOSTS } },
       logger,
       mailer,
     };
@@ -321,7 +324,7 @@ async function serveApp(
       secrets,
       clock: () => new Date(),
       // supabase-js is pointed at this same origin; the PWA resolves the empty URL against its location.
-      config: { adminEmails: env.ADMIN_EMAILS, supabaseUrl: '', supabaseAnonKey: EMBEDDED_ANON_KEY, allowedOrigins: env.ALLOWED_ORIGINS, staffSyncDays: env.STAFF_SYNC_DAYS, rateLimits: writeLimits, push: await pushConfigOf(env, keys.vapid), payments },
+      config: { adminEmails: env.ADMIN_EMAILS, supabaseUrl: '', supabaseAnonKey: EMBEDDED_ANON_KEY, allowedOrigins: env.ALLOWED_ORIGINS, staffSyncDays: env.STAFF_SYNC_DAYS, rateLimits: writeLimits, push: await pushConfigOf(env, keys.vapid), payments, webhooks: { allowHosts: env.WEBHOOK_TEST_HOSTS } },
       logger,
       mailer,
     };
@@ -366,7 +369,10 @@ async function serveApp(
   });
   capConnections(server as HttpServer, env, logger);
   // Messages put back after a failed send go when due, even when no write happens (decision 067, retries).
-  const pushRetries = deps.config.push ? sendDuePushesEvery(deps, PUSH_RETRY_EVERY_MS) : { stop: async () => {} };
+  const pushOnly = deps.config.push ? sendDuePushesEvery(deps, PUSH_RETRY_EVERY_MS) : { stop: async () => {} };
+  // Webhook deliveries put back after a failed post go when due too (decision 174); stopped with the pushes.
+  const webhookRetries = sendDueWebhooksEvery(deps, WEBHOOK_RETRY_EVERY_MS);
+  const pushRetries = { stop: async () => void (await Promise.all([pushOnly.stop(), webhookRetries.stop()])) };
   // Payments (issue 26): the USDT watch every few seconds and the whole round every minute.
   const paymentJobs = startPaymentJobs(deps);
   return { server: server as ServerType & { closeAllConnections(): void; closeIdleConnections(): void }, seeded, demoShop, pushRetries, paymentJobs };

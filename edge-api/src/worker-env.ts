@@ -56,6 +56,8 @@ const workerEnvSchema = z.object({
   SITE_URL: z.url({ protocol: /^https?$/ }).optional(),
   /** 1: subscriptions may point at an http:// push service on this machine (the Workers test suite only). */
   PUSH_ALLOW_LOCAL_ENDPOINTS: z.enum(['0', '1']).default('0'),
+  /** Hosts a webhook endpoint may name without the public-address check, on http too (the Workers test suite only; decision 174). */
+  WEBHOOK_TEST_HOSTS: list,
 });
 
 export type WorkerEnv = z.infer<typeof workerEnvSchema>;

@@ -15,6 +15,7 @@ import { applyApiHeaders } from './lib/http-headers.ts';
 import { consoleLogger, type Logger } from './lib/logger.ts';
 import { createSecrets, decodeKey } from './lib/secrets.ts';
 import { sendWaitingPushes } from './push/send.ts';
+import { sendDueWebhooks } from './webhooks/send.ts';
 import { paymentRound } from './payments/round.ts';
 import { pushConfigOf } from './push/vapid.ts';
 import { fileRoutes } from './routes/files.ts';
@@ -108,6 +109,7 @@ async function buildIsolate(source: Record<string, unknown>, logger: Logger): Pr
         staffRevealsPer10Min: env.STAFF_REVEALS_PER_10_MIN,
       },
       push,
+      webhooks: { allowHosts: env.WEBHOOK_TEST_HOSTS },
       payments: { tronApiUrl: env.TRON_API_URL, binancePayApiUrl: env.BINANCE_PAY_API_URL, bkashApiUrl: env.BKASH_API_URL, siteUrl: env.SITE_URL },
     },
     logger,
@@ -286,6 +288,8 @@ export default {
     const work = async () => {
       await paymentRound(isolate.deps);
       if (isolate.deps.config.push) await sendWaitingPushes(isolate.deps);
+      // Webhook deliveries due again (decision 174).
+      await sendDueWebhooks(isolate.deps);
     };
     const round = isolate.runWithPool(pool, work).finally(() => pool.end().catch(() => {}));
     ctx.waitUntil(round);

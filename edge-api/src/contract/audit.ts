@@ -1,4 +1,4 @@
-export const auditEntities = ['order', 'service', 'user', 'wise_stock', 'stock_batch', 'service_stock', 'settings', 'coupon', 'ticket'] as const;
+export const auditEntities = ['order', 'service', 'user', 'wise_stock', 'stock_batch', 'service_stock', 'settings', 'coupon', 'ticket', 'api_key', 'webhook_endpoint'] as const;
 export type AuditEntity = (typeof auditEntities)[number];
 
 export interface AuditEntry {

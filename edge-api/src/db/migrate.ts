@@ -24,6 +24,8 @@ import * as createPaymentRails from '../../../migrations/2026-11-28-0100_create_
 import * as createCoupons from '../../../migrations/2026-11-29-0100_create_coupons.ts';
 import * as authSignInCodes from '../../../migrations/2026-11-29-0200_auth_sign_in_codes.ts';
 import * as createTickets from '../../../migrations/2026-11-29-0300_create_tickets.ts';
+import * as createApiKeys from '../../../migrations/2026-11-29-0310_create_api_keys.ts';
+import * as createWebhooks from '../../../migrations/2026-11-29-0311_create_webhooks.ts';
 import * as keysetOrderIndexes from '../../../migrations/2026-11-29-0340_keyset_order_indexes.ts';
 import * as orderUpdatedIndex from '../../../migrations/2026-11-29-0341_order_updated_index.ts';
 import * as versionsFromASequence from '../../../migrations/2026-11-29-0350_versions_from_a_sequence.ts';
@@ -54,6 +56,8 @@ const migrations: Record<string, Migration> = {
   '2026-11-29-0100_create_coupons': createCoupons,
   '2026-11-29-0200_auth_sign_in_codes': authSignInCodes,
   '2026-11-29-0300_create_tickets': createTickets,
+  '2026-11-29-0310_create_api_keys': createApiKeys,
+  '2026-11-29-0311_create_webhooks': createWebhooks,
   '2026-11-29-0340_keyset_order_indexes': keysetOrderIndexes,
   '2026-11-29-0341_order_updated_index': orderUpdatedIndex,
   '2026-11-29-0350_versions_from_a_sequence': versionsFromASequence,

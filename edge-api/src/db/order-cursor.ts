@@ -44,6 +44,12 @@ export function readOrderCursor(text: string): OrderCursor | null {
   return { direction: direction === 'a' ? 'after' : 'before', createdAt, id };
 }
 
+/** A cursor of a customer's order list, which only pages forward (the app's and /api/v1's); null otherwise. */
+export function readForwardCursor(text: string): OrderCursor | null {
+  const cursor = readOrderCursor(text);
+  return cursor?.direction === 'after' ? cursor : null;
+}
+
 /**
  * The rows past the cursor in its direction. The plain bound on created_at is what the index is entered
  * at (a deep page costs what the first costs); the rest only settles ties on the same microsecond, since

@@ -6,6 +6,7 @@ import type { DeliveryDetails, DeliveryKind, OtherDeliveryKind } from '../contra
 import type { MailOutboxTable, PaymentEventsTable, PaymentIntentsTable, PaymentRailsTable, PaymentSessionColumn, PaymentSettingsTable } from './payment-schema.ts';
 import type { CouponsTable, CouponUsesTable } from './coupon-schema.ts';
 import type { TicketMessagesTable, TicketsTable } from './ticket-schema.ts';
+import type { ApiKeysTable, WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEndpointsTable } from './partner-schema.ts';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type Json<T> = ColumnType<T, string, string>;
@@ -379,6 +380,10 @@ export interface Database {
   coupon_uses: CouponUsesTable;
   tickets: TicketsTable;
   ticket_messages: TicketMessagesTable;
+  api_keys: ApiKeysTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -1,5 +1,6 @@
 import { createMiddleware } from 'hono/factory';
 import type { TokenClaims } from '../auth/verifier.ts';
+import { API_KEY_PREFIX } from '../contract/partners.ts';
 import { isStaffRole, type Role } from '../contract/users.ts';
 import type { UserRow } from '../db/schema.ts';
 import { noteLocalWrite } from '../db/versions.ts';
@@ -27,8 +28,8 @@ export function session(deps: Deps) {
   return createMiddleware<AppEnv>(async (c, next) => {
     const header = c.req.header('authorization');
     const token = header?.match(/^Bearer\s+(.+)$/i)?.[1];
-    // supabase-js sends the anon key as the bearer when nobody is signed in.
-    if (!token || token === deps.config.supabaseAnonKey) {
+    // supabase-js sends the anon key as the bearer when nobody is signed in; an API key (sk_…) is /api/v1's to check.
+    if (!token || token === deps.config.supabaseAnonKey || token.startsWith(API_KEY_PREFIX)) {
       c.set('auth', null);
       c.set('user', null);
       return next();

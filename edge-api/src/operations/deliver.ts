@@ -6,6 +6,7 @@ import { recordAudit } from '../db/audit.ts';
 import { resolveNotification } from '../db/notifications.ts';
 import { KeyReusedError, onceForKey, type StoredAnswer } from '../db/idempotency.ts';
 import { lockOrder, updateOrder } from '../db/orders.ts';
+import { queueOrderEvents } from '../db/webhooks.ts';
 import type { Database, OrderRow, OrdersTable, ServiceStockRow, StockRow, StoredDelivery, UserRow } from '../db/schema.ts';
 import { lockServiceStock, markServiceStockFaulty, markServiceStockSold } from '../db/service-stocks.ts';
 import { nextVersion } from '../db/versions.ts';
@@ -305,6 +306,8 @@ export async function changeOrderIn(
   await tellCustomer(trx, current, updated);
   // A receipt when it is paid and when it is delivered, sent once this commits (issue 26, item 5).
   await queueReceipts(trx, deps, current, updated);
+  // Order events for the account's webhook endpoints (issue 27, decision 174), in this transaction.
+  await queueOrderEvents(trx, current, updated);
   // A payment staff settle in this update, or an answered problem report, closes what staff were told
   // about it (a proof may come in for a failed payment too, so the check is on the change).
   if (updated.payment_status !== current.payment_status && updated.payment_status !== 'pending') await resolveNotification(trx, version, paymentCheckKey(orderId));

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { idempotencyHeader, idParam } from '../contract/fields.ts';
 import { orderReportBody, paymentProofBody, placeOrderBody, revealBody, USER_ORDERS_PAGE_DEFAULT, userIdParam, userOrdersQuery } from '../contract/order-requests.ts';
-import { readOrderCursor, writeOrderCursor, type OrderCursor } from '../db/order-cursor.ts';
+import { readForwardCursor, writeOrderCursor, type OrderCursor } from '../db/order-cursor.ts';
 import { acceptsPaymentProof, isCancellable } from '../contract/orders.ts';
 import { parseBlobRef } from '../contract/uploads.ts';
 import { asciiFileName, fileContentType } from '../contract/deliveries.ts';
@@ -24,10 +24,8 @@ import { presentOrder } from '../presenters/orders.ts';
 
 /** A cursor of GET /api/orders/user/{id}: one this API answered in X-Next-Cursor, or a clear 400. */
 function readCursor(text: string): OrderCursor {
-  const cursor = readOrderCursor(text);
-  if (!cursor || cursor.direction !== 'after') {
-    throw badRequest('cursor: must be a cursor this API answered', [{ path: 'cursor', message: 'must be a cursor this API answered' }]);
-  }
+  const cursor = readForwardCursor(text);
+  if (!cursor) throw badRequest('cursor: must be a cursor this API answered', [{ path: 'cursor', message: 'must be a cursor this API answered' }]);
   return cursor;
 }
 

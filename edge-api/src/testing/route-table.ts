@@ -11,8 +11,10 @@
  * - user: a user record of any role
  * - staff: moderators and admins
  * - admin: admins
+ * - key: an API key only (decision 173): every session token is refused with 401, like no token. Its
+ *   scopes and bad input are tested in routes/public-api.test.ts and routes/public-webhooks.test.ts.
  */
-export type Access = 'anyone' | 'account' | 'user' | 'staff' | 'admin';
+export type Access = 'anyone' | 'account' | 'user' | 'staff' | 'admin' | 'key';
 
 /** A request a route must refuse with 400, changing nothing. `path` replaces the route's path when given. */
 export interface BadInput {
@@ -147,4 +149,21 @@ export const routeTable: Record<string, RouteRow> = {
   'PUT /api/tickets/:id/assignee': { access: 'staff', badInputs: [notUuid('/api/tickets/not-a-uuid/assignee'), notJson, { json: {} }, { json: { assigneeId: 'nobody' } }] },
   'POST /api/tickets/:id/warranty-report': { access: 'staff', badInputs: [notUuid('/api/tickets/not-a-uuid/warranty-report')] },
   'DELETE /api/tickets/:id': { access: 'admin', badInputs: [notUuid('/api/tickets/not-a-uuid')] },
+  'GET /api/admin/api-keys': { access: 'admin', badInputs: [] },
+  'GET /api/admin/api-keys/webhooks': { access: 'admin', badInputs: [] },
+  'POST /api/admin/api-keys': {
+    access: 'admin',
+    badInputs: [notJson, { json: {} }, { json: { userId: 'not-a-uuid', name: 'x', scopes: ['orders:read'] } }, { json: { userId: '00000000-0000-4000-8000-000000000000', name: 'x', scopes: [] } }],
+  },
+  'POST /api/admin/api-keys/:id/revoke': { access: 'admin', badInputs: [notUuid('/api/admin/api-keys/not-a-uuid/revoke')] },
+  'GET /api/openapi.json': { access: 'anyone', badInputs: [] },
+  'GET /api/v1/services': { access: 'key', badInputs: [] },
+  'POST /api/v1/orders': { access: 'key', badInputs: [] },
+  'GET /api/v1/orders': { access: 'key', badInputs: [] },
+  'GET /api/v1/orders/:id': { access: 'key', badInputs: [] },
+  'POST /api/v1/orders/:id/reveals': { access: 'key', badInputs: [] },
+  'GET /api/v1/webhooks': { access: 'key', badInputs: [] },
+  'POST /api/v1/webhooks': { access: 'key', badInputs: [] },
+  'DELETE /api/v1/webhooks/:id': { access: 'key', badInputs: [] },
+  'GET /api/v1/webhooks/:id/deliveries': { access: 'key', badInputs: [] },
 };

@@ -102,6 +102,7 @@ describe('DashboardLayout', () => {
       Settings: '/dashboard/settings',
       Payments: '/dashboard/payments',
       Coupons: '/dashboard/coupons',
+      'API Keys': '/dashboard/api-keys',
       'User Management': '/dashboard/admin-users',
       'All Wise Stocks': '/dashboard/all-wise-stocks',
       'Add Wise Stock': '/dashboard/add-wise-stocks',
@@ -120,7 +121,7 @@ describe('DashboardLayout', () => {
     renderDashboard('moderator');
     await screen.findByRole('heading', { name: 'Orders screen' });
     const links = linksOf(sidebar());
-    for (const adminOnly of ['Services', 'Add Service', 'Settings', 'Payments', 'Coupons', 'User Management', 'Add Wise Stock', 'Import Wise Stock']) expect(links[adminOnly]).toBeUndefined();
+    for (const adminOnly of ['Services', 'Add Service', 'Settings', 'Payments', 'Coupons', 'API Keys', 'User Management', 'Add Wise Stock', 'Import Wise Stock']) expect(links[adminOnly]).toBeUndefined();
     expect(links['Admin Orders']).toBe('/dashboard');
     expect(links['All Wise Stocks']).toBe('/dashboard/all-wise-stocks');
     expect(within(sidebar()).queryByRole('heading', { name: 'Users' })).toBeNull();

@@ -25,6 +25,7 @@ export const sidebar: SidebarGroup[] = [
       { to: '/dashboard/settings', label: 'Settings', permission: 'settings:manage' },
       { to: '/dashboard/payments', label: 'Payments', permission: 'settings:manage' },
       { to: '/dashboard/coupons', label: 'Coupons', permission: 'settings:manage' },
+      { to: '/dashboard/api-keys', label: 'API Keys', permission: 'settings:manage' },
     ],
   },
   { title: 'Users', links: [{ to: '/dashboard/admin-users', label: 'User Management', permission: 'users:manage' }] },

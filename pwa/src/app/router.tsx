@@ -100,6 +100,7 @@ export const routes: RouteObject[] = [
           { path: 'payments', lazy: () => import('../features/payment-settings/payment-settings-page.tsx').then((m) => ({ Component: m.PaymentSettingsPage })) },
           { path: 'coupons', lazy: () => import('../features/coupons/coupons-page.tsx').then((m) => ({ Component: m.CouponsPage })) },
           { path: 'tickets', lazy: () => import('../features/support/staff-tickets-page.tsx').then((m) => ({ Component: m.StaffTicketsPage })) },
+          { path: 'api-keys', lazy: () => import('../features/api-keys/api-keys-page.tsx').then((m) => ({ Component: m.ApiKeysPage })) },
           { path: 'notifications', lazy: () => import('../features/notifications/notifications-page.tsx').then((m) => ({ Component: m.NotificationsPage })) },
           { path: '*', Component: ErrorPage },
         ],

@@ -1,0 +1,120 @@
+import type { MiddlewareHandler } from 'hono';
+import { claimDeliveries, finishDelivery, queuedWebhookCount, recordAttempt, retryDeliveryLater, type ClaimedDelivery } from '../db/webhooks.ts';
+import type { Deps } from '../deps.ts';
+import { endpointProblem } from './endpoint-url.ts';
+import { webhookHeaders } from './signature.ts';
+
+/** Deliveries taken per round, posted side by side. */
+const ROUND = 20;
+/** A receiver that does not answer in this time has failed this attempt. */
+const SEND_TIMEOUT_MS = 10_000;
+/** How long a taken delivery is the taker's: well over one post. */
+export const WEBHOOK_LEASE_MS = 60_000;
+/**
+ * The waits after each failed attempt: 5 s, 1 min, 5 min, 30 min, 2 h, 5 h, 8 h, 8 h. The ninth and last
+ * attempt comes about 23 h 36 min after the first: retried for a day (decision 174).
+ */
+export const WEBHOOK_RETRY_DELAYS_MS = [5_000, 60_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 28_800_000, 28_800_000];
+export const WEBHOOK_MAX_ATTEMPTS = WEBHOOK_RETRY_DELAYS_MS.length + 1;
+
+const inFlight = new Set<Promise<void>>();
+/** Tests wait for the posts still running in this process. */
+export const webhooksSettled = async (): Promise<void> => {
+  while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+};
+
+type Outcome = { status: number | null; error: string | null; ok: boolean };
+
+/** One post, redirects not followed (a 3xx is a failed attempt), the address checked again as it is sent. */
+async function post(deps: Deps, delivery: ClaimedDelivery, signal?: AbortSignal): Promise<Outcome> {
+  const problem = await endpointProblem(delivery.url, deps.config.webhooks?.allowHosts ?? []);
+  if (problem) return { status: null, error: `not sent: the URL ${problem}`, ok: false };
+  const secret = await deps.secrets.open(delivery.secret_enc, { entity: 'webhook_endpoint', id: delivery.endpoint_id });
+  if (secret === null) return { status: null, error: 'not sent: the signing secret cannot be read with this server key', ok: false };
+  const body = JSON.stringify(delivery.payload);
+  try {
+    const timeout = AbortSignal.timeout(SEND_TIMEOUT_MS);
+    const answer = await fetch(delivery.url, {
+      method: 'POST',
+      body,
+      headers: await webhookHeaders(secret, delivery.id, body, deps.clock()),
+      redirect: 'manual',
+      signal: signal ? AbortSignal.any([timeout, signal]) : timeout,
+    });
+    await answer.body?.cancel().catch(() => {});
+    return { status: answer.status, error: answer.status >= 300 && answer.status < 400 ? 'a redirect, not followed' : null, ok: answer.status >= 200 && answer.status < 300 };
+  } catch (error) {
+    return { status: null, error: error instanceof Error ? error.name : 'error', ok: false };
+  }
+}
+
+async function deliver(deps: Deps, delivery: ClaimedDelivery, signal?: AbortSignal): Promise<void> {
+  if (delivery.endpoint_deleted) {
+    await finishDelivery(deps.db, delivery, 'failed');
+    return;
+  }
+  const started = Date.now();
+  const outcome = await post(deps, delivery, signal);
+  await recordAttempt(deps.db, delivery, { status: outcome.status, error: outcome.error, durationMs: Date.now() - started });
+  if (outcome.ok) {
+    await finishDelivery(deps.db, delivery, 'delivered');
+    return;
+  }
+  const host = URL.canParse(delivery.url) ? new URL(delivery.url).host : 'invalid';
+  if (delivery.attempts >= WEBHOOK_MAX_ATTEMPTS) {
+    deps.logger.warn('webhooks: a delivery failed its last attempt; given up', { delivery: delivery.id, host, status: outcome.status, error: outcome.error });
+    await finishDelivery(deps.db, delivery, 'failed');
+    return;
+  }
+  await retryDeliveryLater(deps.db, delivery, WEBHOOK_RETRY_DELAYS_MS[delivery.attempts - 1]!);
+}
+
+/** Posts every due delivery, round by round: after a write, on the Node entry's timer and the worker's cron. Never throws. */
+export function sendDueWebhooks(deps: Deps, options: { signal?: AbortSignal } = {}): Promise<void> {
+  const run = (async () => {
+    try {
+      while (!options.signal?.aborted) {
+        const taken = await claimDeliveries(deps.db, ROUND, WEBHOOK_LEASE_MS);
+        await Promise.all(taken.map((delivery) => deliver(deps, delivery, options.signal)));
+        if (taken.length < ROUND) return;
+      }
+    } catch (error) {
+      deps.logger.warn('webhooks: the waiting deliveries could not be read', { error: error instanceof Error ? error.message : String(error) });
+    }
+  })();
+  inFlight.add(run);
+  void run.finally(() => inFlight.delete(run));
+  return run;
+}
+
+/** The Node entry's sender of retries: every `everyMs`, what is due goes. */
+export function sendDueWebhooksEvery(deps: Deps, everyMs: number): { stop(): Promise<void> } {
+  const stopping = new AbortController();
+  let round: Promise<void> | undefined;
+  const timer = setInterval(() => {
+    round ??= sendDueWebhooks(deps, { signal: stopping.signal }).finally(() => (round = undefined));
+  }, everyMs);
+  timer.unref();
+  return {
+    stop: async () => {
+      clearInterval(timer);
+      stopping.abort();
+      await round;
+    },
+  };
+}
+
+/** After a change that wrote deliveries has answered, they are posted in the background (as pushAfterCommit). */
+export function webhooksAfterCommit(deps: Deps): MiddlewareHandler {
+  return async (c, next) => {
+    const before = queuedWebhookCount();
+    await next();
+    if (queuedWebhookCount() === before || c.res.status >= 400) return;
+    const run = sendDueWebhooks(deps);
+    try {
+      c.executionCtx.waitUntil(run);
+    } catch {
+      // Node: no execution context; the promise runs on.
+    }
+  };
+}

@@ -1,0 +1,114 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { AdminWebhook, ApiKey, CreatedApiKey } from '../../../../edge-api/src/contract/partners.ts';
+import type { User } from '../../../../edge-api/src/contract/users.ts';
+import { NoAccess } from '../../components/no-access.tsx';
+import { ErrorState, LoadingState } from '../../components/page-state.tsx';
+import { usePageTitle } from '../../components/page-title.ts';
+import { useToast } from '../../components/toast.tsx';
+import { api, unwrap } from '../../lib/api-client.ts';
+import { useAuthorization } from '../../lib/authorization.tsx';
+import { ApiKeyForm, scopeLabels } from './api-key-form.tsx';
+import { WebhookList } from './webhook-list.tsx';
+
+/** API Keys (/dashboard/api-keys; admins, online): keys for resellers and automation (decision 173). */
+export function ApiKeysPage() {
+  const { can } = useAuthorization();
+  if (!can('settings:manage')) return <NoAccess screen="API Keys" message="You do not have permission to access this data. API keys are made by admins." />;
+  return <ApiKeysEditor />;
+}
+
+type Loaded = { keys: ApiKey[]; users: User[]; webhooks: AdminWebhook[] } | null | 'failed';
+
+const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : 'never');
+
+function ApiKeysEditor() {
+  usePageTitle('API Keys');
+  const toast = useToast();
+  const [view, setView] = useState<Loaded>(null);
+  const [shown, setShown] = useState<CreatedApiKey | null>(null);
+  const load = useCallback(() => {
+    setView(null);
+    Promise.all([unwrap(api.admin['api-keys'].$get()), unwrap(api.users.$get()), unwrap(api.admin['api-keys'].webhooks.$get())]).then(
+      ([keys, users, webhooks]) => setView({ keys, users, webhooks }),
+      () => setView('failed'),
+    );
+  }, []);
+  useEffect(load, [load]);
+  if (view === null) return <LoadingState text="Loading API keys..." />;
+  if (view === 'failed') return <ErrorState title="Error!" message="Failed to load the API keys. API keys are managed online." onRetry={load} />;
+
+  const replace = (key: ApiKey) => setView({ ...view, keys: [key, ...view.keys.filter((k) => k.id !== key.id)] });
+  const revoke = async (key: ApiKey) => {
+    if (!window.confirm(`Revoke ${key.name} (${key.prefix}…)? Requests with it are refused at once.`)) return;
+    try {
+      replace(await unwrap(api.admin['api-keys'][':id'].revoke.$post({ param: { id: key.id } })));
+      toast.success(`${key.name} revoked`, 2000);
+    } catch {
+      toast.error(`${key.name} could not be revoked. Try again.`);
+    }
+  };
+
+  return (
+    <div className="mx-auto max-w-4xl space-y-6 p-4">
+      <header>
+        <h1 className="text-2xl font-bold">API Keys</h1>
+        <p className="text-sm">
+          A key acts as its account on the public API (<a className="link" href="/api/openapi.json">OpenAPI document</a>). The server keeps only a hash: a key is shown once, when it is made.
+        </p>
+      </header>
+      <ApiKeyForm
+        users={view.users}
+        onCreated={(key) => {
+          replace(key);
+          setShown(key);
+        }}
+      />
+      {shown && (
+        <section role="status" aria-labelledby="new-key-title" className="alert alert-warning flex flex-col items-start gap-2">
+          <h2 id="new-key-title" className="font-bold">
+            Copy the key for {shown.name} now: it is not shown again
+          </h2>
+          <code className="break-all rounded bg-base-100 p-2 text-sm text-base-content">{shown.secret}</code>
+          <div className="flex flex-wrap gap-2">
+            <button type="button" className="btn btn-sm min-h-11" onClick={() => void navigator.clipboard?.writeText(shown.secret).then(() => toast.success('Key copied', 1500))}>
+              Copy Key
+            </button>
+            <button type="button" className="btn btn-sm btn-ghost min-h-11" onClick={() => setShown(null)}>
+              Done
+            </button>
+          </div>
+        </section>
+      )}
+      <section aria-labelledby="key-list-title" className="space-y-2">
+        <h2 id="key-list-title" className="text-lg font-bold">
+          All Keys
+        </h2>
+        {view.keys.length === 0 && <p>No API keys yet.</p>}
+        <ul className="space-y-2">
+          {view.keys.map((key) => (
+            <li key={key.id} className="card flex flex-row flex-wrap items-center justify-between gap-3 border border-base-300 bg-base-100 p-3">
+              <div className="min-w-0 space-y-1 text-sm">
+                <p className="text-base font-bold">
+                  {key.name} <code className="font-normal">{key.prefix}…</code>{' '}
+                  <span className={`badge ${key.revokedAt ? 'badge-ghost' : 'badge-success'}`}>{key.revokedAt ? 'Revoked' : 'Active'}</span>
+                </p>
+                <p className="break-all">For {key.userEmail}</p>
+                <p>{key.scopes.map((scope) => scopeLabels[scope]).join(' · ')}</p>
+                <p>
+                  Made {when(key.createdAt)} · last used {when(key.lastUsedAt)}
+                  {key.revokedAt && ` · revoked ${when(key.revokedAt)}`}
+                </p>
+              </div>
+              {!key.revokedAt && (
+                <button type="button" className="btn btn-outline btn-error min-h-11" onClick={() => void revoke(key)} aria-label={`Revoke ${key.name}`}>
+                  Revoke
+                </button>
+              )}
+            </li>
+          ))}
+        </ul>
+      </section>
+      <WebhookList webhooks={view.webhooks} />
+    </div>
+  );
+}
