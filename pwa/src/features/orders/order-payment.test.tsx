@@ -1,4 +1,5 @@
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { MemoryRouter } from 'react-router-dom';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Order } from '../../../../edge-api/src/contract/orders.ts';
 import { ConfirmProvider } from '../../components/confirm-dialog.tsx';
@@ -30,12 +31,15 @@ const base: Order = {
 const instructions = [{ method: 'bkash', address: '01711000111', accountName: 'Shop Ltd', qrImage: '', instructions: 'Use Send Money' }];
 
 function renderCard(order: Partial<Order>) {
+  // The card links to a ticket about its order (decision 169): it lives inside the app's router.
   return render(
-    <ToastProvider>
-      <ConfirmProvider>
-        <OrderCard order={{ ...base, ...order }} providerChatUrl="https://wa.me/8801700000000" waitingToSync={false} paymentInstructions={instructions} userId="u1" />
-      </ConfirmProvider>
-    </ToastProvider>,
+    <MemoryRouter>
+      <ToastProvider>
+        <ConfirmProvider>
+          <OrderCard order={{ ...base, ...order }} providerChatUrl="https://wa.me/8801700000000" waitingToSync={false} paymentInstructions={instructions} userId="u1" />
+        </ConfirmProvider>
+      </ToastProvider>
+    </MemoryRouter>,
   );
 }
 
@@ -93,13 +97,15 @@ describe("an order card's payment part", () => {
 
   it('gives each unpaid order its own landmark names, so two cards on My Orders are told apart', () => {
     render(
-      <ToastProvider>
-        <ConfirmProvider>
-          {[base, { ...base, id: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d' }].map((order) => (
-            <OrderCard key={order.id} order={order} providerChatUrl="https://wa.me/8801700000000" waitingToSync={false} paymentInstructions={instructions} userId="u1" />
-          ))}
-        </ConfirmProvider>
-      </ToastProvider>,
+      <MemoryRouter>
+        <ToastProvider>
+          <ConfirmProvider>
+            {[base, { ...base, id: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d' }].map((order) => (
+              <OrderCard key={order.id} order={order} providerChatUrl="https://wa.me/8801700000000" waitingToSync={false} paymentInstructions={instructions} userId="u1" />
+            ))}
+          </ConfirmProvider>
+        </ToastProvider>
+      </MemoryRouter>,
     );
     const names = [...screen.getAllByRole('form'), ...screen.getAllByRole('region')].map((landmark) => landmark.getAttribute('aria-label'));
     expect(names).toContain('Send a payment proof for order #1a0b9e84');
