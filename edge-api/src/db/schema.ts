@@ -382,6 +382,7 @@ export interface Database {
   mail_outbox: MailOutboxTable;
   coupons: CouponsTable;
   coupon_uses: CouponUsesTable;
+  device_vaults: DeviceVaultsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -392,3 +393,20 @@ export type ServiceStockRow = Selectable<ServiceStocksTable>;
 export type StockBatchRow = Selectable<StockBatchesTable>;
 export type AuditRow = Selectable<AuditLogTable>;
 export type NotificationRow = Selectable<NotificationsTable>;
+
+/** The server's half of a device vault (decision 181): see migrations/2026-11-29-0330_device_vaults.ts. */
+export interface DeviceVaultsTable {
+  id: string;
+  user_id: string;
+  public_key: JsonWebKey;
+  pin_salt: string;
+  pin_iterations: number;
+  verifier_hash: string;
+  pepper_enc: string | null;
+  wrong_tries: Generated<number>;
+  device_label: Generated<string>;
+  created_at: Generated<Date>;
+  last_unlock_at: Date | null;
+  destroyed_at: Date | null;
+}
+export type DeviceVaultRow = Selectable<DeviceVaultsTable>;

@@ -14,12 +14,13 @@ import { redeemCoupon } from '../operations/coupons.ts';
 import { findService } from '../db/services.ts';
 import { nextVersion } from '../db/versions.ts';
 import type { Deps } from '../deps.ts';
-import { badRequest, conflict, forbidden, notFound } from '../errors.ts';
+import { ApiError, badRequest, conflict, forbidden, notFound } from '../errors.ts';
 import { validate } from '../lib/validate.ts';
 import { isStaff, requireRole, type AppEnv } from '../middleware/session.ts';
 import { reportProblem } from '../operations/after-sales.ts';
 import { createRevealLimiter, logReveal } from '../operations/reveal-log.ts';
 import { presentOrder } from '../presenters/orders.ts';
+import { ownerSecretGate } from '../lib/secret-gate.ts';
 
 /** A page's end as an opaque cursor: the id of its last order. */
 const writeCursor = (row: OrderRow): string => Buffer.from(row.id).toString('base64url');
@@ -214,6 +215,10 @@ export function orderRoutes(deps: Deps) {
       const details = row.delivery_kind === 'file' ? row.delivery_details : null;
       const delivered = row.payment_status === 'paid' && (row.order_status === 'delivered' || row.order_status === 'completed');
       if (!details || details.kind !== 'file' || (row.user_id === me.id && !isStaff(me) && !delivered)) throw notFound('File');
+      // An owner with a device vault downloads it only with the vault unlocked (decision 183): a session alone is not enough.
+      if (row.user_id === me.id && (await ownerSecretGate(me.id)).kind !== 'clear') {
+        throw new ApiError('vault_locked', 'Unlock the vault on your device to download this file');
+      }
       const ref = parseBlobRef(details.path);
       const bytes = ref && (await deps.blobs.read(ref.bucket, ref.path));
       if (!bytes) throw notFound('File');

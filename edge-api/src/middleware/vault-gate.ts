@@ -1,0 +1,40 @@
+import { createMiddleware } from 'hono/factory';
+import { VAULT_ID_HEADER, VAULT_UNLOCK_HEADER } from '../contract/vaults.ts';
+import { sealerFor } from '../contract/vault-envelope.ts';
+import type { Deps } from '../deps.ts';
+import { checkUnlockToken } from '../db/vault-tokens.ts';
+import { runWithGate, type SecretGate } from '../lib/secret-gate.ts';
+import type { AppEnv } from './session.ts';
+
+/**
+ * Decides, once per request and only when an owner's order is presented, what its delivered secrets
+ * become (decision 182; presenters/secret-gate.ts): a device vault on the account means no clear secret
+ * without an unlock token; a device naming its own active vault gets them sealed to it.
+ */
+export function vaultGate(deps: Deps) {
+  return createMiddleware<AppEnv>(async (c, next) => {
+    const user = c.get('user');
+    if (!user) return next();
+    const gates = new Map<string, Promise<SecretGate>>();
+    const decide = async (ownerId: string, own: boolean): Promise<SecretGate> => {
+      const vaults = await deps.db.selectFrom('device_vaults').select(['id', 'public_key', 'destroyed_at']).where('user_id', '=', ownerId).execute();
+      if (vaults.length === 0) return { kind: 'clear' };
+      if (!own) return { kind: 'withheld' };
+      if ((await checkUnlockToken(deps, ownerId, c.req.header(VAULT_UNLOCK_HEADER))) !== null) return { kind: 'clear' };
+      const named = c.req.header(VAULT_ID_HEADER);
+      const vault = vaults.find((row) => row.id === named && row.destroyed_at === null);
+      if (!vault) return { kind: 'withheld' };
+      const sealer = await sealerFor(vault.public_key);
+      return { kind: 'sealed', seal: (value) => sealer.seal(value) };
+    };
+    const gateFor = (ownerId: string) => {
+      let gate = gates.get(ownerId);
+      if (!gate) {
+        gate = decide(ownerId, ownerId === user.id);
+        gates.set(ownerId, gate);
+      }
+      return gate;
+    };
+    return runWithGate({ userId: user.id, gateFor }, () => next());
+  });
+}
