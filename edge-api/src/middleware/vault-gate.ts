@@ -20,12 +20,12 @@ export function vaultGate(deps: Deps) {
       const vaults = await deps.db.selectFrom('device_vaults').select(['id', 'public_key', 'destroyed_at']).where('user_id', '=', ownerId).execute();
       if (vaults.length === 0) return { kind: 'clear' };
       if (!own) return { kind: 'withheld' };
-      if ((await checkUnlockToken(deps, ownerId, c.req.header(VAULT_UNLOCK_HEADER))) !== null) return { kind: 'clear' };
+      const unlocked = (await checkUnlockToken(deps, ownerId, c.req.header(VAULT_UNLOCK_HEADER))) !== null;
       const named = c.req.header(VAULT_ID_HEADER);
       const vault = vaults.find((row) => row.id === named && row.destroyed_at === null);
-      if (!vault) return { kind: 'withheld' };
+      if (!vault) return unlocked ? { kind: 'clear' } : { kind: 'withheld' };
       const sealer = await sealerFor(vault.public_key);
-      return { kind: 'sealed', seal: (value) => sealer.seal(value) };
+      return { kind: 'sealed', seal: (value) => sealer.seal(value), unlocked };
     };
     const gateFor = (ownerId: string) => {
       let gate = gates.get(ownerId);

@@ -20,7 +20,7 @@ import { isStaff, requireRole, type AppEnv } from '../middleware/session.ts';
 import { reportProblem } from '../operations/after-sales.ts';
 import { createRevealLimiter, logReveal } from '../operations/reveal-log.ts';
 import { presentOrder } from '../presenters/orders.ts';
-import { ownerSecretGate } from '../lib/secret-gate.ts';
+import { gateOpens, ownerSecretGate } from '../lib/secret-gate.ts';
 
 /** A page's end as an opaque cursor: the id of its last order. */
 const writeCursor = (row: OrderRow): string => Buffer.from(row.id).toString('base64url');
@@ -216,7 +216,7 @@ export function orderRoutes(deps: Deps) {
       const delivered = row.payment_status === 'paid' && (row.order_status === 'delivered' || row.order_status === 'completed');
       if (!details || details.kind !== 'file' || (row.user_id === me.id && !isStaff(me) && !delivered)) throw notFound('File');
       // An owner with a device vault downloads it only with the vault unlocked (decision 183): a session alone is not enough.
-      if (row.user_id === me.id && (await ownerSecretGate(me.id)).kind !== 'clear') {
+      if (row.user_id === me.id && !gateOpens(await ownerSecretGate(me.id))) {
         throw new ApiError('vault_locked', 'Unlock the vault on your device to download this file');
       }
       const ref = parseBlobRef(details.path);

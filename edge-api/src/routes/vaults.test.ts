@@ -77,6 +77,9 @@ describe('a device vault on the server', () => {
     expect(right.body.pepper).toBe(registered.body.pepper);
     const clear = await ordersOf(customer, { 'x-vault-unlock': right.body.unlockToken });
     expect(clear.body.find((o) => o.id === id)?.wisePassword).toBe(password);
+    // A device with its vault gets them sealed even while unlocked: never in clear to a vault.
+    const both = await ordersOf(customer, { 'x-vault-unlock': right.body.unlockToken, 'x-vault-id': vault.id });
+    expect(isSealed(both.body.find((o) => o.id === id)?.wisePassword)).toBe(true);
     // A token altered, or shown by another account, opens nothing.
     const forged = `${right.body.unlockToken.slice(0, -2)}00`;
     expect((await ordersOf(customer, { 'x-vault-unlock': forged })).body.find((o) => o.id === id)?.wisePassword).toBeUndefined();
@@ -198,6 +201,7 @@ describe('a delivered file with the vault on (decision 183)', () => {
     const open = await download({ 'x-vault-unlock': token });
     expect(open.status).toBe(200);
     expect(open.body).toBe('Vault-File-Body');
+    expect((await download({ 'x-vault-unlock': token, 'x-vault-id': vault.id })).status).toBe(200);
     // Staff still download it to check a delivery.
     expect((await bench.api.call('GET', `/api/orders/${orderId}/file`, { user: bench.moderator })).status).toBe(200);
   });

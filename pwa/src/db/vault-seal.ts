@@ -87,6 +87,24 @@ export async function sealRows<T extends object>(seal: VaultSeal, table: keyof t
   return Promise.all(rows.map((row) => sealFields(seal, row, SECRET_FIELDS[table])));
 }
 
+/**
+ * Orders the server answered without their secrets (`secretsInVault`, decision 182: the account keeps a
+ * vault and this request proved nothing) keep the device's own copy of them: an answer never erases them.
+ */
+export async function keepWithheldSecrets<T extends { id: string; secretsInVault?: true }>(db: UserDb, rows: T[] | undefined): Promise<T[] | undefined> {
+  if (!rows?.some((row) => row.secretsInVault)) return rows;
+  return Promise.all(
+    rows.map(async (row) => {
+      if (!row.secretsInVault) return row;
+      const kept = (await db.orders.get(row.id)) as Record<string, unknown> | undefined;
+      if (!kept) return row;
+      const copy = { ...row } as Record<string, unknown>;
+      for (const field of SECRET_FIELDS.orders) if (kept[field] !== undefined && copy[field] === undefined) copy[field] = kept[field];
+      return copy as T;
+    }),
+  );
+}
+
 /** An outbox entry's args with their secret fields sealed. */
 export const sealArgs = <T extends object>(seal: VaultSeal, name: MutationName, args: T): Promise<T> => sealFields(seal, args, SECRET_ARGS[name]);
 

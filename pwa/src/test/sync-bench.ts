@@ -2,6 +2,7 @@
  * Test support for the sync engine: devices that talk to the real API app in-process, with faults on
  * demand, and a few ways to make rows on the server as another device would.
  */
+import { vaultHeaders } from '../lib/vault-headers.ts';
 import { hc } from 'hono/client';
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import type { AppType } from '../../../edge-api/src/app.ts';
@@ -47,7 +48,7 @@ export function device(api: ApiHarness, user: TestUser | null, options: { token?
     fetch,
     headers: (): Record<string, string> => {
       const token = options.token?.() ?? user?.token;
-      return token ? { authorization: `Bearer ${token}` } : {};
+      return token ? { authorization: `Bearer ${token}`, ...vaultHeaders() } : {};
     },
   }).api;
   /** Images the engine asked for, for the service worker to keep (there is no worker here). */
@@ -67,7 +68,7 @@ export function device(api: ApiHarness, user: TestUser | null, options: { token?
   const failNext = (count: number, fault: Fault, match: (method: string, path: string) => boolean) => {
     for (let i = 0; i < count; i++) faults.push({ match, fault });
   };
-  return { engine, exchanges, failNext, imagesAsked, db: user ? getUserDb(user.id) : null };
+  return { engine, exchanges, failNext, imagesAsked, client, db: user ? getUserDb(user.id) : null };
 }
 
 export const pulled = (exchanges: Exchange[], scope: 'public' | 'private') =>
