@@ -4,7 +4,7 @@
  * db/vault.ts switches it on and off and unlocks it; db/vault-seal.ts seals and opens with it.
  */
 import { AppError } from '../lib/app-error.ts';
-import { isSealed, type Opener, type WrappedKey } from '../lib/vault-crypto.ts';
+import { isSealed, unsealed, type Opener, type WrappedKey } from '../lib/vault-crypto.ts';
 import type { UserDb } from './local-db.ts';
 import { dropVaultToken, setVaultHeaders } from '../lib/vault-headers.ts';
 
@@ -115,5 +115,5 @@ export async function openSealedValue(db: UserDb, value: unknown): Promise<unkno
   const current = liveSession(db);
   if (!current) throw new AppError('vault_locked', 'Unlock the vault to see this');
   touch(current);
-  return current.opener.open(value);
+  return unsealed(await current.opener.open(value));
 }

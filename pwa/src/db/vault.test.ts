@@ -3,6 +3,7 @@ import type { ApiHarness, TestUser } from '../../../edge-api/src/testing/api-har
 import type { Order } from '../../../edge-api/src/contract/orders.ts';
 import type { WiseStock } from '../../../edge-api/src/contract/wise-stocks.ts';
 import { createVaultKeys, isSealed, newPinSalt, openerFor, pinProof, sealerFor, toB64, unwrapWithPepper, unwrapWithPin, unwrapWithSecret, wrapWithPepper, wrapWithPin, wrapWithSecret } from '../lib/vault-crypto.ts';
+import { openDeliveredFile } from './delivered-files.ts';
 import { keepOnDevice } from './device-copy.ts';
 import type { UserDb } from './local-db.ts';
 import { deliverOrder } from './mutations.ts';
@@ -355,5 +356,45 @@ describe('the vault against a copied device (issue 30 item 4, decision 181)', ()
     expect(await unlockVault(db!, PIN, { client, confirmLast: true })).toEqual({ kind: 'unlocked' });
     await engine.syncNow();
     expect(await db!.outbox.count()).toBe(0);
+  });
+});
+
+describe('delivered files in the vault (decision 183)', () => {
+  it('seals a kept file when the vault is switched on, opens it only unlocked, and the server gives it only to an unlocked vault', async () => {
+    const customer = await api.createUser('user');
+    const service = await api.call<Service>('POST', '/api/services', { user: admin, json: { ...serviceBody('Vault file'), category: 'Other', deliveryKind: 'file' } });
+    const order = await orderOnServer(api, customer, service.body);
+    const form = new FormData();
+    form.append('kind', 'delivery');
+    form.append('file', new File([new TextEncoder().encode('File-Secret-Body-6')], 'doc.pdf', { type: 'application/pdf' }));
+    const uploaded = await api.call<{ path: string; name: string }>('POST', '/api/uploads', { user: admin, body: form });
+    const delivered = await api.call<Order>('PUT', `/api/admin/orders/${order.id}`, {
+      user: admin,
+      json: { paymentStatus: 'paid', orderStatus: 'delivered', version: order.version, file: { path: uploaded.body.path, name: uploaded.body.name } },
+    });
+    expect(delivered.status).toBe(200);
+    const { engine, db, client } = track(device(api, customer));
+    await engine.syncNow();
+    await vi.waitFor(async () => expect(await db!.deliveredFiles.get(order.id)).toBeDefined());
+    expect((await db!.deliveredFiles.get(order.id))!.bytes).toBeInstanceOf(ArrayBuffer);
+
+    await enableVault(db!, PIN, { iterations, client });
+    lockVault();
+    const kept = (await db!.deliveredFiles.get(order.id))!;
+    expect(isSealed(kept.bytes)).toBe(true);
+    expect(kept.bytes).not.toContain('File-Secret-Body-6');
+    const row = (await db!.orders.get(order.id))!;
+    await expect(openDeliveredFile(db!, client, row)).rejects.toMatchObject({ code: 'vault_locked' });
+    // Not from the server either while locked.
+    await db!.deliveredFiles.clear();
+    await expect(openDeliveredFile(db!, client, row)).rejects.toMatchObject({ code: 'vault_locked' });
+
+    expect(await unlockVault(db!, PIN, { client })).toEqual({ kind: 'unlocked' });
+    const opened = await openDeliveredFile(db!, client, row);
+    expect(new TextDecoder().decode(opened.bytes as ArrayBuffer)).toBe('File-Secret-Body-6');
+    // Fetched while unlocked, it was kept sealed.
+    expect(isSealed((await db!.deliveredFiles.get(order.id))!.bytes)).toBe(true);
+    const again = await openDeliveredFile(db!, client, row);
+    expect(new TextDecoder().decode(again.bytes as ArrayBuffer)).toBe('File-Secret-Body-6');
   });
 });

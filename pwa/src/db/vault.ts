@@ -29,7 +29,7 @@ import {
 import type { OutboxEntry, UserDb } from './local-db.ts';
 import { noteWipe } from '../lib/wipe-notice.ts';
 import { compactUserDb } from './vault-compact.ts';
-import { needsSealing, sweep, sweepAll } from './vault-seal.ts';
+import { needsSealing, sealable, sweep, sweepAll, unsealed } from './vault-seal.ts';
 import { lockVault, readVault, startSession, VAULT_KEY, vaultChanged, type UnlockToken, type VaultRecord } from './vault-session.ts';
 
 /** This many wrong PINs in a row, counted by the server, destroy the vault (its pepper there). */
@@ -71,7 +71,7 @@ export async function enableVault(db: UserDb, pin: string, options: VaultOptions
   });
   const record: VaultRecord = { id, publicKey: keys.publicKey, pin: await wrapWithPepper(keys.privateKey, proof, pepper, salt, iterations), wrongPins: 0, createdAt: new Date().toISOString() };
   const sealer = await sealerFor(record.publicKey);
-  const seal = (value: unknown) => sealer.seal(value);
+  const seal = (value: unknown) => sealer.seal(sealable(value));
   await sweep(db, needsSealing, seal, async () => {
     if (await readVault(db)) throw new AppError('conflict', 'The vault is already on');
     await db.meta.put({ key: VAULT_KEY, value: record });
@@ -208,7 +208,7 @@ export async function disableVault(db: UserDb, pin: string, options: VaultOption
       if (!hasCode(cause, 'not_found')) throw needsServer(cause, 'Turning the PIN lock off');
     });
   }
-  const open = (value: unknown) => result.opener.open(value as string);
+  const open = async (value: unknown) => unsealed(await result.opener.open(value as string));
   await sweep(db, isSealed, open, async () => {
     await db.meta.delete(VAULT_KEY);
   });

@@ -165,3 +165,10 @@ export function openerFor(privateKey: CryptoKey): Opener {
     },
   };
 }
+
+/** Bytes (a delivered file) go into a sealed value as base64url; other values as they are (JSON). */
+export const isBytes = (value: unknown): value is ArrayBuffer => Object.prototype.toString.call(value) === '[object ArrayBuffer]';
+export const sealable = (value: unknown): unknown => (isBytes(value) ? { $bytes: toB64(value) } : value);
+/** A value opened from a seal, bytes back as an ArrayBuffer. */
+export const unsealed = (value: unknown): unknown =>
+  value && typeof value === 'object' && typeof (value as { $bytes?: unknown }).$bytes === 'string' ? fromB64((value as { $bytes: string }).$bytes).buffer : value;

@@ -39,6 +39,8 @@ export function device(api: ApiHarness, user: TestUser | null, options: { token?
     if (fault === 'network') throw new TypeError('Failed to fetch');
     if (fault === 'server-error') return Response.json({ error: { code: 'internal', message: 'Down for a moment' } }, { status: 503 });
     const response = await api.app.request(request);
+    const type = response.headers.get('content-type');
+    if (type && !type.includes('json')) return response;
     const text = await response.text();
     if (fault === 'lost-answer') throw new TypeError('Failed to fetch');
     exchanges.push({ method: request.method, path: url.pathname + url.search, status: response.status, body: text ? JSON.parse(text) : null });
