@@ -47,3 +47,26 @@ export async function checkUnlockToken(deps: TokenDeps, userId: string, token: s
   return vault ? vault.id : null;
 }
 
+
+/** A session counts as freshly signed in for this long after its sign-in (decisions 181, 182). */
+export const FRESH_SIGN_IN_MS = 10 * 60_000;
+
+/** What the vault reads of the session's token (auth/verifier.ts's TokenClaims). */
+export type SessionClaims = { sessionId?: string; signedInAt?: number };
+
+/**
+ * When this session signed in: the embedded auth's session row (its tokens' `amr` says when the token was
+ * issued, a refresh included), else Supabase's `amr` claim (the sign-in itself).
+ */
+async function signedInAt(deps: TokenDeps, claims: SessionClaims): Promise<number | null> {
+  const row = claims.sessionId ? await deps.db.selectFrom('auth_sessions').select('created_at').where('id', '=', claims.sessionId).executeTakeFirst() : undefined;
+  if (row) return new Date(row.created_at).getTime();
+  return claims.signedInAt ?? null;
+}
+
+
+/** Whether the session signed in (a password, a mailed link) within FRESH_SIGN_IN_MS: as good a proof as the PIN. */
+export async function signedInFreshly(deps: TokenDeps, claims: SessionClaims): Promise<boolean> {
+  const at = await signedInAt(deps, claims);
+  return at !== null && deps.clock().getTime() - at <= FRESH_SIGN_IN_MS;
+}

@@ -2,7 +2,7 @@ import { createMiddleware } from 'hono/factory';
 import { VAULT_ID_HEADER, VAULT_UNLOCK_HEADER } from '../contract/vaults.ts';
 import { sealerFor } from '../contract/vault-envelope.ts';
 import type { Deps } from '../deps.ts';
-import { checkUnlockToken } from '../db/vault-tokens.ts';
+import { checkUnlockToken, signedInFreshly } from '../db/vault-tokens.ts';
 import { runWithGate, type SecretGate } from '../lib/secret-gate.ts';
 import type { AppEnv } from './session.ts';
 
@@ -23,9 +23,13 @@ export function vaultGate(deps: Deps) {
       const unlocked = (await checkUnlockToken(deps, ownerId, c.req.header(VAULT_UNLOCK_HEADER))) !== null;
       const named = c.req.header(VAULT_ID_HEADER);
       const vault = vaults.find((row) => row.id === named && row.destroyed_at === null);
-      if (!vault) return unlocked ? { kind: 'clear' } : { kind: 'withheld' };
-      const sealer = await sealerFor(vault.public_key);
-      return { kind: 'sealed', seal: (value) => sealer.seal(value), unlocked };
+      if (vault) {
+        const sealer = await sealerFor(vault.public_key);
+        return { kind: 'sealed', seal: (value) => sealer.seal(value), unlocked };
+      }
+      // A device without a vault of its own (another device of the account): the PIN's proof, or a sign-in of a
+      // few minutes ago (the password is as good a proof), gets them in clear; a session alone does not.
+      return unlocked || (await signedInFreshly(deps, c.get('auth') ?? {})) ? { kind: 'clear' } : { kind: 'withheld' };
     };
     const gateFor = (ownerId: string) => {
       let gate = gates.get(ownerId);

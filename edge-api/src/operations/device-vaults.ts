@@ -10,42 +10,26 @@ import type { vaultRegisterBody } from '../contract/vault-requests.ts';
 import { VAULT_MAX_WRONG_PINS, type VaultSummary, type VaultUnlocked } from '../contract/vaults.ts';
 import { toB64 } from '../contract/vault-envelope.ts';
 import { recordAudit } from '../db/audit.ts';
-import { issueUnlockToken, checkUnlockToken, sameText } from '../db/vault-tokens.ts';
+import { checkUnlockToken, issueUnlockToken, sameText, signedInFreshly, type SessionClaims } from '../db/vault-tokens.ts';
 import type { DeviceVaultRow, UserRow } from '../db/schema.ts';
 import type { Deps } from '../deps.ts';
 import { ApiError, notFound, RateLimitedError } from '../errors.ts';
 import { createFixedWindowLimiter } from '../lib/rate-limit.ts';
 
-/** A session counts as freshly signed in for this long after its sign-in (to make a vault again, decision 181). */
-export const FRESH_SIGN_IN_MS = 10 * 60_000;
 /** PIN proofs a person may send in 10 minutes, over all their vaults (the tries counter is per vault). */
 export const VAULT_UNLOCKS_PER_10_MIN = 30;
 /** Vaults a person may register in a day. */
 export const VAULTS_PER_DAY = 10;
 
-/** What a vault change reads of the session's token (auth/verifier.ts's TokenClaims). */
-type SessionClaims = { sessionId?: string; signedInAt?: number };
-
 export type VaultRegisterInput = z.infer<typeof vaultRegisterBody>;
 
 const verifierHash = (deps: Deps, vaultId: string, verifier: string) => deps.secrets.blindIndex(`vault-verifier|${vaultId}|${verifier}`);
-
-/**
- * When this session signed in: the embedded auth's session row (its tokens' `amr` says when the token was
- * issued, a refresh included), else Supabase's `amr` claim (the sign-in itself).
- */
-async function signedInAt(deps: Deps, claims: SessionClaims): Promise<number | null> {
-  const row = claims.sessionId ? await deps.db.selectFrom('auth_sessions').select('created_at').where('id', '=', claims.sessionId).executeTakeFirst() : undefined;
-  if (row) return new Date(row.created_at).getTime();
-  return claims.signedInAt ?? null;
-}
 
 /** Making or removing a vault of an account that has had one needs a fresh sign-in or an unlock: a stolen session alone cannot. */
 async function requireProof(deps: Deps, claims: SessionClaims, me: UserRow, token: string | undefined, vaultId?: string) {
   const proven = await checkUnlockToken(deps, me.id, token);
   if (proven && (vaultId === undefined || proven === vaultId)) return;
-  const at = await signedInAt(deps, claims);
-  if (at !== null && deps.clock().getTime() - at <= FRESH_SIGN_IN_MS) return;
+  if (await signedInFreshly(deps, claims)) return;
   throw new ApiError('reauth_required', 'Sign in again (or unlock the vault) to do this: a vault is only changed by someone who knows the password or the PIN.');
 }
 

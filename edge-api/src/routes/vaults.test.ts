@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Order } from '../contract/orders.ts';
 import type { SyncResponse } from '../contract/sync.ts';
 import { ECDH_P256, envelopeKey, fromB64, isSealed, SEALED_PREFIX, toB64 } from '../contract/vault-envelope.ts';
@@ -9,6 +9,22 @@ import { orderTestBench, random, type ErrorBody } from '../testing/order-fixture
 // Issue 30 item 4: the server takes part in unlocking a device vault (decisions 181, 182).
 
 const bench = orderTestBench();
+
+/**
+ * Sessions an hour old, as a copied one would be (a sign-in of the last 10 minutes is a proof of its own):
+ * the embedded auth's session rows say when; in process (no auth server) the API's clock runs an hour ahead.
+ */
+async function aged(user: TestUser) {
+  const sessionId = (JSON.parse(atob(user.token.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/'))) as { session_id: string }).session_id;
+  await bench.api.db.updateTable('auth_sessions').set({ created_at: new Date(Date.now() - 3600_000) }).where('id', '=', sessionId).execute();
+  return user;
+}
+beforeAll(() => {
+  if (bench.api.mode === 'in-process') bench.api.deps.clock = () => new Date(Date.now() + 3600_000);
+});
+afterAll(() => {
+  if (bench.api.mode === 'in-process') bench.api.deps.clock = () => new Date();
+});
 
 /** A device's vault as it registers: a key pair, PBKDF2 parameters and a verifier (any 32 bytes here). */
 async function newVault() {
@@ -35,7 +51,7 @@ async function open(privateKey: CryptoKey, sealed: string): Promise<unknown> {
 }
 
 async function customerWithDelivery() {
-  const customer = await bench.api.createUser('user');
+  const customer = await aged(await bench.api.createUser('user'));
   const id = await bench.orders.placeOrder(customer);
   const password = `Vaulted-${random()}`;
   expect((await bench.orders.deliverTyped(id, `vault-${random()}@wise.test`, password)).status).toBe(200);
@@ -83,7 +99,7 @@ describe('a device vault on the server', () => {
     // A token altered, or shown by another account, opens nothing.
     const forged = `${right.body.unlockToken.slice(0, -2)}00`;
     expect((await ordersOf(customer, { 'x-vault-unlock': forged })).body.find((o) => o.id === id)?.wisePassword).toBeUndefined();
-    const other = await bench.api.createUser('user');
+    const other = await aged(await bench.api.createUser('user'));
     expect((await unlock(other, vault.id, vault.body.verifier)).status).toBe(404);
 
     const audit = await bench.api.db.selectFrom('audit_log').select('action').where('entity_id', '=', customer.id).execute();
@@ -124,16 +140,7 @@ describe('a device vault on the server', () => {
     const { customer, id, password } = await customerWithDelivery();
     const first = await newVault();
     expect((await register(customer, first)).status).toBe(201);
-    // The session signed in an hour ago, as a copied one would have: the embedded auth's session row says when;
-    // in process (no auth server) the token's sign-in time is an hour behind the API's clock.
-    const sessionId = (JSON.parse(atob(customer.token.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/'))) as { session_id: string }).session_id;
-    const aged = await bench.api.db.updateTable('auth_sessions').set({ created_at: new Date(Date.now() - 3600_000) }).where('id', '=', sessionId).executeTakeFirst();
-    if (aged.numUpdatedRows === 0n && bench.api.mode === 'in-process') bench.api.deps.clock = () => new Date(Date.now() + 3600_000);
-    try {
-      await staleSession(customer, first, id, password);
-    } finally {
-      if (bench.api.mode === 'in-process') bench.api.deps.clock = () => new Date();
-    }
+    await staleSession(customer, first, id, password);
   });
 });
 
@@ -173,7 +180,7 @@ describe('the vault routes', () => {
 
 describe('a delivered file with the vault on (decision 183)', () => {
   it('is downloaded by its owner only with the vault unlocked', async () => {
-    const customer = await bench.api.createUser('user');
+    const customer = await aged(await bench.api.createUser('user'));
     const service = await bench.api.call<{ id: string }>('POST', '/api/services', {
       user: bench.admin,
       json: { title: 'Vault file', description: 'A document', category: 'Other', price: '$5', deliveryTime: '1hour', deliveryKind: 'file' },
@@ -204,5 +211,24 @@ describe('a delivered file with the vault on (decision 183)', () => {
     expect((await download({ 'x-vault-unlock': token, 'x-vault-id': vault.id })).status).toBe(200);
     // Staff still download it to check a delivery.
     expect((await bench.api.call('GET', `/api/orders/${orderId}/file`, { user: bench.moderator })).status).toBe(200);
+  });
+});
+
+describe('another device of the account', () => {
+  it('gets delivered passwords in clear within minutes of a sign-in (the password is a proof), not later with the session alone', async () => {
+    const customer = await aged(await bench.api.createUser('user'));
+    const id = await bench.orders.placeOrder(customer);
+    const password = `Fresh-${random()}`;
+    expect((await bench.orders.deliverTyped(id, `fresh-${random()}@wise.test`, password)).status).toBe(200);
+    expect((await register(customer, await newVault())).status).toBe(201);
+    expect((await ordersOf(customer)).body.find((o) => o.id === id)?.wisePassword).toBeUndefined();
+    // A new sign-in of the same account (a laptop): the API's clock and the token's sign-in time agree.
+    if (bench.api.mode === 'in-process') bench.api.deps.clock = () => new Date();
+    try {
+      const laptop = { ...customer, token: bench.api.mode === 'in-process' ? await bench.api.tokenFor(customer.id, customer.email) : customer.token };
+      if (bench.api.mode === 'in-process') expect((await ordersOf(laptop)).body.find((o) => o.id === id)?.wisePassword).toBe(password);
+    } finally {
+      if (bench.api.mode === 'in-process') bench.api.deps.clock = () => new Date(Date.now() + 3600_000);
+    }
   });
 });
