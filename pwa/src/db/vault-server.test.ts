@@ -3,8 +3,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 // Issue 30 item 4 (decisions 181-183): the device vault with the server's part, on the real API and database.
 import type { ApiHarness, TestUser } from '../../../edge-api/src/testing/api-harness.ts';
 import type { Order } from '../../../edge-api/src/contract/orders.ts';
-import type { WiseStock } from '../../../edge-api/src/contract/wise-stocks.ts';
-import { createVaultKeys, isSealed, newPinSalt, openerFor, pinProof, sealerFor, toB64, unwrapWithPepper, unwrapWithPin, unwrapWithSecret, wrapWithPepper, wrapWithPin } from '../lib/vault-crypto.ts';
+import { isSealed, pinProof, toB64, unwrapWithPepper, unwrapWithPin } from '../lib/vault-crypto.ts';
 import { openDeliveredFile } from './delivered-files.ts';
 import type { UserDb } from './local-db.ts';
 import { deliverOrder } from './mutations.ts';
