@@ -74,7 +74,7 @@ async function checkDialogA11y(page: Page) {
 }
 
 describe('the vault', () => {
-  it('keeps the delivered password unreadable while locked, opens it offline with the PIN, and wipes at the fifth wrong PIN', async () => {
+  it('keeps the delivered password unreadable while locked, opens it with the PIN (checked by the server) and reads it offline after, and wipes at the fifth wrong PIN', async () => {
     const orderId = await orderDeliveredToCustomer(e2e.server.url, { wiseEmail: 'vault@wise.test', wisePassword: PASSWORD });
 
     await e2e.withPage(async (page, context) => {
