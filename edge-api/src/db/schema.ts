@@ -5,6 +5,7 @@ import type { StockStatus } from '../contract/wise-stocks.ts';
 import type { DeliveryDetails, DeliveryKind, OtherDeliveryKind } from '../contract/deliveries.ts';
 import type { MailOutboxTable, PaymentEventsTable, PaymentIntentsTable, PaymentRailsTable, PaymentSessionColumn, PaymentSettingsTable } from './payment-schema.ts';
 import type { CouponsTable, CouponUsesTable } from './coupon-schema.ts';
+import type { DeviceVaultsTable } from './vault-schema.ts';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type Json<T> = ColumnType<T, string, string>;
@@ -394,19 +395,3 @@ export type StockBatchRow = Selectable<StockBatchesTable>;
 export type AuditRow = Selectable<AuditLogTable>;
 export type NotificationRow = Selectable<NotificationsTable>;
 
-/** The server's half of a device vault (decision 181): see migrations/2026-11-29-0330_device_vaults.ts. */
-export interface DeviceVaultsTable {
-  id: string;
-  user_id: string;
-  public_key: JsonWebKey;
-  pin_salt: string;
-  pin_iterations: number;
-  verifier_hash: string;
-  pepper_enc: string | null;
-  wrong_tries: Generated<number>;
-  device_label: Generated<string>;
-  created_at: Generated<Date>;
-  last_unlock_at: Date | null;
-  destroyed_at: Date | null;
-}
-export type DeviceVaultRow = Selectable<DeviceVaultsTable>;

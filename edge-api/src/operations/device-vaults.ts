@@ -11,7 +11,8 @@ import { VAULT_MAX_WRONG_PINS, type VaultSummary, type VaultUnlocked } from '../
 import { toB64 } from '../contract/vault-envelope.ts';
 import { recordAudit } from '../db/audit.ts';
 import { checkUnlockToken, issueUnlockToken, sameText, signedInFreshly, type SessionClaims } from '../db/vault-tokens.ts';
-import type { DeviceVaultRow, UserRow } from '../db/schema.ts';
+import type { UserRow } from '../db/schema.ts';
+import type { DeviceVaultRow } from '../db/vault-schema.ts';
 import type { Deps } from '../deps.ts';
 import { ApiError, notFound, RateLimitedError } from '../errors.ts';
 import { createFixedWindowLimiter } from '../lib/rate-limit.ts';
