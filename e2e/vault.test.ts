@@ -15,8 +15,9 @@ import {
 } from './harness.ts';
 
 /**
- * Issue 17 item 5 in the browser (decision 068): the PIN lock on delivered passwords. While locked, no
- * IndexedDB store and no Cache Storage entry holds the password; offline, the PIN unlocks it; five wrong
+ * Issue 17 item 5 in the browser (decisions 068, 181): the PIN lock on delivered passwords. While locked, no
+ * IndexedDB store and no Cache Storage entry holds the password; the PIN (checked by the server) unlocks
+ * it, and it then reads offline; five wrong
  * PINs wipe the device's copy, and it syncs again after the next sign-in.
  */
 const e2e = setUpServerAndBrowser();
@@ -73,7 +74,7 @@ async function checkDialogA11y(page: Page) {
 }
 
 describe('the vault', () => {
-  it('keeps the delivered password unreadable while locked, opens it offline with the PIN, and wipes at the fifth wrong PIN', async () => {
+  it('keeps the delivered password unreadable while locked, opens it with the PIN (checked by the server) and reads it offline after, and wipes at the fifth wrong PIN', async () => {
     const orderId = await orderDeliveredToCustomer(e2e.server.url, { wiseEmail: 'vault@wise.test', wisePassword: PASSWORD });
 
     await e2e.withPage(async (page, context) => {
@@ -110,8 +111,7 @@ describe('the vault', () => {
       assert.ok(!locked.includes(PASSWORD), 'no IndexedDB store and no cached answer holds the password while locked');
       assert.ok(locked.includes(SEALED), 'the sealed password is on the device');
 
-      // Offline, the PIN opens it.
-      await goOffline(context);
+      // The PIN is checked by the server (decision 181); once unlocked, the password reads offline.
       await page.goto('/my-orders');
       await panel.getByRole('button', { name: 'Unlock to show the password' }).click();
       const unlock = page.getByRole('dialog', { name: 'Unlock passwords' });
@@ -121,8 +121,13 @@ describe('the vault', () => {
       await unlock.getByRole('button', { name: 'Unlock' }).click();
       await panel.getByText(PASSWORD, { exact: true }).waitFor({ timeout: 30_000 });
       assert.ok(!(await storedText(page)).includes(PASSWORD), 'unlocking writes nothing readable either');
+      await goOffline(context);
+      await panel.getByRole('button', { name: 'Hide password' }).click();
+      await panel.getByRole('button', { name: 'Show password' }).click();
+      await panel.getByText(PASSWORD, { exact: true }).waitFor({ timeout: 30_000 });
+      await goOnline(context);
 
-      // A reload forgets the key; five wrong PINs in a row wipe the device's copy and sign out.
+      // A reload forgets the key; five wrong PINs in a row (counted by the server) wipe the device's copy and sign out.
       await page.reload();
       await panel.getByRole('button', { name: 'Unlock to show the password' }).click();
       for (let attempt = 1; attempt <= 4; attempt++) {

@@ -4,6 +4,8 @@ import type { Deps } from './deps.ts';
 import { errorHandler } from './errors.ts';
 import { limitBodies, limitWrites, refuseUnsafeText } from './middleware/request-guards.ts';
 import { session, type AppEnv } from './middleware/session.ts';
+import { vaultGate } from './middleware/vault-gate.ts';
+import { vaultRoutes } from './routes/vaults.ts';
 import { pushAfterCommit } from './push/send.ts';
 import { adminAuditRoutes } from './routes/admin-audit.ts';
 import { adminCredentialRoutes } from './routes/admin-credentials.ts';
@@ -50,6 +52,8 @@ export function createApp(deps: Deps) {
   app.use('*', limitBodies);
   app.use('*', refuseUnsafeText);
   app.use('*', session(deps));
+  // An account with a device vault gets no delivered secret in clear without an unlock (decision 182).
+  app.use('*', vaultGate(deps));
   app.use('*', limitWrites(deps));
   // Push messages a change wrote are sent once it has answered (decision 067).
   app.use('*', pushAfterCommit(deps));
@@ -83,7 +87,8 @@ export function createApp(deps: Deps) {
     .route('/admin/api-keys', adminApiKeyRoutes(deps))
     .route('/v1', publicApiRoutes(deps, orders as unknown as Hono<never>) as unknown as Hono<AppEnv>)
     .route('/v1/webhooks', publicWebhookRoutes(deps) as unknown as Hono<AppEnv>)
-    .route('/openapi.json', openApiRoutes());
+    .route('/openapi.json', openApiRoutes())
+    .route('/vaults', vaultRoutes(deps));
 }
 
 export type AppType = ReturnType<typeof createApp>;

@@ -5,6 +5,15 @@ export interface TokenClaims {
   sub: string;
   email?: string;
   sessionId?: string;
+  /** When the session signed in (ms), from Supabase's `amr` claim; absent when the token does not say. */
+  signedInAt?: number;
+}
+
+/** The latest sign-in time in an `amr` claim (`[{ method, timestamp }]`, seconds), in ms. */
+function signedInAtOf(amr: unknown): number | undefined {
+  if (!Array.isArray(amr)) return undefined;
+  const times = amr.map((entry) => (entry as { timestamp?: unknown } | null)?.timestamp).filter((t): t is number => typeof t === 'number');
+  return times.length > 0 ? Math.max(...times) * 1000 : undefined;
 }
 
 export type VerifyToken = (token: string) => Promise<TokenClaims>;
@@ -156,6 +165,7 @@ export function createTokenVerifier(options: TokenVerifierOptions): VerifyToken 
       sub: payload.sub,
       email: typeof payload.email === 'string' ? payload.email : undefined,
       sessionId: typeof payload.session_id === 'string' ? payload.session_id : undefined,
+      ...(signedInAtOf(payload.amr) !== undefined && { signedInAt: signedInAtOf(payload.amr) }),
     };
   }
 }

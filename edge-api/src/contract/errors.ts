@@ -32,6 +32,14 @@ export const errorStatus = {
   idempotency_mismatch: 422,
   /** The change would leave the shop without an admin. */
   last_admin: 409,
+  /** A device vault's PIN was wrong (decision 181); `details.left` says how many tries remain before it is destroyed. */
+  wrong_pin: 403,
+  /** The account keeps its delivered secrets in a device vault: this needs the vault unlocked (an `X-Vault-Unlock` token, decision 182). */
+  vault_locked: 403,
+  /** Only a session signed in within the last few minutes (or a vault unlock) may do this: sign in again. */
+  reauth_required: 403,
+  /** The device vault was destroyed after too many wrong PINs; it must be made again (decision 181). */
+  vault_destroyed: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,

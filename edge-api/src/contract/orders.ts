@@ -29,6 +29,11 @@ export interface Order {
   /** Present once delivered: for the customer who owns the order, and for staff except the password. */
   wiseEmail?: string;
   wisePassword?: string;
+  /**
+   * Set instead of the delivered secrets (wisePassword, serverPassword, deliveryLines) when the owner keeps
+   * them in a device vault and this request neither names that vault nor carries an unlock (decision 182).
+   */
+  secretsInVault?: true;
   /** Set instead of wisePassword when the stored password cannot be read with this server's CREDENTIALS_KEY. */
   wisePasswordUnreadable?: true;
   /** A URL the browser can load (signed and short-lived for the private bucket). */

@@ -7,6 +7,7 @@ import type { MailOutboxTable, PaymentEventsTable, PaymentIntentsTable, PaymentR
 import type { CouponsTable, CouponUsesTable } from './coupon-schema.ts';
 import type { TicketMessagesTable, TicketsTable } from './ticket-schema.ts';
 import type { ApiKeysTable, WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEndpointsTable } from './partner-schema.ts';
+import type { DeviceVaultsTable } from './vault-schema.ts';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type Json<T> = ColumnType<T, string, string>;
@@ -384,6 +385,7 @@ export interface Database {
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  device_vaults: DeviceVaultsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -394,3 +396,4 @@ export type ServiceStockRow = Selectable<ServiceStocksTable>;
 export type StockBatchRow = Selectable<StockBatchesTable>;
 export type AuditRow = Selectable<AuditLogTable>;
 export type NotificationRow = Selectable<NotificationsTable>;
+

@@ -3,6 +3,8 @@ import type { Order, OrderReport, PaymentProof } from '../contract/orders.ts';
 import type { OrderRow, UserRow } from '../db/schema.ts';
 import type { Deps } from '../deps.ts';
 import type { Secrets } from '../lib/secrets.ts';
+import { deliveredSecretFields } from '../contract/delivered-secrets.ts';
+import { ownerSecretGate } from '../lib/secret-gate.ts';
 
 /**
  * Who reads the order: its owner sees the delivered credentials (password included) once the order is
@@ -76,6 +78,20 @@ export async function presentOrder(row: OrderRow, audience: OrderAudience, secre
     }
     if (row.wise_image) order.wiseImage = await resolveImageUrl(blobs, row.wise_image);
   }
+  return gateSecrets(order, row);
+}
+
+/** The owner's delivered secrets as this request may have them (decision 182): in clear, sealed to its vault, or left out. */
+async function gateSecrets(order: Order, row: OrderRow): Promise<Order> {
+  if (!deliveredSecretFields.some((field) => order[field] !== undefined)) return order;
+  const gate = await ownerSecretGate(row.user_id);
+  if (gate.kind === 'clear') return order;
+  for (const field of deliveredSecretFields) {
+    if (order[field] === undefined) continue;
+    if (gate.kind === 'sealed') (order as unknown as Record<string, unknown>)[field] = await gate.seal(order[field]);
+    else delete order[field];
+  }
+  if (gate.kind === 'withheld') order.secretsInVault = true;
   return order;
 }
 

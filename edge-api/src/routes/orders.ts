@@ -15,12 +15,13 @@ import { redeemCoupon } from '../operations/coupons.ts';
 import { findService } from '../db/services.ts';
 import { nextVersion } from '../db/versions.ts';
 import type { Deps } from '../deps.ts';
-import { badRequest, conflict, forbidden, notFound } from '../errors.ts';
+import { ApiError, badRequest, conflict, forbidden, notFound } from '../errors.ts';
 import { validate } from '../lib/validate.ts';
 import { isStaff, requireRole, type AppEnv } from '../middleware/session.ts';
 import { reportProblem } from '../operations/after-sales.ts';
 import { createRevealLimiter, logReveal } from '../operations/reveal-log.ts';
 import { presentOrder } from '../presenters/orders.ts';
+import { gateOpens, ownerSecretGate } from '../lib/secret-gate.ts';
 
 /** A cursor of GET /api/orders/user/{id}: one this API answered in X-Next-Cursor, or a clear 400. */
 function readCursor(text: string): OrderCursor {
@@ -206,6 +207,10 @@ export function orderRoutes(deps: Deps) {
       const details = row.delivery_kind === 'file' ? row.delivery_details : null;
       const delivered = row.payment_status === 'paid' && (row.order_status === 'delivered' || row.order_status === 'completed');
       if (!details || details.kind !== 'file' || (row.user_id === me.id && !isStaff(me) && !delivered)) throw notFound('File');
+      // An owner with a device vault downloads it only with the vault unlocked (decision 183): a session alone is not enough.
+      if (row.user_id === me.id && !gateOpens(await ownerSecretGate(me.id))) {
+        throw new ApiError('vault_locked', 'Unlock the vault on your device to download this file');
+      }
       const ref = parseBlobRef(details.path);
       const bytes = ref && (await deps.blobs.read(ref.bucket, ref.path));
       if (!bytes) throw notFound('File');

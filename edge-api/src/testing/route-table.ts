@@ -54,6 +54,10 @@ export const routeTable: Record<string, RouteRow> = {
   'POST /api/orders/:id/cancel': { access: 'user', badInputs: [notUuid('/api/orders/not-a-uuid/cancel')] },
   'PUT /api/orders/:id/payment-proof': { access: 'user', badInputs: [notUuid('/api/orders/not-a-uuid/payment-proof'), notJson, { json: {} }, { json: { screenshot: 'stock-images/a.png' } }] },
   'POST /api/orders/:id/report': { access: 'user', badInputs: [notUuid('/api/orders/not-a-uuid/report'), notJson, { json: {} }, { json: { reason: 'bored' } }, { json: { reason: 'other', note: ' ' } }, { json: { reason: 'locked', image: 'stock-images/x.png' } }] },
+  'GET /api/vaults': { access: 'user', badInputs: [] },
+  'POST /api/vaults': { access: 'user', badInputs: [notJson, { json: {} }, { json: { id: 'not-a-uuid', publicKey: {}, pinSalt: 'x', pinIterations: 1, verifier: 'x' } }] },
+  'POST /api/vaults/:id/unlock': { access: 'user', badInputs: [notUuid('/api/vaults/not-a-uuid/unlock'), notJson, { json: { verifier: 'short' } }] },
+  'DELETE /api/vaults/:id': { access: 'user', badInputs: [notUuid('/api/vaults/not-a-uuid')] },
   'GET /api/orders/:id/file': { access: 'user', badInputs: [notUuid('/api/orders/not-a-uuid/file')] },
   'POST /api/orders/:id/reveals': {
     access: 'user',

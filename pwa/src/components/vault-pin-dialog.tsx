@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router-dom';
 import { notifyLocalWrite } from '../db/sync-engine.ts';
 import type { UserDb } from '../db/local-db.ts';
 import { readVault } from '../db/vault-session.ts';
-import { addPasskey, disableVault, enableVault, MAX_WRONG_PINS, PIN_MIN_DIGITS, unlockVault, unlockWithPasskey } from '../db/vault.ts';
+import { addPasskey, disableVault, enableVault, MAX_WRONG_PINS, PIN_MIN_DIGITS, unlockVault, unlockWithPasskey, type PendingChange } from '../db/vault.ts';
 import { signOut, useAuth } from '../lib/auth.tsx';
 import { WIPED_REASON } from '../lib/wipe-notice.ts';
 import { ModalDialog } from './modal-dialog.tsx';
@@ -16,6 +16,20 @@ const titles: Record<PinDialogMode, string> = {
   unlock: 'Unlock passwords',
   disable: 'Turn off the PIN lock',
   passkey: 'Unlock with a passkey too',
+};
+
+/** What a queued change is, in words, for the list shown before the last try. */
+const pendingLabels: Partial<Record<PendingChange['name'], string>> = {
+  placeOrder: 'An order you placed',
+  setOrderStatus: 'An order status change',
+  setPaymentStatus: 'A payment status change',
+  deliverOrder: 'A delivery you typed',
+  setStockStatus: 'A stock status change',
+  cancelOrder: 'An order you cancelled',
+  sendPaymentProof: 'A payment proof',
+  reportProblem: 'A problem report',
+  declineReport: 'A report answer',
+  logReveal: 'A view of a password',
 };
 
 const submitLabels: Record<PinDialogMode, string> = { enable: 'Turn On', unlock: 'Unlock', disable: 'Turn Off', passkey: 'Add Passkey' };
@@ -32,6 +46,8 @@ export function VaultPinDialog({ mode, db, userId, onClose, onDone }: { mode: Pi
   const [again, setAgain] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // Before the try that could remove everything, the changes not sent yet are shown and the person decides (decision 181).
+  const [lastTry, setLastTry] = useState<PendingChange[] | null>(null);
   const auth = useAuth();
   const unmounted = useUnmounted();
   // Unlocking offers the vault's passkey when one was added on this device.
@@ -55,7 +71,7 @@ export function VaultPinDialog({ mode, db, userId, onClose, onDone }: { mode: Pi
     }
   };
 
-  const submit = async (event: FormEvent) => {
+  const submit = async (event: FormEvent, confirmLast = false) => {
     event.preventDefault();
     if (!new RegExp(`^\\d{${PIN_MIN_DIGITS},12}$`).test(pin)) return setError(`Enter ${PIN_MIN_DIGITS} to 12 digits.`);
     if (mode === 'enable' && pin !== again) return setError('The two PINs differ.');
@@ -67,7 +83,10 @@ export function VaultPinDialog({ mode, db, userId, onClose, onDone }: { mode: Pi
         return finish();
       }
       const email = auth.status === 'signedIn' ? auth.user.email : userId;
-      const result = mode === 'unlock' ? await unlockVault(db, pin) : mode === 'passkey' ? await addPasskey(db, pin, email) : await disableVault(db, pin);
+      const options = { confirmLast };
+      const result = mode === 'unlock' ? await unlockVault(db, pin, options) : mode === 'passkey' ? await addPasskey(db, pin, email, options) : await disableVault(db, pin, options);
+      setLastTry(null);
+      if (result.kind === 'last-try') return setLastTry(result.pending);
       if (result.kind === 'wrong') {
         setPin('');
         return setError(`Wrong PIN. ${result.left === 1 ? 'One more wrong PIN' : `${result.left} more wrong PINs`} and the passwords are removed from this device.`);
@@ -102,9 +121,9 @@ export function VaultPinDialog({ mode, db, userId, onClose, onDone }: { mode: Pi
       <form onSubmit={(event) => void submit(event)} noValidate>
         <p id={ids.hint} className="mb-3 text-sm">
           {mode === 'enable'
-            ? `The delivered passwords on this device are kept encrypted; showing one asks for this PIN, online or offline. It locks again after 5 minutes unused. ${MAX_WRONG_PINS} wrong PINs in a row remove them from this device and sign you out: the passwords come back when you sign in again, but changes not sent yet are lost.`
+            ? `The delivered passwords on this device are kept encrypted; the shop checks this PIN when you unlock (so unlocking needs a connection; once unlocked they read offline). It locks again after 5 minutes unused. ${MAX_WRONG_PINS} wrong PINs in a row remove them from this device and sign you out: the passwords come back when you sign in again; before the last try you see any changes not sent yet.`
             : mode === 'unlock'
-              ? 'Enter the PIN you chose for this device.'
+              ? 'Enter the PIN you chose for this device. The shop checks it, so this needs a connection.'
               : mode === 'passkey'
                 ? 'Enter your PIN, then confirm with this device’s screen lock: the passkey then unlocks the passwords instead of the PIN.'
                 : 'The passwords are then kept unencrypted on this device again.'}
@@ -142,6 +161,24 @@ export function VaultPinDialog({ mode, db, userId, onClose, onDone }: { mode: Pi
           <p id={ids.error} role="alert" className="mb-3 text-sm text-error">
             {error}
           </p>
+        )}
+        {lastTry && (
+          <div role="alert" className="mb-3 rounded border border-warning p-3 text-sm">
+            <p className="mb-1 font-semibold">
+              One more wrong PIN removes the passwords from this device, with {lastTry.length === 1 ? 'this change' : `these ${lastTry.length} changes`} not sent yet:
+            </p>
+            <ul className="mb-2 list-disc pl-5">
+              {lastTry.map((change) => (
+                <li key={change.id}>
+                  {pendingLabels[change.name] ?? 'A change'}, {new Date(change.createdAt).toLocaleString()}
+                </li>
+              ))}
+            </ul>
+            <p className="mb-2">Connect this device and unlock it with the right PIN to send them, or try anyway.</p>
+            <button type="button" className="btn btn-warning btn-sm" onClick={(event) => void submit(event, true)} disabled={busy}>
+              Try This PIN Anyway
+            </button>
+          </div>
         )}
         {hasPasskey && (
           <button type="button" className="btn btn-outline mb-3 w-full" onClick={() => void unlockByPasskey()} disabled={busy}>

@@ -52,7 +52,8 @@ export interface DeliveredFile {
   name: string;
   size: number;
   type: string;
-  bytes: ArrayBuffer;
+  /** The file's bytes; sealed (a string) while the device's vault is on (decision 183). */
+  bytes: ArrayBuffer | string;
   savedAt: string;
 }
 

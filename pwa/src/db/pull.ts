@@ -11,7 +11,8 @@ import { hasCode } from '../lib/app-error.ts';
 import { CURSOR_KEY, getPublicDb, readMeta, type SyncedTable, type UserDb } from './local-db.ts';
 import { baseKey, entryTargets, replaceServerCopy } from './outbox.ts';
 import { fetchChanges, type SyncTransport } from './sync-transport.ts';
-import { checkVaultSeal, sealRows, withVaultSeal } from './vault-seal.ts';
+import { checkVaultSeal, keepWithheldSecrets, sealRows, withVaultSeal } from './vault-seal.ts';
+import { readVault } from './vault-session.ts';
 
 /** The user's role as last pulled (meta key): a move between customer and staff replaces the copy. */
 const ROLE_KEY = 'role';
@@ -63,6 +64,8 @@ export async function pullPrivate(
     // Another account signed in meanwhile: its rows must never land in this user's database.
     if ((await transport.sessionUserId()) !== userId) return;
     let answer: SyncResponse;
+    // Names this device's vault to the server (decision 182): its delivered secrets come sealed to it.
+    await readVault(db);
     try {
       answer = await fetchChanges(transport, 'private', cursor);
     } catch (error) {
@@ -116,7 +119,7 @@ async function applySealed(db: UserDb, userId: string, answer: SyncResponse, wip
     }
     if (answer.changes.users?.length) await db.users.bulkPut(answer.changes.users);
     if (answer.deleted.users?.length) await db.users.bulkDelete(answer.deleted.users);
-    await applyRows(db, 'orders', answer.changes.orders, answer.deleted.orders, queued);
+    await applyRows(db, 'orders', await keepWithheldSecrets(db, answer.changes.orders), answer.deleted.orders, queued);
     await applyRows(db, 'wiseStocks', answer.changes.wiseStocks, answer.deleted.wiseStocks, queued);
     // Support tickets (decision 170): a ticket with a reply still queued keeps its pending message until it is sent.
     await applyRows(db, 'tickets', answer.changes.tickets, answer.deleted.tickets, queued);

@@ -4,7 +4,9 @@
  * what is already stored when the vault is switched on or off (db/vault.ts).
  */
 import { deliveredSecretFields } from '../../../edge-api/src/contract/delivered-secrets.ts';
-import { isSealed, sealerFor } from '../lib/vault-crypto.ts';
+import { isBytes, isSealed, sealable, sealerFor } from '../lib/vault-crypto.ts';
+
+export { sealable, unsealed } from '../lib/vault-crypto.ts';
 import type { MutationName, SyncedTable, UserDb } from './local-db.ts';
 import { liveSession, readVault } from './vault-session.ts';
 
@@ -50,7 +52,7 @@ export async function vaultSealFor(db: UserDb): Promise<VaultSeal> {
   const record = await readVault(db);
   if (!record) return { vaultId: null, seal: async (value) => value };
   const sealer = await sealerFor(record.publicKey);
-  return { vaultId: record.id, seal: async (value) => (needsSealing(value) ? sealer.seal(value) : value) };
+  return { vaultId: record.id, seal: async (value) => (needsSealing(value) ? sealer.seal(sealable(value)) : value) };
 }
 
 /** Call inside the write's transaction (with db.meta in it): the vault was switched meanwhile, so the write is made again. */
@@ -89,6 +91,24 @@ export async function sealRows<T extends object>(seal: VaultSeal, table: keyof t
   return Promise.all(rows.map((row) => sealFields(seal, row, SECRET_FIELDS[table])));
 }
 
+/**
+ * Orders the server answered without their secrets (`secretsInVault`, decision 182: the account keeps a
+ * vault and this request proved nothing) keep the device's own copy of them: an answer never erases them.
+ */
+export async function keepWithheldSecrets<T extends { id: string; secretsInVault?: true }>(db: UserDb, rows: T[] | undefined): Promise<T[] | undefined> {
+  if (!rows?.some((row) => row.secretsInVault)) return rows;
+  return Promise.all(
+    rows.map(async (row) => {
+      if (!row.secretsInVault) return row;
+      const kept = (await db.orders.get(row.id)) as Record<string, unknown> | undefined;
+      if (!kept) return row;
+      const copy = { ...row } as Record<string, unknown>;
+      for (const field of SECRET_FIELDS.orders) if (kept[field] !== undefined && copy[field] === undefined) copy[field] = kept[field];
+      return copy as T;
+    }),
+  );
+}
+
 /** An outbox entry's args with their secret fields sealed. */
 export const sealArgs = <T extends object>(seal: VaultSeal, name: MutationName, args: T): Promise<T> => sealFields(seal, args, SECRET_ARGS[name]);
 
@@ -112,7 +132,7 @@ export async function openArgs(db: UserDb, name: MutationName, args: Record<stri
 // ---- Sweeping what is already stored (switching on and off) ------------------------------------------
 
 interface Slot {
-  store: 'orders' | 'wiseStocks' | 'serviceStocks' | 'outbox' | 'meta';
+  store: 'orders' | 'wiseStocks' | 'serviceStocks' | 'outbox' | 'meta' | 'deliveredFiles';
   key: string;
   /** The object holding the field in the stored record. */
   holder(record: Record<string, unknown>): Record<string, unknown> | undefined;
@@ -120,7 +140,12 @@ interface Slot {
   from: unknown;
 }
 
-const same = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JSON.stringify(b);
+function sameBytes(a: ArrayBuffer, b: ArrayBuffer): boolean {
+  if (a.byteLength !== b.byteLength) return false;
+  const [x, y] = [new Uint8Array(a), new Uint8Array(b)];
+  return x.every((byte, i) => byte === y[i]);
+}
+const same = (a: unknown, b: unknown) => a === b || (isBytes(a) ? isBytes(b) && sameBytes(a, b) : JSON.stringify(a) === JSON.stringify(b));
 
 /** Every secret value stored in this database, wherever it is: rows, outbox args, server copies kept aside. */
 async function secretSlots(db: UserDb): Promise<Slot[]> {
@@ -129,6 +154,10 @@ async function secretSlots(db: UserDb): Promise<Slot[]> {
     for (const row of (await db.table(table).toArray()) as Record<string, unknown>[]) {
       for (const field of SECRET_FIELDS[table]) slots.push({ store: table, key: row.id as string, holder: (record) => record, field, from: row[field] });
     }
+  }
+  // Delivered files (decision 183): the bytes, sealed like a password.
+  for (const file of await db.deliveredFiles.toArray()) {
+    slots.push({ store: 'deliveredFiles', key: file.orderId, holder: (record) => record, field: 'bytes', from: file.bytes });
   }
   for (const entry of await db.outbox.toArray()) {
     for (const path of SECRET_ARGS[entry.name] ?? []) {
@@ -156,7 +185,7 @@ export async function sweep(db: UserDb, pick: (value: unknown) => boolean, chang
   const slots = (await secretSlots(db)).filter((slot) => pick(slot.from));
   const next = await Promise.all(slots.map((slot) => change(slot.from)));
   let count = 0;
-  await db.transaction('rw', [db.orders, db.wiseStocks, db.serviceStocks, db.outbox, db.meta], async () => {
+  await db.transaction('rw', [db.orders, db.wiseStocks, db.serviceStocks, db.outbox, db.meta, db.deliveredFiles], async () => {
     await inTransaction?.();
     const byRecord = new Map<string, number[]>();
     slots.forEach((slot, index) => {

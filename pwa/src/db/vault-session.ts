@@ -4,8 +4,9 @@
  * db/vault.ts switches it on and off and unlocks it; db/vault-seal.ts seals and opens with it.
  */
 import { AppError } from '../lib/app-error.ts';
-import { isSealed, type Opener, type WrappedKey } from '../lib/vault-crypto.ts';
+import { isSealed, unsealed, type Opener, type WrappedKey } from '../lib/vault-crypto.ts';
 import type { UserDb } from './local-db.ts';
+import { dropVaultToken, setVaultHeaders } from '../lib/vault-headers.ts';
 
 export { isSealed } from '../lib/vault-crypto.ts';
 
@@ -26,12 +27,30 @@ export interface VaultRecord {
 }
 
 export async function readVault(db: UserDb): Promise<VaultRecord | undefined> {
-  return (await db.meta.get(VAULT_KEY))?.value as VaultRecord | undefined;
+  const record = (await db.meta.get(VAULT_KEY))?.value as VaultRecord | undefined;
+  noteVault(db, record);
+  return record;
+}
+
+/**
+ * Every API request names this device's vault (decision 182), so the server seals delivered secrets to it
+ * instead of answering them in clear; while an unlock token lives, it goes along too.
+ */
+function noteVault(db: UserDb, record: VaultRecord | undefined) {
+  const current = session && session.dbName === db.name ? session : null;
+  setVaultHeaders({ vaultId: record?.id ?? null, token: current?.unlock?.token, tokenUntil: current?.unlock?.until });
+}
+
+/** The server's proof of the last PIN unlock (decision 181): sent while it lives, for clear answers and files. */
+export interface UnlockToken {
+  token: string;
+  until: number;
 }
 
 interface Session {
   dbName: string;
   opener: Opener;
+  unlock?: UnlockToken;
   lastUsed: number;
   timer: ReturnType<typeof setTimeout>;
 }
@@ -57,13 +76,15 @@ export function lockVault(): void {
   if (!session) return;
   clearTimeout(session.timer);
   session = null;
+  dropVaultToken();
   vaultChanged();
 }
 
 /** Holds the unlocked key for this database, until idle too long. */
-export function startSession(db: UserDb, opener: Opener) {
+export function startSession(db: UserDb, opener: Opener, unlock?: UnlockToken) {
   if (session) clearTimeout(session.timer);
-  session = { dbName: db.name, opener, lastUsed: Date.now(), timer: setTimeout(lockVault, VAULT_IDLE_MS) };
+  session = { dbName: db.name, opener, unlock, lastUsed: Date.now(), timer: setTimeout(lockVault, VAULT_IDLE_MS) };
+  void readVault(db);
   vaultChanged();
 }
 
@@ -94,5 +115,5 @@ export async function openSealedValue(db: UserDb, value: unknown): Promise<unkno
   const current = liveSession(db);
   if (!current) throw new AppError('vault_locked', 'Unlock the vault to see this');
   touch(current);
-  return current.opener.open(value);
+  return unsealed(await current.opener.open(value));
 }

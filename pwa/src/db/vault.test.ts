@@ -2,7 +2,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ApiHarness, TestUser } from '../../../edge-api/src/testing/api-harness.ts';
 import type { Order } from '../../../edge-api/src/contract/orders.ts';
 import type { WiseStock } from '../../../edge-api/src/contract/wise-stocks.ts';
-import { createVaultKeys, isSealed, openerFor, sealerFor, unwrapWithPin, unwrapWithSecret, wrapWithPin, wrapWithSecret } from '../lib/vault-crypto.ts';
+import { createVaultKeys, isSealed, newPinSalt, openerFor, pinProof, sealerFor, toB64, unwrapWithPepper, unwrapWithPin, unwrapWithSecret, wrapWithPepper, wrapWithPin, wrapWithSecret } from '../lib/vault-crypto.ts';
 import { keepOnDevice } from './device-copy.ts';
 import type { UserDb } from './local-db.ts';
 import { deliverOrder } from './mutations.ts';
@@ -65,6 +65,17 @@ describe('vault crypto', () => {
     const byPasskey = await wrapWithSecret(keys.privateKey, prf);
     expect(await unwrapWithSecret(byPasskey, crypto.getRandomValues(new Uint8Array(32)))).toBeNull();
     expect(await openerFor((await unwrapWithSecret(byPasskey, prf))!).open(sealed)).toBe('Sunny-Day-42');
+    // Decision 181: the PIN AND the server's pepper; either alone, or a wrong one, opens nothing.
+    const salt = newPinSalt();
+    const proof = await pinProof(PIN, salt, iterations);
+    const pepper = toB64(crypto.getRandomValues(new Uint8Array(32)));
+    const peppered = await wrapWithPepper(keys.privateKey, proof, pepper, salt, iterations);
+    expect(await openerFor((await unwrapWithPepper(peppered, proof, pepper))!).open(sealed)).toBe('Sunny-Day-42');
+    expect(await unwrapWithPepper(peppered, proof, toB64(crypto.getRandomValues(new Uint8Array(32))))).toBeNull();
+    expect(await unwrapWithPepper(peppered, await pinProof('999999', salt, iterations), pepper)).toBeNull();
+    expect(await unwrapWithPin(peppered, PIN)).toBeNull();
+    // The verifier the server sees is not the key's half the device keeps.
+    expect(proof.verifier).not.toBe(toB64(proof.pinPart));
     // Another vault's key cannot open it.
     const other = await createVaultKeys();
     await expect(openerFor(other.privateKey).open(sealed)).rejects.toThrow();
@@ -75,12 +86,12 @@ describe('vault on a device', () => {
   it('seals the delivered password already on the device, opens it only while unlocked, and turns off again', async () => {
     const customer = await api.createUser('user');
     await deliveredTo(customer, 'Delivered-Pass-1');
-    const { engine, db } = track(device(api, customer));
+    const { engine, db, client } = track(device(api, customer));
     await engine.syncNow();
     expect(await everything(db!)).toContain('Delivered-Pass-1');
 
     await expect(enableVault(db!, '12ab')).rejects.toMatchObject({ code: 'bad_request' });
-    await enableVault(db!, PIN, { iterations });
+    await enableVault(db!, PIN, { iterations, client });
     expect(await everything(db!)).not.toContain('Delivered-Pass-1');
     const [order] = await db!.orders.toArray();
     expect(isSealed(order!.wisePassword)).toBe(true);
@@ -88,21 +99,21 @@ describe('vault on a device', () => {
 
     lockVault();
     await expect(openSealedValue(db!, order!.wisePassword!)).rejects.toMatchObject({ code: 'vault_locked' });
-    expect(await unlockVault(db!, '111111')).toEqual({ kind: 'wrong', left: 4 });
-    expect(await unlockVault(db!, PIN)).toEqual({ kind: 'unlocked' });
+    expect(await unlockVault(db!, '111111', { client })).toEqual({ kind: 'wrong', left: 4 });
+    expect(await unlockVault(db!, PIN, { client })).toEqual({ kind: 'unlocked' });
     expect(await openSealedValue(db!, order!.wisePassword!)).toBe('Delivered-Pass-1');
     expect((await readVault(db!))?.wrongPins).toBe(0);
 
-    expect(await disableVault(db!, PIN)).toEqual({ kind: 'off' });
+    expect(await disableVault(db!, PIN, { client })).toEqual({ kind: 'off' });
     expect(await readVault(db!)).toBeUndefined();
     expect((await db!.orders.get(order!.id))?.wisePassword).toBe('Delivered-Pass-1');
   });
 
   it('seals a delivery arriving by sync while locked', async () => {
     const customer = await api.createUser('user');
-    const { engine, db } = track(device(api, customer));
+    const { engine, db, client } = track(device(api, customer));
     await engine.syncNow();
-    await enableVault(db!, PIN, { iterations });
+    await enableVault(db!, PIN, { iterations, client });
     lockVault();
 
     const order = await deliveredTo(customer, 'Arrived-While-Locked');
@@ -117,7 +128,7 @@ describe('vault on a device', () => {
     await keepOnDevice(db!, { stocks: [stock] });
     expect(await everything(db!)).not.toContain('Stock-Secret-9');
 
-    await unlockVault(db!, PIN);
+    await unlockVault(db!, PIN, { client });
     expect(await openSealedValue(db!, row!.wisePassword!)).toBe('Arrived-While-Locked');
   });
 
@@ -133,10 +144,10 @@ describe('vault on a device', () => {
       return added.body.id;
     };
     const before = await addServer('Stocked-Before-3');
-    const { engine, db } = track(device(api, admin));
+    const { engine, db, client } = track(device(api, admin));
     await engine.syncNow();
     expect(await everything(db!)).toContain('Stocked-Before-3');
-    await enableVault(db!, PIN, { iterations });
+    await enableVault(db!, PIN, { iterations, client });
     expect(await everything(db!)).not.toContain('Stocked-Before-3');
     expect(await openSealedValue(db!, (await db!.serviceStocks.get(before))!.password!)).toBe('Stocked-Before-3');
 
@@ -146,9 +157,9 @@ describe('vault on a device', () => {
     const row = await db!.serviceStocks.get(during);
     expect(isSealed(row?.password)).toBe(true);
     expect(await everything(db!)).not.toContain('Stocked-While-Locked-4');
-    await unlockVault(db!, PIN);
+    await unlockVault(db!, PIN, { client });
     expect(await openSealedValue(db!, row!.password!)).toBe('Stocked-While-Locked-4');
-    expect(await disableVault(db!, PIN)).toEqual({ kind: 'off' });
+    expect(await disableVault(db!, PIN, { client })).toEqual({ kind: 'off' });
     expect((await db!.serviceStocks.get(during))?.password).toBe('Stocked-While-Locked-4');
   });
 
@@ -156,9 +167,9 @@ describe('vault on a device', () => {
     const service = await createService(api, admin, 'Wise personal');
     const customer = await api.createUser('user');
     const order = await orderOnServer(api, customer, service);
-    const { engine, db } = track(device(api, admin));
+    const { engine, db, client } = track(device(api, admin));
     await engine.syncNow();
-    await enableVault(db!, PIN, { iterations });
+    await enableVault(db!, PIN, { iterations, client });
     lockVault();
 
     const delivery = deliverOrder(admin.id, { orderId: order.id, version: order.version, wiseEmail: 'typed@wise.test', wisePassword: 'Typed-Offline-7' });
@@ -170,7 +181,7 @@ describe('vault on a device', () => {
     await engine.syncNow();
     expect(await db!.outbox.count()).toBe(1);
 
-    await unlockVault(db!, PIN);
+    await unlockVault(db!, PIN, { client });
     await engine.syncNow();
     await delivery.done;
     const answer = await api.call<Order[]>('GET', `/api/orders/user/${customer.id}`, { user: customer });
@@ -185,9 +196,9 @@ describe('vault on a device', () => {
       return created.body;
     };
     const customer = await api.createUser('user');
-    const { engine, db } = track(device(api, customer));
+    const { engine, db, client } = track(device(api, customer));
     await engine.syncNow();
-    await enableVault(db!, PIN, { iterations });
+    await enableVault(db!, PIN, { iterations, client });
     lockVault();
 
     const server = await orderOnServer(api, customer, await kindService('server'));
@@ -208,7 +219,7 @@ describe('vault on a device', () => {
     expect(serverRow).toMatchObject({ deliveryKind: 'server', serverHost: 'vps.vault.test', serverUser: 'root' });
     await expect(openSealedValue(db!, linesRow!.deliveryLines)).rejects.toMatchObject({ code: 'vault_locked' });
 
-    await unlockVault(db!, PIN);
+    await unlockVault(db!, PIN, { client });
     expect(await openSealedValue(db!, serverRow!.serverPassword!)).toBe('Server-Vault-3');
     expect(await openSealedValue(db!, linesRow!.deliveryLines)).toEqual(['10.0.0.1:8080:user:Line-Vault-1', '10.0.0.2:8080:user:Line-Vault-2']);
   });
@@ -219,9 +230,9 @@ describe('vault on a device', () => {
     const created = await api.call<Service>('POST', '/api/services', { user: staff, json: { ...serviceBody('Vault staff server'), category: 'Other', deliveryKind: 'server' } });
     const customer = await api.createUser('user');
     const order = await orderOnServer(api, customer, created.body);
-    const { engine, db } = track(device(api, staff));
+    const { engine, db, client } = track(device(api, staff));
     await engine.syncNow();
-    await enableVault(db!, PIN, { iterations });
+    await enableVault(db!, PIN, { iterations, client });
     lockVault();
 
     const delivery = deliverOrder(staff.id, { orderId: order.id, version: order.version, server: { host: 'typed.vault.test', port: 22, user: 'admin', password: 'Typed-Server-8' } });
@@ -232,7 +243,7 @@ describe('vault on a device', () => {
     expect((await db!.orders.get(order.id))?.serverHost).toBe('typed.vault.test');
     expect(await openArgs(db!, entry!.name, entry!.args)).toBeNull();
 
-    await unlockVault(db!, PIN);
+    await unlockVault(db!, PIN, { client });
     await engine.syncNow();
     await delivery.done;
     const answer = await api.call<Order[]>('GET', `/api/orders/user/${customer.id}`, { user: customer });
@@ -243,23 +254,23 @@ describe('vault on a device', () => {
   it('wipes the device copy at the fifth wrong PIN in a row', async () => {
     const customer = await api.createUser('user');
     await deliveredTo(customer, 'Wiped-Pass-5');
-    const { engine, db } = track(device(api, customer));
+    const { engine, db, client } = track(device(api, customer));
     await engine.syncNow();
-    await enableVault(db!, PIN, { iterations });
+    await enableVault(db!, PIN, { iterations, client });
     lockVault();
 
-    for (const left of [4, 3, 2, 1]) expect(await unlockVault(db!, '000000')).toEqual({ kind: 'wrong', left });
+    for (const left of [4, 3, 2, 1]) expect(await unlockVault(db!, '000000', { client })).toEqual({ kind: 'wrong', left });
     expect(await db!.orders.count()).toBe(1);
-    expect(await unlockVault(db!, '000000')).toEqual({ kind: 'wiped' });
+    expect(await unlockVault(db!, '000000', { client })).toEqual({ kind: 'wiped' });
     expect(await readVault(db!)).toBeUndefined();
     for (const table of db!.tables) expect(await table.count()).toBe(0);
   });
 
   it('locks again after the idle time', async () => {
     const customer = await api.createUser('user');
-    const { engine, db } = track(device(api, customer));
+    const { engine, db, client } = track(device(api, customer));
     await engine.syncNow();
-    await enableVault(db!, PIN, { iterations });
+    await enableVault(db!, PIN, { iterations, client });
     expect(isVaultUnlocked(db!)).toBe(true);
     const start = Date.now();
     vi.spyOn(Date, 'now').mockReturnValue(start + VAULT_IDLE_MS - 1_000);

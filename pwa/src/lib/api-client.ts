@@ -3,12 +3,13 @@ import type { AppType } from '../../../edge-api/src/app.ts';
 import { codeForStatus, errorStatus, type ApiErrorBody, type ErrorCode } from '../../../edge-api/src/contract/errors.ts';
 import { AppError } from './app-error.ts';
 import { getAccessToken } from './supabase.ts';
+import { vaultHeaders } from './vault-headers.ts';
 
 /** The one typed client of the API, shared by everything that talks to the server. */
 export const api = hc<AppType>('/', {
   headers: async (): Promise<Record<string, string>> => {
     const token = await getAccessToken();
-    return token ? { authorization: `Bearer ${token}` } : {};
+    return token ? { authorization: `Bearer ${token}`, ...vaultHeaders() } : {};
   },
 }).api;
 

@@ -2,6 +2,7 @@
  * Test support for the sync engine: devices that talk to the real API app in-process, with faults on
  * demand, and a few ways to make rows on the server as another device would.
  */
+import { vaultHeaders } from '../lib/vault-headers.ts';
 import { hc } from 'hono/client';
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import type { AppType } from '../../../edge-api/src/app.ts';
@@ -38,6 +39,8 @@ export function device(api: ApiHarness, user: TestUser | null, options: { token?
     if (fault === 'network') throw new TypeError('Failed to fetch');
     if (fault === 'server-error') return Response.json({ error: { code: 'internal', message: 'Down for a moment' } }, { status: 503 });
     const response = await api.app.request(request);
+    const type = response.headers.get('content-type');
+    if (type && !type.includes('json')) return response;
     const text = await response.text();
     if (fault === 'lost-answer') throw new TypeError('Failed to fetch');
     exchanges.push({ method: request.method, path: url.pathname + url.search, status: response.status, body: text ? JSON.parse(text) : null });
@@ -47,7 +50,7 @@ export function device(api: ApiHarness, user: TestUser | null, options: { token?
     fetch,
     headers: (): Record<string, string> => {
       const token = options.token?.() ?? user?.token;
-      return token ? { authorization: `Bearer ${token}` } : {};
+      return token ? { authorization: `Bearer ${token}`, ...vaultHeaders() } : {};
     },
   }).api;
   /** Images the engine asked for, for the service worker to keep (there is no worker here). */
@@ -67,7 +70,7 @@ export function device(api: ApiHarness, user: TestUser | null, options: { token?
   const failNext = (count: number, fault: Fault, match: (method: string, path: string) => boolean) => {
     for (let i = 0; i < count; i++) faults.push({ match, fault });
   };
-  return { engine, exchanges, failNext, imagesAsked, db: user ? getUserDb(user.id) : null };
+  return { engine, exchanges, failNext, imagesAsked, client, db: user ? getUserDb(user.id) : null };
 }
 
 export const pulled = (exchanges: Exchange[], scope: 'public' | 'private') =>

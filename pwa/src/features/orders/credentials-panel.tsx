@@ -25,6 +25,7 @@ export function CredentialsPanel({
   email,
   password,
   passwordUnreadable,
+  inVault,
   proofImage,
   title,
   orderNumber,
@@ -35,6 +36,8 @@ export function CredentialsPanel({
   password?: string;
   /** The server holds a password it cannot read right now (its data key does not match). */
   passwordUnreadable?: boolean;
+  /** The account keeps its passwords in a PIN vault and this device has neither its own copy nor a proof (decision 182). */
+  inVault?: boolean;
   proofImage?: string;
   title: string;
   /** The order's short number, so each order's panel has its own name on a page of several. */
@@ -106,6 +109,14 @@ export function CredentialsPanel({
             </dd>
             <dd className="mt-1 text-sm text-base-content/70" data-testid="password-views">
               {views ? viewsSummary(views) : 'Not viewed yet'}
+            </dd>
+          </div>
+        )}
+        {inVault && (password === undefined || password === '') && (
+          <div>
+            <dt className="text-sm font-semibold">Password</dt>
+            <dd className="mt-1 text-sm" data-testid="delivered-password-in-vault">
+              Your passwords are locked with a PIN on another device. Sign in again on this device to get this one here.
             </dd>
           </div>
         )}

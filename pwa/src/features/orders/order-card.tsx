@@ -146,6 +146,7 @@ export function OrderCard({ order, providerChatUrl, waitingToSync, syncError, pa
             email={order.wiseEmail}
             password={order.wisePassword}
             passwordUnreadable={order.wisePasswordUnreadable}
+            inVault={order.secretsInVault}
             proofImage={order.wiseImage}
             title={order.title}
             orderNumber={shortOrderId(order.id)}
