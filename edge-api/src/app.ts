@@ -21,6 +21,7 @@ import { userRoutes } from './routes/users.ts';
 import { wiseStockRoutes } from './routes/wise-stocks.ts';
 import { serviceStockRoutes } from './routes/service-stocks.ts';
 import { orderPaymentRoutes } from './routes/order-payments.ts';
+import { guestOrderRoutes } from './routes/guest-orders.ts';
 import { adminCouponRoutes, couponRoutes } from './routes/coupons.ts';
 import { paymentAdminRoutes } from './routes/payment-admin.ts';
 import { paymentCallbackRoutes } from './routes/payment-callbacks.ts';
@@ -66,7 +67,8 @@ export function createApp(deps: Deps) {
     .route('/admin/payments', paymentAdminRoutes(deps))
     .route('/payments', paymentCallbackRoutes(deps))
     .route('/coupons', couponRoutes(deps))
-    .route('/admin/coupons', adminCouponRoutes(deps));
+    .route('/admin/coupons', adminCouponRoutes(deps))
+    .route('/guest-orders', guestOrderRoutes(deps));
 }
 
 export type AppType = ReturnType<typeof createApp>;

@@ -23,6 +23,7 @@ import * as indexInlineWiseImages from '../../../migrations/2026-11-26-0400_inde
 import * as createPaymentRails from '../../../migrations/2026-11-28-0100_create_payment_rails.ts';
 import * as createCoupons from '../../../migrations/2026-11-29-0100_create_coupons.ts';
 import * as authSignInCodes from '../../../migrations/2026-11-29-0200_auth_sign_in_codes.ts';
+import * as guestOrderTokens from '../../../migrations/2026-11-29-0320_guest_order_tokens.ts';
 
 // Listed by hand so the Workers bundle needs no file system; add each new migration here.
 const migrations: Record<string, Migration> = {
@@ -49,6 +50,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-28-0100_create_payment_rails': createPaymentRails,
   '2026-11-29-0100_create_coupons': createCoupons,
   '2026-11-29-0200_auth_sign_in_codes': authSignInCodes,
+  '2026-11-29-0320_guest_order_tokens': guestOrderTokens,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -88,6 +88,9 @@ export interface OrdersTable extends Synced {
   list_price: ColumnType<string | null, string | null | undefined, string | null>;
   coupon_code: ColumnType<string | null, string | null | undefined, string | null>;
   discount: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Ordered with just an email (decision 177): the SHA-256 of the placing device's order-state token, and its end. */
+  status_token_hash: ColumnType<string | null, string | null | undefined, string | null>;
+  status_token_expires_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   /** The customer's payment proof: a transaction id, a screenshot (blob ref) and the SHA-256 of its bytes. */
   payment_reference: string | null;
   payment_proof: string | null;
