@@ -8,7 +8,7 @@ import { createAuthKit, type AuthKit, type EmbeddedAuthOptions } from './auth-ki
 import { deleteAuthUser } from './auth-store.ts';
 import { AuthFailure, sameSecret } from './auth-requests.ts';
 import { linkRoutes } from './link-routes.ts';
-import { ensureAccount, mailSignIn, otpRoutes } from './otp-routes.ts';
+import { ensureAccount, mailGuestSignIn, otpRoutes } from './otp-routes.ts';
 import type { GuestAccounts } from '../../deps.ts';
 import { sessionRoutes } from './session-routes.ts';
 import { userRoutes } from './user-routes.ts';
@@ -64,7 +64,7 @@ export function createEmbeddedAuth(options: EmbeddedAuthOptions): EmbeddedAuth {
     jwks: kit.jwks,
     guestAccounts: {
       ensure: (email) => ensureAccount(kit, email),
-      mailSignIn: (email) => mailSignIn(kit, email, { createUser: false, metadata: {}, redirectTo: undefined }),
+      mailSignIn: (email) => mailGuestSignIn(kit, email),
     },
   };
 }
