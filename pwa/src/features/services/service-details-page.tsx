@@ -14,6 +14,7 @@ import { shortServiceId } from '../../lib/order-rules.ts';
 import { useGoBack } from '../../lib/use-go-back.ts';
 import { OrderConfirmDialog } from './order-confirm-dialog.tsx';
 import { PaymentMethodSymbol } from './payment-methods.tsx';
+import { useGuestCheckout } from './use-guest-checkout.ts';
 import { useGuestOrder } from './use-guest-order.ts';
 import { usePlaceOrder } from './use-place-order.ts';
 import { usePublicService } from './use-public-services.ts';
@@ -26,9 +27,10 @@ const trustPoints = ['Money-back guarantee', 'Secure payment processing', 'Quali
 export function ServiceDetailsPage() {
   const auth = useAuth();
   const location = useLocation();
-  const settings = useSettings();
+  const guestCheckout = useGuestCheckout(auth.status === 'signedOut');
   // A shop that takes orders with just an email shows signed-out visitors the service (decision 177).
-  if (auth.status === 'signedOut' && settings.guestCheckout) return <ServiceDetails userId={null} />;
+  if (auth.status === 'signedOut' && guestCheckout === undefined) return <LoadingState text="Loading service details..." />;
+  if (auth.status === 'signedOut' && guestCheckout) return <ServiceDetails userId={null} />;
   // The spec: signed-out visitors register first, then come back here.
   if (auth.status !== 'signedIn') return <Navigate to="/register" replace state={{ from: location, reason: SIGN_UP_REASON }} />;
   return <ServiceDetails userId={auth.user.id} />;
