@@ -24,6 +24,7 @@ import * as createPaymentRails from '../../../migrations/2026-11-28-0100_create_
 import * as createCoupons from '../../../migrations/2026-11-29-0100_create_coupons.ts';
 import * as authSignInCodes from '../../../migrations/2026-11-29-0200_auth_sign_in_codes.ts';
 import * as guestOrderTokens from '../../../migrations/2026-11-29-0320_guest_order_tokens.ts';
+import * as pricesForRegulars from '../../../migrations/2026-11-29-0321_prices_for_regulars.ts';
 
 // Listed by hand so the Workers bundle needs no file system; add each new migration here.
 const migrations: Record<string, Migration> = {
@@ -51,6 +52,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-29-0100_create_coupons': createCoupons,
   '2026-11-29-0200_auth_sign_in_codes': authSignInCodes,
   '2026-11-29-0320_guest_order_tokens': guestOrderTokens,
+  '2026-11-29-0321_prices_for_regulars': pricesForRegulars,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,12 +1,13 @@
 import type { Transaction } from 'kysely';
 import { recordAudit } from '../db/audit.ts';
 import { findOrderIncludingDeleted, insertOrder } from '../db/orders.ts';
-import type { Database, OrderRow, UserRow } from '../db/schema.ts';
+import type { Database, OrderRow, ServiceRow, UserRow } from '../db/schema.ts';
 import { findService } from '../db/services.ts';
 import { nextVersion } from '../db/versions.ts';
 import type { Deps } from '../deps.ts';
 import { badRequest, conflict, notFound } from '../errors.ts';
 import { redeemCoupon } from './coupons.ts';
+import { loadPriceRules, priceFor } from './pricing.ts';
 import { notifyNewOrder } from './staff-notices.ts';
 
 /** What a customer asks for when ordering (POST /api/orders, and the order with just an email). */
@@ -16,14 +17,36 @@ export interface PlaceOrderInput {
   note: string;
   paymentMethod?: string;
   couponCode?: string;
+  /** How many (decision 178); 1 when absent. */
+  quantity?: number;
+  /** Placed with just an email: the account's own prices are not used, as the answer would show them to whoever typed the address. */
+  guest?: boolean;
 }
 
-/** The order just written, priced with its coupon (one use taken, or the whole placement refused). */
-async function priceWithCoupon(trx: Transaction<Database>, order: OrderRow, code: string, use: Parameters<typeof redeemCoupon>[2]): Promise<OrderRow> {
-  const quote = await redeemCoupon(trx, code, use);
+/**
+ * The order just written, priced by the one pricing module (decision 178): the unit price from the list,
+ * the quantity's tier or the customer's own price, then the coupon on that total (one use taken, or the
+ * whole placement refused). A service whose price is not a plain number is sold one at a time, as listed.
+ */
+async function priceOrder(trx: Transaction<Database>, order: OrderRow, service: ServiceRow, me: UserRow, input: PlaceOrderInput, now: Date): Promise<OrderRow> {
+  const quantity = input.quantity ?? 1;
+  const rules = await loadPriceRules(trx, service.id, me.id);
+  const priced = priceFor(service.price, quantity, input.guest ? { tiers: rules.tiers } : rules);
+  if (!priced) {
+    if (quantity !== 1) throw badRequest('quantity: this service is sold one at a time', [{ path: 'quantity', message: 'this service is sold one at a time' }]);
+    if (!input.couponCode) return order;
+  }
+  const total = priced?.total ?? service.price;
+  const quote = input.couponCode ? await redeemCoupon(trx, input.couponCode, { service: { id: service.id, price: total }, userId: me.id, now, orderId: order.id }) : undefined;
   return trx
     .updateTable('orders')
-    .set({ price: quote.price, list_price: quote.listPrice, coupon_code: quote.code, discount: quote.discount })
+    .set({
+      price: quote?.price ?? total,
+      quantity,
+      unit_price: priced?.unitPrice ?? null,
+      price_rule: priced ? JSON.stringify(priced.rule) : null,
+      ...(quote ? { list_price: quote.listPrice, coupon_code: quote.code, discount: quote.discount } : {}),
+    })
     .where('id', '=', order.id)
     .returningAll()
     .executeTakeFirstOrThrow();
@@ -75,8 +98,8 @@ export async function placeOrderIn(trx: Transaction<Database>, deps: Pick<Deps, 
   const version = await nextVersion(trx);
   const inserted = await insertOrder(trx, fields, version);
   if (!inserted) return replayOf((await findOrderIncludingDeleted(trx, id))!, me);
-  const created = couponCode ? await priceWithCoupon(trx, inserted, couponCode, { service, userId: me.id, now: fields.orderDate, orderId: id }) : inserted;
+  const created = await priceOrder(trx, inserted, service, me, input, fields.orderDate);
   await notifyNewOrder(trx, version, created);
-  await recordAudit(trx, me, { action: 'order.create', entity: 'order', entityId: id, details: { productId, price: created.price, ...(couponCode ? { couponCode } : {}) } });
+  await recordAudit(trx, me, { action: 'order.create', entity: 'order', entityId: id, details: { productId, price: created.price, quantity: created.quantity, ...(couponCode ? { couponCode } : {}) } });
   return { row: created, created: true };
 }

@@ -80,7 +80,7 @@ export function guestOrderRoutes(deps: Deps) {
       const me = await recordOf(deps, await deps.guestAccounts.ensure(email), email);
       const token = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url');
       const until = new Date(deps.clock().getTime() + STATUS_TOKEN_HOURS * HOUR_MS);
-      const input = { id: body.id ?? crypto.randomUUID(), productId: body.productId, note: body.note ?? '', paymentMethod: body.paymentMethod };
+      const input = { id: body.id ?? crypto.randomUUID(), productId: body.productId, note: body.note ?? '', paymentMethod: body.paymentMethod, guest: true };
       const row = await deps.db.transaction().execute(async (trx) => {
         const placed = await placeOrderIn(trx, deps, me, input);
         // A replay gets a fresh token too: the device that sent it lost the first answer.

@@ -50,9 +50,9 @@ export function orderRoutes(deps: Deps) {
   const reveals = createRevealLimiter(deps);
   return new Hono<AppEnv>()
     .post('/', requireRole(), validate('json', placeOrderBody), async (c) => {
-      const { id = crypto.randomUUID(), productId, note = '', paymentMethod, couponCode } = c.req.valid('json');
+      const { id = crypto.randomUUID(), productId, note = '', paymentMethod, couponCode, quantity } = c.req.valid('json');
       const me = c.get('user')!;
-      const result = await deps.db.transaction().execute((trx) => placeOrderIn(trx, deps, me, { id, productId, note, paymentMethod, couponCode }));
+      const result = await deps.db.transaction().execute((trx) => placeOrderIn(trx, deps, me, { id, productId, note, paymentMethod, couponCode, quantity }));
       const order = await presentOrder(result.row, 'owner', deps.secrets, deps.blobs);
       return c.json({ success: true as const, order }, result.created ? 201 : 200);
     })
