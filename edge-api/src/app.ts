@@ -22,6 +22,7 @@ import { wiseStockRoutes } from './routes/wise-stocks.ts';
 import { serviceStockRoutes } from './routes/service-stocks.ts';
 import { orderPaymentRoutes } from './routes/order-payments.ts';
 import { guestOrderRoutes } from './routes/guest-orders.ts';
+import { pricingRoutes } from './routes/pricing.ts';
 import { adminCouponRoutes, couponRoutes } from './routes/coupons.ts';
 import { paymentAdminRoutes } from './routes/payment-admin.ts';
 import { paymentCallbackRoutes } from './routes/payment-callbacks.ts';
@@ -68,7 +69,8 @@ export function createApp(deps: Deps) {
     .route('/payments', paymentCallbackRoutes(deps))
     .route('/coupons', couponRoutes(deps))
     .route('/admin/coupons', adminCouponRoutes(deps))
-    .route('/guest-orders', guestOrderRoutes(deps));
+    .route('/guest-orders', guestOrderRoutes(deps))
+    .route('/admin/pricing', pricingRoutes(deps));
 }
 
 export type AppType = ReturnType<typeof createApp>;
