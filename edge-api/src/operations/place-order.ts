@@ -36,7 +36,8 @@ async function priceOrder(trx: Transaction<Database>, order: OrderRow, service: 
     if (quantity !== 1) throw badRequest('quantity: this service is sold one at a time', [{ path: 'quantity', message: 'this service is sold one at a time' }]);
     if (!input.couponCode) return order;
   }
-  const total = priced?.total ?? service.price;
+  // The list price, once, with no coupon: the service's own text, as before rules existed.
+  const total = !priced || (priced.rule.kind === 'list' && quantity === 1) ? service.price : priced.total;
   const quote = input.couponCode ? await redeemCoupon(trx, input.couponCode, { service: { id: service.id, price: total }, userId: me.id, now, orderId: order.id }) : undefined;
   return trx
     .updateTable('orders')

@@ -75,7 +75,7 @@ describe('prices that reward regulars', () => {
     expect(await rowOf(two.body.order.id)).toMatchObject({ price: '14.50', unit_price: '7.25' });
     expect(JSON.parse((await rowOf(two.body.order.id)).price_rule!)).toMatchObject({ kind: 'customer', listUnit: '10.00' });
     const other = await order(customer, {});
-    expect(await rowOf(other.body.order.id)).toMatchObject({ price: '10.00' });
+    expect(await rowOf(other.body.order.id)).toMatchObject({ price: '10' });
   });
 
   it('applies a coupon to the total after the tier (a percentage on it, a minimum compared with it)', async () => {
@@ -87,6 +87,19 @@ describe('prices that reward regulars', () => {
     const placed = await order(customer, { quantity: 10, couponCode: made.body.code });
     expect(placed.status).toBe(201);
     expect(await rowOf(placed.body.order.id)).toMatchObject({ price: '76.50', list_price: '85.00', discount: '8.50', unit_price: '8.50', quantity: 10 });
+  });
+
+  it('shows staff the list price, the rule, the coupon and what was charged; the dashboard counts what was charged', async () => {
+    const before = (await api.call<{ totalRevenue: number }>('GET', '/api/admin/orders/stats', { user: admin })).body.totalRevenue;
+    const made = await api.call<Coupon>('POST', '/api/admin/coupons', { user: admin, json: { code: `STAFF-${crypto.randomUUID().slice(0, 6)}`, kind: 'fixed', amount: '5' } });
+    const placed = await order(customer, { quantity: 5, couponCode: made.body.code });
+    expect(placed.status).toBe(201);
+    const seen = await api.call<Order[]>('GET', `/api/orders/user/${customer.id}`, { user: admin });
+    const mine = seen.body.find((o) => o.id === placed.body.order.id)!;
+    expect(mine).toMatchObject({ price: '40.00', coupon: { code: made.body.code, listPrice: '45.00', discount: '5.00' }, pricing: { quantity: 5, listUnit: '10.00', unitPrice: '9.00', rule: 'tier', minQuantity: 5 } });
+    expect((await api.call('PUT', `/api/admin/orders/${placed.body.order.id}`, { user: admin, json: { paymentStatus: 'paid' } })).status).toBe(200);
+    const after = (await api.call<{ totalRevenue: number }>('GET', '/api/admin/orders/stats', { user: admin })).body.totalRevenue;
+    expect(Math.round((after - before) * 100)).toBe(4000);
   });
 
   it('sells a service without a plain price one at a time, and refuses a bad quantity', async () => {
