@@ -101,6 +101,6 @@ export async function placeOrderIn(trx: Transaction<Database>, deps: Pick<Deps, 
   if (!inserted) return replayOf((await findOrderIncludingDeleted(trx, id))!, me);
   const created = await priceOrder(trx, inserted, service, me, input, fields.orderDate);
   await notifyNewOrder(trx, version, created);
-  await recordAudit(trx, me, { action: 'order.create', entity: 'order', entityId: id, details: { productId, price: created.price, quantity: created.quantity, ...(couponCode ? { couponCode } : {}) } });
+  await recordAudit(trx, me, { action: 'order.create', entity: 'order', entityId: id, details: { productId, price: created.price, ...(created.quantity === 1 ? {} : { quantity: created.quantity }), ...(couponCode ? { couponCode } : {}) } });
   return { row: created, created: true };
 }
