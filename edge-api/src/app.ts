@@ -23,6 +23,8 @@ import { userRoutes } from './routes/users.ts';
 import { wiseStockRoutes } from './routes/wise-stocks.ts';
 import { serviceStockRoutes } from './routes/service-stocks.ts';
 import { orderPaymentRoutes } from './routes/order-payments.ts';
+import { guestOrderRoutes } from './routes/guest-orders.ts';
+import { pricingRoutes } from './routes/pricing.ts';
 import { adminCouponRoutes, couponRoutes } from './routes/coupons.ts';
 import { paymentAdminRoutes } from './routes/payment-admin.ts';
 import { paymentCallbackRoutes } from './routes/payment-callbacks.ts';
@@ -88,7 +90,9 @@ export function createApp(deps: Deps) {
     .route('/v1', publicApiRoutes(deps, orders as unknown as Hono<never>) as unknown as Hono<AppEnv>)
     .route('/v1/webhooks', publicWebhookRoutes(deps) as unknown as Hono<AppEnv>)
     .route('/openapi.json', openApiRoutes())
-    .route('/vaults', vaultRoutes(deps));
+    .route('/vaults', vaultRoutes(deps))
+    .route('/guest-orders', guestOrderRoutes(deps))
+    .route('/admin/pricing', pricingRoutes(deps));
 }
 
 export type AppType = ReturnType<typeof createApp>;

@@ -1,3 +1,4 @@
+import type { Context } from 'hono';
 import type { Kysely } from 'kysely';
 import type { SessionCheck } from './auth/session-check.ts';
 import type { VerifyToken } from './auth/verifier.ts';
@@ -41,6 +42,16 @@ export interface AppConfig {
   webhooks?: { allowHosts?: string[] };
 }
 
+/**
+ * The auth server's side of an order placed with just an email (decision 177): the address's account (made
+ * unconfirmed when there is none) and a mailed sign-in link (Supabase's signInWithOtp), sent at most once a
+ * minute per address by the auth server itself.
+ */
+export interface GuestAccounts {
+  ensure(email: string): Promise<string>;
+  mailSignIn(email: string): Promise<void>;
+}
+
 /** Everything the API needs arrives here: no module-level clients, so Node, Workers and tests share one app. */
 export interface Deps {
   db: Kysely<Database>;
@@ -56,6 +67,10 @@ export interface Deps {
   clock: () => Date;
   config: AppConfig;
   logger: Logger;
+  /** The caller's address, for per-IP limits; absent, every caller shares one budget. */
+  clientIp?: (c: Context) => string;
+  /** Orders with just an email (decision 177); absent, the shop cannot take them. */
+  guestAccounts?: GuestAccounts;
   /** The shop's mail for receipts (issue 26); absent, no receipt is written. */
   mailer?: ReceiptMailer;
 }

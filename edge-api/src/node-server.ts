@@ -41,6 +41,8 @@ import { startPaymentJobs } from './payments/round.ts';
 import { pushConfigOf } from './push/vapid.ts';
 import { applyApiHeaders, contentSecurityPolicy, isUnpublished, staticHeaders } from './lib/http-headers.ts';
 import { clientIpFrom } from './lib/client-ip.ts';
+import { supabaseGuestAccounts } from './auth/supabase-guest-accounts.ts';
+import { writeLimitsOf } from './node-limits.ts';
 import { compressAnswers } from './middleware/compress-json.ts';
 import { createMetrics } from './metrics/metrics.ts';
 import { returnMemoryWhenQuiet } from './lib/quiet-memory.ts';
@@ -255,27 +257,11 @@ async function serveApp(
   let demoShop = false;
 
   const standIn = env.SUPABASE_STAND_IN === '1';
-  // A stand-in serves whole test suites and benchmarks from a few accounts: no write limits there either.
-  const writeLimits = standIn
-    ? {
-        ordersPer10Min: Number.POSITIVE_INFINITY,
-        uploadsPer10Min: Number.POSITIVE_INFINITY,
-        revealsPer10Min: Number.POSITIVE_INFINITY,
-        credentialChecksPer10Min: Number.POSITIVE_INFINITY,
-        deliveredLinesPer10Min: Number.POSITIVE_INFINITY,
-        staffRevealsPer10Min: Number.POSITIVE_INFINITY,
-      }
-    : {
-        ordersPer10Min: env.ORDERS_PER_10_MIN,
-        uploadsPer10Min: env.UPLOADS_PER_10_MIN,
-        revealsPer10Min: env.REVEALS_PER_10_MIN,
-        credentialChecksPer10Min: env.CREDENTIAL_CHECKS_PER_10_MIN,
-        deliveredLinesPer10Min: env.DELIVERED_LINES_PER_10_MIN,
-        staffRevealsPer10Min: env.STAFF_REVEALS_PER_10_MIN,
-      };
+  const writeLimits = writeLimitsOf(env, standIn);
   // The shop's mail: the embedded auth's links and the payment receipts (issue 26).
   const mailer = env.SMTP_URL ? await smtpMailer(env.SMTP_URL, env.MAIL_FROM ?? DEFAULT_MAIL_FROM) : await mailboxMailer(join(dataDir, 'mailbox'), { logger, from: env.MAIL_FROM });
   const payments = { tronApiUrl: env.TRON_API_URL, binancePayApiUrl: env.BINANCE_PAY_API_URL, bkashApiUrl: env.BKASH_API_URL, siteUrl: env.SITE_URL ?? `http://localhost:${env.PORT}` };
+  const apiClientIp = (c: Context) => clientIpFrom(getConnInfo(c).remote.address, c.req.header('x-forwarded-for'), env.TRUSTED_PROXIES);
   if (env.SUPABASE_URL && env.SUPABASE_ANON_KEY && env.SUPABASE_SERVICE_ROLE_KEY) {
     const authUrl = `${env.SUPABASE_URL.replace(/\/$/, '')}/auth/v1`;
     const serviceRoleKey = env.SUPABASE_SERVICE_ROLE_KEY;
@@ -286,6 +272,8 @@ async function serveApp(
       sessionAlive: cachedSessionCheck(supabaseSessionCheck(authUrl, env.SUPABASE_ANON_KEY)),
       deleteAuthUser: supabaseUserDeleter(authUrl, serviceRoleKey),
       emailConfirmed: supabaseEmailConfirmed(authUrl, serviceRoleKey),
+      guestAccounts: supabaseGuestAccounts(authUrl, { anonKey: env.SUPABASE_ANON_KEY, serviceRoleKey }, { redirectTo: `${payments.siteUrl}/my-orders`, logger }),
+      clientIp: apiClientIp,
       blobs,
       secrets,
       clock: () => new Date(),
@@ -320,6 +308,8 @@ async function serveApp(
       sessionAlive: cachedSessionCheck(embeddedSessionCheck(db)),
       deleteAuthUser: auth.deleteUser,
       emailConfirmed: (userId) => isEmailConfirmed(db, userId),
+      guestAccounts: auth.guestAccounts,
+      clientIp: apiClientIp,
       blobs,
       secrets,
       clock: () => new Date(),

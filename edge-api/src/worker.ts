@@ -3,6 +3,7 @@ import { apiNotFound, createApp } from './app.ts';
 import { requestId, requestIdOf } from './middleware/request-id.ts';
 import { healthRoutes } from './routes/health.ts';
 import { cachedSessionCheck, supabaseSessionCheck } from './auth/session-check.ts';
+import { supabaseGuestAccounts } from './auth/supabase-guest-accounts.ts';
 import { supabaseEmailConfirmed, supabaseUserDeleter } from './auth/supabase-admin.ts';
 import { createTokenVerifier, remoteKeys } from './auth/verifier.ts';
 import { deriveUrlSigningKey } from './blobs/signed-urls.ts';
@@ -91,6 +92,9 @@ async function buildIsolate(source: Record<string, unknown>, logger: Logger): Pr
     sessionAlive: cachedSessionCheck(supabaseSessionCheck(authUrl, env.SUPABASE_ANON_KEY)),
     deleteAuthUser: supabaseUserDeleter(authUrl, env.SUPABASE_SERVICE_ROLE_KEY),
     emailConfirmed: supabaseEmailConfirmed(authUrl, env.SUPABASE_SERVICE_ROLE_KEY),
+    guestAccounts: supabaseGuestAccounts(authUrl, { anonKey: env.SUPABASE_ANON_KEY, serviceRoleKey: env.SUPABASE_SERVICE_ROLE_KEY }, { redirectTo: env.SITE_URL && `${env.SITE_URL}/my-orders`, logger }),
+    // Cloudflare names the caller; nothing else in front of a Worker can.
+    clientIp: (c) => c.req.header('cf-connecting-ip') ?? 'unknown',
     blobs,
     secrets: await createSecrets(credentialsKey, decodeKey(env.BLIND_INDEX_KEY, 'BLIND_INDEX_KEY'), { logger }),
     clock: () => new Date(),

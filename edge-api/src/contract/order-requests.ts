@@ -34,6 +34,8 @@ export const placeOrderBody = z.object({
   paymentMethod: text(40).optional(),
   /** A coupon the shop made (decision 220): the server prices the order with it, or refuses the order. */
   couponCode: couponCode.optional(),
+  /** How many (decision 178): quantity tiers lower the unit price. */
+  quantity: z.number({ message: 'must be a whole number' }).int('must be a whole number').min(1, 'must be at least 1').max(10_000, 'must be at most 10000').optional(),
 });
 
 /** A customer's payment screenshot: what POST /api/uploads answers for kind `payment`. */

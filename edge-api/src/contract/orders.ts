@@ -47,6 +47,11 @@ export interface Order {
   paymentMethod?: string | null;
   /** The coupon that priced the order (decision 220): `price` is what is due, `listPrice` what it was listed at. */
   coupon?: { code: string; listPrice: string; discount: string };
+  /**
+   * How the unit price was set (decision 178), kept as placed: the list unit price, the quantity, the unit
+   * price charged before any coupon and the rule (`tier` names its minimum, `customer` its percentage, if any).
+   */
+  pricing?: { quantity: number; listUnit: string; unitPrice: string; rule: 'list' | 'tier' | 'customer'; minQuantity?: number; percentOff?: number };
   /** The payment proof the customer sent, if any. */
   paymentProof?: PaymentProof;
   /** When the customer cancelled the order. */

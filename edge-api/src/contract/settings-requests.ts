@@ -52,4 +52,5 @@ export const settingsBody = z.object({
     .max(MAX_PAYMENT_INSTRUCTIONS, `must have at most ${MAX_PAYMENT_INSTRUCTIONS} entries`)
     .refine((list) => new Set(list.map((entry) => entry.method.toLowerCase())).size === list.length, { message: 'must name each payment method once' })
     .optional(),
+  guestCheckout: z.boolean().optional(),
 }) satisfies z.ZodType<SiteSettings>;

@@ -14,6 +14,8 @@ export interface SiteSettings {
   lowStockThreshold?: number;
   /** Per payment method, what a customer who chose it is shown until the order is paid (issue 17). */
   paymentInstructions?: PaymentInstructions[];
+  /** A signed-out visitor may order with just an email (decision 177); off unless an admin turns it on. */
+  guestCheckout?: boolean;
 }
 
 /** How to pay with one method: where to send, to whom, an optional QR image and a line of instructions. */
@@ -63,6 +65,7 @@ export const defaultSettings: SiteSettings = {
   ],
   lowStockThreshold: 0,
   paymentInstructions: [],
+  guestCheckout: false,
 };
 
 /** Stored settings over the defaults, so a field added later (or never synced) still reads something sensible. */

@@ -26,6 +26,8 @@ import * as authSignInCodes from '../../../migrations/2026-11-29-0200_auth_sign_
 import * as createTickets from '../../../migrations/2026-11-29-0300_create_tickets.ts';
 import * as createApiKeys from '../../../migrations/2026-11-29-0310_create_api_keys.ts';
 import * as createWebhooks from '../../../migrations/2026-11-29-0311_create_webhooks.ts';
+import * as guestOrderTokens from '../../../migrations/2026-11-29-0320_guest_order_tokens.ts';
+import * as pricesForRegulars from '../../../migrations/2026-11-29-0321_prices_for_regulars.ts';
 import * as deviceVaults from '../../../migrations/2026-11-29-0330_device_vaults.ts';
 import * as keysetOrderIndexes from '../../../migrations/2026-11-29-0340_keyset_order_indexes.ts';
 import * as orderUpdatedIndex from '../../../migrations/2026-11-29-0341_order_updated_index.ts';
@@ -59,6 +61,8 @@ const migrations: Record<string, Migration> = {
   '2026-11-29-0300_create_tickets': createTickets,
   '2026-11-29-0310_create_api_keys': createApiKeys,
   '2026-11-29-0311_create_webhooks': createWebhooks,
+  '2026-11-29-0320_guest_order_tokens': guestOrderTokens,
+  '2026-11-29-0321_prices_for_regulars': pricesForRegulars,
   '2026-11-29-0330_device_vaults': deviceVaults,
   '2026-11-29-0340_keyset_order_indexes': keysetOrderIndexes,
   '2026-11-29-0341_order_updated_index': orderUpdatedIndex,

@@ -91,6 +91,13 @@ export interface OrdersTable extends Synced {
   list_price: ColumnType<string | null, string | null | undefined, string | null>;
   coupon_code: ColumnType<string | null, string | null | undefined, string | null>;
   discount: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Ordered with just an email (decision 177): the SHA-256 of the placing device's order-state token, and its end. */
+  status_token_hash: ColumnType<string | null, string | null | undefined, string | null>;
+  status_token_expires_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** How many were bought, the unit price charged and the rule that set it (decision 178): kept as placed. */
+  quantity: ColumnType<number, number | undefined, number>;
+  unit_price: ColumnType<string | null, string | null | undefined, string | null>;
+  price_rule: ColumnType<string | null, string | null | undefined, string | null>;
   /** The customer's payment proof: a transaction id, a screenshot (blob ref) and the SHA-256 of its bytes. */
   payment_reference: string | null;
   payment_proof: string | null;
@@ -363,6 +370,8 @@ export interface Database {
   audit_log: AuditLogTable;
   idempotency_keys: IdempotencyKeysTable;
   auth_users: AuthUsersTable;
+  service_price_tiers: ServicePriceTiersTable;
+  customer_prices: CustomerPricesTable;
   auth_sessions: AuthSessionsTable;
   auth_refresh_tokens: AuthRefreshTokensTable;
   auth_one_time_tokens: AuthOneTimeTokensTable;
@@ -397,3 +406,19 @@ export type StockBatchRow = Selectable<StockBatchesTable>;
 export type AuditRow = Selectable<AuditLogTable>;
 export type NotificationRow = Selectable<NotificationsTable>;
 
+/** Buy `min_quantity` or more at `unit_cents` each (decision 178). */
+export interface ServicePriceTiersTable {
+  service_id: string;
+  min_quantity: number;
+  unit_cents: ColumnType<number, number, number>;
+}
+
+/** An admin's price for one customer: a unit price for a service, or a percentage off everything (decision 178). */
+export interface CustomerPricesTable {
+  id: string;
+  user_id: string;
+  service_id: string | null;
+  unit_cents: ColumnType<number | null, number | null | undefined, number | null>;
+  percent_off: ColumnType<string | null, string | number | null | undefined, string | number | null>;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+}

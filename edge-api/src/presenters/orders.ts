@@ -38,6 +38,10 @@ export async function presentOrder(row: OrderRow, audience: OrderAudience, secre
   if (row.note) order.note = row.note;
   if (row.payment_method) order.paymentMethod = row.payment_method;
   if (row.coupon_code && row.list_price && row.discount) order.coupon = { code: row.coupon_code, listPrice: row.list_price, discount: row.discount };
+  if (row.price_rule && row.unit_price) {
+    const rule = JSON.parse(row.price_rule) as { kind: 'list' | 'tier' | 'customer'; listUnit: string; minQuantity?: number; percentOff?: number };
+    order.pricing = { quantity: row.quantity, listUnit: rule.listUnit, unitPrice: row.unit_price, rule: rule.kind, ...(rule.minQuantity ? { minQuantity: rule.minQuantity } : {}), ...(rule.percentOff ? { percentOff: rule.percentOff } : {}) };
+  }
   if (row.cancelled_at) order.cancelledAt = new Date(row.cancelled_at).toISOString();
   if (row.payment_session) order.payment = row.payment_session;
   if (row.proof_at) {

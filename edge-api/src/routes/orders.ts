@@ -7,12 +7,10 @@ import { parseBlobRef } from '../contract/uploads.ts';
 import { asciiFileName, fileContentType } from '../contract/deliveries.ts';
 import { recordAudit } from '../db/audit.ts';
 import { resolveNotification } from '../db/notifications.ts';
-import { notifyNewOrder, notifyPaymentCheck, paymentCheckKey } from '../operations/staff-notices.ts';
-import { findOrder, findOrderIncludingDeleted, findProofReuse, insertOrder, listUserOrdersPage, lockOrder, updateOrder } from '../db/orders.ts';
-import type { Database, OrderRow } from '../db/schema.ts';
-import type { Transaction } from 'kysely';
-import { redeemCoupon } from '../operations/coupons.ts';
-import { findService } from '../db/services.ts';
+import { notifyPaymentCheck, paymentCheckKey } from '../operations/staff-notices.ts';
+import { findOrder, findProofReuse, listUserOrdersPage, lockOrder, updateOrder } from '../db/orders.ts';
+import type { OrderRow } from '../db/schema.ts';
+import { placeOrderIn } from '../operations/place-order.ts';
 import { nextVersion } from '../db/versions.ts';
 import type { Deps } from '../deps.ts';
 import { ApiError, badRequest, conflict, forbidden, notFound } from '../errors.ts';
@@ -46,67 +44,13 @@ function cancelRefusal(row: OrderRow): string {
   return `This order is already ${row.order_status === 'pending' ? 'being handled' : row.order_status}, so it can no longer be cancelled. Contact the shop if you no longer want it.`;
 }
 
-/** The order just written, priced with its coupon (one use taken, or the whole placement refused). */
-async function priceWithCoupon(trx: Transaction<Database>, order: OrderRow, code: string, use: Parameters<typeof redeemCoupon>[2]): Promise<OrderRow> {
-  const quote = await redeemCoupon(trx, code, use);
-  return trx
-    .updateTable('orders')
-    .set({ price: quote.price, list_price: quote.listPrice, coupon_code: quote.code, discount: quote.discount })
-    .where('id', '=', order.id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
-}
-
 export function orderRoutes(deps: Deps) {
   const reveals = createRevealLimiter(deps);
   return new Hono<AppEnv>()
     .post('/', requireRole(), validate('json', placeOrderBody), async (c) => {
-      const { id = crypto.randomUUID(), productId, note = '', paymentMethod, couponCode } = c.req.valid('json');
+      const { id = crypto.randomUUID(), productId, note = '', paymentMethod, couponCode, quantity } = c.req.valid('json');
       const me = c.get('user')!;
-      /** A replayed placement answers the order the first one made; an id of someone else's order is refused. */
-      const replayOf = (row: OrderRow) => {
-        if (row.user_id !== me.id) throw conflict('This order id is already taken');
-        if (row.deleted_at) throw conflict('This order was deleted');
-        return { row, created: false };
-      };
-      const result = await deps.db.transaction().execute(async (trx) => {
-        const existing = await findOrderIncludingDeleted(trx, id);
-        if (existing) return replayOf(existing);
-        const service = await findService(trx, productId);
-        if (!service) throw notFound('Service');
-        if (service.needs_details && note === '') {
-          const message = service.details_hint ? `This service needs details from you: ${service.details_hint}` : 'This service needs details from you: write them in the note';
-          throw badRequest(`note: ${message}`, [{ path: 'note', message }]);
-        }
-        const method = paymentMethod ? service.payment_methods.find((m) => m.toLowerCase() === paymentMethod.toLowerCase()) : undefined;
-        if (paymentMethod && !method) {
-          const message = `must be one of this service's payment methods: ${service.payment_methods.join(', ') || 'none'}`;
-          throw badRequest(`paymentMethod: ${message}`, [{ path: 'paymentMethod', message }]);
-        }
-        const fields = {
-          id,
-          productId: service.id,
-          title: service.title,
-          description: service.description,
-          category: service.category,
-          image: service.image,
-          price: service.price,
-          deliveryTime: service.delivery_time,
-          userId: me.id,
-          userEmail: me.email,
-          userName: me.display_name,
-          orderDate: deps.clock(),
-          note,
-          paymentMethod: method ?? null,
-        };
-        const version = await nextVersion(trx);
-        const inserted = await insertOrder(trx, fields, version);
-        if (!inserted) return replayOf((await findOrderIncludingDeleted(trx, id))!);
-        const created = couponCode ? await priceWithCoupon(trx, inserted, couponCode, { service, userId: me.id, now: fields.orderDate, orderId: id }) : inserted;
-        await notifyNewOrder(trx, version, created);
-        await recordAudit(trx, me, { action: 'order.create', entity: 'order', entityId: id, details: { productId, price: created.price, ...(couponCode ? { couponCode } : {}) } });
-        return { row: created, created: true };
-      });
+      const result = await deps.db.transaction().execute((trx) => placeOrderIn(trx, deps, me, { id, productId, note, paymentMethod, couponCode, quantity }));
       const order = await presentOrder(result.row, 'owner', deps.secrets, deps.blobs);
       return c.json({ success: true as const, order }, result.created ? 201 : 200);
     })

@@ -61,11 +61,11 @@ describe('site settings', () => {
     const before = await settingsRow();
     const saved = await api.call<SiteSettings>('PUT', '/api/settings', { user: admin, json: { ...shopSettings, brandName: '  Rahim Digital  ' } });
     expect(saved.status).toBe(200);
-    // A form that sends no low-stock threshold or payment instructions keeps the ones stored (none here).
-    expect(saved.body).toEqual({ ...shopSettings, lowStockThreshold: 0, paymentInstructions: [] });
+    // A form that sends no low-stock threshold, payment instructions or guest checkout keeps the ones stored (none here).
+    expect(saved.body).toEqual({ ...shopSettings, lowStockThreshold: 0, paymentInstructions: [], guestCheckout: false });
     for (const user of [undefined, customer, moderator]) {
       const read = await api.call<SiteSettings>('GET', '/api/settings', { user });
-      expect(read.body).toEqual({ ...shopSettings, lowStockThreshold: 0, paymentInstructions: [] });
+      expect(read.body).toEqual({ ...shopSettings, lowStockThreshold: 0, paymentInstructions: [], guestCheckout: false });
     }
     const after = await settingsRow();
     expect(Number(after!.version)).toBeGreaterThan(Number(before?.version ?? 0));

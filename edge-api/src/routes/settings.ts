@@ -24,6 +24,7 @@ export function settingsRoutes(deps: Deps) {
           ...body,
           lowStockThreshold: body.lowStockThreshold ?? before.lowStockThreshold ?? 0,
           paymentInstructions: body.paymentInstructions ?? before.paymentInstructions,
+          guestCheckout: body.guestCheckout ?? before.guestCheckout ?? false,
         };
         await saveSettings(trx, settings, version);
         await watchStockLevel(trx, version);

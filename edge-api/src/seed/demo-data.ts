@@ -169,7 +169,7 @@ export async function seedDemoData(deps: Deps, passwordFor: (email: string) => P
     }
 
     const paymentInstructions = await demoPaymentInstructions(deps);
-    await trx.insertInto('settings').values({ id: 'site', value: JSON.stringify({ ...defaultSettings, paymentInstructions }), version }).execute();
+    await trx.insertInto('settings').values({ id: 'site', value: JSON.stringify({ ...defaultSettings, paymentInstructions, guestCheckout: true }), version }).execute();
     // A coupon to try in the confirm step (decision 220).
     await trx
       .insertInto('coupons')

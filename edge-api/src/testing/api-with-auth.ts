@@ -26,6 +26,8 @@ export async function apiWithEmbeddedAuth(db: Kysely<Database>, server: AuthServ
     sessionAlive: cachedSessionCheck(embeddedSessionCheck(db), { ttlMs: 0 }),
     deleteAuthUser: server.auth.deleteUser,
     emailConfirmed: (userId) => isEmailConfirmed(db, userId),
+    guestAccounts: server.auth.guestAccounts,
+    clientIp: (c) => c.req.header('x-test-client-ip') ?? 'test',
     blobs: await createDiskBlobStore(await mkdtemp(join(tmpdir(), 'api-with-auth-')), crypto.getRandomValues(new Uint8Array(32))),
     secrets: await createSecrets(crypto.getRandomValues(new Uint8Array(32)), crypto.getRandomValues(new Uint8Array(32))),
     clock: () => new Date(),

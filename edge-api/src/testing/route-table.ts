@@ -83,6 +83,12 @@ export const routeTable: Record<string, RouteRow> = {
   // A rail proves itself by its signature (or the shop asks the rail): nobody signs in, and a forgery is a 400.
   'POST /api/payments/binance-pay/webhook': { access: 'anyone', badInputs: [notJson, { json: {} }, { json: { bizType: 'PAY', bizIdStr: '1', bizStatus: 'PAY_SUCCESS', data: '{}' } }] },
   'GET /api/payments/rails': { access: 'anyone', badInputs: [] },
+  'GET /api/admin/pricing/services/:id/tiers': { access: 'admin', badInputs: [notUuid('/api/admin/pricing/services/not-a-uuid/tiers')] },
+  'PUT /api/admin/pricing/services/:id/tiers': { access: 'admin', badInputs: [notUuid('/api/admin/pricing/services/not-a-uuid/tiers'), notJson, { json: {} }, { json: { tiers: [{ minQuantity: 1, unitPrice: '5' }] } }] },
+  'GET /api/admin/pricing/users/:id': { access: 'admin', badInputs: [notUuid('/api/admin/pricing/users/not-a-uuid')] },
+  'PUT /api/admin/pricing/users/:id': { access: 'admin', badInputs: [notUuid('/api/admin/pricing/users/not-a-uuid'), notJson, { json: {} }, { json: { percentOff: 150, services: [] } }] },
+  'POST /api/guest-orders': { access: 'anyone', badInputs: [notJson, { json: {} }, { json: { email: 'not an address', productId: 'not-a-uuid' } }, { json: { email: 'a@example.test', productId: '00000000-0000-4000-8000-000000000000', couponCode: 'OK-CODE' } }] },
+  'GET /api/guest-orders/:id': { access: 'anyone', badInputs: [notUuid('/api/guest-orders/not-a-uuid')] },
   'POST /api/coupons/quote': { access: 'user', badInputs: [notJson, { json: {} }, { json: { code: 'x', productId: 'not-a-uuid' } }] },
   'GET /api/admin/coupons': { access: 'admin', badInputs: [] },
   'POST /api/admin/coupons': { access: 'admin', badInputs: [notJson, { json: {} }, { json: { code: 'OK-CODE', kind: 'percent', amount: '101' } }, { json: { code: 'OK-CODE', kind: 'gift', amount: '5' } }] },

@@ -47,6 +47,7 @@ export const routes: RouteObject[] = [
         path: 'service-details/:id',
         lazy: () => import('../features/services/service-details-page.tsx').then((m) => ({ Component: m.ServiceDetailsPage })),
       },
+      { path: 'order-status/:id', lazy: () => import('../features/orders/order-status-page.tsx').then((m) => ({ Component: m.OrderStatusPage })) },
       { path: 'my-orders', lazy: () => import('../features/orders/my-orders-page.tsx').then((m) => ({ Component: m.MyOrdersPage })) },
       { path: 'support', lazy: () => import('../features/support/support-page.tsx').then((m) => ({ Component: m.SupportPage })) },
       { path: 'admin-users', element: <Navigate to="/dashboard/admin-users" replace /> },

@@ -8,7 +8,8 @@ import { createAuthKit, type AuthKit, type EmbeddedAuthOptions } from './auth-ki
 import { deleteAuthUser } from './auth-store.ts';
 import { AuthFailure, sameSecret } from './auth-requests.ts';
 import { linkRoutes } from './link-routes.ts';
-import { otpRoutes } from './otp-routes.ts';
+import { ensureAccount, mailGuestSignIn, otpRoutes } from './otp-routes.ts';
+import type { GuestAccounts } from '../../deps.ts';
 import { sessionRoutes } from './session-routes.ts';
 import { userRoutes } from './user-routes.ts';
 
@@ -21,6 +22,8 @@ export interface EmbeddedAuth {
   deleteUser(userId: string): Promise<void>;
   /** Public keys only. */
   jwks(): { keys: JWK[] };
+  /** Accounts for orders placed with just an email, and their sign-in mail (decision 177). */
+  guestAccounts: GuestAccounts;
 }
 
 const API_VERSION = '2024-01-01';
@@ -59,6 +62,10 @@ export function createEmbeddedAuth(options: EmbeddedAuthOptions): EmbeddedAuth {
       await deleteAuthUser(kit.db, userId);
     },
     jwks: kit.jwks,
+    guestAccounts: {
+      ensure: (email) => ensureAccount(kit, email),
+      mailSignIn: (email) => mailGuestSignIn(kit, email),
+    },
   };
 }
 

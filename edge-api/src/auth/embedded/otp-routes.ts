@@ -39,7 +39,8 @@ export function otpRoutes(kit: AuthKit): Hono {
   });
 }
 
-async function mailSignIn(kit: AuthKit, email: string, options: { createUser: boolean; metadata: Record<string, unknown>; redirectTo: string | undefined }): Promise<void> {
+/** Finds or makes the account, then mails its link and code; failures are logged, never thrown (the caller has answered). */
+export async function mailSignIn(kit: AuthKit, email: string, options: { createUser: boolean; metadata: Record<string, unknown>; redirectTo: string | undefined }): Promise<void> {
   try {
     let user = await findAuthUserByEmail(kit.db, email);
     if (!user && options.createUser) {
@@ -70,4 +71,32 @@ async function mailSignIn(kit: AuthKit, email: string, options: { createUser: bo
   } catch (error) {
     kit.logger.error('auth: could not send a sign-in link', { error: String(error) });
   }
+}
+
+/**
+ * The account of an address, made unconfirmed (an unknown password) when there is none: an order placed
+ * with just an email goes to it (decision 177). The password hash is computed either way, so the time
+ * taken does not tell whether the account existed.
+ */
+export async function ensureAccount(kit: AuthKit, email: string): Promise<string> {
+  const address = normalizeEmail(email);
+  const passwordHash = await bcrypt.hash(crypto.randomUUID(), BCRYPT_COST);
+  const found = await findAuthUserByEmail(kit.db, address);
+  if (found) return found.id;
+  const made = await insertAuthUser(kit.db, { id: crypto.randomUUID(), email: address, passwordHash, metadata: {}, now: kit.clock(), signedIn: false, confirmed: false });
+  if (made) kit.logger.info('auth: account made for an order with an email', { userId: made.id });
+  const user = made ?? (await findAuthUserByEmail(kit.db, address));
+  if (!user) throw new Error('the account of an order with an email could not be made');
+  return user.id;
+}
+
+/**
+ * The sign-in mail of an order placed with just an email: held back, silently, when the address had a mail
+ * in the last minute (or its hourly few), counted with signInWithOtp's own (decision 177).
+ */
+export async function mailGuestSignIn(kit: AuthKit, email: string): Promise<void> {
+  const address = normalizeEmail(email);
+  if (!(await kit.limits.addressMinute.hit(address)).allowed) return;
+  if (!(await kit.limits.addressHour.hit(address)).allowed) return;
+  await mailSignIn(kit, address, { createUser: false, metadata: {}, redirectTo: undefined });
 }

@@ -6,6 +6,7 @@ import { normalizeOrderStatus, normalizePaymentStatus, shortOrderId } from '../.
 import { RailPaymentSummary } from './rail-payment-summary.tsx';
 import { CustomerPaymentDetails } from './customer-payment-details.tsx';
 import { deliverySummary } from './other-delivery-modal.tsx';
+import { PriceBreakdown } from '../../components/price-breakdown.tsx';
 
 export interface OrderListProps {
   orders: readonly Order[];
@@ -96,11 +97,7 @@ function OrderItem({
             {order.title}
           </h3>
           <p className="font-bold">${order.price}</p>
-          {order.coupon && (
-            <p className="text-xs">
-              {order.coupon.code}: ${order.coupon.discount} off ${order.coupon.listPrice}
-            </p>
-          )}
+          <PriceBreakdown order={order} />
         </div>
 
         <div className="min-w-0">

@@ -20,6 +20,8 @@ export function MyOrdersPage() {
   usePageTitle('My Orders');
   const auth = useAuth();
   const location = useLocation();
+  // A mailed sign-in link lands here (decision 177): wait while the auth client takes its session.
+  if (auth.status === 'loading') return <LoadingState text="Signing you in..." />;
   if (auth.status !== 'signedIn') {
     return <Navigate to="/register" replace state={{ from: location, reason: 'Create an account, or sign in, to see your orders.' }} />;
   }

@@ -12,7 +12,11 @@ import { PaymentMethodSymbol } from './payment-methods.tsx';
 
 export const NOTE_REQUIRED = 'This service needs details from you: please write them in the note.';
 
+export const EMAIL_REQUIRED = 'Enter your email address: your sign-in link and the order go there.';
+
 export interface OrderChoice {
+  /** A signed-out visitor's address (decision 177). */
+  email?: string;
   note: string;
   paymentMethod?: string;
   couponCode?: string;
@@ -29,6 +33,7 @@ export function OrderConfirmDialog({
   error,
   onConfirm,
   onClose,
+  guest = false,
 }: {
   service: Service;
   settings: SiteSettings;
@@ -36,8 +41,12 @@ export function OrderConfirmDialog({
   error: string | null;
   onConfirm: (choice: OrderChoice) => void;
   onClose: () => void;
+  /** A signed-out visitor: the step asks only for an email, and takes no coupon. */
+  guest?: boolean;
 }) {
   const id = useId();
+  const [email, setEmail] = useState('');
+  const [emailError, setEmailError] = useState<string | null>(null);
   const [method, setMethod] = useState<string | undefined>(service.paymentMethods[0]);
   const [note, setNote] = useState('');
   const [noteError, setNoteError] = useState<string | null>(null);
@@ -47,12 +56,17 @@ export function OrderConfirmDialog({
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    if (guest && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email.trim())) {
+      setEmailError(EMAIL_REQUIRED);
+      document.getElementById(`${id}-email`)?.focus();
+      return;
+    }
     if (service.needsDetails && note.trim() === '') {
       setNoteError(NOTE_REQUIRED);
       document.getElementById(`${id}-note`)?.focus();
       return;
     }
-    onConfirm({ note: note.trim(), paymentMethod: method, ...(coupon ? { couponCode: coupon.code } : {}) });
+    onConfirm({ note: note.trim(), paymentMethod: method, ...(coupon ? { couponCode: coupon.code } : {}), ...(guest ? { email: email.trim() } : {}) });
   };
 
   return (
@@ -85,7 +99,38 @@ export function OrderConfirmDialog({
           </div>
         </dl>
 
-        <CouponField productId={service.id} applied={coupon} onApplied={setCoupon} />
+        {guest ? (
+          <div>
+            <label htmlFor={`${id}-email`} className="mb-1 block font-semibold">
+              Your email
+            </label>
+            <input
+              id={`${id}-email`}
+              type="email"
+              autoComplete="email"
+              inputMode="email"
+              required
+              className={`input w-full ${emailError ? 'input-error' : ''}`}
+              value={email}
+              aria-invalid={emailError ? true : undefined}
+              aria-describedby={`${id}-email-hint${emailError ? ` ${id}-email-error` : ''}`}
+              onChange={(event) => {
+                setEmail(event.target.value);
+                setEmailError(null);
+              }}
+            />
+            <p id={`${id}-email-hint`} className="mt-1 text-xs">
+              No password needed: we mail you a link that signs you in to see this order, on any device.
+            </p>
+            {emailError && (
+              <p id={`${id}-email-error`} className="mt-1 text-sm text-error">
+                {emailError}
+              </p>
+            )}
+          </div>
+        ) : (
+          <CouponField productId={service.id} applied={coupon} onApplied={setCoupon} />
+        )}
 
         {service.paymentMethods.length > 0 && (
           <fieldset className="space-y-2">

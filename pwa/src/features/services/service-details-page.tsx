@@ -14,6 +14,8 @@ import { shortServiceId } from '../../lib/order-rules.ts';
 import { useGoBack } from '../../lib/use-go-back.ts';
 import { OrderConfirmDialog } from './order-confirm-dialog.tsx';
 import { PaymentMethodSymbol } from './payment-methods.tsx';
+import { useGuestCheckout } from './use-guest-checkout.ts';
+import { useGuestOrder } from './use-guest-order.ts';
 import { usePlaceOrder } from './use-place-order.ts';
 import { usePublicService } from './use-public-services.ts';
 
@@ -25,12 +27,16 @@ const trustPoints = ['Money-back guarantee', 'Secure payment processing', 'Quali
 export function ServiceDetailsPage() {
   const auth = useAuth();
   const location = useLocation();
+  const guestCheckout = useGuestCheckout(auth.status === 'signedOut');
+  // A shop that takes orders with just an email shows signed-out visitors the service (decision 177).
+  if (auth.status === 'signedOut' && guestCheckout === undefined) return <LoadingState text="Loading service details..." />;
+  if (auth.status === 'signedOut' && guestCheckout) return <ServiceDetails userId={null} />;
   // The spec: signed-out visitors register first, then come back here.
   if (auth.status !== 'signedIn') return <Navigate to="/register" replace state={{ from: location, reason: SIGN_UP_REASON }} />;
   return <ServiceDetails userId={auth.user.id} />;
 }
 
-function ServiceDetails({ userId }: { userId: string }) {
+function ServiceDetails({ userId }: { userId: string | null }) {
   const { id = '' } = useParams();
   const service = usePublicService(id);
   usePageTitle(service.state === 'ready' && service.value ? service.value.title : service.state === 'loading' ? 'Service Details' : 'Service not found');
@@ -64,9 +70,11 @@ function InfoRow({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-function ServiceView({ service, userId, onBack }: { service: Service; userId: string; onBack: () => void }) {
+function ServiceView({ service, userId, onBack }: { service: Service; userId: string | null; onBack: () => void }) {
   const settings = useSettings();
-  const { place, placing, error } = usePlaceOrder();
+  const signedIn = usePlaceOrder();
+  const guest = useGuestOrder();
+  const { placing, error } = userId ? signedIn : guest;
   // "Place Order Now" opens the summary; its confirm button places the order.
   const [confirming, setConfirming] = useState(false);
   const delivery = deliveryTimeLabel(service.deliveryTime);
@@ -211,7 +219,8 @@ function ServiceView({ service, userId, onBack }: { service: Service; userId: st
           settings={settings}
           placing={placing}
           error={error}
-          onConfirm={(choice) => void place(userId, service.id, choice)}
+          guest={userId === null}
+          onConfirm={(choice) => void (userId ? signedIn.place(userId, service.id, choice) : guest.place(service.id, { ...choice, email: choice.email ?? '' }))}
           onClose={() => setConfirming(false)}
         />
       )}

@@ -2,7 +2,7 @@ import { MAX_WALLETS, type SiteSettings } from '../../../../edge-api/src/contrac
 import type { FieldProblems } from '../../lib/form-problems.ts';
 
 export type SocialKey = keyof SiteSettings['socialLinks'];
-export type TextKey = Exclude<keyof SiteSettings, 'socialLinks' | 'wallets' | 'lowStockThreshold' | 'paymentInstructions'>;
+export type TextKey = Exclude<keyof SiteSettings, 'socialLinks' | 'wallets' | 'lowStockThreshold' | 'paymentInstructions' | 'guestCheckout'>;
 
 export interface TextField {
   key: TextKey;

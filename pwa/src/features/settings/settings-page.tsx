@@ -15,6 +15,7 @@ import { useAuthorization } from '../../lib/authorization.tsx';
 import { checkWith, problemsFromAnswer, type FieldProblems } from '../../lib/form-problems.ts';
 import { PaymentInstructionsEditor } from './payment-instructions-editor.tsx';
 import { useFieldKit } from './settings-field-kit.tsx';
+import { OrderingSection } from './ordering-section.tsx';
 import { SocialLinksSection, StockSection, TextFieldGroups, WalletsSection } from './settings-sections.tsx';
 
 type Loaded = { kind: 'loading' } | { kind: 'error' } | { kind: 'ready'; settings: SiteSettings; source: 'server' | 'device' };
@@ -161,6 +162,7 @@ function SettingsForm({ initial, fromDevice, onReload }: { initial: SiteSettings
         <TextFieldGroups {...sections} />
         <SocialLinksSection {...sections} />
         <StockSection {...sections} />
+        <OrderingSection {...sections} />
         <WalletsSection {...sections} errors={errors} setErrors={setErrors} />
         <PaymentInstructionsEditor
           list={settings.paymentInstructions ?? []}

@@ -1,0 +1,75 @@
+import type { Kysely, Transaction } from 'kysely';
+import { formatCents, toCents } from '../contract/coupons.ts';
+import type { Database } from '../db/schema.ts';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+/** The rules that may lower a customer's unit price for one service (decision 178). */
+export interface PriceRules {
+  /** Buy `minQuantity` or more at `unitCents` each. */
+  tiers: { minQuantity: number; unitCents: number }[];
+  /** An admin's price for this customer: a unit price for this service, or a percentage off everything. */
+  customer?: { unitCents: number } | { percentOff: number };
+}
+
+/** Which rule set the unit price, and the list unit price it started from: kept on the order as placed. */
+export interface PriceRule {
+  kind: 'list' | 'tier' | 'customer';
+  listUnit: string;
+  /** The tier's minimum quantity, or the customer's percentage. */
+  minQuantity?: number;
+  percentOff?: number;
+}
+
+export interface OrderPrice {
+  quantity: number;
+  unitPrice: string;
+  /** unitPrice × quantity: what a coupon then applies to. */
+  total: string;
+  /** The list unit price × quantity. */
+  listTotal: string;
+  rule: PriceRule;
+}
+
+/**
+ * The one price computation (decision 178): the unit price is the lowest of the list price, the tier for
+ * the quantity (the largest minimum not above it) and the customer's own price; they are never stacked.
+ * A percentage is rounded to the cent in the customer's favour. Undefined when the list price is not a
+ * plain number (such a service is sold one at a time, as listed).
+ */
+export function priceFor(listPrice: string, quantity: number, rules: PriceRules): OrderPrice | undefined {
+  const list = toCents(listPrice);
+  if (list === undefined) return undefined;
+  const candidates: { cents: number; rule: PriceRule }[] = [{ cents: list, rule: { kind: 'list', listUnit: formatCents(list) } }];
+  const tier = rules.tiers.filter((t) => t.minQuantity <= quantity).sort((a, b) => b.minQuantity - a.minQuantity)[0];
+  if (tier) candidates.push({ cents: tier.unitCents, rule: { kind: 'tier', listUnit: formatCents(list), minQuantity: tier.minQuantity } });
+  const own = rules.customer;
+  if (own && 'unitCents' in own) candidates.push({ cents: own.unitCents, rule: { kind: 'customer', listUnit: formatCents(list) } });
+  if (own && 'percentOff' in own) {
+    const off = Math.ceil((list * Math.round(own.percentOff * 100)) / 10_000);
+    candidates.push({ cents: Math.max(0, list - off), rule: { kind: 'customer', listUnit: formatCents(list), percentOff: own.percentOff } });
+  }
+  // The first of the lowest: the list price wins a tie, then the tier.
+  const best = candidates.reduce((a, b) => (b.cents < a.cents ? b : a));
+  return { quantity, unitPrice: formatCents(best.cents), total: formatCents(best.cents * quantity), listTotal: formatCents(list * quantity), rule: best.rule };
+}
+
+/** The tiers of a service and this customer's price rules, as stored. */
+export async function loadPriceRules(db: Db, serviceId: string, userId: string): Promise<PriceRules> {
+  const [tiers, own] = await Promise.all([
+    db.selectFrom('service_price_tiers').select(['min_quantity', 'unit_cents']).where('service_id', '=', serviceId).execute(),
+    db
+      .selectFrom('customer_prices')
+      .select(['service_id', 'unit_cents', 'percent_off'])
+      .where('user_id', '=', userId)
+      .where((eb) => eb.or([eb('service_id', '=', serviceId), eb('service_id', 'is', null)]))
+      .execute(),
+  ]);
+  // A price for this service comes before a percentage off everything.
+  const forService = own.find((row) => row.service_id !== null && row.unit_cents !== null);
+  const everything = own.find((row) => row.service_id === null && row.percent_off !== null);
+  return {
+    tiers: tiers.map((t) => ({ minQuantity: t.min_quantity, unitCents: Number(t.unit_cents) })),
+    customer: forService ? { unitCents: Number(forService.unit_cents) } : everything ? { percentOff: Number(everything.percent_off) } : undefined,
+  };
+}
