@@ -59,14 +59,14 @@ export function PublicLayout() {
         <Outlet />
       </main>
       <footer className="footer footer-center bg-base-200 p-6 text-base-content">
-        <nav aria-label="Footer" className="flex flex-wrap justify-center gap-4">
-          <Link className="link link-hover" to="/about">
+        <nav aria-label="Footer" className="flex flex-wrap justify-center gap-x-4">
+          <Link className="link link-hover inline-flex min-h-11 items-center px-1" to="/about">
             About
           </Link>
-          <Link className="link link-hover" to="/services">
+          <Link className="link link-hover inline-flex min-h-11 items-center px-1" to="/services">
             Services
           </Link>
-          <Link className="link link-hover" to="/contact">
+          <Link className="link link-hover inline-flex min-h-11 items-center px-1" to="/contact">
             Contact
           </Link>
         </nav>

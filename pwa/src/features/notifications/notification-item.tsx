@@ -16,7 +16,7 @@ export function NotificationItem({ notification, compact = false, action }: { no
         {unread && <span className="badge badge-primary badge-sm">Unread</span>}
         {notification.resolved && <span className="badge badge-ghost badge-sm">Resolved</span>}
       </div>
-      <p className="mt-1 font-semibold">{link ? <Link to={link} className="link link-hover">{notification.title}</Link> : notification.title}</p>
+      <p className="mt-1 font-semibold">{link ? <Link to={link} className="link link-hover inline-flex min-h-6 items-center">{notification.title}</Link> : notification.title}</p>
       {!compact && notification.body && <p className="text-sm text-base-content/80">{notification.body}</p>}
       {compact && notification.body && <p className="line-clamp-2 text-sm text-base-content/80">{notification.body}</p>}
       <div className="mt-1 flex flex-wrap items-center justify-between gap-2">

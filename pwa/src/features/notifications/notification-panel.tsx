@@ -55,7 +55,7 @@ export function NotificationPanel() {
           ))}
         </ul>
       )}
-      <Link to="/dashboard/notifications" className="link link-primary mt-3 inline-block text-sm">
+      <Link to="/dashboard/notifications" className="link link-primary mt-3 inline-flex min-h-11 items-center text-sm">
         All notifications
       </Link>
     </section>
