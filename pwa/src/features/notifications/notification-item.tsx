@@ -1,14 +1,15 @@
 import type { StaffNotification } from '../../../../edge-api/src/contract/notifications.ts';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
+import type { StockAccess } from './low-stock-target.ts';
 import { kindLabel, notificationLink } from './notifications-data.ts';
 
 const when = (iso: string) => new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 
 /** One notification: its kind, title, text and time, unread marked in words as well as colour. */
-export function NotificationItem({ notification, compact = false, action }: { notification: StaffNotification; compact?: boolean; action?: ReactNode }) {
+export function NotificationItem({ notification, stock, compact = false, action }: { notification: StaffNotification; stock: StockAccess; compact?: boolean; action?: ReactNode }) {
   const unread = notification.readAt === null;
-  const link = notificationLink(notification);
+  const link = notificationLink(notification, stock);
   return (
     <li className={`rounded-box border p-3 ${unread ? 'border-primary bg-primary/5' : 'border-base-300'}`} data-testid="notification">
       <div className="flex flex-wrap items-center gap-2">
