@@ -12,7 +12,7 @@ function openAtFirst(): boolean {
 /**
  * The order figures (five cards and the 30-day chart) in a section that folds: below the desktop
  * breakpoint it starts folded, its summary line giving the two counts staff act on, so the order list
- * starts within the first screen of a tablet (decision 221).
+ * starts within the first screen of a tablet (decision 199).
  */
 export function OrderFigures({ stats, local }: { stats: OrderStats | undefined; local: boolean }) {
   const [open, setOpen] = useState(openAtFirst);
