@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import type { Service } from '../edge-api/src/contract/services.ts';
@@ -8,7 +9,7 @@ import { apiSession, checkA11yAtBoth, demoLogins, PHONE, setUpServerAndBrowser, 
  * One stock model in the screens (issue 33, item 1; decisions 197, 198): a low-stock warning leads an admin
  * to the stock that ran low (a service's own stock, not the Wise inventory) and offers a moderator, who
  * cannot add stock, no button; a service's bulk import imports the good rows and keeps the bad ones,
- * numbered, in the box to fix; changing what a service delivers says what happens to stock of the old
+ * numbered, in the box to fix; it exports as the Wise stock does; changing what a service delivers says what happens to stock of the old
  * kind. Each screen passes axe at 412 and 820 px.
  */
 
@@ -83,6 +84,17 @@ describe('one stock model in the screens', () => {
     await dialog.getByRole('button', { name: 'Import the 2 good rows' }).click();
     await admin.getByText('2 items imported. Left out, to fix in the box: 1 row.').waitFor();
     assert.equal(await dialog.getByLabel('Rows to add').inputValue(), bad);
+
+    // Exported as the Wise stock is: passwords only when asked, after a question.
+    await dialog.getByLabel('Include passwords').check();
+    await dialog.getByRole('button', { name: 'Export CSV' }).click();
+    const question = admin.getByRole('dialog', { name: 'Export with passwords?' });
+    await question.getByText("The file will hold every item's password in plain text.", { exact: false }).waitFor();
+    const download = admin.waitForEvent('download');
+    await question.getByRole('button', { name: 'Export with passwords' }).click();
+    const file = await readFile((await (await download).path())!, 'utf8');
+    assert.match(file.split('\r\n')[0]!, /^host,port,user,password,notes,status,/);
+    assert.ok(file.includes(`good1-${stamp}.example.net,22,root,Good#One-${stamp},`), 'the export holds the imported item with its password');
     await dialog.getByRole('button', { name: 'Done' }).click();
 
     await admin.getByRole('button', { name: `Edit ${vps.title}` }).click();

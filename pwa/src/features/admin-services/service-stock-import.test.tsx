@@ -3,6 +3,7 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-li
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Service } from '../../../../edge-api/src/contract/services.ts';
 import { createApiHarness, type ApiHarness, type TestUser } from '../../../../edge-api/src/testing/api-harness.ts';
+import { ConfirmProvider } from '../../components/confirm-dialog.tsx';
 import { ToastProvider } from '../../components/toast.tsx';
 import { deleteUserDb } from '../../db/local-db.ts';
 import { AuthContext } from '../../lib/auth.tsx';
@@ -68,7 +69,9 @@ function renderDialog(service: Service, role: 'admin' | 'moderator', online = tr
     <AuthContext value={{ status: 'signedIn', user: { id: admin.id, email: admin.email }, session: {} as Session }}>
       <StaffRoleProvider role={role}>
         <ToastProvider>
-          <ServiceStockDialog service={service} online={online} onClose={() => {}} />
+          <ConfirmProvider>
+            <ServiceStockDialog service={service} online={online} onClose={() => {}} />
+          </ConfirmProvider>
         </ToastProvider>
       </StaffRoleProvider>
     </AuthContext>,
