@@ -93,7 +93,7 @@ describe('Add many at once, in a service\'s stock dialog', () => {
     fireEvent.change(screen.getByLabelText('Rows to add'), { target: { value: rows } });
     expect(screen.getByTestId('line-numbers').textContent).toBe('1\n2\n3\n4');
     fireEvent.click(screen.getByRole('button', { name: 'Preview' }));
-    const table = await screen.findByRole('table', { name: 'Rows with problems' });
+    const table = await screen.findByRole('table', { name: 'Rows with problems' }, { timeout: 5_000 });
     expect([...within(table).getAllByRole('columnheader')].map((cell) => cell.textContent)).toEqual(['Line', 'Item', 'Field', 'Problem']);
     const cells = within(table).getAllByRole('row')[1]!.querySelectorAll('td');
     expect([...cells].map((cell) => cell.textContent)).toEqual(['3', expect.stringContaining(':70000') as unknown as string, 'port', 'must be a whole number from 1 to 65535']);
@@ -102,9 +102,9 @@ describe('Add many at once, in a service\'s stock dialog', () => {
     expect(await rowsOnServer(service.id)).toBe(0);
 
     fireEvent.click(screen.getByRole('button', { name: 'Import the 2 good rows' }));
-    await waitFor(async () => expect(await rowsOnServer(service.id)).toBe(2));
-    await waitFor(() => expect((screen.getByLabelText('Rows to add') as HTMLTextAreaElement).value).toBe(bad));
-    expect(await screen.findByText(/2 items imported\. Left out, to fix in the box: 1 row\./)).toBeTruthy();
+    await waitFor(async () => expect(await rowsOnServer(service.id)).toBe(2), { timeout: 5_000 });
+    await waitFor(() => expect((screen.getByLabelText('Rows to add') as HTMLTextAreaElement).value).toBe(bad), { timeout: 5_000 });
+    expect(await screen.findByText(/2 items imported\. Left out, to fix in the box: 1 row\./, {}, { timeout: 5_000 })).toBeTruthy();
 
     // Fixed in place, it goes in too.
     fireEvent.change(screen.getByLabelText('Rows to add'), { target: { value: bad.replace(',70000,', ',2222,') } });
