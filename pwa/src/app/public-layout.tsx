@@ -36,7 +36,7 @@ export function PublicLayout() {
         Skip to content
       </a>
       <aside aria-label="Contact and social links" className="bg-neutral text-neutral-content">
-        <div className="mx-auto flex max-w-7xl items-center justify-between gap-2 px-4 py-1">
+        <div className="mx-auto flex max-w-7xl flex-wrap items-center justify-between gap-x-2 px-4 py-1">
           {settings.contactChatUrl ? (
             <ExternalLink href={settings.contactChatUrl} className="btn btn-sm btn-ghost gap-2 text-neutral-content">
               <ChatIcon />
