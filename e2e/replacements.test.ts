@@ -138,9 +138,15 @@ describe('replacement under warranty', () => {
     const change = adminPage.getByRole('dialog', { name: 'Change Password' });
     await change.waitFor();
     const rotatedPassword = `Rotated#Pass-${stamp}`;
-    await change.getByLabel('New password').fill(rotatedPassword);
+    // It names the order and its customer before anything changes, and asks for the password twice (decision 221).
+    await change.getByTestId('rotation-reaches').getByText(new RegExp(`order #${shortOrderId(orderId)} of .+ will show the new password`)).waitFor();
+    await change.getByLabel('New password', { exact: true }).fill(rotatedPassword);
+    await change.getByLabel('Confirm new password').fill(`${rotatedPassword}x`);
+    await change.getByRole('button', { name: `Change password of order #${shortOrderId(orderId)}` }).click();
+    await change.getByText('The two passwords do not match.').waitFor();
+    await change.getByLabel('Confirm new password').fill(rotatedPassword);
     await checkA11yAtBoth(adminPage, TABLET);
-    await change.getByRole('button', { name: 'Change password' }).click();
+    await change.getByRole('button', { name: `Change password of order #${shortOrderId(orderId)}` }).click();
     await adminPage.getByText(`Password changed. Order #${shortOrderId(orderId)} now shows the new password, and its customer is told on the order.`).waitFor();
 
     await customerPage.reload();

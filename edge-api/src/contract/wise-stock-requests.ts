@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { blankAsMissing, EMAIL_MAX, expectedVersion, IMAGE_ADDRESS_MAX, queryText, requiredEmail, requiredText, text, uuid, WISE_PASSWORD_MAX, wisePassword } from './fields.ts';
 import { isHttpUrl, parseBlobRef } from './uploads.ts';
+import { PASSWORD_MIN_CHARS } from './users.ts';
 import { stockStatuses, type StockStatus } from './wise-stocks.ts';
 
 /** An image uploaded through POST /api/uploads (kind stock), or an external http(s) URL; '' is no image. */
@@ -51,11 +52,18 @@ export const stockExportQuery = z.object({
 });
 
 /**
+ * A stock's new password, which a sold stock's customer sees at once (decision 221): the rules of an
+ * account password (registration's shortest length, PASSWORD_MIN_CHARS) on top of the stock rules, so a
+ * slip such as `short` never reaches a buyer.
+ */
+export const newStockPassword = wisePassword.refine((value) => [...value].length >= PASSWORD_MIN_CHARS, { message: `must be at least ${PASSWORD_MIN_CHARS} characters` });
+
+/**
  * POST /api/wise-stocks/{id}/password: a new password for a stock (decision 064). When the stock was sold,
  * the order holding it shows the new password at once, the old one kept in its history.
  */
 export const stockPasswordBody = z.object({
-  wisePassword,
+  wisePassword: newStockPassword,
   /** Use it although the password is already in stock or delivered (answered 409 duplicate_credentials without). */
   overrideDuplicates: z.boolean({ error: 'must be true or false' }).optional(),
   version: expectedVersion,

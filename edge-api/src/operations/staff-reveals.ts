@@ -16,7 +16,7 @@ export const STAFF_REVEALS_PER_10_MIN = 30;
 const WINDOW_MS = 10 * 60_000;
 
 /** The routes that answer a stock password in clear to staff. */
-export type StaffRevealRoute = 'POST /api/wise-stocks/:id/reveal' | 'GET /api/wise-stocks/export.csv';
+export type StaffRevealRoute = 'POST /api/wise-stocks/:id/reveal' | 'GET /api/wise-stocks/export.csv' | 'GET /api/service-stocks/export.csv';
 
 /** How much of the budget spent makes admins hear of it: 80 %, rounded up (24 of 30). */
 export const warnAt = (limit: number): number => Math.ceil(limit * 0.8);

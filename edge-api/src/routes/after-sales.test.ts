@@ -382,6 +382,23 @@ describe('rotation in place', () => {
     expect((await customerOrder(id)).wisePassword).toBe(elsewhere);
   });
 
+  it('refuses a new password under the account rules (at least 6 characters), changing nothing the customer sees (decision 221)', async () => {
+    const { id, stockId } = await deliveredFromStock();
+    const before = await orders.orderRow(id);
+    const stockBefore = await orders.stockRow(stockId);
+    for (const wisePassword of ['short', '     ', '12345', '😀😀😀😀😀']) {
+      const refused = await rotate(stockId, { wisePassword });
+      expect(refused.status, wisePassword).toBe(400);
+      expect([...new Set(errorPaths(refused.body))]).toEqual(['wisePassword']);
+    }
+    expect((await rotate(stockId, { wisePassword: 'short' })).body.error.message).toMatch(/at least 6 characters/);
+    expect(await orders.orderRow(id)).toMatchObject({ version: before.version, wise_password_index: before.wise_password_index, delivery_history: [] });
+    expect((await orders.stockRow(stockId)).version).toBe(stockBefore.version);
+    const six = `S${random().slice(0, 5)}`;
+    orders.passwordsUsed.push(six);
+    expect((await rotate(stockId, { wisePassword: six })).status).toBe(200);
+  });
+
   it('of an unsold stock changes only the stock; a stale version, a moderator and a customer are refused', async () => {
     const stockId = await orders.seedStock(`free-${random()}@wise.test`, `Free-${random()}`);
     const next = `Next-${random()}`;

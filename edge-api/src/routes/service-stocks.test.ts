@@ -319,3 +319,36 @@ describe('sync', () => {
     expect(JSON.stringify(customer.body)).not.toContain(password);
   });
 });
+
+describe("export of a service's stock (decision 198)", () => {
+  const exportCsv = (serviceId: string, query = '', user: TestUser = bench.admin) =>
+    bench.api.call<string>('GET', `/api/service-stocks/export.csv?serviceId=${serviceId}${query}`, { user });
+
+  it('gives admins the items as CSV, secrets only when asked and audited each time; moderators and customers are refused', async () => {
+    const password = `Exp-${random()}-pw`;
+    const item = server(password);
+    expect((await add({ serviceId: services.server, server: item, notes: 'rack 4' })).status).toBe(201);
+
+    const plain = await exportCsv(services.server);
+    expect(plain.status).toBe(200);
+    expect(plain.headers.get('cache-control')).toBe('no-store');
+    const [header, ...lines] = plain.body.trim().split('\r\n');
+    expect(header).toBe('host,port,user,notes,status,soldTo,orderId,createdAt,id');
+    expect(lines.some((line) => line.startsWith(`${item.host},22,root,rack 4,available,`))).toBe(true);
+    expect(plain.body).not.toContain(password);
+
+    const withSecrets = await exportCsv(services.server, '&passwords=true');
+    expect(withSecrets.status).toBe(200);
+    expect(withSecrets.body.split('\r\n')[0]).toBe('host,port,user,password,notes,status,soldTo,orderId,createdAt,id');
+    expect(withSecrets.body).toContain(`${item.host},22,root,${password},rack 4,available,`);
+    expect(withSecrets.headers.get('content-disposition')).toMatch(/-with-passwords\.csv"$/);
+
+    const audits = await bench.api.db.selectFrom('audit_log').selectAll().where('action', '=', 'service_stock.export').where('entity_id', '=', services.server).execute();
+    expect(audits.map((row) => (row.details as { passwords: boolean }).passwords).sort()).toEqual([false, true]);
+    expect(JSON.stringify(audits)).not.toContain(password);
+
+    for (const user of [bench.moderator, bench.customer]) expect((await exportCsv(services.server, '&passwords=true', user)).status).toBe(403);
+    expect((await exportCsv(services.file)).status).toBe(400);
+    expect((await exportCsv(services.server, '&passwords=maybe')).status).toBe(400);
+  });
+});

@@ -5,6 +5,7 @@ import {
   newServiceStockBody,
   serviceStockImportBody,
   serviceStockImportPreviewBody,
+  serviceStockExportQuery,
   serviceStockListQuery,
   withdrawServiceStockBody,
   type ServiceStockImportResult,
@@ -30,7 +31,9 @@ import type { OrderChange } from '../operations/deliver.ts';
 import { canonicalJson } from '../operations/deliver.ts';
 import { parseServiceStockRows, planServiceStockImport, toImportPreview } from '../operations/service-stock-import.ts';
 import { watchStockLevel } from '../operations/stock-watch.ts';
+import { serviceStockCsvHeader, serviceStockCsvRow } from '../presenters/service-stock-csv.ts';
 import { toServiceStock } from '../presenters/service-stocks.ts';
+import { createStaffRevealGuard } from '../operations/staff-reveals.ts';
 import type { StockViewer } from '../presenters/wise-stocks.ts';
 
 /** No order has this id: the duplicate check of other kinds then compares with every order. */
@@ -64,8 +67,27 @@ function describeProblems(rows: ServiceStockImportRow[], then = 'Nothing was imp
  */
 export function serviceStockRoutes(deps: Deps) {
   const viewerOf = (c: Context<AppEnv>): StockViewer => (c.get('user')?.user_role === 'admin' ? 'admin' : 'moderator');
+  const limitReveals = createStaffRevealGuard(deps);
 
   return new Hono<AppEnv>()
+    .get('/export.csv', requireAdmin, validate('query', serviceStockExportQuery), async (c) => {
+      const { serviceId, passwords } = c.req.valid('query');
+      const user = c.get('user')!;
+      const service = await stockedService(deps.db, serviceId);
+      // Every secret of the service at once: the whole of the admin's reveal budget, as the Wise export (decision 160).
+      if (passwords) await limitReveals(user, 'GET /api/service-stocks/export.csv', Number.POSITIVE_INFINITY);
+      // Recorded before anything is sent: an export that starts is an export that happened.
+      await recordAudit(deps.db, user, { action: 'service_stock.export', entity: 'service', entityId: serviceId, details: { passwords, kind: service.kind } });
+      const rows = (await listServiceStocks(deps.db, serviceId)).filter((row) => row.kind === service.kind);
+      const secrets = passwords ? await Promise.all(rows.map(async (row) => (await deps.secrets.open(row.secret_enc, { entity: 'service_stock', id: row.id })) ?? '')) : [];
+      const body = serviceStockCsvHeader(service.kind, passwords) + rows.map((row, i) => serviceStockCsvRow(row, passwords ? secrets[i] : undefined)).join('');
+      const day = deps.clock().toISOString().slice(0, 10);
+      return c.body(body, 200, {
+        'content-type': 'text/csv; charset=utf-8',
+        'content-disposition': `attachment; filename="service-stock-${service.kind}-${day}${passwords ? '-with-passwords' : ''}.csv"`,
+        'cache-control': 'no-store',
+      });
+    })
     .get('/', requireStaff, validate('query', serviceStockListQuery), async (c) => {
       const viewer = viewerOf(c);
       const rows = await listServiceStocks(deps.db, c.req.valid('query').serviceId);

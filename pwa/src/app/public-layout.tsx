@@ -36,7 +36,7 @@ export function PublicLayout() {
         Skip to content
       </a>
       <aside aria-label="Contact and social links" className="bg-neutral text-neutral-content">
-        <div className="mx-auto flex max-w-7xl items-center justify-between gap-2 px-4 py-1">
+        <div className="mx-auto flex max-w-7xl flex-wrap items-center justify-between gap-x-2 px-4 py-1">
           {settings.contactChatUrl ? (
             <ExternalLink href={settings.contactChatUrl} className="btn btn-sm btn-ghost gap-2 text-neutral-content">
               <ChatIcon />
@@ -59,14 +59,14 @@ export function PublicLayout() {
         <Outlet />
       </main>
       <footer className="footer footer-center bg-base-200 p-6 text-base-content">
-        <nav aria-label="Footer" className="flex flex-wrap justify-center gap-4">
-          <Link className="link link-hover" to="/about">
+        <nav aria-label="Footer" className="flex flex-wrap justify-center gap-x-4">
+          <Link className="link link-hover inline-flex min-h-11 items-center px-1" to="/about">
             About
           </Link>
-          <Link className="link link-hover" to="/services">
+          <Link className="link link-hover inline-flex min-h-11 items-center px-1" to="/services">
             Services
           </Link>
-          <Link className="link link-hover" to="/contact">
+          <Link className="link link-hover inline-flex min-h-11 items-center px-1" to="/contact">
             Contact
           </Link>
         </nav>

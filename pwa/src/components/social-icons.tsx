@@ -81,7 +81,7 @@ export function SocialLinks({
   const present = (Object.keys(SOCIAL_NAMES) as SocialNetwork[]).filter((network) => links[network]);
   if (present.length === 0) return null;
   return (
-    <ul className={`flex items-center gap-1 ${className}`} aria-label="Social media">
+    <ul className={`flex flex-wrap items-center gap-0 sm:gap-1 ${className}`} aria-label="Social media">
       {present.map((network) => (
         <li key={network}>
           <ExternalLink href={links[network]} className={`btn btn-ghost btn-circle btn-sm ${linkClassName}`}>

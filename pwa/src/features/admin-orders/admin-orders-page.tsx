@@ -10,19 +10,18 @@ import { useAuthorization } from '../../lib/authorization.tsx';
 import { AuditModal } from './audit-modal.tsx';
 import { CredentialsModal } from './credentials-modal.tsx';
 import { DeclineReportModal } from './decline-report-modal.tsx';
+import { OrderFigures } from './order-figures.tsx';
 import { OrderFiltersBar } from './order-filters-bar.tsx';
 import { changeFilters, filtersFromSearchParams, filtersToSearchParams, type OrderFilters } from './order-filters.ts';
-import { OrdersChart } from './orders-chart.tsx';
 import { OrderList } from './order-list.tsx';
 import { OrdersHeader, OrdersPagination, RefusedChanges } from './orders-page-parts.tsx';
 import { isOrderChange } from './outbox-change.ts';
-import { StatsCards } from './stats-cards.tsx';
 import { useLocalOrders, useOrdersPage, useOrderStats } from './use-admin-orders.ts';
 import { useOrderActions, useOrdersExport } from './use-order-actions.ts';
 
 export const LOAD_FAILED_MESSAGE = 'Failed to load orders. Please try again.';
 
-/** Admin Order Management (/dashboard): stats, chart, filters, the order table and its modals. */
+/** Admin Order Management (/dashboard): the figures (folded below the desktop width), filters, the order table and its modals. */
 export function AdminOrdersPage() {
   usePageTitle('Admin Orders');
   const auth = useAuth();
@@ -53,8 +52,7 @@ export function AdminOrdersPage() {
     <div className="space-y-6">
       <OrdersHeader online={online} pendingCount={pendingCount} refusedCount={failed.length} exporting={exporting} onRefresh={reload} onExport={() => void exportCsv()} />
       <RefusedChanges entries={failed.filter(isOrderChange)} userId={userId} />
-      <StatsCards stats={stats} local={localStats} />
-      {stats && <OrdersChart daily={stats.daily} />}
+      <OrderFigures stats={stats} local={localStats} />
       <OrderFiltersBar filters={filters} onChange={updateFilters} />
       {source === 'local' && (
         <p className="text-sm text-base-content/70">

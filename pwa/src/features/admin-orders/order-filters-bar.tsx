@@ -61,14 +61,14 @@ export function OrderFiltersBar({ filters, onChange }: { filters: OrderFilters; 
     <form
       role="search"
       aria-label="Filter orders"
-      className="grid grid-cols-2 gap-3 rounded-box bg-base-100 p-4 shadow-sm md:grid-cols-[2fr_1fr_1fr_1fr_1fr_auto]"
+      className="grid grid-cols-2 gap-3 rounded-box bg-base-100 p-4 shadow-sm sm:grid-cols-3 2xl:grid-cols-[2fr_1fr_1fr_1fr_1fr_auto]"
       onSubmit={(event) => {
         event.preventDefault();
         sent.current = search;
         onChange({ search });
       }}
     >
-      <div className="col-span-2 md:col-span-1">
+      <div className="col-span-2 sm:col-span-3 2xl:col-span-1">
         <label htmlFor={`${id}-search`} className="mb-1 block text-sm font-medium">
           Search
         </label>
@@ -97,7 +97,7 @@ export function OrderFiltersBar({ filters, onChange }: { filters: OrderFilters; 
         value={filters.paymentStatus}
         onChange={(paymentStatus) => onChange({ paymentStatus })}
       />
-      <div className="col-span-2 md:col-span-1">
+      <div className="col-span-2 sm:col-span-1">
         <label htmlFor={`${id}-report`} className="mb-1 block text-sm font-medium">
           Problem reports
         </label>
@@ -106,7 +106,7 @@ export function OrderFiltersBar({ filters, onChange }: { filters: OrderFilters; 
           <option value="open">Reported problems</option>
         </select>
       </div>
-      <div className="col-span-2 md:col-span-1">
+      <div className="col-span-2 sm:col-span-1">
         <label htmlFor={`${id}-attention`} className="mb-1 block text-sm font-medium">
           Needs staff
         </label>
@@ -124,7 +124,7 @@ export function OrderFiltersBar({ filters, onChange }: { filters: OrderFilters; 
           ))}
         </select>
       </div>
-      <div className="col-span-2 md:col-span-1">
+      <div className="col-span-2 sm:col-span-1">
         <label htmlFor={`${id}-limit`} className="mb-1 block text-sm font-medium">
           Per page
         </label>

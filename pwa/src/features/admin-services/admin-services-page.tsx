@@ -1,4 +1,5 @@
 import { useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import type { Service } from '../../../../edge-api/src/contract/services.ts';
 import { useConfirm } from '../../components/confirm-dialog.tsx';
 import { CountCard } from '../../components/count-card.tsx';
@@ -43,7 +44,19 @@ function ServiceManagement() {
   const [search, setSearch] = useState('');
   const [category, setCategory] = useState(ALL_CATEGORIES);
   const [modal, setModal] = useState<ModalState>(null);
-  const [stockOf, setStockOf] = useState<string | null>(null);
+  // ?stock=<service id> opens that service's stock (the low-stock banner and bell lead here, decision 197).
+  const [searchParams, setSearchParams] = useSearchParams();
+  const stockOf = searchParams.get('stock');
+  const setStockOf = (id: string | null) =>
+    setSearchParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        if (id) next.set('stock', id);
+        else next.delete('stock');
+        return next;
+      },
+      { replace: true },
+    );
   const [refreshing, setRefreshing] = useState(false);
   const [deleting, setDeleting] = useState<string | null>(null);
 

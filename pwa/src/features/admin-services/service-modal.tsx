@@ -2,6 +2,7 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import { useState, type FormEvent } from 'react';
 import { useUserDb } from '../../db/hooks.ts';
 import { deliveryKindLabels, deliveryKinds } from '../../../../edge-api/src/contract/deliveries.ts';
+import { deliveryKindChangeNote } from './delivery-kind-change.ts';
 import type { Service } from '../../../../edge-api/src/contract/services.ts';
 import { ModalDialog } from '../../components/modal-dialog.tsx';
 import { ModalFormActions } from '../../components/modal-form-actions.tsx';
@@ -38,6 +39,8 @@ export function ServiceModal({ service, save, onClose }: ServiceModalProps) {
   // Stock of its own (decision 072, as synced): such a service may deliver automatically whatever its category.
   const db = useUserDb();
   const keepsStock = useLiveQuery(async () => (db && service ? (await db.serviceStocks.where('serviceId').equals(service.id).count()) > 0 : false), [db, service?.id]) ?? false;
+  const onShelf = useLiveQuery(async () => (db && service ? (await db.serviceStocks.where('serviceId').equals(service.id).toArray()).filter((item) => item.status === 'available') : []), [db, service?.id]) ?? [];
+  const kindChange = service ? deliveryKindChangeNote(service.deliveryKind ?? 'account', values.deliveryKind ?? 'account', onShelf, service.category) : null;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -93,13 +96,18 @@ export function ServiceModal({ service, save, onClose }: ServiceModalProps) {
         {field(
           'deliveryKind',
           'Delivers',
-          <select className="select w-full" {...bind('deliveryKind')}>
+          <select className="select w-full" aria-describedby={kindChange ? `${fieldId('deliveryKind')}-change` : undefined} {...bind('deliveryKind')}>
             {deliveryKinds.map((kind) => (
               <option key={kind} value={kind}>
                 {deliveryKindLabels[kind]}
               </option>
             ))}
           </select>,
+        )}
+        {kindChange && (
+          <p id={`${fieldId('deliveryKind')}-change`} role="status" className="alert alert-warning text-sm" data-testid="delivery-kind-change">
+            {kindChange}
+          </p>
         )}
         {field(
           'warrantyDays',

@@ -6,6 +6,7 @@ import { newServiceStockBody, serviceStockLabel, type ServiceStock } from '../..
 import type { Service } from '../../../../edge-api/src/contract/services.ts';
 import { ModalDialog } from '../../components/modal-dialog.tsx';
 import { PasswordInput } from '../../components/password-input.tsx';
+import { StockExportButton } from '../../components/stock-export-button.tsx';
 import { useToast } from '../../components/toast.tsx';
 import { useUserDb } from '../../db/hooks.ts';
 import { requestSync } from '../../db/sync-engine.ts';
@@ -51,7 +52,8 @@ const fieldLabels: Record<string, string> = {
 
 /**
  * A service's own stock (decision 072), on the All Services dashboard: its items as last synced, secrets
- * never shown (masked), with Add (one item, or for lines one item per pasted line) and Withdraw. Adding
+ * never shown (masked), with Add (one item, or for lines one item per pasted line), Withdraw and, for
+ * admins, Export (secrets only on request, audited: decision 198). Adding
  * and withdrawing need a connection: the server seals the secret and checks it for duplicates first.
  */
 export function ServiceStockDialog({ service, online, onClose }: { service: Service; online: boolean; onClose: () => void }) {
@@ -148,6 +150,17 @@ export function ServiceStockDialog({ service, online, onClose }: { service: Serv
         {available} available · {sold} sold · {withdrawn} withdrawn
         {service.autoDeliver ? ' · delivered automatically when an order is marked paid' : ''}
       </p>
+      {can('services:manage') && (items?.length ?? 0) > 0 && (
+        <div className="mb-3">
+          <StockExportButton
+            url={(passwords) => `/api/service-stocks/export.csv?serviceId=${encodeURIComponent(service.id)}${passwords ? '&passwords=true' : ''}`}
+            secrets={kind === 'lines' ? "every item's lines" : "every item's password"}
+            failedMessage="Failed to export this service's stock."
+            fallbackName={`service-stock-${kind}.csv`}
+            online={online}
+          />
+        </div>
+      )}
       {items === undefined ? (
         <p className="text-sm">Loading stock...</p>
       ) : items.length === 0 ? (

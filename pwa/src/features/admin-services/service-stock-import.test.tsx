@@ -3,6 +3,7 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-li
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Service } from '../../../../edge-api/src/contract/services.ts';
 import { createApiHarness, type ApiHarness, type TestUser } from '../../../../edge-api/src/testing/api-harness.ts';
+import { ConfirmProvider } from '../../components/confirm-dialog.tsx';
 import { ToastProvider } from '../../components/toast.tsx';
 import { deleteUserDb } from '../../db/local-db.ts';
 import { AuthContext } from '../../lib/auth.tsx';
@@ -68,7 +69,9 @@ function renderDialog(service: Service, role: 'admin' | 'moderator', online = tr
     <AuthContext value={{ status: 'signedIn', user: { id: admin.id, email: admin.email }, session: {} as Session }}>
       <StaffRoleProvider role={role}>
         <ToastProvider>
-          <ServiceStockDialog service={service} online={online} onClose={() => {}} />
+          <ConfirmProvider>
+            <ServiceStockDialog service={service} online={online} onClose={() => {}} />
+          </ConfirmProvider>
         </ToastProvider>
       </StaffRoleProvider>
     </AuthContext>,
@@ -79,30 +82,37 @@ const rowsOnServer = async (serviceId: string) => (await api.db.selectFrom('serv
 const tag = () => crypto.randomUUID().slice(0, 6);
 
 describe('Add many at once, in a service\'s stock dialog', () => {
-  it('previews the rows with problems by row and field, imports nothing until they are fixed, then imports them all', async () => {
+  it('previews the rows with problems by line and field, says why they block, imports the good rows and keeps the bad one in the box to fix (decision 198)', async () => {
     const service = await serverService();
     renderDialog(service, 'admin');
     const template = screen.getByRole('link', { name: 'Download template' });
     expect(decodeURIComponent(template.getAttribute('href')!.split(',').slice(1).join(','))).toMatch(/^host,port,user,password\r\n/);
-    const rows = (port: string) => `host,port,user,password\na${tag()}.example.net,22,root,Pw-a-${tag()}\nb${tag()}.example.net,${port},root,Pw-b-${tag()}\nc${tag()}.example.net,22,root,Pw-c-${tag()}`;
+    const bad = `b${tag()}.example.net,70000,root,Pw-b-${tag()}`;
+    const rows = `host,port,user,password\na${tag()}.example.net,22,root,Pw-a-${tag()}\n${bad}\nc${tag()}.example.net,22,root,Pw-c-${tag()}`;
 
-    fireEvent.change(screen.getByLabelText('Rows to add'), { target: { value: rows('70000') } });
+    fireEvent.change(screen.getByLabelText('Rows to add'), { target: { value: rows } });
+    expect(screen.getByTestId('line-numbers').textContent).toBe('1\n2\n3\n4');
     fireEvent.click(screen.getByRole('button', { name: 'Preview' }));
-    const table = await screen.findByRole('table', { name: 'Rows with problems' });
+    const table = await screen.findByRole('table', { name: 'Rows with problems' }, { timeout: 5_000 });
+    expect([...within(table).getAllByRole('columnheader')].map((cell) => cell.textContent)).toEqual(['Line', 'Item', 'Field', 'Problem']);
     const cells = within(table).getAllByRole('row')[1]!.querySelectorAll('td');
     expect([...cells].map((cell) => cell.textContent)).toEqual(['3', expect.stringContaining(':70000') as unknown as string, 'port', 'must be a whole number from 1 to 65535']);
     expect(screen.getByText(/2 rows ready · 0 rows already in stock or delivered · 1 row with problems/)).toBeTruthy();
-    expect((screen.getByRole('button', { name: 'Import' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByTestId('import-blocked').textContent).toMatch(/^1 row cannot be imported as it is: fix it in the box above .* or import the 2 good rows now/);
     expect(await rowsOnServer(service.id)).toBe(0);
 
-    fireEvent.change(screen.getByLabelText('Rows to add'), { target: { value: rows('2222') } });
-    expect(screen.getByText(/changed since the preview/)).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Import the 2 good rows' }));
+    await waitFor(async () => expect(await rowsOnServer(service.id)).toBe(2), { timeout: 5_000 });
+    await waitFor(() => expect((screen.getByLabelText('Rows to add') as HTMLTextAreaElement).value).toBe(bad), { timeout: 5_000 });
+    expect(await screen.findByText(/2 items imported\. Left out, to fix in the box: 1 row\./, {}, { timeout: 5_000 })).toBeTruthy();
+
+    // Fixed in place, it goes in too.
+    fireEvent.change(screen.getByLabelText('Rows to add'), { target: { value: bad.replace(',70000,', ',2222,') } });
     fireEvent.click(screen.getByRole('button', { name: 'Preview' }));
-    fireEvent.click(await screen.findByRole('button', { name: 'Import 3 items' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Import 1 item' }));
     await waitFor(async () => expect(await rowsOnServer(service.id)).toBe(3));
     const list = await screen.findByRole('list', { name: 'Stock items' });
     await waitFor(() => expect(within(list).getAllByText('Available')).toHaveLength(3));
-    expect(await screen.findByText(/3 available/)).toBeTruthy();
     expect((screen.getByLabelText('Rows to add') as HTMLTextAreaElement).value).toBe('');
   });
 

@@ -6,6 +6,7 @@ import {
   type ServiceStockImportSplit,
   type ServiceStockKind,
 } from '../../../../edge-api/src/contract/service-stocks.ts';
+import { NumberedTextarea } from '../../components/numbered-textarea.tsx';
 import { plural, useServiceStockImport } from './use-service-stock-import.ts';
 
 export const IMPORT_OFFLINE_MESSAGE = 'Offline: importing needs a connection. Nothing is queued; preview and import once you are back online.';
@@ -45,11 +46,10 @@ function ImportSource({ ids, kind, text, onText, onFile, split, onSplit }: Sourc
         <label htmlFor={ids.text} className="mb-1 block text-sm font-medium">
           {kind === 'lines' ? 'Lines to add' : 'Rows to add'}
         </label>
-        <textarea
+        <NumberedTextarea
           id={ids.text}
-          className="textarea h-32 w-full font-mono text-sm"
           value={text}
-          onChange={(event) => onText(event.target.value)}
+          onChange={onText}
           placeholder={placeholderOf[kind]}
           spellCheck={false}
           autoComplete="off"
@@ -81,7 +81,7 @@ function ImportProblemsTable({ rows, refused }: { rows: ServiceStockImportRow[];
         <caption className="sr-only">{refused ? 'Rows the import refused' : 'Rows with problems'}</caption>
         <thead className="text-base-content">
           <tr>
-            <th scope="col">Row</th>
+            <th scope="col">Line</th>
             <th scope="col">Item</th>
             <th scope="col">Field</th>
             <th scope="col">Problem</th>
@@ -107,13 +107,14 @@ function ImportProblemsTable({ rows, refused }: { rows: ServiceStockImportRow[];
 /**
  * Import many items into a service's stock at once (decision 075): paste or choose a file, Preview (the
  * server checks every row by the single add's rules and for duplicates, writing nothing), then Import
- * (all rows or none). Online only: a large import is never queued on the device. Its labels avoid the word
+ * (all rows or none), or, when some rows cannot be imported, the good rows alone, the others left in the
+ * box to fix (decision 198). Online only: a large import is never queued on the device. Its labels avoid the word
  * "import", which holds "port": the add form's Port field keeps a label no other field contains (voice
  * control and label lookups find it alone).
  */
 export function ServiceStockImport({ serviceId, kind, online, onImported }: { serviceId: string; kind: ServiceStockKind; online: boolean; onImported: (count: number) => Promise<void> | void }) {
   const state = useServiceStockImport(serviceId, kind, online, onImported);
-  const { current, refused, preview, problem, busy, blocked, needsOverride, importable, override } = state;
+  const { current, refused, preview, problem, busy, blocked, needsOverride, importable, invalid, override } = state;
   const ids = { title: useId(), text: useId(), file: useId(), format: useId(), problem: useId(), summary: useId(), split: useId() };
   const shown = refused ?? current?.rows.filter((row) => row.problems.length > 0) ?? [];
 
@@ -145,6 +146,12 @@ export function ServiceStockImport({ serviceId, kind, online, onImported }: { se
           </p>
         )}
         {shown.length > 0 && <ImportProblemsTable rows={shown} refused={refused !== null} />}
+        {current && invalid > 0 && (
+          <p className="text-sm" data-testid="import-blocked">
+            {plural(invalid, 'row')} cannot be imported as {invalid === 1 ? 'it is' : 'they are'}: fix {invalid === 1 ? 'it' : 'them'} in the box above (the numbers beside it are the lines named in the table) and preview again
+            {importable > 0 ? `, or import the ${plural(importable, 'good row')} now and keep the others in the box to fix.` : '.'}
+          </p>
+        )}
         {current && needsOverride && !blocked && (
           <label className="flex items-center gap-2 text-sm">
             <input type="checkbox" className="checkbox checkbox-sm" checked={override} onChange={(event) => state.setOverride(event.target.checked)} />
@@ -156,10 +163,17 @@ export function ServiceStockImport({ serviceId, kind, online, onImported }: { se
             {busy === 'preview' && <span className="loading loading-spinner loading-xs" aria-hidden="true" />}
             Preview
           </button>
-          <button type="button" className="btn btn-primary" onClick={() => void state.runImport()} disabled={busy !== null || !online || blocked || importable === 0} aria-busy={busy === 'import' || undefined}>
-            {busy === 'import' && <span className="loading loading-spinner loading-xs" aria-hidden="true" />}
-            {current && !blocked ? `Import ${plural(importable, 'item')}` : 'Import'}
-          </button>
+          {current && invalid > 0 && importable > 0 ? (
+            <button type="button" className="btn btn-primary" onClick={() => void state.runImport(true)} disabled={busy !== null || !online} aria-busy={busy === 'import' || undefined}>
+              {busy === 'import' && <span className="loading loading-spinner loading-xs" aria-hidden="true" />}
+              Import the {plural(importable, 'good row')}
+            </button>
+          ) : (
+            <button type="button" className="btn btn-primary" onClick={() => void state.runImport()} disabled={busy !== null || !online || blocked || importable === 0} aria-busy={busy === 'import' || undefined}>
+              {busy === 'import' && <span className="loading loading-spinner loading-xs" aria-hidden="true" />}
+              {current && !blocked ? `Import ${plural(importable, 'item')}` : 'Import'}
+            </button>
+          )}
         </div>
       </form>
     </section>

@@ -9,6 +9,7 @@ import {
 import { useToast } from '../../components/toast.tsx';
 import { api, unwrap } from '../../lib/api-client.ts';
 import { hasCode, isRefusal } from '../../lib/app-error.ts';
+import { splitOutRows } from './import-rows.ts';
 
 export const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 
@@ -72,17 +73,23 @@ export function useServiceStockImport(serviceId: string, kind: ServiceStockKind,
     }
   };
 
-  const runImport = async () => {
-    if (!current || blocked || !online) return;
+  /**
+   * Imports every row, or with `goodOnly` the rows without a problem that blocks them (decision 198): the
+   * rows left out stay in the box, numbered, to fix and import next.
+   */
+  const runImport = async (goodOnly = false) => {
+    if (!current || (blocked && !goodOnly) || !online) return;
     if (needsOverride && !override) {
       return setProblem('Some rows are already in stock or delivered: tick "Add them anyway" to import them, or remove them and preview again.');
     }
+    const invalidRows = current.rows.filter((row) => row.problems.some((found) => !found.overridable));
+    const { kept, left } = goodOnly ? splitOutRows(text, invalidRows, kind, split) : { kept: text, left: '' };
     setBusy('import');
     setProblem(null);
     try {
-      const result = await unwrap(api['service-stocks'].batch.$post({ json: { id: importId, serviceId, text, ...splitBody, ...(override && { overrideDuplicates: true }) } }));
-      toast.success(`${plural(result.imported, 'item')} imported.`, 4000);
-      draft.setText('');
+      const result = await unwrap(api['service-stocks'].batch.$post({ json: { id: importId, serviceId, text: kept, ...splitBody, ...(override && { overrideDuplicates: true }) } }));
+      toast.success(`${plural(result.imported, 'item')} imported.${left ? ` Left out, to fix in the box: ${plural(invalidRows.length, 'row')}.` : ''}`, 6000);
+      draft.setText(left);
       setPreview(null);
       setOverride(false);
       setImportId(crypto.randomUUID());
@@ -101,5 +108,7 @@ export function useServiceStockImport(serviceId: string, kind: ServiceStockKind,
   };
 
   const importable = current ? current.counts.ok + current.counts.duplicates : 0;
-  return { ...draft, override, setOverride, busy, blocked, needsOverride, importable, askPreview, runImport };
+  /** Rows a preview found that cannot be imported as they are. */
+  const invalid = current?.counts.invalid ?? 0;
+  return { ...draft, override, setOverride, busy, blocked, needsOverride, importable, invalid, askPreview, runImport };
 }

@@ -68,7 +68,7 @@ export function LoginPage() {
           value={fields.password}
           onChange={(event) => setFields((f) => ({ ...f, password: event.target.value }))}
         />
-        <Link to="/forgot-password" className="link link-primary -mt-2 self-end text-sm">
+        <Link to="/forgot-password" className="link link-primary -mt-2 inline-flex min-h-11 items-center self-end text-sm">
           Forgot password?
         </Link>
         <button type="submit" className="btn btn-primary mt-2 w-full" disabled={busy}>

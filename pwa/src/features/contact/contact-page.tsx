@@ -18,7 +18,7 @@ export function ContactPage() {
     {
       title: 'Email Us',
       body: (
-        <a className="link link-primary break-all" href={`mailto:${settings.supportEmail}`}>
+        <a className="link link-primary inline-flex min-h-11 items-center break-all" href={`mailto:${settings.supportEmail}`}>
           {settings.supportEmail}
         </a>
       ),
@@ -32,7 +32,7 @@ export function ContactPage() {
     {
       title: 'Call Us',
       body: (
-        <a className="link link-primary" href={`tel:${settings.supportPhone.replace(/[^+\d]/g, '')}`}>
+        <a className="link link-primary inline-flex min-h-11 items-center" href={`tel:${settings.supportPhone.replace(/[^+\d]/g, '')}`}>
           {settings.supportPhone}
         </a>
       ),

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useUserDb } from '../../db/hooks.ts';
 import { useSyncStatus } from '../../db/sync-status.ts';
+import { useStockAccess } from './low-stock-target.ts';
 import { NotificationItem } from './notification-item.tsx';
 import { markNotificationsRead, unreadOf, useDeviceNotifications } from './notifications-data.ts';
 
@@ -12,6 +13,7 @@ export function NotificationPanel() {
   const { online } = useSyncStatus();
   const [busy, setBusy] = useState(false);
   const [failed, setFailed] = useState(false);
+  const stock = useStockAccess();
   if (notifications === undefined) return null;
   const unread = unreadOf(notifications).length;
 
@@ -51,11 +53,11 @@ export function NotificationPanel() {
       ) : (
         <ul className="space-y-2">
           {notifications.slice(0, 5).map((notification) => (
-            <NotificationItem key={notification.id} notification={notification} compact />
+            <NotificationItem key={notification.id} notification={notification} stock={stock} compact />
           ))}
         </ul>
       )}
-      <Link to="/dashboard/notifications" className="link link-primary mt-3 inline-block text-sm">
+      <Link to="/dashboard/notifications" className="link link-primary mt-3 inline-flex min-h-11 items-center text-sm">
         All notifications
       </Link>
     </section>

@@ -4,6 +4,7 @@ import { useUserDb } from '../../db/hooks.ts';
 import type { UserDb } from '../../db/local-db.ts';
 import { requestSync } from '../../db/sync-engine.ts';
 import { api, unwrap } from '../../lib/api-client.ts';
+import { lowStockLink, type StockAccess } from './low-stock-target.ts';
 
 /** How each kind of notification is named in the centre. */
 export const kindLabels: Record<NotificationKind, string> = {
@@ -20,9 +21,9 @@ export const kindLabels: Record<NotificationKind, string> = {
 
 export const kindLabel = (kind: string) => kindLabels[kind as NotificationKind] ?? kind;
 
-/** Where staff act on a notification. */
-export function notificationLink(notification: Pick<StaffNotification, 'kind' | 'orderId'>): string | null {
-  if (notification.kind === 'low_stock') return '/dashboard/add-wise-stocks';
+/** Where staff act on a notification; a low-stock one by who they are and which stock ran low (decision 197). */
+export function notificationLink(notification: Pick<StaffNotification, 'kind' | 'orderId' | 'serviceId'>, stock: StockAccess): string | null {
+  if (notification.kind === 'low_stock') return lowStockLink(notification, stock);
   // A staff member reading many stock passwords (decision 160): their role is changed in Users.
   if (notification.kind === 'reveal_budget') return '/dashboard/admin-users';
   if (notification.orderId) return `/dashboard?search=${notification.orderId.slice(-8)}`;

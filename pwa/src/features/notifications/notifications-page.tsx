@@ -3,6 +3,7 @@ import { EmptyState, LoadingState } from '../../components/page-state.tsx';
 import { usePageTitle } from '../../components/page-title.ts';
 import { useUserDb } from '../../db/hooks.ts';
 import { useSyncStatus } from '../../db/sync-status.ts';
+import { useStockAccess } from './low-stock-target.ts';
 import { NotificationItem } from './notification-item.tsx';
 import { kindLabels, markNotificationsRead, unreadOf, useDeviceNotifications } from './notifications-data.ts';
 
@@ -14,6 +15,7 @@ export function NotificationsPage() {
   const { online } = useSyncStatus();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const stock = useStockAccess();
 
   const mark = async (ids: readonly string[] | 'all') => {
     if (!db) return;
@@ -67,6 +69,7 @@ export function NotificationsPage() {
                 <NotificationItem
                   key={notification.id}
                   notification={notification}
+                  stock={stock}
                   action={
                     notification.readAt === null ? (
                       <button type="button" className="btn btn-ghost btn-xs" disabled={!online || busy} onClick={() => void mark([notification.id])}>

@@ -2,6 +2,7 @@ import { useId, useState, type ChangeEvent, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { importLineStatuses, STOCK_IMPORT_TEMPLATE, type ImportPreview } from '../../../../edge-api/src/contract/stock-batches.ts';
 import { NoAccess } from '../../components/no-access.tsx';
+import { NumberedTextarea } from '../../components/numbered-textarea.tsx';
 import { usePageTitle } from '../../components/page-title.ts';
 import { useToast } from '../../components/toast.tsx';
 import { requestSync } from '../../db/sync-engine.ts';
@@ -144,11 +145,11 @@ function ImportStockForm() {
             <label htmlFor={ids.text} className="label mb-1 block text-sm font-medium text-base-content">
               Lines to import
             </label>
-            <textarea
+            <NumberedTextarea
               id={ids.text}
-              className="textarea h-48 w-full font-mono text-sm"
+              heightClass="h-48"
               value={text}
-              onChange={(event) => setText(event.target.value)}
+              onChange={setText}
               placeholder="holder@example.com,Password#1,Account Holder,note"
               spellCheck={false}
               autoComplete="off"

@@ -119,7 +119,7 @@ export function WiseStockDetailsPage() {
         editingStatus && auth.status === 'signedIn' ? (
           <UpdateStatusModal stock={stock} users={users} userId={auth.user.id} onClose={() => setEditingStatus(false)} />
         ) : changingPassword ? (
-          <ChangePasswordModal stock={stock} online={online} onClose={() => setChangingPassword(false)} />
+          <ChangePasswordModal stock={stock} buyer={buyer} online={online} onClose={() => setChangingPassword(false)} />
         ) : null
       }
     />
