@@ -27,9 +27,9 @@ import { RestoreError } from './backup/restore.ts';
 import { scheduleBackups } from './backup/schedule.ts';
 import type { Pool } from 'pg';
 import { createPool, databaseOn, openDatabase, POOL_IDLE_MS } from './db/connect.ts';
-import { isDatabaseUnavailable, NOT_OUR_SERVER } from './db/faults.ts';
+import { isDatabaseUnavailable } from './db/faults.ts';
 import { verifyDataKeys } from './db/data-keys.ts';
-import { isOwnServer, startEmbeddedPostgres } from './db/embedded-postgres.ts';
+import { ownServerCheck, startEmbeddedPostgres } from './db/embedded-postgres.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import type { Deps } from './deps.ts';
 import type { Env } from './env.ts';
@@ -187,13 +187,6 @@ export async function startNodeServer(
     await closeDatabase();
     throw error;
   }
-}
-
-/** A pool's check that a new connection reaches the server this app started, not another on its socket. */
-function ownServerCheck(instance: string) {
-  return async (client: Parameters<typeof isOwnServer>[0]) => {
-    if (!(await isOwnServer(client, instance))) throw new Error(NOT_OUR_SERVER);
-  };
 }
 
 const portInUse = (port: number) => new Error(`Port ${port} is already in use by another program: set PORT to a free one.`);

@@ -7,6 +7,7 @@ import { platform } from 'node:os';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
 import { silentLogger, type Logger } from '../lib/logger.ts';
+import { NOT_OUR_SERVER } from './faults.ts';
 import { ServerSupervisor } from './embedded-postgres-supervisor.ts';
 import { loadBinaries, logPath, logTail, openLog, passwordOf, preparePrivateDir, runInitdb, serverUser, type Binaries, type RunAs } from './embedded-postgres-cluster.ts';
 import { alive, EmbeddedPostgresError, lockDataDir, readPostmasterFile, runningApp, sleep, stopLeftoverServer, STOP_TIMEOUT_MS } from './embedded-postgres-process.ts';
@@ -101,6 +102,13 @@ export const INSTANCE_SETTING = 'storefront.instance';
 export async function isOwnServer(client: pg.ClientBase, instance: string): Promise<boolean> {
   const { rows } = await client.query<{ instance: string | null }>(`select current_setting('${INSTANCE_SETTING}', true) as instance`);
   return rows[0]?.instance === instance;
+}
+
+/** A pool's `verify`: a new connection that reaches another server than this app's fails, and is not used. */
+export function ownServerCheck(instance: string): (client: pg.ClientBase) => Promise<void> {
+  return async (client) => {
+    if (!(await isOwnServer(client, instance))) throw new Error(NOT_OUR_SERVER);
+  };
 }
 
 async function waitUntilReady(url: string, instance: string, child: ChildProcess, cluster: string, logFrom: number): Promise<void> {
