@@ -5,10 +5,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { eventually, serverProcesses, startApp, stopApp, type AppProcess } from './testing/app-process.ts';
 
 // Issue 28 item 3, decisions 111 and 194: two starts of the real entry at once on one data directory,
-// DOUBLE_STARTS times (100 by default) in rounds of DOUBLE_START_DIRS pairs on as many data directories.
+// DOUBLE_STARTS times (20 by default: 100 took 494 s on the shared 2-core machine and passed; run
+// DOUBLE_STARTS=100 by hand) in rounds of DOUBLE_START_DIRS pairs on as many data directories.
 // Exactly one serves each time; the other exits saying another storefront runs there.
 
-const pairs = Number(process.env.DOUBLE_STARTS ?? 100);
+const pairs = Number(process.env.DOUBLE_STARTS ?? 20);
 const width = Number(process.env.DOUBLE_START_DIRS ?? 5);
 const dirs: string[] = [];
 const running: AppProcess[] = [];
