@@ -29,7 +29,7 @@ import type { Pool } from 'pg';
 import { createPool, databaseOn, openDatabase, POOL_IDLE_MS } from './db/connect.ts';
 import { isDatabaseUnavailable } from './db/faults.ts';
 import { verifyDataKeys } from './db/data-keys.ts';
-import { startEmbeddedPostgres } from './db/embedded-postgres.ts';
+import { ownServerCheck, startEmbeddedPostgres } from './db/embedded-postgres.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import type { Deps } from './deps.ts';
 import type { Env } from './env.ts';
@@ -120,26 +120,24 @@ export interface RunningServer {
  */
 export async function startNodeServer(
   env: Env,
-  options: { logger?: Logger; staticRoot?: string; renderRoot?: string; onDatabaseLost?: (error: Error) => void } = {},
+  options: { logger?: Logger; staticRoot?: string; renderRoot?: string } = {},
 ): Promise<RunningServer> {
   const logger = options.logger ?? consoleLogger();
   const dataDir = resolve(env.DATA_DIR);
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
   const keys = await loadOrCreateLocalKeys(dataDir);
-  const database = env.DATABASE_URL
-    ? { databaseUrl: env.DATABASE_URL, stop: async () => {} }
-    : await startEmbeddedPostgres(dataDir, {
-        logger,
-        onUnexpectedExit: (error) => {
-          logger.error(error.message);
-          options.onDatabaseLost?.(error);
-        },
-      });
+  // The embedded server is started again whenever it dies (decision 193); the API answers 503 meanwhile.
+  const database: { databaseUrl: string; stop(): Promise<void>; instance?: string; restarts(): number } = env.DATABASE_URL
+    ? { databaseUrl: env.DATABASE_URL, stop: async () => {}, restarts: () => 0 }
+    : await startEmbeddedPostgres(dataDir, { logger });
+  // Every connection is to the server this app started, or it is not used (decision 194).
+  const verify = database.instance === undefined ? undefined : ownServerCheck(database.instance);
   // Start-up work (moving PGlite data, migrations) runs without the serving pool's time limits.
-  const setupDb = openDatabase({ databaseUrl: database.databaseUrl });
+  const setupDb = openDatabase({ databaseUrl: database.databaseUrl, verify });
   const pool = createPool({
     databaseUrl: database.databaseUrl,
     timeouts: { connectMs: env.DB_CONNECT_TIMEOUT_MS, statementMs: env.DB_STATEMENT_TIMEOUT_MS },
+    verify,
   });
   const db = databaseOn(pool);
   const closeDatabase = async () => {
@@ -157,7 +155,7 @@ export async function startNodeServer(
     // The build's server render of the public pages sits beside dist/ (dist-ssr/); a staticRoot given
     // without a renderRoot serves the app shell only.
     const renderRoot = options.renderRoot ?? (options.staticRoot ? undefined : 'dist-ssr');
-    const { server, seeded, demoShop, pushRetries, paymentJobs } = await serveApp(env, { db, pool, keys, dataDir, logger, staticRoot: options.staticRoot ?? 'dist', closing, renderRoot });
+    const { server, seeded, demoShop, pushRetries, paymentJobs } = await serveApp(env, { db, pool, keys, dataDir, logger, staticRoot: options.staticRoot ?? 'dist', closing, renderRoot, databaseRestarts: database.restarts });
     // Quiet as long as the pool's unused connections take to close: the heap of the last burst goes too (decision 073).
     const quiet = returnMemoryWhenQuiet({ quietMs: POOL_IDLE_MS });
     server.on('request', quiet.touch);
@@ -219,7 +217,8 @@ async function serveApp(
     staticRoot,
     closing,
     renderRoot,
-  }: { db: Deps['db']; pool: Pool; keys: LocalKeys; dataDir: string; logger: Logger; staticRoot: string; closing: { now: boolean }; renderRoot: string | undefined },
+    databaseRestarts,
+  }: { db: Deps['db']; pool: Pool; keys: LocalKeys; dataDir: string; logger: Logger; staticRoot: string; closing: { now: boolean }; renderRoot: string | undefined; databaseRestarts: () => number },
 ): Promise<{
   server: ServerType & { closeAllConnections(): void; closeIdleConnections(): void };
   seeded: DemoLogin[] | undefined;
@@ -232,7 +231,7 @@ async function serveApp(
   // A key that does not match the stored data stops the start, naming the key.
   await verifyDataKeys(db, secrets);
   const root = new Hono();
-  const metrics = createMetrics({ db, pool, token: env.METRICS_TOKEN });
+  const metrics = createMetrics({ db, pool, token: env.METRICS_TOKEN, databaseRestarts });
   root.use('*', metrics.measure);
   root.use('*', requestId);
   root.route('/', metrics.routes);

@@ -6,8 +6,8 @@ import { startNodeServer } from './node-server.ts';
 try {
   const env = parseEnv(process.env);
   const started = Date.now();
-  // Without its database the shop cannot answer: exit, so a supervisor (systemd, pm2) starts it again.
-  const server = await startNodeServer(env, { onDatabaseLost: () => process.exit(1) });
+  // The embedded database is started again by the app itself when it dies (decision 193).
+  const server = await startNodeServer(env);
   // Before the ready line: whoever reads it may send SIGTERM at once (a supervisor, a test).
   let stopping = 0;
   const stop = async (signal: NodeJS.Signals) => {

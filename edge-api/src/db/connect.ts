@@ -22,6 +22,11 @@ export interface PoolOptions {
    * later, for a database that stalls without answering at all). Absent: no limit (migrations, backups).
    */
   timeouts?: { connectMs: number; statementMs: number; stall?: StallTimes };
+  /**
+   * Checks each new connection before it serves (the embedded server's identity, decision 194); a rejection
+   * closes the connection and fails the statement that asked for it.
+   */
+  verify?: (client: pg.PoolClient) => Promise<void>;
 }
 
 /**
@@ -215,6 +220,7 @@ export function createPool(options: PoolOptions): pg.Pool {
     options: options.searchPath ? `-c search_path=${options.searchPath}` : undefined,
     types: { getTypeParser },
     Client: watch ? watchedClient(watch) : SturdyClient,
+    ...(options.verify && { verify: (client: pg.PoolClient, done: (error?: Error) => void) => void options.verify!(client).then(() => done(), done) }),
     ...(options.timeouts && {
       connectionTimeoutMillis: options.timeouts.connectMs,
       statement_timeout: options.timeouts.statementMs,

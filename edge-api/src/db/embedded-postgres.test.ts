@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from './connect.ts';
-import { startEmbeddedPostgres } from './embedded-postgres.ts';
+import { ownServerCheck, startEmbeddedPostgres } from './embedded-postgres.ts';
+import { databaseFault } from './faults.ts';
 
 // What node.test.ts does not show through the app: the server's listening address and its credentials.
 let root: string;
@@ -51,6 +52,26 @@ describe('the embedded Postgres server', () => {
         await server.stop();
       }
       expect(serverProcesses(dataDir)).toEqual([]);
+    }
+  });
+
+  it('serves a pool only from the server this app started: a connection to another one is refused as unreachable (decision 194)', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'storefront-pg-own-'));
+    await chmod(dataDir, 0o755);
+    const server = await startEmbeddedPostgres(dataDir);
+    try {
+      const own = openDatabase({ databaseUrl: server.databaseUrl, maxConnections: 1, verify: ownServerCheck(server.instance) });
+      expect((await sql<{ one: number }>`select 1 as one`.execute(own)).rows[0]!.one).toBe(1);
+      await own.destroy();
+      // What a pool of another app (another token) would find on this socket.
+      const other = openDatabase({ databaseUrl: server.databaseUrl, maxConnections: 1, verify: ownServerCheck('someone-else') });
+      const refused = await sql`select 1`.execute(other).then(() => undefined, (error: unknown) => error);
+      expect(String(refused)).toContain('not the one this app started');
+      expect(databaseFault(refused)).toBe('unreachable');
+      await other.destroy();
+    } finally {
+      await server.stop();
+      await rm(dataDir, { recursive: true, force: true });
     }
   });
 });

