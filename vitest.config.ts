@@ -12,6 +12,9 @@ const PROCESS_TESTS = [
   'edge-api/src/db/data-dir-lock.test.ts',
   'edge-api/src/db/embedded-postgres.test.ts',
   'edge-api/src/routes/sync-exactly-once.test.ts',
+  'edge-api/src/database-restarts.test.ts',
+  'edge-api/src/double-start.test.ts',
+  'edge-api/src/disk-full.test.ts',
 ];
 
 export default defineConfig({
