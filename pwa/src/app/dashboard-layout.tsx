@@ -30,6 +30,7 @@ function StorefrontIcon() {
  * (a titled drawer with a close button below 1024px) listing only the screens the role may use, the
  * offline banner and the screen.
  */
+// eslint-disable-next-line max-lines-per-function -- over 80 lines before the rule came; to split (issue 34)
 export function DashboardLayout() {
   const settings = useSettings();
   const { can } = useAuthorization();

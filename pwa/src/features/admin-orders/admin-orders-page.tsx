@@ -22,6 +22,7 @@ import { useOrderActions, useOrdersExport } from './use-order-actions.ts';
 export const LOAD_FAILED_MESSAGE = 'Failed to load orders. Please try again.';
 
 /** Admin Order Management (/dashboard): the figures (folded below the desktop width), filters, the order table and its modals. */
+// eslint-disable-next-line max-lines-per-function -- over 80 lines before the rule came; to split (issue 34)
 export function AdminOrdersPage() {
   usePageTitle('Admin Orders');
   const auth = useAuth();

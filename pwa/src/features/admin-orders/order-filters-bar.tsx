@@ -35,6 +35,7 @@ function StatusSelect<T extends string>({ id, label, allLabel, statuses, value, 
 }
 
 /** Status, payment status, search (applied once typing pauses) and page size. */
+// eslint-disable-next-line max-lines-per-function -- over 80 lines before the rule came; to split (issue 34)
 export function OrderFiltersBar({ filters, onChange }: { filters: OrderFilters; onChange: (change: Partial<OrderFilters>) => void }) {
   const id = useId();
   const [search, setSearch] = useState(filters.search);

@@ -60,6 +60,7 @@ export function OrderList(props: OrderListProps) {
   );
 }
 
+// eslint-disable-next-line max-lines-per-function -- over 80 lines before the rule came; to split (issue 34)
 function OrderItem({
   order,
   pendingIds,

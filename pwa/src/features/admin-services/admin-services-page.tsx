@@ -35,6 +35,7 @@ export function AdminServicesPage() {
   return <ServiceManagement />;
 }
 
+// eslint-disable-next-line max-lines-per-function -- over 80 lines before the rule came; to split (issue 34)
 function ServiceManagement() {
   usePageTitle('All Services');
   const toast = useToast();

@@ -28,6 +28,7 @@ const fieldOrder: ServiceField[] = ['title', 'category', 'description', 'price',
  * The dashboard's create/edit modal (a native modal <dialog>). Mounted while open: closing it, by Cancel or
  * after a save, drops what was typed, so it opens fresh next time.
  */
+// eslint-disable-next-line max-lines-per-function -- over 80 lines before the rule came; to split (issue 34)
 export function ServiceModal({ service, save, onClose }: ServiceModalProps) {
   const { formRef, values, set, showProblems, fieldId, bind, field } = useServiceForm(
     () => (service ? valuesFromService(service) : emptyModalValues()),

@@ -27,6 +27,7 @@ function TrashIcon() {
 const OWN_ACCOUNT_HINT = 'Your own role and account are changed by another admin.';
 
 /** The spec's columns on a wide screen; one card per user on a phone or tablet, the actions always in view. */
+// eslint-disable-next-line max-lines-per-function -- over 80 lines before the rule came; to split (issue 34)
 export function UsersTable({ users, viewerId, busy, canEdit, onRoleChange, onDelete }: UsersTableProps) {
   return (
     <div className={stacked.frame}>

@@ -17,6 +17,7 @@ function fieldErrors(error: unknown): Record<string, string> {
 }
 
 /** New API Key (decision 173): the account it acts as, a name, and its scopes. */
+// eslint-disable-next-line max-lines-per-function -- over 80 lines before the rule came; to split (issue 34)
 export function ApiKeyForm({ users, onCreated }: { users: User[]; onCreated: (key: CreatedApiKey) => void }) {
   const id = useId();
   const [userId, setUserId] = useState('');

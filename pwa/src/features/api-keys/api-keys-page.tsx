@@ -21,6 +21,7 @@ type Loaded = { keys: ApiKey[]; users: User[]; webhooks: AdminWebhook[] } | null
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : 'never');
 
+// eslint-disable-next-line max-lines-per-function -- over 80 lines before the rule came; to split (issue 34)
 function ApiKeysEditor() {
   usePageTitle('API Keys');
   const toast = useToast();

@@ -20,6 +20,7 @@ export function validateRegistration(fields: { displayName: string; email: strin
   return null;
 }
 
+// eslint-disable-next-line max-lines-per-function -- over 80 lines before the rule came; to split (issue 34)
 export function RegisterPage() {
   usePageTitle('Create Account');
   const auth = useAuth();

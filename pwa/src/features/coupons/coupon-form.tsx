@@ -43,6 +43,7 @@ function fieldErrors(error: unknown): Record<string, string> {
 }
 
 /** Add Coupon: a code, what it takes off, and the limits it keeps (decision 220). */
+// eslint-disable-next-line max-lines-per-function -- over 80 lines before the rule came; to split (issue 34)
 export function CouponForm({ services, onSaved }: { services: Service[]; onSaved: (coupon: Coupon) => void }) {
   const id = useId();
   const [draft, setDraft] = useState<Draft>(empty);

@@ -92,6 +92,7 @@ export function AfterSalesPanel({ order }: { order: Order }) {
   );
 }
 
+// eslint-disable-next-line max-lines-per-function -- over 80 lines before the rule came; to split (issue 34)
 function ReportDialog({ order, onClose }: { order: Order; onClose: () => void }) {
   const auth = useAuth();
   const toast = useToast();

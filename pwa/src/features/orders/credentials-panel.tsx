@@ -21,6 +21,7 @@ export function viewsSummary(views: OrderViews): string {
 }
 
 /** Delivered account credentials, read from this device's database so they show offline too. */
+// eslint-disable-next-line max-lines-per-function -- over 80 lines before the rule came; to split (issue 34)
 export function CredentialsPanel({
   email,
   password,

@@ -93,6 +93,7 @@ export function OrderPayment({
   );
 }
 
+// eslint-disable-next-line max-lines-per-function -- over 80 lines before the rule came; to split (issue 34)
 function CustomerPaymentActions({ order, userId }: { order: Order; userId: string }) {
   const id = useId();
   const toast = useToast();

@@ -5,6 +5,7 @@ import { closeTicket, replyTicket } from '../../db/mutations.ts';
 import { formatDateTime } from '../../lib/format.ts';
 
 /** Where the thread of a ticket is read and answered, by its customer or by staff. */
+// eslint-disable-next-line max-lines-per-function -- over 80 lines before the rule came; to split (issue 34)
 export function TicketThread({ ticket, userId, pending, children }: { ticket: Ticket; userId: string; pending: boolean; children?: React.ReactNode }) {
   const [body, setBody] = useState('');
   const [pictures, setPictures] = useState<File[]>([]);

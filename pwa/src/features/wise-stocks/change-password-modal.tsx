@@ -22,6 +22,7 @@ export const DUPLICATE_PASSWORD_MESSAGE = 'This password is already used by anot
  * The new password is typed twice (each entry can be shown) under the account rules, and a sold stock's
  * order and customer are named before anything changes (decision 221).
  */
+// eslint-disable-next-line max-lines-per-function -- over 80 lines before the rule came; to split (issue 34)
 export function ChangePasswordModal({ stock, buyer, online, onClose }: { stock: WiseStock; buyer: string | null; online: boolean; onClose: () => void }) {
   const toast = useToast();
   const db = useUserDb();

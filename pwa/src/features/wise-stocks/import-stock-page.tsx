@@ -31,6 +31,7 @@ export function ImportStockPage() {
 
 const templateHref = `data:text/csv;charset=utf-8,${encodeURIComponent(STOCK_IMPORT_TEMPLATE)}`;
 
+// eslint-disable-next-line max-lines-per-function -- over 80 lines before the rule came; to split (issue 34)
 function ImportStockForm() {
   usePageTitle('Import Wise Stock');
   const toast = useToast();

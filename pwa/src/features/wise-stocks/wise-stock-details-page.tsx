@@ -136,6 +136,7 @@ interface StockDetailsProps {
   modal: ReactNode;
 }
 
+// eslint-disable-next-line max-lines-per-function -- over 80 lines before the rule came; to split (issue 34)
 function StockDetails({ stock, buyer, pending, canManage, onUpdateStatus, onChangePassword, modal }: StockDetailsProps) {
   const ids = { account: useId(), addedBy: useId(), actions: useId() };
   return (
