@@ -123,6 +123,7 @@ export const routeTable: Record<string, RouteRow> = {
   'POST /api/service-stocks': { access: 'admin', badInputs: [notJson, { json: {} }, { json: { serviceId: '00000000-0000-4000-8000-000000000000', lines: [] } }] },
   'POST /api/service-stocks/preview': { access: 'admin', badInputs: [notJson, { json: {} }, { json: { serviceId: '00000000-0000-4000-8000-000000000000', text: '  ' } }] },
   'POST /api/service-stocks/batch': { access: 'admin', badInputs: [notJson, { json: {} }, { json: { serviceId: '00000000-0000-4000-8000-000000000000', text: 'a', id: 'not-a-uuid' } }] },
+  'GET /api/service-stocks/export.csv': { access: 'admin', badInputs: [{ query: '' }, { query: 'serviceId=not-a-uuid' }, { query: 'serviceId=00000000-0000-4000-8000-000000000000&passwords=yes' }] },
   'POST /api/service-stocks/:id/withdraw': { access: 'admin', badInputs: [notUuid('/api/service-stocks/not-a-uuid/withdraw'), { json: { version: -1 } }] },
   'GET /api/stock-batches': { access: 'staff', badInputs: [] },
   'POST /api/stock-batches/preview': { access: 'admin', badInputs: [notJson, { json: {} }, { json: { text: '   ' } }] },
