@@ -62,6 +62,13 @@ export async function measureTargets(page: Page): Promise<Measured> {
           const top = document.elementFromPoint(x, y);
           return !top || element.contains(top) || top.contains(element);
         });
+      /** The nearest ancestor taken out of the page's flow (fixed, absolute or sticky): the layer a control is drawn in. */
+      const layerOf = (element: HTMLElement) => {
+        for (let node = element.parentElement; node; node = node.parentElement) {
+          if (['fixed', 'absolute', 'sticky'].includes(getComputedStyle(node).position)) return node;
+        }
+        return null;
+      };
       const offenders: string[] = [];
       const describe = (element: HTMLElement, box: DOMRect) => `${element.tagName.toLowerCase()} "${nameOf(element)}" ${Math.round(box.width * 10) / 10}x${Math.round(box.height * 10) / 10}`;
       for (const { element, box } of controls) {
@@ -74,6 +81,9 @@ export async function measureTargets(page: Page): Promise<Measured> {
           const a = controls[i]!;
           const b = controls[j]!;
           if (a.element.contains(b.element) || b.element.contains(a.element)) continue;
+          // A panel, drawer or bar floating over the page covers what lies under it (whose centre, checked
+          // above, stays in reach): controls of two different layers do not overlap as targets.
+          if (layerOf(a.element) !== layerOf(b.element)) continue;
           const overlapX = Math.min(a.box.right, b.box.right) - Math.max(a.box.left, b.box.left);
           const overlapY = Math.min(a.box.bottom, b.box.bottom) - Math.max(a.box.top, b.box.top);
           if (overlapX > 1 && overlapY > 1) offenders.push(`${describe(a.element, a.box)} overlaps ${describe(b.element, b.box)}`);
