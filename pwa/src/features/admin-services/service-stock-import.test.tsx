@@ -109,10 +109,10 @@ describe('Add many at once, in a service\'s stock dialog', () => {
     // Fixed in place, it goes in too.
     fireEvent.change(screen.getByLabelText('Rows to add'), { target: { value: bad.replace(',70000,', ',2222,') } });
     fireEvent.click(screen.getByRole('button', { name: 'Preview' }));
-    fireEvent.click(await screen.findByRole('button', { name: 'Import 1 item' }));
-    await waitFor(async () => expect(await rowsOnServer(service.id)).toBe(3));
-    const list = await screen.findByRole('list', { name: 'Stock items' });
-    await waitFor(() => expect(within(list).getAllByText('Available')).toHaveLength(3));
+    fireEvent.click(await screen.findByRole('button', { name: 'Import 1 item' }, { timeout: 5_000 }));
+    await waitFor(async () => expect(await rowsOnServer(service.id)).toBe(3), { timeout: 5_000 });
+    const list = await screen.findByRole('list', { name: 'Stock items' }, { timeout: 5_000 });
+    await waitFor(() => expect(within(list).getAllByText('Available')).toHaveLength(3), { timeout: 5_000 });
     expect((screen.getByLabelText('Rows to add') as HTMLTextAreaElement).value).toBe('');
   });
 
@@ -124,15 +124,15 @@ describe('Add many at once, in a service\'s stock dialog', () => {
     const text = `d${tag()}.example.net,22,root,${password}\n`;
     const file = new File([text], 'servers.csv', { type: 'text/csv' });
     fireEvent.change(screen.getByLabelText('File (.csv or .txt)'), { target: { files: [file] } });
-    await waitFor(() => expect((screen.getByLabelText('Rows to add') as HTMLTextAreaElement).value).toBe(text));
+    await waitFor(() => expect((screen.getByLabelText('Rows to add') as HTMLTextAreaElement).value).toBe(text), { timeout: 5_000 });
     fireEvent.click(screen.getByRole('button', { name: 'Preview' }));
-    expect(await screen.findByText('already in stock')).toBeTruthy();
+    expect(await screen.findByText('already in stock', {}, { timeout: 5_000 })).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Import 1 item' }));
-    expect((await screen.findByRole('alert')).textContent).toContain('Add them anyway');
+    expect((await screen.findByRole('alert', {}, { timeout: 5_000 })).textContent).toContain('Add them anyway');
     expect(await rowsOnServer(service.id)).toBe(1);
     fireEvent.click(screen.getByLabelText(/Add them anyway/));
     fireEvent.click(screen.getByRole('button', { name: 'Import 1 item' }));
-    await waitFor(async () => expect(await rowsOnServer(service.id)).toBe(2));
+    await waitFor(async () => expect(await rowsOnServer(service.id)).toBe(2), { timeout: 5_000 });
   });
 
   it('says offline instead of queueing, and sends nothing', async () => {
