@@ -8,6 +8,8 @@ import type { CouponsTable, CouponUsesTable } from './coupon-schema.ts';
 import type { TicketMessagesTable, TicketsTable } from './ticket-schema.ts';
 import type { ApiKeysTable, WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEndpointsTable } from './partner-schema.ts';
 import type { DeviceVaultsTable } from './vault-schema.ts';
+import type { CustomerPricesTable, ServicePriceTiersTable } from './pricing-schema.ts';
+import type { AuthOneTimeTokensTable, AuthRefreshTokensTable, AuthSessionsTable, AuthUsersTable } from './auth-schema.ts';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type Json<T> = ColumnType<T, string, string>;
@@ -28,7 +30,6 @@ interface Synced {
   version: Version;
   deleted_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
-
 
 export interface UsersTable extends Synced {
   id: string;
@@ -263,50 +264,6 @@ export interface IdempotencyKeysTable {
   created_at: Timestamp;
 }
 
-export interface AuthUsersTable {
-  id: string;
-  email: string;
-  encrypted_password: string;
-  user_metadata: Json<Record<string, unknown>>;
-  last_sign_in_at: Timestamp | null;
-  /** Null: the address was never confirmed (an ADMIN_EMAILS address signed up on the embedded auth). */
-  email_confirmed_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
-  created_at: Timestamp;
-  updated_at: Timestamp;
-}
-
-export interface AuthSessionsTable {
-  id: string;
-  user_id: string;
-  created_at: Timestamp;
-  refreshed_at: Timestamp | null;
-  /** How the session began: 'password', 'recovery' (a mailed link) or 'email_change'. */
-  method: ColumnType<string, string | undefined, string>;
-}
-
-/** A mailed link's secret, hashed: one live link per account and purpose. */
-export interface AuthOneTimeTokensTable {
-  token_hash: string;
-  user_id: string;
-  purpose: 'recovery' | 'email_change' | 'magiclink';
-  new_email: string | null;
-  created_at: Timestamp;
-  /** A sign-in link's six-digit code, hashed with its account (decision 168). */
-  code_hash: ColumnType<string | null, string | null | undefined, string | null>;
-  code_failures: ColumnType<number, number | undefined, number>;
-}
-
-export interface AuthRefreshTokensTable {
-  token_hash: string;
-  session_id: string;
-  user_id: string;
-  revoked: Generated<boolean>;
-  created_at: Timestamp;
-  revoked_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
-  /** Its successor, AES-GCM sealed with a key derived from this token: only its holder can open it. */
-  successor_sealed: ColumnType<string | null, string | null | undefined, string | null>;
-}
-
 export interface DataKeysTable {
   name: 'CREDENTIALS_KEY' | 'BLIND_INDEX_KEY';
   key_id: string;
@@ -406,19 +363,3 @@ export type StockBatchRow = Selectable<StockBatchesTable>;
 export type AuditRow = Selectable<AuditLogTable>;
 export type NotificationRow = Selectable<NotificationsTable>;
 
-/** Buy `min_quantity` or more at `unit_cents` each (decision 178). */
-export interface ServicePriceTiersTable {
-  service_id: string;
-  min_quantity: number;
-  unit_cents: ColumnType<number, number, number>;
-}
-
-/** An admin's price for one customer: a unit price for a service, or a percentage off everything (decision 178). */
-export interface CustomerPricesTable {
-  id: string;
-  user_id: string;
-  service_id: string | null;
-  unit_cents: ColumnType<number | null, number | null | undefined, number | null>;
-  percent_off: ColumnType<string | null, string | number | null | undefined, string | number | null>;
-  updated_at: ColumnType<Date, Date | undefined, Date>;
-}

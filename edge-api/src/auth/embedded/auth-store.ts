@@ -1,6 +1,7 @@
 import bcrypt from 'bcryptjs';
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
-import type { AuthUsersTable, Database } from '../../db/schema.ts';
+import type { AuthUsersTable } from '../../db/auth-schema.ts';
+import type { Database } from '../../db/schema.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
