@@ -40,7 +40,10 @@ const pwaZones = [
 const api = 'edge-api/src';
 const apiZones = [
   { target: source(`${api}/contract`), ...allBut(api, ['contract'], 'The contract stands alone: the PWA imports it.') },
-  { target: source(`${api}/db`), ...allBut(api, ['db', 'contract', 'lib'], 'db/ holds queries and the database server: it imports only the contract and lib/.') },
+  {
+    target: source(`${api}/db`),
+    ...allBut(api, ['db', 'contract', 'lib'], 'db/ holds queries and the database server: it imports only the contract and lib/.'),
+  },
   { target: source(`${api}/lib`), ...allBut(api, ['lib', 'contract', 'errors.ts'], 'lib/ imports nothing above it.') },
   {
     target: source(`${api}/presenters`),
@@ -52,14 +55,22 @@ const apiZones = [
   },
   {
     target: source(`${api}/payments`),
-    ...allBut(api, ['payments', 'operations', 'presenters', 'db', 'contract', 'lib', 'push', 'errors.ts', 'deps.ts'], 'payments/ (the rails) sit below the routes and above operations.'),
+    ...allBut(
+      api,
+      ['payments', 'operations', 'presenters', 'db', 'contract', 'lib', 'push', 'errors.ts', 'deps.ts'],
+      'payments/ (the rails) sit below the routes and above operations.',
+    ),
   },
   {
     target: source(`${api}/middleware`),
     ...allBut(api, ['middleware', 'auth', 'db', 'contract', 'lib', 'errors.ts', 'deps.ts'], 'Middleware sits below the routes.'),
   },
   { target: source(`${api}/routes`), from: `${api}/routes`, message: 'One file per resource: routes never import each other; createApp composes them.' },
-  { target: source(`${api}/routes`), from: [`${api}/app.ts`, `${api}/node.ts`, `${api}/node-server.ts`, `${api}/worker.ts`], message: 'Routes never import the app or its entries.' },
+  {
+    target: source(`${api}/routes`),
+    from: [`${api}/app.ts`, `${api}/node.ts`, `${api}/node-server.ts`, `${api}/worker.ts`],
+    message: 'Routes never import the app or its entries.',
+  },
 ];
 
 /**

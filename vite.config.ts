@@ -95,10 +95,13 @@ export default defineConfig(({ isSsrBuild, command }) => ({
   // warnings; its package exports offer no condition that picks it, so the app's build names it (the dev
   // server and the server render keep the default one, with its warnings).
   resolve: {
-    alias: command !== 'build' || isSsrBuild ? [] : [
-      { find: /^react-router\/dom$/, replacement: fileURLToPath(new URL('./node_modules/react-router/dist/production/dom-export.mjs', import.meta.url)) },
-      { find: /^react-router$/, replacement: fileURLToPath(new URL('./node_modules/react-router/dist/production/index.mjs', import.meta.url)) },
-    ],
+    alias:
+      command !== 'build' || isSsrBuild
+        ? []
+        : [
+            { find: /^react-router\/dom$/, replacement: fileURLToPath(new URL('./node_modules/react-router/dist/production/dom-export.mjs', import.meta.url)) },
+            { find: /^react-router$/, replacement: fileURLToPath(new URL('./node_modules/react-router/dist/production/index.mjs', import.meta.url)) },
+          ],
   },
   // The manifest lets the bench measure exactly what the first load of / fetches.
   build: {
@@ -129,7 +132,15 @@ export default defineConfig(({ isSsrBuild, command }) => ({
         // imports Dexie (e2e/first-load.test.ts checks the first load carries none).
         codeSplitting: isSsrBuild
           ? undefined
-          : { includeDependenciesRecursively: false, groups: [{ name: 'framework', test: /[\\/]node_modules[\\/](?:react|react-dom|react-router|scheduler)[\\/]|[\\/]pwa[\\/]src[\\/]components[\\/](?:confirm-dialog|toast|icons|modal-dialog)\.tsx$/ }] },
+          : {
+              includeDependenciesRecursively: false,
+              groups: [
+                {
+                  name: 'framework',
+                  test: /[\\/]node_modules[\\/](?:react|react-dom|react-router|scheduler)[\\/]|[\\/]pwa[\\/]src[\\/]components[\\/](?:confirm-dialog|toast|icons|modal-dialog)\.tsx$/,
+                },
+              ],
+            },
       },
     },
   },
@@ -255,6 +266,9 @@ async function buildTimePolicy(): Promise<string> {
   const toml = await readFile(fileURLToPath(new URL('./wrangler.toml', import.meta.url)), 'utf8').catch(() => '');
   const fromToml = (name: string) => toml.match(new RegExp(`^${name}\\s*=\\s*"([^"]*)"`, 'm'))?.[1];
   const supabaseUrl = process.env.SUPABASE_URL ?? fromToml('SUPABASE_URL');
-  const imageOrigins = (process.env.IMAGE_ORIGINS ?? fromToml('IMAGE_ORIGINS') ?? '').split(',').map((origin) => origin.trim()).filter(Boolean);
+  const imageOrigins = (process.env.IMAGE_ORIGINS ?? fromToml('IMAGE_ORIGINS') ?? '')
+    .split(',')
+    .map((origin) => origin.trim())
+    .filter(Boolean);
   return contentSecurityPolicy({ supabaseUrl, imageOrigins });
 }

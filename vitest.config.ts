@@ -28,7 +28,12 @@ export default defineConfig({
     projects: [
       {
         // *.workerd.test.ts need the Workers entry under workerd: `npm run test:workers` (vitest.workers.config.ts).
-        test: { name: 'api', environment: 'node', include: ['edge-api/**/*.test.ts', 'migrations/**/*.test.ts'], exclude: ['**/*.workerd.test.ts', '**/node_modules/**', ...PROCESS_TESTS] },
+        test: {
+          name: 'api',
+          environment: 'node',
+          include: ['edge-api/**/*.test.ts', 'migrations/**/*.test.ts'],
+          exclude: ['**/*.workerd.test.ts', '**/node_modules/**', ...PROCESS_TESTS],
+        },
       },
       {
         // Files that start processes of their own (the app, npm, a Postgres server, Caddy) or run for

@@ -29,11 +29,17 @@ const median = (values: number[]) => {
  */
 export async function lighthouseFigures(paths: string[], runs: number, port: number): Promise<PageFigures[]> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-lighthouse-'));
-  const app = spawn(process.execPath, ['edge-api/src/node.ts'], { env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', SUPABASE_URL: '', PORT: String(port) }, stdio: 'ignore' });
+  const app = spawn(process.execPath, ['edge-api/src/node.ts'], {
+    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', SUPABASE_URL: '', PORT: String(port) },
+    stdio: 'ignore',
+  });
   const base = `http://localhost:${port}`;
   try {
-    for (let ready = false; !ready; ) {
-      ready = await fetch(`${base}/api/services`).then((r) => r.ok, () => false);
+    for (let ready = false; !ready;) {
+      ready = await fetch(`${base}/api/services`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (!ready) await new Promise((done) => setTimeout(done, 100));
     }
     const figures: PageFigures[] = [];

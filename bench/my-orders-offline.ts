@@ -101,7 +101,15 @@ function onOrders(page: Page, action: 'count' | 'add' | 'readAll', count = 0): P
         const start = Date.now();
         for (let i = 0; i < n!; i++) {
           const at = new Date(start + i * 1000).toISOString();
-          tx.objectStore('orders').put({ ...model, id: crypto.randomUUID(), title: `Bench order ${i}`, createdAt: at, orderDate: at, updatedAt: at, version: 1 });
+          tx.objectStore('orders').put({
+            ...model,
+            id: crypto.randomUUID(),
+            title: `Bench order ${i}`,
+            createdAt: at,
+            orderDate: at,
+            updatedAt: at,
+            version: 1,
+          });
         }
         await new Promise((resolve, reject) => {
           tx.oncomplete = resolve;

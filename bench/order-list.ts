@@ -68,7 +68,7 @@ function startBaseline(env: Record<string, string>): Promise<{ child: ChildProce
 async function staffFirstSync(base: string, token: string): Promise<{ wire: number; decoded: number; pages: number; orders: number; ms: number }> {
   const total = { wire: 0, decoded: 0, pages: 0, orders: 0, ms: 0 };
   const started = performance.now();
-  for (let cursor = 0, more = true; more; ) {
+  for (let cursor = 0, more = true; more;) {
     const { wire, body } = await rawGet(`${base}/api/sync?scope=private&cursor=${cursor}`, { ...BROWSER, authorization: `Bearer ${token}` });
     const page = JSON.parse(body) as { cursor: number; hasMore: boolean; changes: { orders?: unknown[] } };
     total.wire += wire;
@@ -152,7 +152,10 @@ export async function orderListBench(sizes: number[], note: Note): Promise<void>
       const deepFiltered = await cursorAt(db, filter, DEEP_ROWS);
       const scenarios = [
         { name: 'first page', url: `${list}?limit=10` },
-        { name: `deep page (${deep.depth.toLocaleString('en-US')} rows down, by cursor)`, url: `${list}?limit=10&page=${Math.floor(deep.depth / 10) + 1}&cursor=${deep.cursor}` },
+        {
+          name: `deep page (${deep.depth.toLocaleString('en-US')} rows down, by cursor)`,
+          url: `${list}?limit=10&page=${Math.floor(deep.depth / 10) + 1}&cursor=${deep.cursor}`,
+        },
         { name: 'first page, status + payment filter', url: `${list}?status=processing&paymentStatus=paid&limit=10` },
         {
           name: `deep page, status + payment filter (${deepFiltered.depth.toLocaleString('en-US')} rows down, by cursor)`,
@@ -176,14 +179,20 @@ export async function orderListBench(sizes: number[], note: Note): Promise<void>
         bases.push(await load(baseUrl, { connections: CONNECTIONS, seconds: SECONDS, headers: BROWSER }));
         for (const { name, url } of scenarios) runsOf.get(name)!.push(await load(url, { connections: CONNECTIONS, seconds: SECONDS, headers }));
       }
-      const baseText = `bare node:http + pg GET /api/services in the same rounds: p50 ${range(bases.map((r) => percentile(r.latencies, 50)))} ms, p99 ${range(bases.map((r) => percentile(r.latencies, 99)))} ms, ${range(bases.map((r) => r.rps), 0)} req/s`;
+      const baseText = `bare node:http + pg GET /api/services in the same rounds: p50 ${range(bases.map((r) => percentile(r.latencies, 50)))} ms, p99 ${range(bases.map((r) => percentile(r.latencies, 99)))} ms, ${range(
+        bases.map((r) => r.rps),
+        0,
+      )} req/s`;
       for (const { name } of scenarios) {
         const results = runsOf.get(name)!;
         const p99s = results.map((r) => percentile(r.latencies, 99));
         const errors = results.reduce((n, r) => n + r.errors, 0);
         note(
           `admin order list, ${name}, ${size.toLocaleString('en-US')} orders, ${CONNECTIONS} connections: p99 < 50 ms`,
-          `p50 ${range(results.map((r) => percentile(r.latencies, 50)))} ms, p99 ${range(p99s)} ms, ${range(results.map((r) => r.rps), 0)} req/s over ${ROUNDS} rounds, ${errors} errors`,
+          `p50 ${range(results.map((r) => percentile(r.latencies, 50)))} ms, p99 ${range(p99s)} ms, ${range(
+            results.map((r) => r.rps),
+            0,
+          )} req/s over ${ROUNDS} rounds, ${errors} errors`,
           baseText,
           Math.max(...p99s) < 50 && errors === 0,
         );

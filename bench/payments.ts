@@ -21,16 +21,25 @@ export async function paymentsBench(harness: Harness, note: Note, figure: Figure
   const started = await startPaymentStandIns();
   const rails = paymentStandInClient(started.url);
   const { deps, db } = harness;
-  deps.config.payments = { tronApiUrl: rails.tronApiUrl, binancePayApiUrl: rails.binancePayApiUrl, bkashApiUrl: rails.bkashApiUrl, siteUrl: 'http://shop.bench' };
+  deps.config.payments = {
+    tronApiUrl: rails.tronApiUrl,
+    binancePayApiUrl: rails.binancePayApiUrl,
+    bkashApiUrl: rails.bkashApiUrl,
+    siteUrl: 'http://shop.bench',
+  };
   const admin = await harness.createUser('admin');
   const customer = await harness.createUser('user');
   await harness.call('PUT', '/api/admin/payments/usdt_trc20', { user: admin, json: { enabled: true, settings: { address: SHOP } } });
   await harness.call('PUT', '/api/admin/payments/binance_pay', { user: admin, json: { enabled: true, secrets: rails.binanceAccount } });
   const serviceId = crypto.randomUUID();
-  await sql`insert into services (id, title, description, category, price, delivery_time, auto_deliver, version) values (${serviceId}, 'Bench Wise', 'x', 'wise', '$30 USD', 'instant', true, 1)`.execute(db);
+  await sql`insert into services (id, title, description, category, price, delivery_time, auto_deliver, version) values (${serviceId}, 'Bench Wise', 'x', 'wise', '$30 USD', 'instant', true, 1)`.execute(
+    db,
+  );
   await sql`
     insert into wise_stocks (id, wise_name, wise_email, wise_password_enc, wise_password_index, auth_image, user_name, added_by, version)
-    select gen_random_uuid(), 'Bench ' || n, 'bench' || n || '@pay.test', 'sealed', md5('pay' || n), '', 'Bench', ${admin.id}::uuid, 1 from generate_series(1, 100) as n`.execute(db);
+    select gen_random_uuid(), 'Bench ' || n, 'bench' || n || '@pay.test', 'sealed', md5('pay' || n), '', 'Bench', ${admin.id}::uuid, 1 from generate_series(1, 100) as n`.execute(
+    db,
+  );
   const waiting = async (count: number, rail: 'usdt_trc20' | 'binance_pay') => {
     const ids = Array.from({ length: count }, () => crypto.randomUUID());
     await sql`
@@ -53,7 +62,16 @@ export async function paymentsBench(harness: Harness, note: Note, figure: Figure
   const deadline = Date.now() + 120_000;
   let delivered: { delivered_at: Date }[] = [];
   while (Date.now() < deadline) {
-    delivered = await db.selectFrom('orders').select('delivered_at').where('id', 'in', paid.map((p) => p.id)).where('delivered_at', 'is not', null).execute() as { delivered_at: Date }[];
+    delivered = (await db
+      .selectFrom('orders')
+      .select('delivered_at')
+      .where(
+        'id',
+        'in',
+        paid.map((p) => p.id),
+      )
+      .where('delivered_at', 'is not', null)
+      .execute()) as { delivered_at: Date }[];
     if (delivered.length === paid.length) break;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

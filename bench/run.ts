@@ -38,10 +38,17 @@ const databaseName = embedded ? 'the embedded Postgres server' : 'BENCH_DATABASE
 const quick = process.argv.includes('--quick');
 /** `--only=http,start` runs some of the benchmarks: first-load, http, workers, delta-sync, sync-bytes, lighthouse, stock-import, start, history, my-orders, search, payments, scaling. */
 /** `--only=http,start` runs some of the benchmarks: first-load, http, order-list, workers, delta-sync, sync-bytes, lighthouse, stock-import, start, history, my-orders, search, payments. */
-const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length).split(',');
+const only = process.argv
+  .find((arg) => arg.startsWith('--only='))
+  ?.slice('--only='.length)
+  .split(',');
 const runs = (name: string) => !only || only.includes(name);
 /** `--order-sizes=1000000`: the shop sizes of the order-list benchmark (default 10,000, 100,000 and, without --quick, 1,000,000). */
-const orderSizes = process.argv.find((arg) => arg.startsWith('--order-sizes='))?.slice('--order-sizes='.length).split(',').map(Number);
+const orderSizes = process.argv
+  .find((arg) => arg.startsWith('--order-sizes='))
+  ?.slice('--order-sizes='.length)
+  .split(',')
+  .map(Number);
 const ORDER_COUNT = quick ? 100_000 : 1_000_000;
 const results: { budget: string; measured: string; baseline: string; ok: boolean }[] = [];
 const note = (budget: string, measured: string, baseline: string, ok: boolean) => {
@@ -68,7 +75,11 @@ async function firstLoadBudget() {
   const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
   // A signed-in visitor's first load also fetches the auth client (lib/supabase.ts loads @supabase/auth-js when a session may exist).
   const authKeys = closure(Object.keys(manifest).filter((key) => key.includes('@supabase/auth-js')));
-  const routes = { '/': 'src/features/home/home-page.tsx', '/services': 'src/features/services/services-page.tsx', '/about': 'src/features/about/about-page.tsx' };
+  const routes = {
+    '/': 'src/features/home/home-page.tsx',
+    '/services': 'src/features/services/services-page.tsx',
+    '/about': 'src/features/about/about-page.tsx',
+  };
   let home = new Set<string>();
   for (const [path, page] of Object.entries(routes)) {
     // index.html's entry starts the app with a dynamic import once the page has painted (decision 070):
@@ -88,7 +99,12 @@ async function firstLoadBudget() {
   const dashboard = closure(['src/features/admin-orders/admin-orders-page.tsx']);
   const dashboardOnly = [...dashboard].filter((key) => !home.has(key));
   const leaked = [...home].filter((key) => key.includes('admin-') || key.includes('wise-stocks') || key.includes('dashboard'));
-  note('no dashboard code in the first load of /', leaked.length ? leaked.join(', ') : 'none', `dashboard adds ${dashboardOnly.length} chunks only on /dashboard`, leaked.length === 0);
+  note(
+    'no dashboard code in the first load of /',
+    leaked.length ? leaked.join(', ') : 'none',
+    `dashboard adds ${dashboardOnly.length} chunks only on /dashboard`,
+    leaked.length === 0,
+  );
 }
 
 /** Lighthouse, mobile preset, on the public pages a phone opens first: 3 runs each, the median. */
@@ -185,7 +201,11 @@ async function httpBenchmarks(schema: string) {
     // The dashboard's list as staff page through it: first pages, deeper pages, status and payment filters.
     const queries = [
       ...Array.from({ length: 10 }, (_, i) => `page=${1 + i}&limit=25`),
-      'status=pending', 'status=delivered&page=3', 'paymentStatus=paid', 'paymentStatus=refunded&page=2', 'status=processing&paymentStatus=paid',
+      'status=pending',
+      'status=delivered&page=3',
+      'paymentStatus=paid',
+      'paymentStatus=refunded&page=2',
+      'status=processing&paymentStatus=paid',
     ];
     let next = 0;
     const listUrl = () => `http://127.0.0.1:${app.port}/api/admin/orders?${queries[next++ % queries.length]}`;
@@ -225,7 +245,13 @@ async function largeHistory(schema: string) {
   const key = await generateSigningKey();
   const signing = await importSigningKey(key);
   const tokenOf = (user: { id: string; email: string }) =>
-    signAccessToken(signing, 'bench', { sub: user.id, email: user.email, sessionId: crypto.randomUUID(), issuedAt: Math.floor(Date.now() / 1000), expiresIn: 3600 });
+    signAccessToken(signing, 'bench', {
+      sub: user.id,
+      email: user.email,
+      sessionId: crypto.randomUUID(),
+      issuedAt: Math.floor(Date.now() / 1000),
+      expiresIn: 3600,
+    });
   const [adminToken, customerToken] = await Promise.all([tokenOf(admin), tokenOf(customer)]);
   const env = { BENCH_DATABASE_URL: databaseUrl, BENCH_SCHEMA: schema, BENCH_PUBLIC_JWK: JSON.stringify(key.publicJwk) };
   const app = await startChild(['bench/serve-services.ts', 'app'], env);
@@ -270,7 +296,9 @@ async function largeHistory(schema: string) {
       await Promise.all(Array.from({ length: 12 }, () => request(started + 5000, stats)));
       const seconds = (performance.now() - started) / 1000;
       windows.push({ orders, rps: stats.requests / seconds, p99: percentile(stats.latencies, 99), errors: stats.errors });
-      console.log(`     mixed load, customer with ${orders.toLocaleString('en-US')} orders: ${(stats.requests / seconds).toFixed(0)} req/s, p99 ${percentile(stats.latencies, 99).toFixed(1)} ms, ${stats.errors} errors`);
+      console.log(
+        `     mixed load, customer with ${orders.toLocaleString('en-US')} orders: ${(stats.requests / seconds).toFixed(0)} req/s, p99 ${percentile(stats.latencies, 99).toFixed(1)} ms, ${stats.errors} errors`,
+      );
     }
     const first = windows[0]!;
     const last = windows.at(-1)!;
@@ -351,7 +379,10 @@ async function searchLatency(schema: string) {
     'status, deep pages': Array.from({ length: 30 }, (_, i) => `status=pending&page=${1 + i * 3}`),
     'payment status, 50 a page': Array.from({ length: 30 }, (_, i) => `paymentStatus=paid&limit=50&page=${1 + (i % 5)}`),
     'status + payment + word': Array.from({ length: 30 }, (_, i) => `status=delivered&paymentStatus=paid&search=${['wise', 'vps', 'bank'][i % 3]}`),
-    'common word, pages 1 to 3': Array.from({ length: 30 }, (_, i) => `search=${encodeURIComponent(['gmail', 'khan', 'yahoo.com', 'rahim', 'uddin', 'cloud vps'][i % 6]!)}&page=${1 + (i % 3)}`),
+    'common word, pages 1 to 3': Array.from(
+      { length: 30 },
+      (_, i) => `search=${encodeURIComponent(['gmail', 'khan', 'yahoo.com', 'rahim', 'uddin', 'cloud vps'][i % 6]!)}&page=${1 + (i % 3)}`,
+    ),
     'all orders, pages': Array.from({ length: 30 }, (_, i) => `page=${1 + i}&limit=25`),
   };
   for (const query of Object.values(kinds).flat().slice(0, 20)) await harness.call('GET', `/api/admin/orders?${query}`, { user: admin });
@@ -373,7 +404,12 @@ async function searchLatency(schema: string) {
   for (let i = 0; i < 50; i += 1) await sql`select 1`.execute(db);
   const roundTrip = (performance.now() - started) / 50;
   const p95 = percentile(timings, 95);
-  note(`admin order search over ${ORDER_COUNT.toLocaleString('en-US')} orders: p95 < 20 ms`, `p50 ${percentile(timings, 50).toFixed(1)} ms, p95 ${p95.toFixed(1)} ms over ${timings.length} queries`, `a bare select 1 round trip ${roundTrip.toFixed(2)} ms`, p95 < 20);
+  note(
+    `admin order search over ${ORDER_COUNT.toLocaleString('en-US')} orders: p95 < 20 ms`,
+    `p50 ${percentile(timings, 50).toFixed(1)} ms, p95 ${p95.toFixed(1)} ms over ${timings.length} queries`,
+    `a bare select 1 round trip ${roundTrip.toFixed(2)} ms`,
+    p95 < 20,
+  );
   await harness.close();
 }
 
@@ -389,7 +425,7 @@ async function deltaSync(schema: string) {
   // The full pull, every page of it, as the app takes it.
   let cursor = 0;
   let full = 0;
-  for (let more = true; more; ) {
+  for (let more = true; more;) {
     const page = await harness.call<{ cursor: number; hasMore: boolean }>('GET', `/api/sync?scope=private&cursor=${cursor}`, { user: customer });
     full += JSON.stringify(page.body).length;
     cursor = page.body.cursor;
@@ -425,7 +461,7 @@ async function staffSyncBytes(schema: string) {
   const pullAll = async () => {
     let cursor = 0;
     const total = { raw: 0, wire: 0, pages: 0 };
-    for (let more = true; more; ) {
+    for (let more = true; more;) {
       const page = await harness.call<{ cursor: number; hasMore: boolean }>('GET', `/api/sync?scope=private&cursor=${cursor}`, { user: admin });
       const size = await wire(page.body);
       total.raw += size.raw;
@@ -436,7 +472,8 @@ async function staffSyncBytes(schema: string) {
     }
     return { ...total, cursor };
   };
-  const insert = (image: string) => sql`
+  const insert = (image: string) =>
+    sql`
     insert into orders (id, product_id, title, description, category, image, price, delivery_time, user_id, user_email, user_name, version)
     select gen_random_uuid(), gen_random_uuid(), 'Cloud VPS 2 vCPU', 'A virtual server with 2 vCPU, 4 GB of memory and 80 GB of SSD, delivered with its login.',
            'vps', ${image}, '25', '3hours', ${customer.id}::uuid, ${customer.email}, 'Bench Customer', 1
@@ -457,7 +494,12 @@ async function staffSyncBytes(schema: string) {
     `the same orders with the inline picture earlier versions copied: ${mbOf(before.wire)} (${mbOf(before.raw)} before compression)`,
     full.wire < 2 * 1024 * 1024,
   );
-  note('one-change delta on a staff device < 1 KB on the wire', `${delta.wire} bytes`, `${delta.raw} bytes before compression (sent as is under 1 KB)`, delta.wire < 1024);
+  note(
+    'one-change delta on a staff device < 1 KB on the wire',
+    `${delta.wire} bytes`,
+    `${delta.raw} bytes before compression (sent as is under 1 KB)`,
+    delta.wire < 1024,
+  );
   await db.deleteFrom('orders').where('user_id', '=', customer.id).execute();
 }
 
@@ -471,14 +513,22 @@ async function stockImport(schema: string) {
     select gen_random_uuid(), 'Held ' || n, 'held' || n || '@bench.test', 'sealed', md5('held' || n), '', 'Bench', ${admin.id}::uuid, 1
     from generate_series(1, 10000) as n`.execute(db);
   const lines = (prefix: string, count: number) =>
-    ['email,password,name,notes', ...Array.from({ length: count }, (_, i) => `${prefix}${i}@bench.test,Bench#${prefix}-${i},Holder ${i},batch line`)].join('\n');
+    ['email,password,name,notes', ...Array.from({ length: count }, (_, i) => `${prefix}${i}@bench.test,Bench#${prefix}-${i},Holder ${i},batch line`)].join(
+      '\n',
+    );
   // Baseline: stocks added one at a time through POST /api/wise-stocks, the only way before imports.
   const singles = 100;
   const startSingles = performance.now();
   for (let i = 0; i < singles; i += 1) {
     const added = await harness.call('POST', '/api/wise-stocks', {
       user: admin,
-      json: { wiseName: `Single ${i}`, wiseEmail: `single${i}@bench.test`, wisePassword: `Single#${i}`, authImage: 'https://img.example/a.png', userName: 'Bench' },
+      json: {
+        wiseName: `Single ${i}`,
+        wiseEmail: `single${i}@bench.test`,
+        wisePassword: `Single#${i}`,
+        authImage: 'https://img.example/a.png',
+        userName: 'Bench',
+      },
     });
     if (added.status !== 201) throw new Error(`a single stock answered ${added.status}`);
   }
@@ -562,8 +612,18 @@ async function embeddedStart() {
   const first = await start(['edge-api/src/node.ts'], env, server);
   await first.stop();
   const again = await start(['edge-api/src/node.ts'], env, server);
-  note('embedded start to first answer, empty DATA_DIR, demo data included < 4 s', `${(first.elapsed / 1000).toFixed(2)} s`, `a bare node:http process ${(bare.elapsed / 1000).toFixed(2)} s`, first.elapsed < 4000);
-  note('embedded start to first answer, existing data < 1.5 s', `${(again.elapsed / 1000).toFixed(2)} s`, `a bare node:http process ${(bare.elapsed / 1000).toFixed(2)} s`, again.elapsed < 1500);
+  note(
+    'embedded start to first answer, empty DATA_DIR, demo data included < 4 s',
+    `${(first.elapsed / 1000).toFixed(2)} s`,
+    `a bare node:http process ${(bare.elapsed / 1000).toFixed(2)} s`,
+    first.elapsed < 4000,
+  );
+  note(
+    'embedded start to first answer, existing data < 1.5 s',
+    `${(again.elapsed / 1000).toFixed(2)} s`,
+    `a bare node:http process ${(bare.elapsed / 1000).toFixed(2)} s`,
+    again.elapsed < 1500,
+  );
 
   await new Promise((done) => setTimeout(done, 3000));
   const idle = memoryOf(processTree(again.child.pid!));

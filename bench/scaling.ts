@@ -52,7 +52,14 @@ async function placeOrders(standIn: StandIn, customers: Customer[], productIds: 
     }),
   );
   const seconds = (performance.now() - started) / 1000;
-  return { perSecond: latencies.length / seconds, placed: latencies.length, errors, p50: percentile(latencies, 50), p95: percentile(latencies, 95), cpuMs: ((cpuSeconds(standIn.pid) - cpuBefore) * 1000) / latencies.length };
+  return {
+    perSecond: latencies.length / seconds,
+    placed: latencies.length,
+    errors,
+    p50: percentile(latencies, 50),
+    p95: percentile(latencies, 95),
+    cpuMs: ((cpuSeconds(standIn.pid) - cpuBefore) * 1000) / latencies.length,
+  };
 }
 
 type Versions = 'counter' | 'sequence';
@@ -118,7 +125,7 @@ async function pullWhile(databaseUrl: string, versions: Versions, writing: Promi
   void writing.finally(() => (done = true));
   let cursor = start;
   try {
-    for (let last = false; !last; ) {
+    for (let last = false; !last;) {
       last = done;
       const begun = performance.now();
       let upTo: number;
@@ -142,7 +149,8 @@ async function pullWhile(databaseUrl: string, versions: Versions, writing: Promi
 /** Writes a second and pull times for one scheme and writer count; checks the puller got each write once. */
 async function writeAndPull(databaseUrl: string, db: Kysely<Database>, writers: number, versions: Versions) {
   // The devices' cursor before any write of this round: nothing is open, so it is the last version.
-  const startQuery = versions === 'counter' ? sql<{ v: string }>`select version as v from bench_counter` : sql<{ v: string }>`select latest as v from sync_horizon(0)`;
+  const startQuery =
+    versions === 'counter' ? sql<{ v: string }>`select version as v from bench_counter` : sql<{ v: string }>`select latest as v from sync_horizon(0)`;
   const start = Number((await startQuery.execute(db)).rows[0]!.v);
   const writing = writeTransactions(databaseUrl, writers, versions);
   // The app's pull, and for the sequence one that does not wait for the writers open when it asked.
@@ -202,12 +210,22 @@ async function versionsSideBySide(databaseUrl: string, db: Kysely<Database>, rep
     );
   }
   const at32 = WRITER_COUNTS.indexOf(32);
-  report.note('writes at 32 writers, at least 3x the counter', `${(rates.sequence[at32]! / rates.counter[at32]!).toFixed(1)}x`, `${rates.sequence[at32]!.toFixed(0)}/s against ${rates.counter[at32]!.toFixed(0)}/s`, rates.sequence[at32]! >= 3 * rates.counter[at32]!);
+  report.note(
+    'writes at 32 writers, at least 3x the counter',
+    `${(rates.sequence[at32]! / rates.counter[at32]!).toFixed(1)}x`,
+    `${rates.sequence[at32]!.toFixed(0)}/s against ${rates.counter[at32]!.toFixed(0)}/s`,
+    rates.sequence[at32]! >= 3 * rates.counter[at32]!,
+  );
   // No fall: from 8 writers on, each count keeps at least 90% of the best rate seen with fewer writers.
   const falls = WRITER_COUNTS.map((writers, i) => ({ writers, rate: rates.sequence[i]!, best: Math.max(...rates.sequence.slice(0, i + 1)) })).filter(
     (point) => point.writers >= 8 && point.rate < 0.9 * point.best,
   );
-  report.note('no fall as writers are added (>= 90% of the best with fewer, from 8 on)', falls.length ? falls.map((f) => `${f.writers}: ${f.rate.toFixed(0)}/s of ${f.best.toFixed(0)}`).join(', ') : 'none', `sequence ${rates.sequence.map((r) => r.toFixed(0)).join(' / ')}`, falls.length === 0);
+  report.note(
+    'no fall as writers are added (>= 90% of the best with fewer, from 8 on)',
+    falls.length ? falls.map((f) => `${f.writers}: ${f.rate.toFixed(0)}/s of ${f.best.toFixed(0)}`).join(', ') : 'none',
+    `sequence ${rates.sequence.map((r) => r.toFixed(0)).join(' / ')}`,
+    falls.length === 0,
+  );
   report.note('every write reached the pulling device exactly once, both schemes', allOnce ? 'yes' : 'NO', 'each id counted', allOnce);
 }
 
@@ -236,8 +254,12 @@ export async function scalingBench(serverUrl: string, report: ScalingReport, { o
 }
 
 if (process.argv[1]?.endsWith('bench/scaling.ts')) {
-  await scalingBench(defaultServerUrl, {
-    note: (budget, measured, baseline, ok) => console.log(`${ok ? 'ok  ' : 'OVER'} ${budget}: ${measured} (${baseline})`),
-    figure: (label, measured, baseline) => console.log(`     ${label}: ${measured} (${baseline})`),
-  }, { orders: !process.argv.includes('--versions-only') });
+  await scalingBench(
+    defaultServerUrl,
+    {
+      note: (budget, measured, baseline, ok) => console.log(`${ok ? 'ok  ' : 'OVER'} ${budget}: ${measured} (${baseline})`),
+      figure: (label, measured, baseline) => console.log(`     ${label}: ${measured} (${baseline})`),
+    },
+    { orders: !process.argv.includes('--versions-only') },
+  );
 }

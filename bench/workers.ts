@@ -8,7 +8,15 @@ import { openDatabase } from '../edge-api/src/db/connect.ts';
 import { nextVersion } from '../edge-api/src/db/versions.ts';
 import { createSecrets, decodeKey } from '../edge-api/src/lib/secrets.ts';
 import { demoLoginsIn } from '../edge-api/src/testing/demo-logins.ts';
-import { createDedicatedDatabase, freePort, newDataKeys, registerCustomer, startStandIn, type DedicatedDatabase, type StandIn } from '../edge-api/src/testing/workerd.ts';
+import {
+  createDedicatedDatabase,
+  freePort,
+  newDataKeys,
+  registerCustomer,
+  startStandIn,
+  type DedicatedDatabase,
+  type StandIn,
+} from '../edge-api/src/testing/workerd.ts';
 import { load } from './load.ts';
 
 export type Report = (label: string, measured: string, baseline: string) => void;
@@ -128,7 +136,13 @@ interface BareWorker {
  * dev proxy, which alone held a static page to about 80 requests a second here): the Worker's bindings
  * as text, Hyperdrive pointed at `postgres` (host:port), and an assets stub.
  */
-async function startBareWorker(scratch: string, bundle: string, database: DedicatedDatabase, postgres: string, vars: Record<string, string>): Promise<BareWorker> {
+async function startBareWorker(
+  scratch: string,
+  bundle: string,
+  database: DedicatedDatabase,
+  postgres: string,
+  vars: Record<string, string>,
+): Promise<BareWorker> {
   const port = await freePort();
   const config = join(scratch, `worker-${port}.capnp`);
   const text = Object.entries(vars)
@@ -163,7 +177,9 @@ const assets :Workerd.Worker = (
 `,
   );
   const started = performance.now();
-  const child: ChildProcess = spawn(join('node_modules', 'workerd', 'bin', 'workerd'), ['serve', config, '--experimental'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(join('node_modules', 'workerd', 'bin', 'workerd'), ['serve', config, '--experimental'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -266,7 +282,11 @@ export async function workersBench(serverUrl: string, report: Report, { seconds 
     // Embedded by workerd's config, which reads files beside it only.
     const bundle = process.env.BENCH_WORKER_BUNDLE ? join(scratch, 'other-worker.js') : built.file;
     if (process.env.BENCH_WORKER_BUNDLE) copyFileSync(process.env.BENCH_WORKER_BUNDLE, bundle);
-    report('Workers: bundle', `${(built.bytes / 1024).toFixed(0)} KB, ${(built.gzip / 1024).toFixed(0)} KB gzip`, 'the limits: 3 MB on the Free plan, 10 MB on Paid, compressed');
+    report(
+      'Workers: bundle',
+      `${(built.bytes / 1024).toFixed(0)} KB, ${(built.gzip / 1024).toFixed(0)} KB gzip`,
+      'the limits: 3 MB on the Free plan, 10 MB on Paid, compressed',
+    );
 
     const vars = {
       SUPABASE_URL: standIn.url,
@@ -309,14 +329,20 @@ export async function workersBench(serverUrl: string, report: Report, { seconds 
     ];
     const routes = [
       { name: 'GET /api/services', path: '/api/services', headers: {} as Record<string, string> },
-      { name: `GET /api/orders/user/:id, signed in, ${customer.orders} orders`, path: `/api/orders/user/${customer.userId}`, headers: { authorization: `Bearer ${customer.token}` } },
+      {
+        name: `GET /api/orders/user/:id, signed in, ${customer.orders} orders`,
+        path: `/api/orders/user/${customer.userId}`,
+        headers: { authorization: `Bearer ${customer.token}` },
+      },
     ];
     const productIds = ((await (await fetch(`${standIn.url}/api/services`)).json()) as { id: string }[]).map((service) => service.id);
     // Another customer places the orders, so the list measured above keeps its 46.
     const placer = (await registerCustomer(standIn)).token;
     const placing = { name: 'POST /api/orders, 16 at once', path: '', headers: {} as Record<string, string> };
     const run = (target: (typeof targets)[number], route: (typeof routes)[number] | typeof placing, length: number) =>
-      route === placing ? placeOrders(target.url, placer, productIds, { seconds: length }) : load(`${target.url}${route.path}`, { seconds: length, headers: route.headers });
+      route === placing
+        ? placeOrders(target.url, placer, productIds, { seconds: length })
+        : load(`${target.url}${route.path}`, { seconds: length, headers: route.headers });
     for (const target of targets) for (const route of [...routes, placing]) await run(target, route, 1);
     const totals = new Map<string, { requests: number; seconds: number; cpu: number; errors: number }>();
     // Interleaved rounds, so drift in the machine's speed hits all alike.
@@ -328,7 +354,12 @@ export async function workersBench(serverUrl: string, report: Report, { seconds 
           const cpu = cpuSeconds(target.pid) - cpuBefore;
           const key = `${route.name}|${target.name}`;
           const sum = totals.get(key) ?? { requests: 0, seconds: 0, cpu: 0, errors: 0 };
-          totals.set(key, { requests: sum.requests + result.requests, seconds: sum.seconds + result.seconds, cpu: sum.cpu + cpu, errors: sum.errors + result.errors });
+          totals.set(key, {
+            requests: sum.requests + result.requests,
+            seconds: sum.seconds + result.seconds,
+            cpu: sum.cpu + cpu,
+            errors: sum.errors + result.errors,
+          });
         }
       }
     }
@@ -338,7 +369,11 @@ export async function workersBench(serverUrl: string, report: Report, { seconds 
         const errors = total.errors ? `, ${total.errors} errors` : '';
         return `${target.name} ${(total.requests / total.seconds).toFixed(0)} req/s, ${((total.cpu * 1000) / total.requests).toFixed(2)} ms CPU/request${errors}`;
       };
-      report(`Workers: ${route.name}`, targets.slice(1).map(line).join('; '), line(targets[0]!) + (pooled ? '' : '; PgBouncer not installed, so no pooled figure'));
+      report(
+        `Workers: ${route.name}`,
+        targets.slice(1).map(line).join('; '),
+        line(targets[0]!) + (pooled ? '' : '; PgBouncer not installed, so no pooled figure'),
+      );
     }
   } finally {
     for (const stop of stops.reverse()) await stop();

@@ -167,7 +167,10 @@ describe('account recovery and changes', () => {
       const email = page.getByRole('region', { name: 'Change Email' });
       await email.getByLabel('New Email Address').fill(newEmail);
       await email.getByRole('button', { name: 'Send Confirmation Link' }).click();
-      await email.getByRole('status').getByText(`We sent a confirmation link to ${newEmail}. Your email changes when you open it; until then, sign in with ${customer.email}.`).waitFor();
+      await email
+        .getByRole('status')
+        .getByText(`We sent a confirmation link to ${newEmail}. Your email changes when you open it; until then, sign in with ${customer.email}.`)
+        .waitFor();
       const mail = await mailTo(newEmail);
       assert.equal(mail.subject, 'Confirm your new email address');
       await page.goto(linkIn(mail));

@@ -4,16 +4,7 @@ import type { Page } from 'playwright-core';
 import type { AdminOrderPage, Order } from '../edge-api/src/contract/orders.ts';
 import { SESSION_STORAGE_KEY } from '../pwa/src/lib/supabase.ts';
 import { shortOrderId } from '../pwa/src/lib/order-rules.ts';
-import {
-  apiSession,
-  checkA11y,
-  demoLogins,
-  goOffline,
-  goOnline,
-  setUpServerAndBrowser,
-  signIn,
-  waitForServiceWorkerControl,
-} from './harness.ts';
+import { apiSession, checkA11y, demoLogins, goOffline, goOnline, setUpServerAndBrowser, signIn, waitForServiceWorkerControl } from './harness.ts';
 
 const e2e = setUpServerAndBrowser();
 
@@ -217,7 +208,10 @@ describe('admin order management', () => {
     await page.getByText('1 change refused', { exact: true }).waitFor();
     assert.equal(await page.getByText('All changes synced', { exact: true }).count(), 0);
     assert.equal((await admin.get<Order>(`/api/admin/orders/${order.id}`)).orderStatus, 'cancelled');
-    await page.waitForFunction((id) => (document.querySelector(`[aria-label="Order status of order #${id}"]`) as HTMLSelectElement | null)?.value === 'cancelled', shortOrderId(order.id));
+    await page.waitForFunction(
+      (id) => (document.querySelector(`[aria-label="Order status of order #${id}"]`) as HTMLSelectElement | null)?.value === 'cancelled',
+      shortOrderId(order.id),
+    );
 
     await refused.getByRole('button', { name: 'Retry' }).click();
     await refused.waitFor({ state: 'detached' });
@@ -251,7 +245,10 @@ describe('admin order management', () => {
 
     // A status change says it is done.
     await page.getByLabel(`Order status of order #${shortOrderId(victim.id)}`).selectOption('processing');
-    await page.locator('.toast').getByText(`Order #${shortOrderId(victim.id)} is now Processing.`).waitFor();
+    await page
+      .locator('.toast')
+      .getByText(`Order #${shortOrderId(victim.id)} is now Processing.`)
+      .waitFor();
     assert.equal((await admin.get<Order>(`/api/admin/orders/${victim.id}`)).orderStatus, 'processing');
 
     const remove = page.getByRole('button', { name: `Delete order #${shortOrderId(victim.id)}` });
@@ -272,7 +269,10 @@ describe('admin order management', () => {
     // So does a payment change.
     const next = refunded.orders[1]!;
     await page.getByLabel(`Payment status of order #${shortOrderId(next.id)}`).selectOption('failed');
-    await page.locator('.toast').getByText(`Payment of order #${shortOrderId(next.id)} is now Failed.`).waitFor();
+    await page
+      .locator('.toast')
+      .getByText(`Payment of order #${shortOrderId(next.id)} is now Failed.`)
+      .waitFor();
     assert.equal((await admin.get<Order>(`/api/admin/orders/${next.id}`)).paymentStatus, 'failed');
     await context.close();
   });

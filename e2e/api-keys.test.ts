@@ -26,7 +26,11 @@ before(() => new Promise<void>((done) => receiver.listen(0, '127.0.0.1', () => d
 after(() => new Promise<void>((done) => receiver.close(() => done())));
 
 const v1 = (key: string, method: string, path: string, json?: unknown) =>
-  fetch(`${e2e.server.url}${path}`, { method, headers: { authorization: `Bearer ${key}`, ...(json ? { 'content-type': 'application/json' } : {}) }, body: json ? JSON.stringify(json) : undefined });
+  fetch(`${e2e.server.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, ...(json ? { 'content-type': 'application/json' } : {}) },
+    body: json ? JSON.stringify(json) : undefined,
+  });
 
 async function until(check: () => boolean, what: string) {
   for (let i = 0; i < 200 && !check(); i += 1) await new Promise((resolve) => setTimeout(resolve, 50));
@@ -45,7 +49,9 @@ describe('API keys', () => {
       const form = page.getByRole('form', { name: 'New API Key' });
       await form.getByRole('button', { name: 'Make Key' }).click();
       await form.getByText('Choose the account the key acts as').waitFor();
-      await form.getByLabel('Account').selectOption({ label: (await form.getByLabel('Account').locator('option', { hasText: demoLogins.customer.email }).textContent())! });
+      await form
+        .getByLabel('Account')
+        .selectOption({ label: (await form.getByLabel('Account').locator('option', { hasText: demoLogins.customer.email }).textContent())! });
       await form.getByLabel('Name').fill('Reseller bot');
       await form.getByRole('button', { name: 'Make Key' }).click();
       const shown = page.getByRole('status').filter({ hasText: 'Copy the key for Reseller bot now' });
@@ -68,7 +74,12 @@ describe('API keys', () => {
       assert.equal(placed.status, 201);
       const order = (await placed.json()) as ApiOrder;
       assert.equal(order.price, service.price);
-      await moderator.call('PUT', `/api/admin/orders/${order.id}`, { paymentStatus: 'paid', orderStatus: 'delivered', wiseEmail: 'api-read@example.test', wisePassword: 'Pw-api-read-1' });
+      await moderator.call('PUT', `/api/admin/orders/${order.id}`, {
+        paymentStatus: 'paid',
+        orderStatus: 'delivered',
+        wiseEmail: 'api-read@example.test',
+        wisePassword: 'Pw-api-read-1',
+      });
       const read = (await (await v1(key, 'GET', `/api/v1/orders/${order.id}`)).json()) as ApiOrder;
       assert.deepEqual(read.delivery, { kind: 'account', sealed: true, email: 'api-read@example.test' });
       await until(() => events.length >= 2, 'the receiver got the paid and delivered events');

@@ -58,11 +58,9 @@ describe('sign-in journeys', () => {
       await mainNav(page).getByRole('button', { name: 'Logout' }).click();
       await page.waitForURL((url) => url.pathname === '/');
       await mainNav(page).getByRole('link', { name: 'Login' }).waitFor();
-      await page.waitForFunction(
-        async () => !(await indexedDB.databases()).some((db) => db.name?.startsWith('storefront-user-')),
-        undefined,
-        { timeout: 10_000 },
-      );
+      await page.waitForFunction(async () => !(await indexedDB.databases()).some((db) => db.name?.startsWith('storefront-user-')), undefined, {
+        timeout: 10_000,
+      });
 
       // A deep link while signed out leads through the login form and back to where it pointed.
       await page.goto('/profile');

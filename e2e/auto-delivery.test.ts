@@ -3,7 +3,21 @@ import { describe, it } from 'node:test';
 import type { Order } from '../edge-api/src/contract/orders.ts';
 import type { Service } from '../edge-api/src/contract/services.ts';
 import type { SiteSettings } from '../edge-api/src/contract/settings.ts';
-import { apiCall, apiSession, checkA11y, checkA11yAtBoth, demoLogins, goOffline, goOnline, markPaidForAutoDelivery, PHONE, setUpServerAndBrowser, signIn, TABLET, waitForServiceWorkerControl } from './harness.ts';
+import {
+  apiCall,
+  apiSession,
+  checkA11y,
+  checkA11yAtBoth,
+  demoLogins,
+  goOffline,
+  goOnline,
+  markPaidForAutoDelivery,
+  PHONE,
+  setUpServerAndBrowser,
+  signIn,
+  TABLET,
+  waitForServiceWorkerControl,
+} from './harness.ts';
 import { shortOrderId } from '../pwa/src/lib/order-rules.ts';
 
 const e2e = setUpServerAndBrowser();
@@ -43,7 +57,12 @@ describe('automatic delivery from stock (issue 16, items 5-7)', () => {
     }
     const wiseEmail = `auto.${Date.now()}@wise.test`;
     const wisePassword = 'Auto#Delivery-7';
-    await admin.call('POST', '/api/wise-stocks', { wiseName: 'Auto Stock', wiseEmail, wisePassword, authImage: `${server.url}/pwa-192.png`, userName: 'Demo Admin' }, 201);
+    await admin.call(
+      'POST',
+      '/api/wise-stocks',
+      { wiseName: 'Auto Stock', wiseEmail, wisePassword, authImage: `${server.url}/pwa-192.png`, userName: 'Demo Admin' },
+      201,
+    );
 
     // The admin marks it paid: no credentials form, the server delivers from stock.
     await markPaidForAutoDelivery(page, orderId);
@@ -65,7 +84,11 @@ describe('automatic delivery from stock (issue 16, items 5-7)', () => {
     // The notification centre: the new order, the low stock; marked read, the unread count goes to 0.
     await page.goto('/dashboard/notifications');
     await page.getByRole('heading', { name: 'Notifications', level: 1 }).waitFor();
-    await page.getByRole('main').getByText(`#${shortOrderId(orderId)}`, { exact: false }).first().waitFor();
+    await page
+      .getByRole('main')
+      .getByText(`#${shortOrderId(orderId)}`, { exact: false })
+      .first()
+      .waitFor();
     await checkA11yAtBoth(page, TABLET);
     await page.getByRole('button', { name: 'Mark all read' }).click();
     await page.getByTestId('unread-summary').getByText('0', { exact: true }).waitFor();
@@ -76,7 +99,11 @@ describe('automatic delivery from stock (issue 16, items 5-7)', () => {
     await goOffline(context);
     await page.reload();
     await page.getByText('Offline: these are the notifications synced to this device.', { exact: false }).waitFor();
-    await page.getByRole('main').getByText(`#${shortOrderId(orderId)}`, { exact: false }).first().waitFor();
+    await page
+      .getByRole('main')
+      .getByText(`#${shortOrderId(orderId)}`, { exact: false })
+      .first()
+      .waitFor();
     await page.getByTestId('unread-summary').getByText('0', { exact: true }).waitFor();
     assert.equal(await page.getByRole('button', { name: 'Mark all read' }).isDisabled(), true);
     await goOnline(context);

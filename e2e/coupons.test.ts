@@ -56,7 +56,10 @@ describe('coupons', () => {
       await dialog.getByRole('button', { name: 'Confirm Order' }).click();
       await page.getByText('Order placed successfully!').waitFor({ timeout: 15_000 });
       await page.waitForURL('**/my-orders');
-      await page.getByText(`Coupon SPRING-25: $2.50 off the list price of $${Number(service.price).toFixed(2)}`).first().waitFor({ timeout: 15_000 });
+      await page
+        .getByText(`Coupon SPRING-25: $2.50 off the list price of $${Number(service.price).toFixed(2)}`)
+        .first()
+        .waitFor({ timeout: 15_000 });
     });
 
     const customer = await apiSession(e2e.server.url, demoLogins.customer);

@@ -119,7 +119,7 @@ describe('admin dashboard: users, services, settings', () => {
     assert.equal((await fetch(new URL(service.image, e2e.server.url))).status, 200, 'the uploaded image can be loaded');
   });
 
-  it('edits the site settings, showing the server\'s validation per field', async () => {
+  it("edits the site settings, showing the server's validation per field", async () => {
     await page.goto('/dashboard/settings');
     await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
     await page.getByLabel('Brand name').waitFor();

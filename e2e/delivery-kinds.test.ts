@@ -12,7 +12,6 @@ import { apiSession, checkA11yAtBoth, demoLogins, goOffline, PHONE, setUpServerA
 
 const e2e = setUpServerAndBrowser();
 
-
 const context = (viewport: { width: number; height: number }) => e2e.context({ viewport, acceptDownloads: true });
 
 async function showOnly(page: Page, orderId: string) {
@@ -33,7 +32,12 @@ describe('every kind of delivery', () => {
     const customer = await apiSession(e2e.server.url, demoLogins.customer);
     const stamp = Date.now();
     const newService = (title: string, deliveryKind: string) =>
-      admin.call<Service>('POST', '/api/services', { title, description: 'Delivered by staff', category: 'vps', price: '12', deliveryTime: 'instant', deliveryKind }, 201);
+      admin.call<Service>(
+        'POST',
+        '/api/services',
+        { title, description: 'Delivered by staff', category: 'vps', price: '12', deliveryTime: 'instant', deliveryKind },
+        201,
+      );
     const vps = await newService(`VPS ${stamp}`, 'server');
     const document = await newService(`Edited Document ${stamp}`, 'file');
     const place = async (service: Service) => (await customer.call<{ order: Order }>('POST', '/api/orders', { productId: service.id }, 201)).order.id;

@@ -64,7 +64,10 @@ describe('errors that say what to do', () => {
       await form.waitFor();
       assert.ok((await page.getByRole('form', { name: /^Send a payment proof for order #/ }).count()) >= 2);
       const { violations } = await new AxeBuilder({ page }).withRules(['landmark-unique']).analyze();
-      assert.deepEqual(violations.map((violation) => violation.nodes.map((node) => node.target.join(' '))), []);
+      assert.deepEqual(
+        violations.map((violation) => violation.nodes.map((node) => node.target.join(' '))),
+        [],
+      );
 
       const picker = form.getByLabel('Payment screenshot');
       assert.match((await picker.getAttribute('accept')) ?? '', /image\/png.*\.heic/);

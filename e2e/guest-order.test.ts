@@ -45,7 +45,12 @@ describe('ordering with just an email', () => {
 
     // Staff deliver credentials; the placing device still sees only the order's state.
     const admin = await apiSession(e2e.server.url, demoLogins.admin);
-    await admin.call('PUT', `/api/admin/orders/${orderId}`, { paymentStatus: 'paid', orderStatus: 'delivered', wiseEmail: 'delivered@wise.test', wisePassword: 'Secret-Pass-123' });
+    await admin.call('PUT', `/api/admin/orders/${orderId}`, {
+      paymentStatus: 'paid',
+      orderStatus: 'delivered',
+      wiseEmail: 'delivered@wise.test',
+      wisePassword: 'Secret-Pass-123',
+    });
     await phone.reload();
     await phone.getByText('Delivered', { exact: true }).waitFor();
     assert.ok(!(await phone.locator('body').innerText()).includes('delivered@wise.test'));
@@ -66,7 +71,10 @@ describe('ordering with just an email', () => {
     const tablet = await secondDevice.newPage();
     await tablet.goto(await mailedLink(email));
     await tablet.waitForURL(/\/my-orders#?$/);
-    await tablet.getByText(`#${shortOrderId(orderId)}`, { exact: true }).first().waitFor({ timeout: 20_000 });
+    await tablet
+      .getByText(`#${shortOrderId(orderId)}`, { exact: true })
+      .first()
+      .waitFor({ timeout: 20_000 });
     await checkA11yAtBoth(tablet, TABLET);
     await secondDevice.close();
     await placingDevice.close();

@@ -102,7 +102,15 @@ export async function startServer(env: Record<string, string> = {}): Promise<App
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-dev-shm-usage',
+    ],
   });
 }
 
@@ -159,7 +167,10 @@ export function setUpServerAndBrowser(env: Record<string, string> = {}): E2eSetu
         return await run(page, context);
       } catch (error) {
         // What the page showed when the test failed: a failure on a loaded CI machine is then readable.
-        const shown = await page.locator('body').innerText({ timeout: 2_000 }).catch(() => '(the page could not be read)');
+        const shown = await page
+          .locator('body')
+          .innerText({ timeout: 2_000 })
+          .catch(() => '(the page could not be read)');
         console.error(`The page at ${page.url()} when the test failed:\n${shown.slice(0, 1_500)}`);
         throw error;
       } finally {

@@ -88,7 +88,10 @@ describe('a customer orders and an admin delivers', () => {
     await panel.getByText(wisePassword).waitFor();
     const proof = panel.getByRole('img').first();
     await proof.waitFor();
-    await customerPage.waitForFunction((element) => element instanceof HTMLImageElement && element.complete && element.naturalWidth > 0, await proof.elementHandle());
+    await customerPage.waitForFunction(
+      (element) => element instanceof HTMLImageElement && element.complete && element.naturalWidth > 0,
+      await proof.elementHandle(),
+    );
     const delivered = (await customer.get<Order[]>(`/api/orders/user/${customer.userId}`)).find((candidate) => candidate.id === order.id);
     assert.equal(delivered?.wisePassword, wisePassword);
     assert.match(delivered?.wiseImage ?? '', /^\/files\/order-proofs\/[\w-]+\.png\?expires=\d+&sig=/);

@@ -11,7 +11,9 @@ const setup = setUpServerAndBrowser();
 const adminGet = async <T>(path: string): Promise<T> => (await apiSession(setup.server.url, demoLogins.admin)).get<T>(path);
 
 const reveals = async (stockId: string) =>
-  (await adminGet<{ action: string; actorEmail: string }[]>(`/api/admin/audit?entity=wise_stock&entityId=${stockId}`)).filter((entry) => entry.action === 'wise_stock.reveal');
+  (await adminGet<{ action: string; actorEmail: string }[]>(`/api/admin/audit?entity=wise_stock&entityId=${stockId}`)).filter(
+    (entry) => entry.action === 'wise_stock.reveal',
+  );
 
 /** Every answer of the API to this page, as text, read once the page has them (the reveal's own aside). */
 function recordAnswers(page: Page): () => Promise<string[]> {
@@ -51,11 +53,16 @@ describe('the moderator reveal button', () => {
       // What the moderator's device was sent (the list, the sync pull) never holds the password.
       const received = await answers();
       assert.ok(received.length > 0);
-      assert.ok(received.every((body) => !body.includes(secret)), 'no API answer to the moderator carries the password');
+      assert.ok(
+        received.every((body) => !body.includes(secret)),
+        'no API answer to the moderator carries the password',
+      );
 
       // Show: asked of the server, recorded, shown; Hide masks it again.
       const row = page.getByRole('row').filter({ hasText: 'Nadia Islam' });
-      const revealed = page.waitForResponse((response) => response.url().endsWith(`/api/wise-stocks/${stock.id}/reveal`) && response.request().method() === 'POST');
+      const revealed = page.waitForResponse(
+        (response) => response.url().endsWith(`/api/wise-stocks/${stock.id}/reveal`) && response.request().method() === 'POST',
+      );
       await row.getByRole('button', { name: 'Show password of Nadia Islam' }).click();
       assert.equal((await revealed).status(), 200);
       await row.getByText(secret, { exact: true }).waitFor();

@@ -80,9 +80,18 @@ describe('installability', () => {
     assert.ok(manifest.background_color);
 
     const anyPurpose = manifest.icons.filter((icon) => (icon.purpose ?? 'any').split(' ').includes('any'));
-    assert.ok(anyPurpose.some((icon) => icon.sizes === '192x192'), 'an icon of 192x192');
-    assert.ok(anyPurpose.some((icon) => icon.sizes === '512x512'), 'an icon of 512x512');
-    assert.ok(manifest.icons.some((icon) => icon.purpose?.split(' ').includes('maskable')), 'a maskable icon');
+    assert.ok(
+      anyPurpose.some((icon) => icon.sizes === '192x192'),
+      'an icon of 192x192',
+    );
+    assert.ok(
+      anyPurpose.some((icon) => icon.sizes === '512x512'),
+      'an icon of 512x512',
+    );
+    assert.ok(
+      manifest.icons.some((icon) => icon.purpose?.split(' ').includes('maskable')),
+      'a maskable icon',
+    );
     assert.deepEqual(manifest.screenshots.map((s) => s.form_factor).sort(), ['narrow', 'wide']);
     assert.deepEqual(manifest.shortcuts.map((s) => s.url).sort(), ['/my-orders', '/services']);
 
@@ -117,8 +126,14 @@ describe('offline', () => {
         const urls = await Promise.all(names.map(async (name) => (await (await caches.open(name)).keys()).map((request) => request.url)));
         return { names, urls: urls.flat() };
       });
-      assert.ok(cached.names.some((name) => name.startsWith('workbox-precache')), cached.names.join(', '));
-      assert.deepEqual(cached.urls.filter((url) => new URL(url).pathname.startsWith('/api')), []);
+      assert.ok(
+        cached.names.some((name) => name.startsWith('workbox-precache')),
+        cached.names.join(', '),
+      );
+      assert.deepEqual(
+        cached.urls.filter((url) => new URL(url).pathname.startsWith('/api')),
+        [],
+      );
 
       await goOffline(context);
       await page.reload();

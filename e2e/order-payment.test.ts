@@ -26,7 +26,11 @@ async function prepareShop() {
   const service = services.find((candidate) => candidate.paymentMethods.length > 0)!;
   assert.ok(service, 'a service with payment methods');
   const { id, createdAt: _c, updatedAt: _u, ...fields } = service;
-  const updated = await admin.call<Service>('PUT', `/api/services/${id}`, { ...fields, needsDetails: true, detailsHint: 'Full name and address for the document' });
+  const updated = await admin.call<Service>('PUT', `/api/services/${id}`, {
+    ...fields,
+    needsDetails: true,
+    detailsHint: 'Full name and address for the document',
+  });
   const method = updated.paymentMethods[0]!;
   const settings = await admin.get<SiteSettings>('/api/settings');
   // The QR picture, uploaded as the settings screen uploads it.
@@ -90,7 +94,11 @@ describe('ordering with a note, paying with instructions and a proof, cancelling
       await card.getByText(ADDRESS).waitFor();
       await card.getByRole('button', { name: /^Copy .* number$/ }).waitFor();
       await card.getByRole('button', { name: 'Copy account name' }).waitFor();
-      assert.equal(await card.getByRole('img', { name: /payment QR code$/ }).evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), true, 'the QR picture loads');
+      assert.equal(
+        await card.getByRole('img', { name: /payment QR code$/ }).evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0),
+        true,
+        'the QR picture loads',
+      );
       const transactionId = `TRX${Date.now()}`;
       await card.getByLabel('Transaction ID').fill(transactionId);
       await card.getByLabel('Payment screenshot').setInputFiles({ name: 'paid.png', mimeType: 'image/png', buffer: screenshotPng });
@@ -98,7 +106,11 @@ describe('ordering with a note, paying with instructions and a proof, cancelling
       await page.getByText('Payment proof sent. The shop will check it and mark your order paid.').waitFor({ timeout: 15_000 });
       await card.getByText(transactionId).waitFor();
       await card.getByRole('link', { name: 'View the screenshot you sent (opens in a new tab)' }).waitFor({ timeout: 15_000 });
-      assert.equal(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth + 1), true, 'the card fits a 412 px screen');
+      assert.equal(
+        await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth + 1),
+        true,
+        'the card fits a 412 px screen',
+      );
       await card.screenshot({ path: 'test-results/order-payment-card-412.png' });
       await checkA11y(page);
 

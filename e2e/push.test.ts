@@ -52,7 +52,13 @@ describe('web push', () => {
           };
           PushManager.prototype.subscribe = async function (options?: PushSubscriptionOptionsInit) {
             const key = new Uint8Array(options?.applicationServerKey as ArrayBuffer);
-            sessionStorage.setItem('test-push-key', btoa(String.fromCharCode(...key)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, ''));
+            sessionStorage.setItem(
+              'test-push-key',
+              btoa(String.fromCharCode(...key))
+                .replace(/\+/g, '-')
+                .replace(/\//g, '_')
+                .replace(/=+$/, ''),
+            );
             sessionStorage.setItem('test-push-visible', String(options?.userVisibleOnly));
             sessionStorage.setItem('test-push-subscribed', '1');
             return fake as unknown as PushSubscription;
@@ -90,7 +96,12 @@ describe('web push', () => {
       const placed = await customer.call<{ order: Order }>('POST', '/api/orders', { productId: service.id }, 201);
       const orderId = placed.order.id;
       const password = `Push-E2E-${crypto.randomUUID().slice(0, 8)}`;
-      await admin.call('PUT', `/api/admin/orders/${orderId}`, { paymentStatus: 'paid', orderStatus: 'delivered', wiseEmail: 'push@wise.test', wisePassword: password });
+      await admin.call('PUT', `/api/admin/orders/${orderId}`, {
+        paymentStatus: 'paid',
+        orderStatus: 'delivered',
+        wiseEmail: 'push@wise.test',
+        wisePassword: password,
+      });
       const received = await pushService.next(sub);
       assert.equal(received.headers['content-encoding'], 'aes128gcm');
       assert.ok(String(received.headers.authorization).endsWith(`k=${pushPublicKey}`), 'signed with the shop’s VAPID key');
@@ -123,7 +134,11 @@ describe('web push', () => {
 
       // A url that names another site (`//host`, `/\host`, or not a path) is not kept: a click opens home.
       for (const [n, url] of ['//evil.example/x', '/\\evil.example/x', 'https://evil.example/'].entries()) {
-        await cdp.send('ServiceWorker.deliverPushMessage', { origin, registrationId: registration.registrationId, data: JSON.stringify({ title: 'Hostile', body: 'x', url, tag: `hostile-${n}` }) });
+        await cdp.send('ServiceWorker.deliverPushMessage', {
+          origin,
+          registrationId: registration.registrationId,
+          data: JSON.stringify({ title: 'Hostile', body: 'x', url, tag: `hostile-${n}` }),
+        });
       }
       const hostile = await page.evaluate(async () => {
         const worker = await navigator.serviceWorker.ready;
@@ -137,7 +152,10 @@ describe('web push', () => {
 
       // The page a click opens shows the order.
       await page.goto(message.url);
-      await page.locator(`#order-${orderId}`).getByText(`#${shortOrderId(orderId)}`, { exact: true }).waitFor({ timeout: 30_000 });
+      await page
+        .locator(`#order-${orderId}`)
+        .getByText(`#${shortOrderId(orderId)}`, { exact: true })
+        .waitFor({ timeout: 30_000 });
 
       // Sign-out removes the device's subscription on the server and in the browser.
       await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Logout' }).click();

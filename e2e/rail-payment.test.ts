@@ -32,7 +32,12 @@ describe('paying an order in USDT on a phone', () => {
       await admin.call('PUT', `/api/wise-stocks/${stock.id}`, { status: 'disabled' });
     }
     const wiseEmail = `usdt.${Date.now()}@wise.test`;
-    await admin.call('POST', '/api/wise-stocks', { wiseName: 'USDT Stock', wiseEmail, wisePassword: 'Usdt#Paid-2026', authImage: `${server.url}/pwa-192.png`, userName: 'Demo Admin' }, 201);
+    await admin.call(
+      'POST',
+      '/api/wise-stocks',
+      { wiseName: 'USDT Stock', wiseEmail, wisePassword: 'Usdt#Paid-2026', authImage: `${server.url}/pwa-192.png`, userName: 'Demo Admin' },
+      201,
+    );
     const customer = await apiSession(server.url, demoLogins.customer);
     const placed = await customer.call<{ order: Order }>('POST', '/api/orders', { productId: service.id, paymentMethod: 'usdt' }, 201);
 

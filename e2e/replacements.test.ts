@@ -4,13 +4,23 @@ import type { Order } from '../edge-api/src/contract/orders.ts';
 import type { Service } from '../edge-api/src/contract/services.ts';
 import type { WiseStock } from '../edge-api/src/contract/wise-stocks.ts';
 import { shortOrderId } from '../pwa/src/lib/order-rules.ts';
-import { apiSession, checkA11yAtBoth, demoLogins, goOffline, goOnline, PHONE, setUpServerAndBrowser, signIn, TABLET, waitForServiceWorkerControl } from './harness.ts';
+import {
+  apiSession,
+  checkA11yAtBoth,
+  demoLogins,
+  goOffline,
+  goOnline,
+  PHONE,
+  setUpServerAndBrowser,
+  signIn,
+  TABLET,
+  waitForServiceWorkerControl,
+} from './harness.ts';
 
 // Issue 16, items 8 and 9 (decisions 063, 064): a replacement from the customer's report on a phone to the
 // new credentials on that phone, and a rotation of the new stock's password, with axe at 412 and 820 px.
 
 const e2e = setUpServerAndBrowser();
-
 
 /** A 1x1 PNG, as a phone would attach a screenshot. */
 const screenshotPng = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
@@ -24,22 +34,32 @@ describe('replacement under warranty', () => {
     const stamp = Date.now();
 
     // A service with a 7-day warranty, two stocks, and an order of the demo customer delivered from the first.
-    const service = await admin.call<Service>('POST', '/api/services', {
-      title: `Warranty Wise ${stamp}`,
-      description: 'A verified account with a 7-day warranty',
-      category: 'wise',
-      price: '30',
-      deliveryTime: 'instant',
-      warrantyDays: 7,
-    }, 201);
+    const service = await admin.call<Service>(
+      'POST',
+      '/api/services',
+      {
+        title: `Warranty Wise ${stamp}`,
+        description: 'A verified account with a 7-day warranty',
+        category: 'wise',
+        price: '30',
+        deliveryTime: 'instant',
+        warrantyDays: 7,
+      },
+      201,
+    );
     const newStock = (name: string) =>
-      admin.call<WiseStock>('POST', '/api/wise-stocks', {
-        wiseName: name,
-        wiseEmail: `${name.toLowerCase()}.${stamp}@wise.test`,
-        wisePassword: `${name}#Pass-${stamp}`,
-        authImage: 'https://example.test/auth.png',
-        userName: 'Demo Admin',
-      }, 201);
+      admin.call<WiseStock>(
+        'POST',
+        '/api/wise-stocks',
+        {
+          wiseName: name,
+          wiseEmail: `${name.toLowerCase()}.${stamp}@wise.test`,
+          wisePassword: `${name}#Pass-${stamp}`,
+          authImage: 'https://example.test/auth.png',
+          userName: 'Demo Admin',
+        },
+        201,
+      );
     const faulty = await newStock('Faulty');
     const fresh = await newStock('Fresh');
     const placed = await customer.call<{ order: Order }>('POST', '/api/orders', { productId: service.id }, 201);
@@ -139,7 +159,10 @@ describe('replacement under warranty', () => {
     await change.waitFor();
     const rotatedPassword = `Rotated#Pass-${stamp}`;
     // It names the order and its customer before anything changes, and asks for the password twice (decision 221).
-    await change.getByTestId('rotation-reaches').getByText(new RegExp(`order #${shortOrderId(orderId)} of .+ will show the new password`)).waitFor();
+    await change
+      .getByTestId('rotation-reaches')
+      .getByText(new RegExp(`order #${shortOrderId(orderId)} of .+ will show the new password`))
+      .waitFor();
     await change.getByLabel('New password', { exact: true }).fill(rotatedPassword);
     await change.getByLabel('Confirm new password').fill(`${rotatedPassword}x`);
     await change.getByRole('button', { name: `Change password of order #${shortOrderId(orderId)}` }).click();
@@ -162,15 +185,20 @@ describe('replacement under warranty', () => {
   it('the admin sets the warranty on the service forms, which pass axe at 412 and 820 px', async () => {
     const admin = await apiSession(e2e.server.url, demoLogins.admin);
     const title = `Warranty Form ${Date.now()}`;
-    const service = await admin.call<Service>('POST', '/api/services', {
-      title,
-      description: 'A service whose warranty the form changes',
-      category: 'wise',
-      price: '30',
-      deliveryTime: 'instant',
-      image: 'https://example.test/service.png',
-      warrantyDays: 21,
-    }, 201);
+    const service = await admin.call<Service>(
+      'POST',
+      '/api/services',
+      {
+        title,
+        description: 'A service whose warranty the form changes',
+        category: 'wise',
+        price: '30',
+        deliveryTime: 'instant',
+        image: 'https://example.test/service.png',
+        warrantyDays: 21,
+      },
+      201,
+    );
 
     const tablet = await context(TABLET);
     const page = await tablet.newPage();

@@ -1,7 +1,17 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Order } from '../edge-api/src/contract/orders.ts';
-import { apiSession, checkA11y, demoLogins, goOffline, goOnline, openOrderCardOnPhone, orderDeliveredToCustomer, setUpServerAndBrowser, signIn } from './harness.ts';
+import {
+  apiSession,
+  checkA11y,
+  demoLogins,
+  goOffline,
+  goOnline,
+  openOrderCardOnPhone,
+  orderDeliveredToCustomer,
+  setUpServerAndBrowser,
+  signIn,
+} from './harness.ts';
 
 /**
  * Issue 17 item 6 in the browser (decision 066): the customer shows a delivered password while offline,
@@ -28,7 +38,10 @@ describe('the reveal log', () => {
       await goOffline(context);
       await panel.getByRole('button', { name: 'Show password' }).click();
       await panel.getByText(PASSWORD, { exact: true }).waitFor();
-      await panel.getByTestId('password-views').getByText(/^Viewed once, on /).waitFor();
+      await panel
+        .getByTestId('password-views')
+        .getByText(/^Viewed once, on /)
+        .waitFor();
       await card.getByText('Waiting to sync', { exact: true }).waitFor();
       assert.equal((await staffView()).views, undefined, 'nothing reaches the server while offline');
       deviceLabel = await page.evaluate(() => navigator.userAgent);
@@ -45,7 +58,10 @@ describe('the reveal log', () => {
       // A second look, online: twice.
       await panel.getByRole('button', { name: 'Hide password' }).click();
       await panel.getByRole('button', { name: 'Show password' }).click();
-      await panel.getByTestId('password-views').getByText(/^Viewed 2 times, first on .+\(Chrome on Linux\)$/).waitFor();
+      await panel
+        .getByTestId('password-views')
+        .getByText(/^Viewed 2 times, first on .+\(Chrome on Linux\)$/)
+        .waitFor();
       await card.getByText('Waiting to sync', { exact: true }).waitFor({ state: 'detached', timeout: 30_000 });
       assert.equal((await staffView()).views?.count, 2);
       for (const width of [412, 820]) {
@@ -67,7 +83,10 @@ describe('the reveal log', () => {
         await checkA11y(page);
         await page.getByRole('button', { name: /^History of / }).click();
         const history = page.getByRole('dialog', { name: /^History of order #/ });
-        await history.getByTestId('first-viewed').getByText(/viewed 2 times/).waitFor({ timeout: 15_000 });
+        await history
+          .getByTestId('first-viewed')
+          .getByText(/viewed 2 times/)
+          .waitFor({ timeout: 15_000 });
         await history.getByText(`The customer first viewed the password`, { exact: false }).waitFor({ timeout: 15_000 });
         await history.getByText(new RegExp(`first viewed the password on .+ \\(${deviceLabel}\\)$`)).waitFor();
         await checkA11y(page);

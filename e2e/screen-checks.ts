@@ -34,7 +34,10 @@ export interface Screen {
   title?: RegExp;
 }
 
-export const heading = (name: string | RegExp, level = 1) => (page: Page) => page.getByRole('heading', { level, name }).first().waitFor({ timeout: 30_000 });
+export const heading =
+  (name: string | RegExp, level = 1) =>
+  (page: Page) =>
+    page.getByRole('heading', { level, name }).first().waitFor({ timeout: 30_000 });
 export const text = (value: string | RegExp) => (page: Page) => page.getByText(value).first().waitFor({ timeout: 30_000 });
 
 /** Keeps a screenshot for a reviewer when E2E_SCREENSHOTS=1. */
@@ -77,7 +80,10 @@ export function controlsOutOfView(page: Page) {
       .filter((element) => element.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true }))
       .map((element) => ({ element, box: element.getBoundingClientRect() }))
       .filter(({ box }) => box.width > 1 && box.height > 1 && (box.left < -1 || box.right > width + 1))
-      .map(({ element, box }) => `${element.tagName.toLowerCase()} "${(element.getAttribute('aria-label') ?? element.textContent ?? '').trim().slice(0, 40)}" at ${Math.round(box.left)}..${Math.round(box.right)} of ${width}`);
+      .map(
+        ({ element, box }) =>
+          `${element.tagName.toLowerCase()} "${(element.getAttribute('aria-label') ?? element.textContent ?? '').trim().slice(0, 40)}" at ${Math.round(box.left)}..${Math.round(box.right)} of ${width}`,
+      );
   });
 }
 

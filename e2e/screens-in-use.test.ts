@@ -125,7 +125,8 @@ describe('the tablet and the phone in use', () => {
     const toast = page.locator('.toast .alert').first();
     await toast.waitFor();
     const shown = (await toast.boundingBox())!;
-    const apart = shown.x >= logout.x + logout.width || shown.x + shown.width <= logout.x || shown.y >= logout.y + logout.height || shown.y + shown.height <= logout.y;
+    const apart =
+      shown.x >= logout.x + logout.width || shown.x + shown.width <= logout.x || shown.y >= logout.y + logout.height || shown.y + shown.height <= logout.y;
     assert.ok(apart, `the toast (${JSON.stringify(shown)}) covers Logout (${JSON.stringify(logout)})`);
     assert.ok(shown.x >= 0 && shown.x + shown.width <= 412 && shown.y + shown.height <= 915, 'the toast is on the screen');
   });
@@ -135,7 +136,9 @@ describe('the tablet and the phone in use', () => {
     const staff = await apiSession(e2e.server.url, demoLogins.admin);
     const settings = await staff.get<SiteSettings>('/api/settings');
     const method = service.paymentMethods[0] ?? 'binance';
-    const instructions = [{ method, address: 'TXz9Demo1234567890', accountName: 'Demo Shop', qrImage: '', instructions: 'Send the exact amount, then send the transaction id.' }];
+    const instructions = [
+      { method, address: 'TXz9Demo1234567890', accountName: 'Demo Shop', qrImage: '', instructions: 'Send the exact amount, then send the transaction id.' },
+    ];
     await staff.call('PUT', '/api/settings', { ...settings, paymentInstructions: instructions });
 
     const customer = pages.get('customer')!;
@@ -152,7 +155,12 @@ describe('the tablet and the phone in use', () => {
       await dialog.getByRole('button', { name: 'Cancel' }).click();
     }
 
-    await checkScreen({ who: 'admin', path: '/dashboard/settings', shot: 'settings-payment-instructions', ready: (page) => page.getByLabel('Number or address').first().waitFor({ timeout: 30_000 }) });
+    await checkScreen({
+      who: 'admin',
+      path: '/dashboard/settings',
+      shot: 'settings-payment-instructions',
+      ready: (page) => page.getByLabel('Number or address').first().waitFor({ timeout: 30_000 }),
+    });
 
     const admin = pages.get('admin')!;
     for (const size of SIZES) {

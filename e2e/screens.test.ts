@@ -16,7 +16,16 @@ describe('every screen on a phone and a tablet', () => {
       { who: 'visitor', path: '/', ready: heading('Congratulations, Dear Buyer'), title: /Digital services, delivered fast/ },
       { who: 'visitor', path: '/about', ready: heading('Your Global Service Partner'), title: /^About Us · / },
       { who: 'visitor', path: '/contact', ready: heading('Contact Us'), title: /^Contact Us · / },
-      { who: 'visitor', path: '/services', ready: (page) => page.getByRole('link', { name: /^View Details/ }).first().waitFor(), title: /^Services · / },
+      {
+        who: 'visitor',
+        path: '/services',
+        ready: (page) =>
+          page
+            .getByRole('link', { name: /^View Details/ })
+            .first()
+            .waitFor(),
+        title: /^Services · /,
+      },
       { who: 'visitor', path: '/Proxy', ready: heading('Premium Proxy IP Access'), title: /^Proxy IP Access · / },
       { who: 'visitor', path: '/login', ready: heading('Welcome Back'), title: /^Sign In · / },
       { who: 'visitor', path: '/register', ready: heading('Create Account'), title: /^Create Account · / },
@@ -31,7 +40,13 @@ describe('every screen on a phone and a tablet', () => {
   it("a customer's pages, and the dashboard's answer to them", async () => {
     const { service } = await people();
     const screens: Screen[] = [
-      { who: 'customer', path: `/service-details/${service.id}`, shot: 'service-details', ready: heading(service.title), title: new RegExp(`^${service.title} · `) },
+      {
+        who: 'customer',
+        path: `/service-details/${service.id}`,
+        shot: 'service-details',
+        ready: heading(service.title),
+        title: new RegExp(`^${service.title} · `),
+      },
       { who: 'customer', path: '/my-orders', ready: (page) => page.getByRole('article').first().waitFor(), title: /^My Orders · / },
       { who: 'customer', path: '/profile', ready: (page) => page.getByRole('button', { name: 'Sign Out Other Devices' }).waitFor(), title: /^Profile · / },
       { who: 'customer', path: '/dashboard', ready: heading('No access to the dashboard'), title: /^Dashboard: no access · / },
@@ -49,10 +64,21 @@ describe('every screen on a phone and a tablet', () => {
     const screens: Screen[] = [
       { who: 'admin', path: '/dashboard', ready: text(/^Showing 1–10 of \d+ orders$/), title: /^Admin Orders · / },
       { who: 'admin', path: '/dashboard/admin-users', ready: text(/^Showing \d+ of \d+ users$/), title: /^User Management · / },
-      { who: 'admin', path: '/dashboard/admin-services', ready: (page) => page.getByRole('button', { name: /^Edit/ }).first().waitFor(), title: /^All Services · / },
+      {
+        who: 'admin',
+        path: '/dashboard/admin-services',
+        ready: (page) => page.getByRole('button', { name: /^Edit/ }).first().waitFor(),
+        title: /^All Services · /,
+      },
       { who: 'admin', path: '/dashboard/add-services', ready: heading('Add New Service'), title: /^Add New Service · / },
       { who: 'admin', path: '/dashboard/all-wise-stocks', ready: text(/^Showing \d+ of \d+ Wise stocks/), title: /^Wise Stocks · / },
-      { who: 'admin', path: stockPath, shot: 'stock-details', ready: (page) => page.getByRole('button', { name: 'Update Status' }).waitFor(), title: / · Wise Stock · / },
+      {
+        who: 'admin',
+        path: stockPath,
+        shot: 'stock-details',
+        ready: (page) => page.getByRole('button', { name: 'Update Status' }).waitFor(),
+        title: / · Wise Stock · /,
+      },
       { who: 'admin', path: '/dashboard/add-wise-stocks', ready: heading('Add New Wise Stock'), title: /^Add New Wise Stock · / },
       { who: 'admin', path: '/dashboard/import-wise-stocks', ready: heading('Import Wise Stock'), title: /^Import Wise Stock · / },
       { who: 'admin', path: '/dashboard/settings', ready: (page) => page.getByRole('button', { name: /^Save/ }).waitFor(), title: /^Settings · / },
@@ -72,7 +98,9 @@ describe('every screen on a phone and a tablet', () => {
     await page.getByRole('button', { name: 'Menu' }).click();
     const sidebar = page.getByRole('navigation', { name: 'Dashboard' });
     await sidebar.getByRole('link', { name: 'Admin Orders' }).waitFor();
-    const offered = await sidebar.getByRole('link').evaluateAll((links) => links.map((link) => ({ label: link.textContent ?? '', href: link.getAttribute('href') ?? '' })));
+    const offered = await sidebar
+      .getByRole('link')
+      .evaluateAll((links) => links.map((link) => ({ label: link.textContent ?? '', href: link.getAttribute('href') ?? '' })));
     for (const adminOnly of ['Services', 'Add Service', 'Settings', 'User Management', 'Add Wise Stock', 'Import Wise Stock']) {
       assert.ok(!offered.some(({ label }) => label === adminOnly), `a moderator is offered ${adminOnly}`);
     }

@@ -9,12 +9,25 @@ import { apiSession, checkA11yAtBoth, demoLogins, setUpServerAndBrowser, signIn,
 
 const e2e = setUpServerAndBrowser();
 
-describe('importing a service\'s stock', () => {
+describe("importing a service's stock", () => {
   it('admin pastes three server logins, previews a bad row by row and field, fixes it with the keyboard, imports all three and sees them available', async () => {
     const admin = await apiSession(e2e.server.url, demoLogins.admin);
     const stamp = Date.now();
     const title = `VPS Import ${stamp}`;
-    const service = await admin.call<Service>('POST', '/api/services', { title, description: 'Servers, imported in bulk', category: 'vps', price: '12', deliveryTime: 'instant', deliveryKind: 'server', image: `${e2e.server.url}/pwa-192.png` }, 201);
+    const service = await admin.call<Service>(
+      'POST',
+      '/api/services',
+      {
+        title,
+        description: 'Servers, imported in bulk',
+        category: 'vps',
+        price: '12',
+        deliveryTime: 'instant',
+        deliveryKind: 'server',
+        image: `${e2e.server.url}/pwa-192.png`,
+      },
+      201,
+    );
 
     const tablet = await e2e.context({ viewport: TABLET });
     const page = await tablet.newPage();
@@ -25,7 +38,12 @@ describe('importing a service\'s stock', () => {
     await dialog.getByRole('heading', { name: 'Add many at once' }).waitFor();
 
     const rows = (port: string) =>
-      ['host,port,user,password', `imp-a-${stamp}.example.net,22,root,Imp#a-${stamp}`, `imp-b-${stamp}.example.net,${port},admin,Imp#b-${stamp}`, `imp-c-${stamp}.example.net,2222,ubuntu,Imp#c-${stamp}`].join('\n');
+      [
+        'host,port,user,password',
+        `imp-a-${stamp}.example.net,22,root,Imp#a-${stamp}`,
+        `imp-b-${stamp}.example.net,${port},admin,Imp#b-${stamp}`,
+        `imp-c-${stamp}.example.net,2222,ubuntu,Imp#c-${stamp}`,
+      ].join('\n');
     const textarea = dialog.getByLabel('Rows to add');
     await textarea.fill(rows('99999'));
     // Keyboard: from the rows to the Preview button.
@@ -53,7 +71,10 @@ describe('importing a service\'s stock', () => {
     await checkA11yAtBoth(page, TABLET);
 
     const listed = await admin.get<ServiceStock[]>(`/api/service-stocks?serviceId=${service.id}`);
-    assert.deepEqual(listed.map((item) => item.status), ['available', 'available', 'available']);
+    assert.deepEqual(
+      listed.map((item) => item.status),
+      ['available', 'available', 'available'],
+    );
     await tablet.close();
   });
 });

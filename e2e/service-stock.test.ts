@@ -12,16 +12,28 @@ import { shortOrderId } from '../pwa/src/lib/order-rules.ts';
 
 const e2e = setUpServerAndBrowser();
 
-
 const context = (viewport: { width: number; height: number }) => e2e.context({ viewport });
 
 describe('stock kept for a service', () => {
-  it('admin adds server logins to a service\'s stock on a tablet; its order is delivered automatically when paid; the phone shows the login', async () => {
+  it("admin adds server logins to a service's stock on a tablet; its order is delivered automatically when paid; the phone shows the login", async () => {
     const admin = await apiSession(e2e.server.url, demoLogins.admin);
     const customer = await apiSession(e2e.server.url, demoLogins.customer);
     const stamp = Date.now();
     const title = `VPS Stock ${stamp}`;
-    const service = await admin.call<Service>('POST', '/api/services', { title, description: 'A server, delivered from stock', category: 'vps', price: '12', deliveryTime: 'instant', deliveryKind: 'server', image: `${e2e.server.url}/pwa-192.png` }, 201);
+    const service = await admin.call<Service>(
+      'POST',
+      '/api/services',
+      {
+        title,
+        description: 'A server, delivered from stock',
+        category: 'vps',
+        price: '12',
+        deliveryTime: 'instant',
+        deliveryKind: 'server',
+        image: `${e2e.server.url}/pwa-192.png`,
+      },
+      201,
+    );
 
     const tablet = await context(TABLET);
     const page = await tablet.newPage();
@@ -77,7 +89,12 @@ describe('stock kept for a service', () => {
     assert.equal((await admin.get<ServiceStock[]>(`/api/service-stocks?serviceId=${service.id}`))[0]!.status, 'sold');
 
     // Staff delivering by hand pick an item of the service's stock instead of typing it.
-    const second = await admin.call<ServiceStock>('POST', '/api/service-stocks', { serviceId: service.id, server: { host: 'vps-two.example.net', port: 22, user: 'admin', password: `Two#${stamp}` } }, 201);
+    const second = await admin.call<ServiceStock>(
+      'POST',
+      '/api/service-stocks',
+      { serviceId: service.id, server: { host: 'vps-two.example.net', port: 22, user: 'admin', password: `Two#${stamp}` } },
+      201,
+    );
     const secondOrder = (await customer.call<{ order: Order }>('POST', '/api/orders', { productId: service.id }, 201)).order.id;
     await page.reload();
     await page.getByRole('heading', { name: 'Admin Order Management' }).waitFor();

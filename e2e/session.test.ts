@@ -138,7 +138,10 @@ describe('a session the auth server ended', () => {
       assert.equal(new URL(page.url()).pathname, '/my-orders');
       const card = page.locator('article').filter({ has: page.getByRole('heading', { level: 2, name: title }) });
       await card.getByText('Waiting to sync', { exact: true }).first().waitFor();
-      assert.ok((await databaseNames(page)).some((name) => name.startsWith('storefront-user-')), "the user's database is kept");
+      assert.ok(
+        (await databaseNames(page)).some((name) => name.startsWith('storefront-user-')),
+        "the user's database is kept",
+      );
       assert.equal((await outbox(page)).length, 1, 'the queued order is kept');
 
       // Signing in again sends it, once.
@@ -185,7 +188,10 @@ describe('the server answers 503 (its database is down)', () => {
       assert.equal(new URL(page.url()).pathname, '/dashboard');
       assert.equal(await page.getByText('All changes synced', { exact: true }).count(), 0);
       assert.equal((await outbox(page)).filter((entry) => entry.status === 'pending').length, 2, 'both changes kept, still pending');
-      assert.ok((await databaseNames(page)).some((name) => name.startsWith('storefront-user-')), "the user's database is kept");
+      assert.ok(
+        (await databaseNames(page)).some((name) => name.startsWith('storefront-user-')),
+        "the user's database is kept",
+      );
       assert.ok(await page.evaluate((key) => localStorage.getItem(key) !== null, SESSION_KEY), 'still signed in');
 
       await context.unroute('**/api/**');
@@ -205,7 +211,10 @@ describe('the server answers 503 (its database is down)', () => {
       await goOffline(context);
       const title = await placeOrderOffline(page);
       await page.goto('/dashboard');
-      await page.getByRole('heading', { name: /dashboard/i }).first().waitFor({ timeout: 20_000 });
+      await page
+        .getByRole('heading', { name: /dashboard/i })
+        .first()
+        .waitFor({ timeout: 20_000 });
       assert.equal((await outbox(page)).length, 1, 'the queued order is kept');
       await page.goto('/my-orders');
       const card = page.locator('article').filter({ has: page.getByRole('heading', { level: 2, name: title }) });

@@ -26,8 +26,37 @@ async function signedIn(who: 'admin' | 'moderator'): Promise<Page> {
 async function vpsRunningLow(): Promise<Service> {
   const admin = await apiSession(e2e.server.url, demoLogins.admin);
   const vps = (await admin.get<Service[]>('/api/services')).find((service) => service.deliveryKind === 'server')!;
-  const { title, description, category, features, popular, price, deliveryTime, paymentMethods, autoDeliver, needsDetails, detailsHint, warrantyDays, deliveryKind } = vps;
-  await admin.call('PUT', `/api/services/${vps.id}`, { title, description, category, features, popular, price, deliveryTime, paymentMethods, autoDeliver, needsDetails, detailsHint, warrantyDays, deliveryKind, lowStockThreshold: 50 });
+  const {
+    title,
+    description,
+    category,
+    features,
+    popular,
+    price,
+    deliveryTime,
+    paymentMethods,
+    autoDeliver,
+    needsDetails,
+    detailsHint,
+    warrantyDays,
+    deliveryKind,
+  } = vps;
+  await admin.call('PUT', `/api/services/${vps.id}`, {
+    title,
+    description,
+    category,
+    features,
+    popular,
+    price,
+    deliveryTime,
+    paymentMethods,
+    autoDeliver,
+    needsDetails,
+    detailsHint,
+    warrantyDays,
+    deliveryKind,
+    lowStockThreshold: 50,
+  });
   return vps;
 }
 
@@ -40,7 +69,7 @@ describe('one stock model in the screens', () => {
     await banner.getByText(`Low stock for ${vps.title}.`).waitFor({ timeout: 30_000 });
     const button = banner.getByRole('link', { name: `Add stock for ${vps.title}` });
     await button.waitFor();
-    assert.equal(await banner.getByRole('link', { name: 'Add Wise Stock' }).count() <= 1, true, 'the Wise stock is offered at most once');
+    assert.equal((await banner.getByRole('link', { name: 'Add Wise Stock' }).count()) <= 1, true, 'the Wise stock is offered at most once');
     await checkA11yAtBoth(admin, TABLET);
     await button.click();
     await admin.waitForURL((url) => url.pathname === '/dashboard/admin-services' && url.searchParams.get('stock') === vps.id);
@@ -73,7 +102,9 @@ describe('one stock model in the screens', () => {
     await dialog.waitFor({ timeout: 30_000 });
     const stamp = Date.now();
     const bad = `bad${stamp}.example.net,99999,root,Bad#Pass-${stamp}`;
-    await dialog.getByLabel('Rows to add').fill(`host,port,user,password\ngood1-${stamp}.example.net,22,root,Good#One-${stamp}\n${bad}\ngood2-${stamp}.example.net,22,root,Good#Two-${stamp}`);
+    await dialog
+      .getByLabel('Rows to add')
+      .fill(`host,port,user,password\ngood1-${stamp}.example.net,22,root,Good#One-${stamp}\n${bad}\ngood2-${stamp}.example.net,22,root,Good#Two-${stamp}`);
     assert.equal(await dialog.getByTestId('line-numbers').textContent(), '1\n2\n3\n4');
     await dialog.getByRole('button', { name: 'Preview' }).click();
     const problems = dialog.getByRole('table', { name: 'Rows with problems' });
@@ -101,7 +132,9 @@ describe('one stock model in the screens', () => {
     const edit = admin.getByRole('dialog', { name: 'Edit Service' });
     await edit.getByLabel('Delivers').selectOption('lines');
     const note = edit.getByTestId('delivery-kind-change');
-    await note.getByText(/^\d+ available stock items? delivers? a server login\. Once this service delivers a list of lines, (it stays|they stay) on the shelf/).waitFor();
+    await note
+      .getByText(/^\d+ available stock items? delivers? a server login\. Once this service delivers a list of lines, (it stays|they stay) on the shelf/)
+      .waitFor();
     await checkA11yAtBoth(admin, TABLET);
     await admin.context().close();
   });

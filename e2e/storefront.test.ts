@@ -31,9 +31,9 @@ async function expectTexts(texts: string[]) {
 
 /** Headings start at h1 and never skip a level going down (h2 to h4 would). */
 async function expectHeadingsInOrder() {
-  const levels = await page.locator('main').evaluate((main) =>
-    [...main.querySelectorAll('h1, h2, h3, h4, h5, h6')].map((heading) => Number(heading.tagName.slice(1))),
-  );
+  const levels = await page
+    .locator('main')
+    .evaluate((main) => [...main.querySelectorAll('h1, h2, h3, h4, h5, h6')].map((heading) => Number(heading.tagName.slice(1))));
   assert.equal(levels[0], 1, `the first heading of ${page.url()} is an h1`);
   levels.reduce((previous, level) => {
     assert.ok(level <= previous + 1, `heading levels on ${page.url()} skip from h${previous} to h${level}: ${levels.join(',')}`);
@@ -168,7 +168,10 @@ describe('storefront journey', () => {
     const services = await servicesFromApi();
     await page.goto('/services');
     await expectTexts(['Explore Premium Services']);
-    await page.getByRole('link', { name: /^View Details/ }).first().waitFor();
+    await page
+      .getByRole('link', { name: /^View Details/ })
+      .first()
+      .waitFor();
     assert.equal(await page.getByRole('link', { name: /^View Details/ }).count(), services.length);
     const popular = services.filter((service) => service.popular);
     assert.ok(popular.length > 0 && popular.length < services.length, 'the demo data has popular services and others');
@@ -243,7 +246,10 @@ describe('storefront journey', () => {
       await live.getByRole('link', { name: /^Wise \d+$/ }).click();
       await live.waitForURL(/\?category=wise$/);
       const wise = (await servicesFromApi()).filter((service) => service.category === 'wise');
-      await live.getByRole('link', { name: /^Wise \d+$/ }).and(live.locator('[aria-current="true"]')).waitFor();
+      await live
+        .getByRole('link', { name: /^Wise \d+$/ })
+        .and(live.locator('[aria-current="true"]'))
+        .waitFor();
       assert.equal(await live.getByRole('link', { name: /^View Details/ }).count(), wise.length);
       assert.equal(await live.evaluate(() => (window as unknown as { sawLoading?: boolean }).sawLoading ?? false), false);
     } finally {
@@ -278,7 +284,11 @@ describe('storefront journey', () => {
           const served = (window as unknown as { served?: Element | null }).served;
           return !!served && Object.keys(served).some((key) => key.startsWith('__reactFiber'));
         });
-        assert.equal(await live.evaluate(() => (window as unknown as { served?: Element | null }).served === document.querySelector('h1')), true, `${path} keeps its heading`);
+        assert.equal(
+          await live.evaluate(() => (window as unknown as { served?: Element | null }).served === document.querySelector('h1')),
+          true,
+          `${path} keeps its heading`,
+        );
         await live.getByRole('heading', { name: heading, level: 1 }).waitFor();
       }
       // The device's code (a dynamic import whose chunk lists the stylesheet) has loaded by now.
@@ -286,7 +296,11 @@ describe('storefront journey', () => {
       await live.waitForURL(/\/services$/);
       await live.getByRole('heading', { name: 'Explore Premium Services', level: 1 }).waitFor();
       assert.deepEqual(stylesheets, [], 'the stylesheet is inside the page');
-      assert.deepEqual(notes.filter((text) => text.includes('rendered the page afresh')), [], 'hydrated, not rendered again');
+      assert.deepEqual(
+        notes.filter((text) => text.includes('rendered the page afresh')),
+        [],
+        'hydrated, not rendered again',
+      );
     } finally {
       await fresh.close();
     }
@@ -298,7 +312,10 @@ describe('storefront journey', () => {
     await page.getByRole('link', { name: `View Details: ${service.title}` }).click();
     await page.waitForURL('**/register');
     // Told why an account is asked for.
-    await page.getByRole('status').getByText('Create a free account, or sign in, to see the full details of this service and order it.', { exact: false }).waitFor();
+    await page
+      .getByRole('status')
+      .getByText('Create a free account, or sign in, to see the full details of this service and order it.', { exact: false })
+      .waitFor();
     await page.getByLabel('Full Name').fill(customer.name);
     await page.getByLabel('Email Address').fill(customer.email);
     await page.getByLabel('Mobile Number').fill(customer.mobile);
@@ -362,7 +379,10 @@ describe('storefront journey', () => {
     await page.getByText(delivered.wisePassword, { exact: true }).waitFor();
 
     await page.goto('/services');
-    await page.getByRole('link', { name: /^View Details/ }).first().waitFor();
+    await page
+      .getByRole('link', { name: /^View Details/ })
+      .first()
+      .waitFor();
     assert.equal(await page.getByText('Failed to fetch services. Please try again later.').count(), 0);
   });
 
@@ -406,7 +426,8 @@ describe('storefront journey', () => {
 
     // The app starts on the home page and syncs; My Orders is not opened while online.
     await page.reload();
-    const proofKept = () => page.evaluate(async () => (await (await caches.open('private-images')).keys()).some((request) => request.url.includes('/files/order-proofs/')));
+    const proofKept = () =>
+      page.evaluate(async () => (await (await caches.open('private-images')).keys()).some((request) => request.url.includes('/files/order-proofs/')));
     for (let waited = 0; !(await proofKept()); waited += 200) {
       assert.ok(waited < 15_000, 'the proof image reached the private image cache');
       await page.waitForTimeout(200);

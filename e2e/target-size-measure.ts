@@ -26,7 +26,12 @@ export async function measureTargets(page: Page): Promise<Measured> {
   // A dialog or drawer still sliding in is measured once it is still.
   await page.evaluate(() =>
     Promise.race([
-      Promise.all(document.getAnimations().filter((animation) => animation.playState === 'running' && animation.effect?.getComputedTiming().endTime !== Infinity).map((animation) => animation.finished.catch(() => undefined))),
+      Promise.all(
+        document
+          .getAnimations()
+          .filter((animation) => animation.playState === 'running' && animation.effect?.getComputedTiming().endTime !== Infinity)
+          .map((animation) => animation.finished.catch(() => undefined)),
+      ),
       new Promise((resolve) => setTimeout(resolve, 2_000)),
     ]),
   );
@@ -37,7 +42,12 @@ export async function measureTargets(page: Page): Promise<Measured> {
       const primaryName = new RegExp(pattern);
       const width = document.documentElement.clientWidth;
       const nameOf = (element: HTMLElement) =>
-        (element.getAttribute('aria-label') ?? (element.textContent?.trim() || (element as HTMLInputElement).value || element.getAttribute('title') || element.getAttribute('placeholder') || '')).replace(/\s+/g, ' ').slice(0, 60);
+        (
+          element.getAttribute('aria-label') ??
+          (element.textContent?.trim() || (element as HTMLInputElement).value || element.getAttribute('title') || element.getAttribute('placeholder') || '')
+        )
+          .replace(/\s+/g, ' ')
+          .slice(0, 60);
       /** A link in running text: its line box, not the link, decides its height (the rule's "inline" exception). */
       const inSentence = (element: HTMLElement) => {
         if (element.tagName !== 'A' || getComputedStyle(element).display !== 'inline') return false;
@@ -70,10 +80,12 @@ export async function measureTargets(page: Page): Promise<Measured> {
         return null;
       };
       const offenders: string[] = [];
-      const describe = (element: HTMLElement, box: DOMRect) => `${element.tagName.toLowerCase()} "${nameOf(element)}" ${Math.round(box.width * 10) / 10}x${Math.round(box.height * 10) / 10}`;
+      const describe = (element: HTMLElement, box: DOMRect) =>
+        `${element.tagName.toLowerCase()} "${nameOf(element)}" ${Math.round(box.width * 10) / 10}x${Math.round(box.height * 10) / 10}`;
       for (const { element, box } of controls) {
         const name = nameOf(element);
-        if (primaryName.test(name) && (box.width < primary - 0.5 || box.height < primary - 0.5)) offenders.push(`${describe(element, box)}: a primary action under ${primary}x${primary}`);
+        if (primaryName.test(name) && (box.width < primary - 0.5 || box.height < primary - 0.5))
+          offenders.push(`${describe(element, box)}: a primary action under ${primary}x${primary}`);
         else if ((box.width < min - 0.5 || box.height < min - 0.5) && !inSentence(element)) offenders.push(`${describe(element, box)}: under ${min}x${min}`);
       }
       for (let i = 0; i < controls.length; i++) {

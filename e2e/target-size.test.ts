@@ -77,7 +77,18 @@ async function measureAll(screens: Screen[]): Promise<void> {
 
 describe('targets a thumb can hit, on every screen at 412 and 820 px', () => {
   it('the primary actions are recognised by their names', () => {
-    for (const name of ['Place Order Now', 'Confirm Order', 'Send Proof', 'Cancel Order', 'Approve & Deliver', 'Mark Paid', 'Show password', 'Copy email', 'Menu', 'Notifications']) {
+    for (const name of [
+      'Place Order Now',
+      'Confirm Order',
+      'Send Proof',
+      'Cancel Order',
+      'Approve & Deliver',
+      'Mark Paid',
+      'Show password',
+      'Copy email',
+      'Menu',
+      'Notifications',
+    ]) {
       assert.match(name, PRIMARY_ACTION, name);
     }
     assert.doesNotMatch('Edit Linux VPS', PRIMARY_ACTION);
@@ -86,10 +97,23 @@ describe('targets a thumb can hit, on every screen at 412 and 820 px', () => {
   it('storefront pages, signed out', async () => {
     await measureAll([
       { who: 'visitor', path: '/', ready: heading('Congratulations, Dear Buyer') },
-      { who: 'visitor', path: '/', ready: heading('Congratulations, Dear Buyer'), open: click('Menu', (page) => page.getByRole('navigation').getByRole('link', { name: 'Services' }).first().waitFor()) },
+      {
+        who: 'visitor',
+        path: '/',
+        ready: heading('Congratulations, Dear Buyer'),
+        open: click('Menu', (page) => page.getByRole('navigation').getByRole('link', { name: 'Services' }).first().waitFor()),
+      },
       { who: 'visitor', path: '/about', ready: heading('Your Global Service Partner') },
       { who: 'visitor', path: '/contact', ready: heading('Contact Us') },
-      { who: 'visitor', path: '/services', ready: (page) => page.getByRole('link', { name: /^View Details/ }).first().waitFor({ timeout: 30_000 }) },
+      {
+        who: 'visitor',
+        path: '/services',
+        ready: (page) =>
+          page
+            .getByRole('link', { name: /^View Details/ })
+            .first()
+            .waitFor({ timeout: 30_000 }),
+      },
       { who: 'visitor', path: '/Proxy', ready: heading('Premium Proxy IP Access') },
       { who: 'visitor', path: '/login', ready: heading('Welcome Back') },
       { who: 'visitor', path: '/register', ready: heading('Create Account') },
@@ -124,11 +148,21 @@ describe('targets a thumb can hit, on every screen at 412 and 820 px', () => {
 
     await measureAll([
       { who: 'admin', path: '/dashboard', ready: orders },
-      { who: 'admin', path: '/dashboard', ready: orders, open: click('Notifications', (page) => page.getByRole('heading', { name: 'Needs your attention' }).waitFor()) },
+      {
+        who: 'admin',
+        path: '/dashboard',
+        ready: orders,
+        open: click('Notifications', (page) => page.getByRole('heading', { name: 'Needs your attention' }).waitFor()),
+      },
       { who: 'admin', path: '/dashboard', ready: orders, open: click(/^Add credentials to order #/, (page) => page.getByRole('dialog').waitFor()) },
       { who: 'admin', path: '/dashboard/admin-users', ready: text(/^Showing \d+ of \d+ users$/) },
       { who: 'admin', path: '/dashboard/admin-services', ready: button(/^Edit/) },
-      { who: 'admin', path: '/dashboard/admin-services', ready: button(/^Edit/), open: click(`Stock of ${ownStock.title}`, dialog(`Stock: ${ownStock.title}`)) },
+      {
+        who: 'admin',
+        path: '/dashboard/admin-services',
+        ready: button(/^Edit/),
+        open: click(`Stock of ${ownStock.title}`, dialog(`Stock: ${ownStock.title}`)),
+      },
       { who: 'admin', path: '/dashboard/add-services', ready: heading('Add New Service') },
       { who: 'admin', path: '/dashboard/all-wise-stocks', ready: text(/^Showing \d+ of \d+ Wise stocks/) },
       { who: 'admin', path: stockPath, ready: button('Update Status') },
@@ -146,7 +180,12 @@ describe('targets a thumb can hit, on every screen at 412 and 820 px', () => {
     const orders = text(/^Showing 1–10 of \d+ orders$/);
     await measureAll([
       { who: 'moderator', path: '/dashboard', ready: orders },
-      { who: 'moderator', path: '/dashboard', ready: orders, open: click('Menu', (page) => page.getByRole('heading', { name: 'Dashboard', level: 2 }).waitFor()) },
+      {
+        who: 'moderator',
+        path: '/dashboard',
+        ready: orders,
+        open: click('Menu', (page) => page.getByRole('heading', { name: 'Dashboard', level: 2 }).waitFor()),
+      },
       { who: 'moderator', path: '/dashboard/all-wise-stocks', ready: text(/^Showing \d+ of \d+ Wise stocks/) },
       { who: 'moderator', path: '/dashboard/settings', ready: heading('Access Denied!') },
     ]);
@@ -181,7 +220,10 @@ describe('the tablet opens on work (issue 33, item 5)', () => {
       const figures = page.locator('details').filter({ has: page.locator('summary', { hasText: 'Figures' }) });
       assert.equal(await figures.evaluate((details) => (details as HTMLDetailsElement).open), false, `${size.width}px: the figures start folded`);
       // The counts arrive with the figures, after the list.
-      await figures.locator('summary').getByText(/\d+ orders · \d+ pending payments/).waitFor({ timeout: 30_000 });
+      await figures
+        .locator('summary')
+        .getByText(/\d+ orders · \d+ pending payments/)
+        .waitFor({ timeout: 30_000 });
       assert.deepEqual(await clippedFilters(page), [], `${size.width}px: filters that clip their text`);
       const firstOrder = (await page.getByRole('article').first().boundingBox())!;
       if (size === TABLET) assert.ok(firstOrder.y < size.height - 100, `the first order starts ${Math.round(firstOrder.y)} px down, beyond the first screen`);
@@ -205,6 +247,12 @@ describe('the tablet opens on work (issue 33, item 5)', () => {
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.goto('/dashboard');
     await page.getByText('Total Orders').waitFor({ timeout: 30_000 });
-    assert.equal(await page.locator('details:has(summary)').first().evaluate((details) => (details as HTMLDetailsElement).open), true);
+    assert.equal(
+      await page
+        .locator('details:has(summary)')
+        .first()
+        .evaluate((details) => (details as HTMLDetailsElement).open),
+      true,
+    );
   });
 });

@@ -133,7 +133,10 @@ describe('the vault', () => {
       for (let attempt = 1; attempt <= 4; attempt++) {
         await unlock.getByLabel('PIN', { exact: true }).fill('000000');
         await unlock.getByRole('button', { name: 'Unlock' }).click();
-        await unlock.getByRole('alert').getByText(attempt === 4 ? /One more wrong PIN/ : new RegExp(`${5 - attempt} more wrong PINs`)).waitFor({ timeout: 30_000 });
+        await unlock
+          .getByRole('alert')
+          .getByText(attempt === 4 ? /One more wrong PIN/ : new RegExp(`${5 - attempt} more wrong PINs`))
+          .waitFor({ timeout: 30_000 });
       }
       await checkA11y(page);
       await unlock.getByLabel('PIN', { exact: true }).fill('000000');
@@ -156,7 +159,12 @@ describe('the vault', () => {
   it("locks a staff device's stock passwords too", async () => {
     const admin = await apiSession(e2e.server.url, demoLogins.admin);
     const stockPassword = 'Stock-Vault-77!';
-    await admin.call('POST', '/api/wise-stocks', { wiseName: 'Vault stock', wiseEmail: 'vault-stock@wise.test', wisePassword: stockPassword, authImage: 'https://img.test/vault.png', userName: 'Admin' }, 201);
+    await admin.call(
+      'POST',
+      '/api/wise-stocks',
+      { wiseName: 'Vault stock', wiseEmail: 'vault-stock@wise.test', wisePassword: stockPassword, authImage: 'https://img.test/vault.png', userName: 'Admin' },
+      201,
+    );
     await e2e.withPage(async (page) => {
       await setViewport(page, 820);
       await page.goto('/');
@@ -176,7 +184,7 @@ describe('the vault', () => {
       await enable.getByRole('button', { name: 'Turn On' }).click();
       await enable.waitFor({ state: 'detached', timeout: 30_000 });
       await vaultCard.getByRole('button', { name: 'Lock Now' }).click();
-      assert.ok(!(await storedText(page)).includes(stockPassword), "no stock password is readable on the staff device while locked");
+      assert.ok(!(await storedText(page)).includes(stockPassword), 'no stock password is readable on the staff device while locked');
 
       // The stock list asks for the unlock, then shows it.
       await page.goto('/dashboard/all-wise-stocks?q=vault-stock');
@@ -206,7 +214,15 @@ describe('the vault', () => {
       const cdp = await context.newCDPSession(page);
       await cdp.send('WebAuthn.enable');
       await cdp.send('WebAuthn.addVirtualAuthenticator', {
-        options: { protocol: 'ctap2', ctap2Version: 'ctap2_1', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, hasPrf: true },
+        options: {
+          protocol: 'ctap2',
+          ctap2Version: 'ctap2_1',
+          transport: 'internal',
+          hasResidentKey: true,
+          hasUserVerification: true,
+          isUserVerified: true,
+          hasPrf: true,
+        },
       });
       await signIn(page, demoLogins.customer);
       await page.goto('/profile');

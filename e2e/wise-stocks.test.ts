@@ -43,7 +43,10 @@ describe('Wise stocks', () => {
       await writeFile(image, PNG);
       await page.getByLabel('Authentication Image').setInputFiles(image);
       await page.getByText('Image uploaded', { exact: true }).waitFor();
-      assert.equal(await page.getByRole('img', { name: 'Authentication Image preview' }).evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), true);
+      assert.equal(
+        await page.getByRole('img', { name: 'Authentication Image preview' }).evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0),
+        true,
+      );
       assert.equal(await page.getByLabel('Your Name').inputValue(), 'Demo Admin');
       await page.getByRole('button', { name: 'Add Wise Stock' }).click();
       await page.getByText('Wise stock added successfully').waitFor();

@@ -174,8 +174,17 @@ export async function up(db: Db): Promise<void> {
 
 export async function down(db: Db): Promise<void> {
   for (const table of [
-    'auth_refresh_tokens', 'auth_sessions', 'auth_users', 'idempotency_keys', 'audit_log', 'settings',
-    'orders', 'wise_stocks', 'services', 'users', 'sync_counter',
+    'auth_refresh_tokens',
+    'auth_sessions',
+    'auth_users',
+    'idempotency_keys',
+    'audit_log',
+    'settings',
+    'orders',
+    'wise_stocks',
+    'services',
+    'users',
+    'sync_counter',
   ]) {
     await sql`drop table if exists ${sql.table(table)}`.execute(db);
   }

@@ -9,7 +9,9 @@ type Db = Kysely<any>;
 // carries a six-digit code. Only hashes are kept; a code allows a few wrong tries, counted on its row.
 export async function up(db: Db): Promise<void> {
   await sql`alter table auth_one_time_tokens drop constraint auth_one_time_tokens_purpose_check`.execute(db);
-  await sql`alter table auth_one_time_tokens add constraint auth_one_time_tokens_purpose_check check (purpose in ('recovery', 'email_change', 'magiclink'))`.execute(db);
+  await sql`alter table auth_one_time_tokens add constraint auth_one_time_tokens_purpose_check check (purpose in ('recovery', 'email_change', 'magiclink'))`.execute(
+    db,
+  );
   await sql`alter table auth_one_time_tokens add column code_hash text`.execute(db);
   await sql`alter table auth_one_time_tokens add column code_failures integer not null default 0`.execute(db);
 }

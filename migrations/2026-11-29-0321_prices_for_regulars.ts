@@ -28,8 +28,12 @@ export async function up(db: Db): Promise<void> {
       updated_at timestamptz not null default now(),
       check ((service_id is null and percent_off is not null and unit_cents is null) or (service_id is not null and unit_cents is not null and percent_off is null))
     )`.execute(db);
-  await sql`create unique index customer_prices_user_service on customer_prices (user_id, coalesce(service_id, '00000000-0000-0000-0000-000000000000'::uuid))`.execute(db);
-  await sql`alter table orders add column quantity integer not null default 1 check (quantity >= 1), add column unit_price text, add column price_rule text`.execute(db);
+  await sql`create unique index customer_prices_user_service on customer_prices (user_id, coalesce(service_id, '00000000-0000-0000-0000-000000000000'::uuid))`.execute(
+    db,
+  );
+  await sql`alter table orders add column quantity integer not null default 1 check (quantity >= 1), add column unit_price text, add column price_rule text`.execute(
+    db,
+  );
 }
 
 export async function down(db: Db): Promise<void> {

@@ -61,7 +61,6 @@ async function writerFunction(db: Db, { seqName, keysOfSchema }: Names): Promise
       perform set_config('sync.version', keys::text || ':' || v::text, true);
       return v;
     end $fn$`.execute(db);
-
 }
 
 async function readerFunctions(db: Db, { seq, openVersions, keysOfSchema }: Names): Promise<void> {

@@ -12,10 +12,27 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe('the server render boundary (decision 150)', () => {
   it('names the browser-only packages and the device, API client and push modules, and nothing the render needs', () => {
-    for (const id of ['dexie', 'heic2any', '@supabase/auth-js', '/x/node_modules/dexie/dist/dexie.mjs', '/x/node_modules/@supabase/auth-js/dist/module/index.js', '/app/pwa/src/db/device-impl.ts', '/app/pwa/src/lib/web-push.ts', '/app/pwa/src/lib/api-client.ts?v=1']) {
+    for (const id of [
+      'dexie',
+      'heic2any',
+      '@supabase/auth-js',
+      '/x/node_modules/dexie/dist/dexie.mjs',
+      '/x/node_modules/@supabase/auth-js/dist/module/index.js',
+      '/app/pwa/src/db/device-impl.ts',
+      '/app/pwa/src/lib/web-push.ts',
+      '/app/pwa/src/lib/api-client.ts?v=1',
+    ]) {
       expect(isBrowserOnly(id), id).toBe(true);
     }
-    for (const id of ['react', 'react-dom/server', '/x/node_modules/react-router/dist/index.mjs', '/app/pwa/src/db/device.ts', '/app/pwa/src/lib/auth.tsx', '/app/pwa/src/lib/supabase.ts', '\0virtual']) {
+    for (const id of [
+      'react',
+      'react-dom/server',
+      '/x/node_modules/react-router/dist/index.mjs',
+      '/app/pwa/src/db/device.ts',
+      '/app/pwa/src/lib/auth.tsx',
+      '/app/pwa/src/lib/supabase.ts',
+      '\0virtual',
+    ]) {
       expect(isBrowserOnly(id), id).toBe(false);
     }
   });
@@ -29,7 +46,10 @@ describe('the server render boundary (decision 150)', () => {
     expect(specifiers).toContain('react-dom/server');
     expect(specifiers.filter((specifier) => isBrowserOnly(specifier) || /(?:device-impl|local-db|web-push|api-client)-/.test(specifier))).toEqual([]);
     const render = (await import(join(outDir, 'server-render.js'))) as typeof import('./src/server-render.tsx');
-    const html = render.renderPublicPage('<html><head><title>x</title></head><body><div id="root"></div></body></html>', '/services', { settings: defaultSettings, services: [] });
+    const html = render.renderPublicPage('<html><head><title>x</title></head><body><div id="root"></div></body></html>', '/services', {
+      settings: defaultSettings,
+      services: [],
+    });
     expect(html).toContain('id="public-snapshot"');
   }, 120_000);
 
@@ -54,6 +74,15 @@ describe('the server render boundary (decision 150)', () => {
     expect(problems.join('\n')).toMatch(/zod locale/);
     expect(problems.join('\n')).toMatch(/dexie[\s\S]*heic2any/);
     expect(problems.join('\n')).toMatch(/child_process/);
-    expect(graphProblems({ inputs: { 'node_modules/react-dom/server.edge.js': { bytes: 1 }, 'node_modules/zod/v4/locales/en.js': { bytes: 1 }, 'edge-api/src/worker.ts': { bytes: 1 } }, outputs: {} })).toEqual([]);
+    expect(
+      graphProblems({
+        inputs: {
+          'node_modules/react-dom/server.edge.js': { bytes: 1 },
+          'node_modules/zod/v4/locales/en.js': { bytes: 1 },
+          'edge-api/src/worker.ts': { bytes: 1 },
+        },
+        outputs: {},
+      }),
+    ).toEqual([]);
   });
 });

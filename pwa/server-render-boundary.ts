@@ -12,7 +12,16 @@ import type { Plugin } from 'vite';
 export const BROWSER_ONLY_PACKAGES = ['dexie', 'dexie-react-hooks', 'heic2any', '@supabase/auth-js', '@supabase/supabase-js', 'workbox-window'];
 
 /** The app's own modules that only a browser loads, by their path under pwa/src/. */
-export const BROWSER_ONLY_FILES = ['db/local-db.ts', 'db/device-impl.ts', 'db/sync-engine.ts', 'db/outbox.ts', 'db/vault.ts', 'lib/api-client.ts', 'lib/image-upload.ts', 'lib/web-push.ts'];
+export const BROWSER_ONLY_FILES = [
+  'db/local-db.ts',
+  'db/device-impl.ts',
+  'db/sync-engine.ts',
+  'db/outbox.ts',
+  'db/vault.ts',
+  'lib/api-client.ts',
+  'lib/image-upload.ts',
+  'lib/web-push.ts',
+];
 
 const STAND_IN = '\0browser-only-on-the-server';
 
@@ -35,7 +44,7 @@ export function isBrowserOnly(id: string): boolean {
 function chainTo(id: string, importersOf: (id: string) => readonly string[]): string[] {
   const chain = [id];
   const seen = new Set(chain);
-  for (let current = id; ; ) {
+  for (let current = id; ;) {
     const next = importersOf(current).find((importer) => !seen.has(importer));
     if (next === undefined) return chain.reverse();
     chain.push(next);
@@ -71,7 +80,9 @@ export function serverRenderBoundary(): Plugin {
       const reached = ids.filter(isBrowserOnly);
       if (reached.length === 0) return;
       const chains = reached.map((id) => `  ${chainTo(id, importersOf).join('\n    -> ')}`);
-      this.error(`The server render reaches browser-only modules (decision 150); import them with import() from code that runs in the browser only:\n${chains.join('\n')}`);
+      this.error(
+        `The server render reaches browser-only modules (decision 150); import them with import() from code that runs in the browser only:\n${chains.join('\n')}`,
+      );
     },
   };
 }

@@ -36,7 +36,11 @@ try {
     // The account lives in Supabase Auth: created or taken back there first, then our record.
     const authUrl = `${env.SUPABASE_URL.replace(/\/$/, '')}/auth/v1`;
     const email = args.email.trim().toLowerCase();
-    const { userId, created } = await supabaseOwnerAccount(authUrl, { anonKey: env.SUPABASE_ANON_KEY, serviceRoleKey: env.SUPABASE_SERVICE_ROLE_KEY }, { email, password: args.password, name: args.name });
+    const { userId, created } = await supabaseOwnerAccount(
+      authUrl,
+      { anonKey: env.SUPABASE_ANON_KEY, serviceRoleKey: env.SUPABASE_SERVICE_ROLE_KEY },
+      { email, password: args.password, name: args.name },
+    );
     const account = created ? 'created' : 'repaired';
     const record = await db.transaction().execute((trx) => recordOwnerAdmin(trx, { userId, email, name: args.name, account }));
     result = { userId, email, account, record };

@@ -50,7 +50,8 @@ function shapeProblems(record: DecisionRecord, numbers: Set<string>): string[] {
   if (!new RegExp(`^# ${number}: \\S`).test(lines[0] ?? '')) problems.push(`${file}: the first line must be "# ${number}: Title"`);
   if (!/^Date: \d{4}-\d{2}-\d{2}$/m.test(text)) problems.push(`${file}: no "Date: YYYY-MM-DD" line`);
   if (!STATUSES.includes(statusOf(text))) problems.push(`${file}: no "Status:" line starting with one of ${STATUSES.join(', ')}`);
-  if (lines.length > MAX_LINES) problems.push(`${file}: ${lines.length} lines, over ${MAX_LINES}: move figures to docs/decisions/figures/ or amend in a new record`);
+  if (lines.length > MAX_LINES)
+    problems.push(`${file}: ${lines.length} lines, over ${MAX_LINES}: move figures to docs/decisions/figures/ or amend in a new record`);
   for (const [, other = ''] of text.matchAll(/superseded by (\d{3})/g)) {
     if (!numbers.has(other)) problems.push(`${file}: superseded by ${other}, which does not exist`);
   }

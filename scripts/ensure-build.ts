@@ -17,5 +17,9 @@ if (process.argv.includes('--force') || built < Math.max(...sources.map(newest))
   console.log('Building the PWA…');
   execFileSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn'], { stdio: 'inherit' });
   // The server render of the public pages (decision 053), outside dist/ so it is never served.
-  execFileSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--ssr', 'src/server-render.tsx', '--outDir', '../dist-ssr', '--logLevel', 'warn'], { stdio: 'inherit' });
+  execFileSync(
+    process.execPath,
+    ['node_modules/vite/bin/vite.js', 'build', '--ssr', 'src/server-render.tsx', '--outDir', '../dist-ssr', '--logLevel', 'warn'],
+    { stdio: 'inherit' },
+  );
 }

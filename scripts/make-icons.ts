@@ -65,7 +65,10 @@ function render(width: number, height: number, layers: Layer[], samples = 4): Ui
   const out = new Uint8Array(width * height * 4);
   for (let py = 0; py < height; py++) {
     for (let px = 0; px < width; px++) {
-      let r = 0, g = 0, b = 0, a = 0;
+      let r = 0,
+        g = 0,
+        b = 0,
+        a = 0;
       for (let sy = 0; sy < samples; sy++) {
         for (let sx = 0; sx < samples; sx++) {
           const x = (px + (sx + 0.5) / samples) / width;
@@ -103,26 +106,32 @@ function over(top: Rgba, bottom: Rgba): Rgba {
   return [mix(top[0], bottom[0]), mix(top[1], bottom[1]), mix(top[2], bottom[2]), Math.round(a * 255)];
 }
 
-const roundedRect = (x0: number, y0: number, x1: number, y1: number, radius: number, colour: Rgba, aspect = 1): Layer => (x, y) => {
-  if (x < x0 || x > x1 || y < y0 || y > y1) return null;
-  const rx = radius / aspect;
-  const cx = Math.min(Math.max(x, x0 + rx), x1 - rx);
-  const cy = Math.min(Math.max(y, y0 + radius), y1 - radius);
-  const dx = (x - cx) * aspect;
-  const dy = y - cy;
-  return dx * dx + dy * dy <= radius * radius ? colour : null;
-};
+const roundedRect =
+  (x0: number, y0: number, x1: number, y1: number, radius: number, colour: Rgba, aspect = 1): Layer =>
+  (x, y) => {
+    if (x < x0 || x > x1 || y < y0 || y > y1) return null;
+    const rx = radius / aspect;
+    const cx = Math.min(Math.max(x, x0 + rx), x1 - rx);
+    const cy = Math.min(Math.max(y, y0 + radius), y1 - radius);
+    const dx = (x - cx) * aspect;
+    const dy = y - cy;
+    return dx * dx + dy * dy <= radius * radius ? colour : null;
+  };
 
-const verticalGradient = (top: Rgba, bottom: Rgba, inside: (x: number, y: number) => boolean): Layer => (x, y) => {
-  if (!inside(x, y)) return null;
-  return [0, 1, 2, 3].map((i) => Math.round(top[i]! + (bottom[i]! - top[i]!) * y)) as Rgba;
-};
+const verticalGradient =
+  (top: Rgba, bottom: Rgba, inside: (x: number, y: number) => boolean): Layer =>
+  (x, y) => {
+    if (!inside(x, y)) return null;
+    return [0, 1, 2, 3].map((i) => Math.round(top[i]! + (bottom[i]! - top[i]!) * y)) as Rgba;
+  };
 
-const ring = (cx: number, cy: number, radius: number, width: number, colour: Rgba, onlyAbove: number): Layer => (x, y) => {
-  if (y > onlyAbove) return null;
-  const d = Math.hypot(x - cx, y - cy);
-  return Math.abs(d - radius) <= width / 2 ? colour : null;
-};
+const ring =
+  (cx: number, cy: number, radius: number, width: number, colour: Rgba, onlyAbove: number): Layer =>
+  (x, y) => {
+    if (y > onlyAbove) return null;
+    const d = Math.hypot(x - cx, y - cy);
+    return Math.abs(d - radius) <= width / 2 ? colour : null;
+  };
 
 function polygon(points: [number, number][], colour: Rgba): Layer {
   return (x, y) => {
@@ -191,9 +200,33 @@ function servicesSketch(width: number, height: number, columns: number): Layer[]
       layers.push(
         roundedRect(px(left), py(top), px(left + cardWidth), py(top + cardHeight), py(14), WHITE, aspect),
         roundedRect(px(left), py(top), px(left + cardWidth), py(top + cardHeight * 0.45), py(14), tone, aspect),
-        roundedRect(px(left + 16), py(top + cardHeight * 0.52), px(left + cardWidth * 0.75), py(top + cardHeight * 0.52 + 18), py(6), [17, 24, 39, 255], aspect),
-        roundedRect(px(left + 16), py(top + cardHeight * 0.66), px(left + cardWidth - 16), py(top + cardHeight * 0.66 + 10), py(5), [156, 163, 175, 255], aspect),
-        roundedRect(px(left + 16), py(top + cardHeight * 0.74), px(left + cardWidth * 0.6), py(top + cardHeight * 0.74 + 10), py(5), [156, 163, 175, 255], aspect),
+        roundedRect(
+          px(left + 16),
+          py(top + cardHeight * 0.52),
+          px(left + cardWidth * 0.75),
+          py(top + cardHeight * 0.52 + 18),
+          py(6),
+          [17, 24, 39, 255],
+          aspect,
+        ),
+        roundedRect(
+          px(left + 16),
+          py(top + cardHeight * 0.66),
+          px(left + cardWidth - 16),
+          py(top + cardHeight * 0.66 + 10),
+          py(5),
+          [156, 163, 175, 255],
+          aspect,
+        ),
+        roundedRect(
+          px(left + 16),
+          py(top + cardHeight * 0.74),
+          px(left + cardWidth * 0.6),
+          py(top + cardHeight * 0.74 + 10),
+          py(5),
+          [156, 163, 175, 255],
+          aspect,
+        ),
         roundedRect(px(left + 16), py(top + cardHeight * 0.84), px(left + cardWidth - 16), py(top + cardHeight * 0.84 + 30), py(8), BLUE, aspect),
       );
     }

@@ -53,7 +53,8 @@ async function keysFor(header: BackupHeader | undefined): Promise<BackupKeys | u
 const filesRoot = join(dataDir, 'files');
 async function writeImage(file: BackupFile): Promise<void> {
   const target = normalize(join(filesRoot, file.path));
-  if (isAbsolute(file.path) || !target.startsWith(filesRoot + sep)) throw new RestoreError(`The backup names a file outside the images directory: ${file.path}`);
+  if (isAbsolute(file.path) || !target.startsWith(filesRoot + sep))
+    throw new RestoreError(`The backup names a file outside the images directory: ${file.path}`);
   await mkdir(dirname(target), { recursive: true, mode: 0o700 });
   await writeFile(target, file.bytes, { mode: 0o600 });
   await chmod(target, 0o600);
@@ -98,7 +99,10 @@ const server = env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL, release: asyn
 const db = openDatabase({ databaseUrl: server.databaseUrl, maxConnections: 2 });
 try {
   const result = fromPglite
-    ? await importPglite(sourcePath, db, { files: filesUnder(join(dirname(sourcePath), 'files')), onFile: dirname(sourcePath) === dataDir ? undefined : onFile })
+    ? await importPglite(sourcePath, db, {
+        files: filesUnder(join(dirname(sourcePath), 'files')),
+        onFile: dirname(sourcePath) === dataDir ? undefined : onFile,
+      })
     : await restoreLines(backupFileLines(), db, { onFile });
   // Moved in place: the next start must not try to move it again.
   if (fromPglite && dirname(sourcePath) === dataDir) await rename(sourcePath, join(dataDir, `pglite-moved-${new Date().toISOString().replace(/[:.]/g, '-')}`));
@@ -108,14 +112,26 @@ try {
     // keys are new (a keys file of an earlier version, holding all of keys.json, still brings them).
     const current = await loadOrCreateLocalKeys(dataDir);
     const file = join(dataDir, 'keys.json');
-    const restored = { ...current, ...keys.local, ...(keys.vapid && { vapid: keys.vapid }), credentialsKey: keys.credentialsKey, blindIndexKey: keys.blindIndexKey };
+    const restored = {
+      ...current,
+      ...keys.local,
+      ...(keys.vapid && { vapid: keys.vapid }),
+      credentialsKey: keys.credentialsKey,
+      blindIndexKey: keys.blindIndexKey,
+    };
     await writeFile(file, JSON.stringify(restored, null, 2), { mode: 0o600 });
     await chmod(file, 0o600);
   }
   const total = Object.values(result.rows).reduce((sum, n) => sum + n, 0);
-  console.log(`Restored ${total} rows (${Object.entries(result.rows).map(([table, n]) => `${table} ${n}`).join(', ')}) and ${result.files} files.`);
+  console.log(
+    `Restored ${total} rows (${Object.entries(result.rows)
+      .map(([table, n]) => `${table} ${n}`)
+      .join(', ')}) and ${result.files} files.`,
+  );
   if (keys && env.DATABASE_URL && (keys.credentialsKey !== envKeys?.credentialsKey || keys.blindIndexKey !== envKeys?.blindIndexKey)) {
-    console.log('Set CREDENTIALS_KEY and BLIND_INDEX_KEY to the values in the keys file before you start the shop, or delivered passwords will not be readable.');
+    console.log(
+      'Set CREDENTIALS_KEY and BLIND_INDEX_KEY to the values in the keys file before you start the shop, or delivered passwords will not be readable.',
+    );
   }
   console.log(env.DATABASE_URL ? 'Start the shop with this DATABASE_URL.' : `Start the shop with DATA_DIR=${dataDir} npm start.`);
 } catch (error) {

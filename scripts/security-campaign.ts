@@ -15,7 +15,9 @@ import { demoLoginsIn } from '../edge-api/src/testing/demo-logins.ts';
  * check and a summary; exits 1 when a check failed. It changes the shop (orders, accounts): never run it
  * against a shop in use.
  */
-const { values: args } = parseArgs({ options: { url: { type: 'string' }, 'data-dir': { type: 'string' }, log: { type: 'string' }, 'admin-email': { type: 'string' } } });
+const { values: args } = parseArgs({
+  options: { url: { type: 'string' }, 'data-dir': { type: 'string' }, log: { type: 'string' }, 'admin-email': { type: 'string' } },
+});
 if (!args.url || !args['data-dir']) {
   console.error('Usage: node scripts/security-campaign.ts --url URL --data-dir DIR [--log FILE] [--admin-email EMAIL]');
   process.exit(2);
@@ -70,7 +72,10 @@ async function signIn(email: string, password: string) {
 }
 async function signUp(email: string, password: string) {
   const response = await call('/auth/v1/signup', { method: 'POST', ...json({ email, password }) });
-  return { response, body: (await response.json().catch(() => ({}))) as { access_token?: string; refresh_token?: string; user?: { id: string }; id?: string; code?: string } };
+  return {
+    response,
+    body: (await response.json().catch(() => ({}))) as { access_token?: string; refresh_token?: string; user?: { id: string }; id?: string; code?: string },
+  };
 }
 async function newCustomer(name: string) {
   const email = `${name}-${crypto.randomUUID().slice(0, 6)}@attack.test`;
@@ -122,8 +127,18 @@ for (const [route, row] of Object.entries(routeTable)) {
     const path = pattern
       .replace(':userId', bob.id)
       .replace(':uid', mutating(method) ? crypto.randomUUID() : bob.id)
-      .replace(':id', mutating(method) ? crypto.randomUUID() : pattern.includes('wise-stocks') ? stocks[0]!.id : pattern.includes('orders') ? bobOrder.id : serviceId);
-    const query = route === 'GET /api/admin/credentials/check' ? '?email=a@b.test' : route === 'GET /api/wise-stocks/check' ? '?email=a@b.test' : route === 'GET /api/admin/audit' ? '?entity=order' : '';
+      .replace(
+        ':id',
+        mutating(method) ? crypto.randomUUID() : pattern.includes('wise-stocks') ? stocks[0]!.id : pattern.includes('orders') ? bobOrder.id : serviceId,
+      );
+    const query =
+      route === 'GET /api/admin/credentials/check'
+        ? '?email=a@b.test'
+        : route === 'GET /api/wise-stocks/check'
+          ? '?email=a@b.test'
+          : route === 'GET /api/admin/audit'
+            ? '?entity=order'
+            : '';
     const init: RequestInit & { token?: string } = { method, token };
     if (mutating(method) && route !== 'POST /api/uploads') Object.assign(init, json({}));
     const response = await call(path + query, init);
@@ -155,13 +170,28 @@ for (const [path, init] of [
 for (const scope of ['private', 'public', '']) {
   const response = await call(`/api/sync${scope ? `?scope=${scope}` : ''}`, { token: alice.token });
   const text = await response.text();
-  check('IDOR', response.status < 500 && !text.includes(bob.email) && !text.includes(bobOrder.id), `sync ${scope} as alice → ${response.status}, carries bob: ${text.includes(bob.email) || text.includes(bobOrder.id)}`);
+  check(
+    'IDOR',
+    response.status < 500 && !text.includes(bob.email) && !text.includes(bobOrder.id),
+    `sync ${scope} as alice → ${response.status}, carries bob: ${text.includes(bob.email) || text.includes(bobOrder.id)}`,
+  );
 }
 // Staff may not pay or deliver their own order.
 const modOrder = ((await (await place(moderator.access_token)).json()) as { order: { id: string; version: number } }).order;
-for (const change of [{ paymentStatus: 'paid' }, { paymentStatus: 'paid', orderStatus: 'delivered', wiseEmail: 'own@wise.test', wisePassword: 'own-password-1' }]) {
-  const own = await call(`/api/admin/orders/${modOrder.id}`, { method: 'PUT', token: moderator.access_token, ...json({ ...change, version: modOrder.version }) });
-  check('staff own order', own.status === 403, `moderator ${Object.keys(change).join('+')} on own order → ${own.status} ${own.status === 403 ? '' : await own.text()}`);
+for (const change of [
+  { paymentStatus: 'paid' },
+  { paymentStatus: 'paid', orderStatus: 'delivered', wiseEmail: 'own@wise.test', wisePassword: 'own-password-1' },
+]) {
+  const own = await call(`/api/admin/orders/${modOrder.id}`, {
+    method: 'PUT',
+    token: moderator.access_token,
+    ...json({ ...change, version: modOrder.version }),
+  });
+  check(
+    'staff own order',
+    own.status === 403,
+    `moderator ${Object.keys(change).join('+')} on own order → ${own.status} ${own.status === 403 ? '' : await own.text()}`,
+  );
 }
 
 // ---- 2. Token tricks ---------------------------------------------------------------------------------
@@ -192,7 +222,12 @@ for (const [name, token] of Object.entries(forged)) {
 }
 const inQuery = await call(`/api/users/${alice.id}?access_token=${alice.token}`);
 check('forged token', inQuery.status === 401, `token in the query string → ${inQuery.status}`);
-const twice = await fetch(`${BASE}/api/users/${alice.id}`, { headers: [['authorization', `Bearer ${forged['alg none']}`], ['authorization', `Bearer ${alice.token}`]] });
+const twice = await fetch(`${BASE}/api/users/${alice.id}`, {
+  headers: [
+    ['authorization', `Bearer ${forged['alg none']}`],
+    ['authorization', `Bearer ${alice.token}`],
+  ],
+});
 requests += 1;
 check('forged token', twice.status === 401 || twice.status === 400, `two Authorization headers (forged first) → ${twice.status}`);
 
@@ -207,7 +242,11 @@ check('forged token', twice.status === 401 || twice.status === 400, `two Authori
   check('ended session', after.status === 401, `order with a signed-out token → ${after.status}`);
   const dave = await newCustomer('dave');
   const other = await signIn(dave.email, dave.password);
-  const changed = await call('/auth/v1/user', { method: 'PUT', token: other.access_token, ...json({ password: `new-${crypto.randomUUID()}`, current_password: dave.password }) });
+  const changed = await call('/auth/v1/user', {
+    method: 'PUT',
+    token: other.access_token,
+    ...json({ password: `new-${crypto.randomUUID()}`, current_password: dave.password }),
+  });
   check('ended session', changed.status === 200, `password change → ${changed.status}`);
   await new Promise((resolve) => setTimeout(resolve, 5_500));
   check('ended session', (await place(dave.token)).status === 401, 'order with a token from before a password change elsewhere');
@@ -223,9 +262,17 @@ check('forged token', twice.status === 401 || twice.status === 400, `two Authori
 // ---- 4. Taking the shop ------------------------------------------------------------------------------
 if (args['admin-email']) {
   const squat = await signUp(args['admin-email'], 'squatter-password');
-  check('takeover', squat.response.status === 200 && !squat.body.access_token, `sign-up with an ADMIN_EMAILS address → ${squat.response.status}, session: ${Boolean(squat.body.access_token)}`);
+  check(
+    'takeover',
+    squat.response.status === 200 && !squat.body.access_token,
+    `sign-up with an ADMIN_EMAILS address → ${squat.response.status}, session: ${Boolean(squat.body.access_token)}`,
+  );
   const signedIn = await call('/auth/v1/token?grant_type=password', { method: 'POST', ...json({ email: args['admin-email'], password: 'squatter-password' }) });
-  check('takeover', signedIn.status === 400, `sign-in of the unconfirmed listed address → ${signedIn.status} ${((await signedIn.json()) as { code?: string }).code}`);
+  check(
+    'takeover',
+    signedIn.status === 400,
+    `sign-in of the unconfirmed listed address → ${signedIn.status} ${((await signedIn.json()) as { code?: string }).code}`,
+  );
 }
 for (const password of ['demo-admin-1', 'admin123', 'password', 'Demo1234', 'demo1234']) {
   const response = await call('/auth/v1/token?grant_type=password', { method: 'POST', ...json({ email: 'admin@demo.test', password }), ip: '198.18.0.1' });
@@ -234,7 +281,11 @@ for (const password of ['demo-admin-1', 'admin123', 'password', 'Demo1234', 'dem
 const registerAsAdmin = await (async () => {
   const email = `climber-${crypto.randomUUID().slice(0, 6)}@attack.test`;
   const { body } = await signUp(email, `pw-${crypto.randomUUID()}`);
-  const response = await call('/api/users', { method: 'POST', token: body.access_token, ...json({ uid: body.user!.id, email, displayName: 'x', mobile: '1', userRole: 'admin', __proto__: { userRole: 'admin' } }) });
+  const response = await call('/api/users', {
+    method: 'POST',
+    token: body.access_token,
+    ...json({ uid: body.user!.id, email, displayName: 'x', mobile: '1', userRole: 'admin', __proto__: { userRole: 'admin' } }),
+  });
   return (await response.json()) as { userRole?: string };
 })();
 check('takeover', registerAsAdmin.userRole === 'user', `registration asking for admin gets ${registerAsAdmin.userRole}`);
@@ -267,11 +318,19 @@ const privateAnswers: [string, RequestInit & { token?: string }][] = [
 ];
 for (const [path, init] of privateAnswers) {
   const response = await call(path, init);
-  check('no-store', (response.headers.get('cache-control') ?? '').includes('no-store'), `${path} → ${response.status} cache-control: ${response.headers.get('cache-control')}`);
+  check(
+    'no-store',
+    (response.headers.get('cache-control') ?? '').includes('no-store'),
+    `${path} → ${response.status} cache-control: ${response.headers.get('cache-control')}`,
+  );
 }
 {
   const response = await call('/auth/v1/token?grant_type=password', { method: 'POST', ...json({ email: alice.email, password: alice.password }) });
-  check('no-store', (response.headers.get('cache-control') ?? '').includes('no-store'), `/auth/v1/token → cache-control: ${response.headers.get('cache-control')}`);
+  check(
+    'no-store',
+    (response.headers.get('cache-control') ?? '').includes('no-store'),
+    `/auth/v1/token → cache-control: ${response.headers.get('cache-control')}`,
+  );
 }
 
 // ---- 6. Huge and odd bodies --------------------------------------------------------------------------
@@ -283,8 +342,16 @@ const odd: [string, string, string][] = [
   ['POST', '/api/orders', '{"productId":"' + serviceId + '","productId":"' + serviceId + '"}'],
   ['PUT', '/api/settings', JSON.stringify({ __proto__: { isAdmin: true }, constructor: { prototype: { x: 1 } } })],
   ['POST', '/auth/v1/signup', '['.repeat(50_000) + ']'.repeat(50_000)],
-  ['POST', '/auth/v1/signup', JSON.stringify({ email: `deep-${crypto.randomUUID().slice(0, 6)}@attack.test`, password: 'deep-password', data: nest(70, 'nul\u0000here') })],
-  ['POST', '/auth/v1/signup', JSON.stringify({ email: `deep2-${crypto.randomUUID().slice(0, 6)}@attack.test`, password: 'deep-password', data: nest(70, 'lone\ud800') })],
+  [
+    'POST',
+    '/auth/v1/signup',
+    JSON.stringify({ email: `deep-${crypto.randomUUID().slice(0, 6)}@attack.test`, password: 'deep-password', data: nest(70, 'nul\u0000here') }),
+  ],
+  [
+    'POST',
+    '/auth/v1/signup',
+    JSON.stringify({ email: `deep2-${crypto.randomUUID().slice(0, 6)}@attack.test`, password: 'deep-password', data: nest(70, 'lone\ud800') }),
+  ],
   ['PUT', '/auth/v1/user', JSON.stringify({ data: nest(80, '\u0000') })],
   ['PUT', '/auth/v1/user', `{"data":${'{"k":'.repeat(5000)}"x"${'}'.repeat(5000)}}`],
 ];
@@ -304,7 +371,11 @@ let hostile = 0;
 for (const [route] of Object.entries(routeTable)) {
   const [method, pattern] = route.split(' ') as [string, string];
   const path = pattern.replace(/:[a-zA-Z]+/g, crypto.randomUUID());
-  const hostileTexts: [string, string][] = [['a\u0000b', 'a%00b'], ['a\ud800b', 'a%ED%A0%80b'], ['\udfff', '%ED%BF%BF']];
+  const hostileTexts: [string, string][] = [
+    ['a\u0000b', 'a%00b'],
+    ['a\ud800b', 'a%ED%A0%80b'],
+    ['\udfff', '%ED%BF%BF'],
+  ];
   for (const [bad, inQuery] of hostileTexts) {
     const response = await call(`${path}?q=${inQuery}`, {
       method,
@@ -318,7 +389,10 @@ for (const [route] of Object.entries(routeTable)) {
 for (const bad of ['%00', '%ED%A0%80']) {
   const response = await call(`/api/services/${bad}`, { token: admin.access_token });
   check('hostile text', response.status === 400 || response.status === 404, `path with ${bad} → ${response.status}`);
-  const signUpBad = await call('/auth/v1/signup', { method: 'POST', ...json({ email: `x${decodeURIComponent(bad === '%00' ? '%00' : '%20')}@b.test`, password: 'long-password\u0000' }) });
+  const signUpBad = await call('/auth/v1/signup', {
+    method: 'POST',
+    ...json({ email: `x${decodeURIComponent(bad === '%00' ? '%00' : '%20')}@b.test`, password: 'long-password\u0000' }),
+  });
   check('hostile text', signUpBad.status < 500, `sign-up with ${bad} → ${signUpBad.status}`);
 }
 console.log(`hostile text: ${hostile} requests over every route`);
@@ -326,7 +400,12 @@ console.log(`hostile text: ${hostile} requests over every route`);
 // The bodies over the limit last: the server answers 413 before the client has sent them, and closes.
 {
   const big = 'x'.repeat(64 * 1024 * 1024);
-  const huge = await call('/api/orders', { method: 'POST', token: admin.access_token, headers: { 'content-type': 'application/json' }, body: `{"productId":"${serviceId}","pad":"${big}"}` });
+  const huge = await call('/api/orders', {
+    method: 'POST',
+    token: admin.access_token,
+    headers: { 'content-type': 'application/json' },
+    body: `{"productId":"${serviceId}","pad":"${big}"}`,
+  });
   check('body limit', huge.status === 413 || huge.status === 499, `64 MB order body → ${huge.status}`);
   const streamed = await call('/api/settings', {
     method: 'PUT',
@@ -343,14 +422,37 @@ console.log(`hostile text: ${hostile} requests over every route`);
     duplex: 'half',
   } as RequestInit);
   check('body limit', streamed.status === 413 || streamed.status === 499, `2 MB streamed settings body without length → ${streamed.status}`);
-  const authBig = await call('/auth/v1/signup', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'a@b.test', password: 'x'.repeat(1024 * 1024) }) });
+  const authBig = await call('/auth/v1/signup', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'a@b.test', password: 'x'.repeat(1024 * 1024) }),
+  });
   check('body limit', authBig.status === 413 || authBig.status === 499, `1 MB sign-up → ${authBig.status}`);
 }
 // ---- 7. Files and paths ------------------------------------------------------------------------------
-for (const path of ['/files/../keys.json', '/files/%2e%2e/keys.json', '/files/..%2fkeys.json', '/..%2fkeys.json', '/keys.json', '/.env', '/files/order-proofs/x.png', '/files/order-proofs/x.png?expires=9999999999&sig=AAAA', '/%2e%2e/%2e%2e/etc/passwd', '/api/../keys.json']) {
+for (const path of [
+  '/files/../keys.json',
+  '/files/%2e%2e/keys.json',
+  '/files/..%2fkeys.json',
+  '/..%2fkeys.json',
+  '/keys.json',
+  '/.env',
+  '/files/order-proofs/x.png',
+  '/files/order-proofs/x.png?expires=9999999999&sig=AAAA',
+  '/%2e%2e/%2e%2e/etc/passwd',
+  '/api/../keys.json',
+]) {
   const response = await call(path);
   const text = await response.text();
-  check('paths', !text.includes('serviceRoleKey') && !text.includes('root:x:0:0') && response.status < 500 && !(response.headers.get('content-type') ?? '').includes('application/json') || response.status >= 400, `${path} → ${response.status}`);
+  check(
+    'paths',
+    (!text.includes('serviceRoleKey') &&
+      !text.includes('root:x:0:0') &&
+      response.status < 500 &&
+      !(response.headers.get('content-type') ?? '').includes('application/json')) ||
+      response.status >= 400,
+    `${path} → ${response.status}`,
+  );
   check('paths', !text.includes('serviceRoleKey'), `${path} leaks keys.json`);
 }
 for (const [name, bytes, type] of [
@@ -365,35 +467,60 @@ for (const [name, bytes, type] of [
   check('uploads', response.status === 400 || response.status === 415 || response.status === 429, `${name} as ${type} → ${response.status}`);
 }
 {
-  const response = await call('/api/orders', { method: 'OPTIONS', headers: { origin: 'https://evil.test', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization' } });
+  const response = await call('/api/orders', {
+    method: 'OPTIONS',
+    headers: { origin: 'https://evil.test', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization' },
+  });
   const allowed = response.headers.get('access-control-allow-origin');
   check('CORS', allowed !== 'https://evil.test' && allowed !== '*', `preflight from another origin → ACAO ${allowed}`);
   const override = await call(`/api/services/${serviceId}`, { method: 'POST', token: alice.token, headers: { 'x-http-method-override': 'DELETE' } });
-  check('authorization', override.status === 404 || override.status === 405 || override.status === 403 || override.status === 401, `X-HTTP-Method-Override DELETE as a customer → ${override.status}`);
+  check(
+    'authorization',
+    override.status === 404 || override.status === 405 || override.status === 403 || override.status === 401,
+    `X-HTTP-Method-Override DELETE as a customer → ${override.status}`,
+  );
   check('authorization', (await call('/api/services')).ok, 'the services are still there');
 }
 
 // ---- 8. Races: one stock delivered to many orders at once, one address signed up many times at once --
 {
   for (let i = 0; i < 10; i += 1) await place(bob.token);
-  const pending = ((await (await call(`/api/orders/user/${bob.id}?limit=100`, { token: bob.token })).json()) as { id: string; version: number; orderStatus: string }[])
+  const pending = (
+    (await (await call(`/api/orders/user/${bob.id}?limit=100`, { token: bob.token })).json()) as { id: string; version: number; orderStatus: string }[]
+  )
     .filter((order) => order.orderStatus === 'pending')
     .slice(0, 10);
-  const available = ((await (await call('/api/wise-stocks', { token: admin.access_token })).json()) as { id: string; status: string }[]).find((stock) => stock.status === 'available');
+  const available = ((await (await call('/api/wise-stocks', { token: admin.access_token })).json()) as { id: string; status: string }[]).find(
+    (stock) => stock.status === 'available',
+  );
   if (pending.length >= 2 && available) {
     const answers = await Promise.all(
       pending.map((order) =>
-        call(`/api/admin/orders/${order.id}`, { method: 'PUT', token: admin.access_token, ...json({ stockId: available.id, paymentStatus: 'paid', orderStatus: 'delivered', version: order.version }) }),
+        call(`/api/admin/orders/${order.id}`, {
+          method: 'PUT',
+          token: admin.access_token,
+          ...json({ stockId: available.id, paymentStatus: 'paid', orderStatus: 'delivered', version: order.version }),
+        }),
       ),
     );
     const delivered = answers.filter((answer) => answer.status === 200).length;
-    check('races', delivered === 1, `one stock delivered to ${pending.length} orders at once: ${delivered} succeeded (${answers.map((a) => a.status).join(',')})`);
+    check(
+      'races',
+      delivered === 1,
+      `one stock delivered to ${pending.length} orders at once: ${delivered} succeeded (${answers.map((a) => a.status).join(',')})`,
+    );
   } else check('races', false, `no pending orders (${pending.length}) or no available stock for the race`);
   const email = `race-${crypto.randomUUID().slice(0, 6)}@attack.test`;
   await new Promise((resolve) => setTimeout(resolve, 0));
-  const signUps = await Promise.all(Array.from({ length: 5 }, () => call('/auth/v1/signup', { method: 'POST', ...json({ email, password: 'race-password' }), ip: '192.0.2.200' })));
+  const signUps = await Promise.all(
+    Array.from({ length: 5 }, () => call('/auth/v1/signup', { method: 'POST', ...json({ email, password: 'race-password' }), ip: '192.0.2.200' })),
+  );
   const made = signUps.filter((answer) => answer.status === 200).length;
-  check('races', made <= 1 && signUps.every((answer) => answer.status < 500), `one address signed up 5 times at once: ${made} accounts (${signUps.map((a) => a.status).join(',')})`);
+  check(
+    'races',
+    made <= 1 && signUps.every((answer) => answer.status < 500),
+    `one address signed up 5 times at once: ${made} accounts (${signUps.map((a) => a.status).join(',')})`,
+  );
 }
 
 // ---- 9. Brute force and floods -----------------------------------------------------------------------
@@ -401,23 +528,39 @@ for (const [name, bytes, type] of [
   const victim = await newCustomer('victim');
   const seen: number[] = [];
   for (let i = 0; i < 10; i += 1) {
-    const response = await call('/auth/v1/token?grant_type=password', { method: 'POST', ...json({ email: victim.email, password: `guess-${i}` }), ip: `203.0.113.${i}` });
+    const response = await call('/auth/v1/token?grant_type=password', {
+      method: 'POST',
+      ...json({ email: victim.email, password: `guess-${i}` }),
+      ip: `203.0.113.${i}`,
+    });
     seen.push(response.status);
   }
   const first429 = seen.indexOf(429) + 1;
   check('brute force', first429 > 0 && first429 <= 10, `wrong passwords for one account: ${seen.join(',')} (429 at try ${first429})`);
   const retry = await call('/auth/v1/token?grant_type=password', { method: 'POST', ...json({ email: victim.email, password: victim.password }) });
-  check('brute force', retry.status === 429 && Number(retry.headers.get('retry-after')) > 0, `right password while locked → ${retry.status} Retry-After ${retry.headers.get('retry-after')}`);
+  check(
+    'brute force',
+    retry.status === 429 && Number(retry.headers.get('retry-after')) > 0,
+    `right password while locked → ${retry.status} Retry-After ${retry.headers.get('retry-after')}`,
+  );
   // X-Forwarded-For from an untrusted peer does not buy a fresh per-address budget: counted below.
   let signupStatus = 0;
   let retryAfter: string | null = null;
   let signups = 0;
   for (; signups < 40 && signupStatus !== 429; signups += 1) {
-    const answer = await call('/auth/v1/signup', { method: 'POST', ...json({ email: `flood-${crypto.randomUUID().slice(0, 8)}@attack.test`, password: 'flood-password' }), ip: `198.51.100.${signups}` });
+    const answer = await call('/auth/v1/signup', {
+      method: 'POST',
+      ...json({ email: `flood-${crypto.randomUUID().slice(0, 8)}@attack.test`, password: 'flood-password' }),
+      ip: `198.51.100.${signups}`,
+    });
     signupStatus = answer.status;
     retryAfter = answer.headers.get('retry-after');
   }
-  check('brute force', signupStatus === 429 && Number(retryAfter) > 0, `sign-up flood (spoofed X-Forwarded-For each time): 429 at sign-up ${signups}, Retry-After ${retryAfter}`);
+  check(
+    'brute force',
+    signupStatus === 429 && Number(retryAfter) > 0,
+    `sign-up flood (spoofed X-Forwarded-For each time): 429 at sign-up ${signups}, Retry-After ${retryAfter}`,
+  );
   let status = 0;
   let placed = 0;
   for (; placed < 80 && status !== 429; placed += 1) {
@@ -425,7 +568,11 @@ for (const [name, bytes, type] of [
     status = answer.status;
     retryAfter = answer.headers.get('retry-after');
   }
-  check('brute force', status === 429 && Number(retryAfter) > 0, `orders flood by one customer: 429 at order ${placed} of the flood (11 placed before it), Retry-After ${retryAfter}`);
+  check(
+    'brute force',
+    status === 429 && Number(retryAfter) > 0,
+    `orders flood by one customer: 429 at order ${placed} of the flood (11 placed before it), Retry-After ${retryAfter}`,
+  );
   let upStatus = 0;
   let uploads = 0;
   for (; uploads < 60 && upStatus !== 429; uploads += 1) {
@@ -449,7 +596,11 @@ for (const [name, bytes, type] of [
     const text = await answer.text();
     if (revealStatus === 429) leaked = stockPasswords.some((password) => password !== '' && text.includes(password));
   }
-  check('brute force', revealStatus === 429 && reveals <= 30 && Number(retryAfter) > 0 && !leaked, `stock reveals by one moderator: 429 at reveal ${reveals} of the flood, Retry-After ${retryAfter}`);
+  check(
+    'brute force',
+    revealStatus === 429 && reveals <= 30 && Number(retryAfter) > 0 && !leaked,
+    `stock reveals by one moderator: 429 at reveal ${reveals} of the flood, Retry-After ${retryAfter}`,
+  );
 }
 
 // ---- 10. The data directory and the log ---------------------------------------------------------------
@@ -471,7 +622,11 @@ for (const [name, bytes, type] of [
     }
   };
   await walk(DATA_DIR);
-  check('data directory', worldWritable === 0 && worldReadable === 0, `${files} entries: ${worldWritable} world-writable, ${worldReadable} world-readable files`);
+  check(
+    'data directory',
+    worldWritable === 0 && worldReadable === 0,
+    `${files} entries: ${worldWritable} world-writable, ${worldReadable} world-readable files`,
+  );
 }
 if (args.log) {
   const log = await readFile(args.log, 'utf8');

@@ -115,7 +115,10 @@ if (email && password && config) {
     const response = await fetch(`${base}/api/users/${session.user.id}`, { headers: auth() });
     await expectStatus(response, undefined, ' (a 401 means the token was refused: check SUPABASE_URL and the JWT signing keys)');
     const user = (await response.json()) as { userRole: string };
-    expect(user.userRole === 'admin', `the role is ${user.userRole}: make it an admin with npm run admin (embedded auth), or list a confirmed address in ADMIN_EMAILS before it registers, or promote it`);
+    expect(
+      user.userRole === 'admin',
+      `the role is ${user.userRole}: make it an admin with npm run admin (embedded auth), or list a confirmed address in ADMIN_EMAILS before it registers, or promote it`,
+    );
   });
   await check('order stats and the CSV export answer', async () => {
     expect(session, 'not signed in');
@@ -129,7 +132,9 @@ if (email && password && config) {
   });
   await check('an image uploads to Storage and opens through its private link', async () => {
     expect(session, 'not signed in');
-    const png = Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=='), (ch) => ch.charCodeAt(0));
+    const png = Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=='), (ch) =>
+      ch.charCodeAt(0),
+    );
     const form = new FormData();
     form.append('kind', 'proof');
     form.append('file', new File([png], 'smoke.png', { type: 'image/png' }));

@@ -63,7 +63,13 @@ function dryRun(outdir: string): void {
 export function graphProblems(meta: Metafile): string[] {
   const problems = new Set<string>();
   // What the bundle holds: a module esbuild read but shook out entirely (bytesInOutput 0) is not in it.
-  const shipped = new Set(Object.values(meta.outputs).flatMap((output) => Object.entries(output.inputs ?? {}).filter(([, part]) => part.bytesInOutput > 0).map(([input]) => input)));
+  const shipped = new Set(
+    Object.values(meta.outputs).flatMap((output) =>
+      Object.entries(output.inputs ?? {})
+        .filter(([, part]) => part.bytesInOutput > 0)
+        .map(([input]) => input),
+    ),
+  );
   for (const [input, info] of Object.entries(meta.inputs)) {
     if (shipped.size > 0 && !shipped.has(input)) continue;
     const name = packageOf(input);
@@ -71,9 +77,11 @@ export function graphProblems(meta: Metafile): string[] {
     if (name !== null && NODE_ONLY_PACKAGES.includes(name)) problems.add(`Node-only package ${name}`);
     if (BROWSER_CHUNKS.test(input)) problems.add(`the device's or push code of the server render (${input})`);
     if (NODE_ENTRY_FILES.includes(input)) problems.add(`the Node entry's ${input}`);
-    if (/node_modules\/zod\/.*\/locales\/(?!en\.js$|index\.js$)/.test(input)) problems.add("every zod locale (a named `import { z } from 'zod'` somewhere: import * as z)");
+    if (/node_modules\/zod\/.*\/locales\/(?!en\.js$|index\.js$)/.test(input))
+      problems.add("every zod locale (a named `import { z } from 'zod'` somewhere: import * as z)");
     const builtin = input.match(/^(?:node-built-in-modules:)?(?:node:)?([\w/]+)$/)?.[1]?.split('/')[0];
-    if (builtin !== undefined && input.includes(':') && NODE_ONLY_BUILTINS.includes(builtin)) problems.add(`Node's ${builtin}, which the Worker cannot run (${input})`);
+    if (builtin !== undefined && input.includes(':') && NODE_ONLY_BUILTINS.includes(builtin))
+      problems.add(`Node's ${builtin}, which the Worker cannot run (${input})`);
     for (const imported of info.imports ?? []) {
       const external = imported.path.replace(/^node:/, '').split('/')[0]!;
       if (imported.external && NODE_ONLY_BUILTINS.includes(external)) problems.add(`Node's ${external}, which the Worker cannot run (imported by ${input})`);
@@ -97,11 +105,19 @@ export function measureBundle(outdir: string): BundleReport {
   const byPackage = new Map<string, number>();
   for (const output of Object.values(meta.outputs)) {
     for (const [input, { bytesInOutput }] of Object.entries(output.inputs ?? {})) {
-      const name = packageOf(input) ?? input.split('/').slice(0, input.startsWith('edge-api/') ? 3 : 1).join('/');
+      const name =
+        packageOf(input) ??
+        input
+          .split('/')
+          .slice(0, input.startsWith('edge-api/') ? 3 : 1)
+          .join('/');
       byPackage.set(name, (byPackage.get(name) ?? 0) + bytesInOutput);
     }
   }
-  const largest = [...byPackage].map(([name, size]) => ({ name, bytes: size })).sort((a, b) => b.bytes - a.bytes).slice(0, 8);
+  const largest = [...byPackage]
+    .map(([name, size]) => ({ name, bytes: size }))
+    .sort((a, b) => b.bytes - a.bytes)
+    .slice(0, 8);
   return { rawBytes, gzipBytes, files, problems, largest };
 }
 
@@ -116,7 +132,9 @@ function main(): void {
     const report = measureBundle(outdir);
     if (process.argv.includes('--json')) console.log(JSON.stringify(report));
     else {
-      console.log(`worker bundle: ${kib(report.rawBytes)}, ${kib(report.gzipBytes)} gzipped (budget ${kib(BUDGET.rawBytes)}, ${kib(BUDGET.gzipBytes)} gzipped; Free plan ceiling 3 MB gzipped)`);
+      console.log(
+        `worker bundle: ${kib(report.rawBytes)}, ${kib(report.gzipBytes)} gzipped (budget ${kib(BUDGET.rawBytes)}, ${kib(BUDGET.gzipBytes)} gzipped; Free plan ceiling 3 MB gzipped)`,
+      );
       console.log(`largest parts: ${report.largest.map((part) => `${part.name} ${kib(part.bytes)}`).join(', ')}`);
     }
     for (const problem of report.problems) console.error(`FAIL  ${problem}`);

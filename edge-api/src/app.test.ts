@@ -28,7 +28,14 @@ const needed: Record<Access, number> = { anyone: 0, account: 1, user: 2, staff: 
 /** The least of the callers a route admits: bad input is sent as that caller. */
 const lowest: Record<Access, Caller> = { anyone: 'nobody', account: 'account', user: 'user', staff: 'moderator', admin: 'admin', key: 'admin' };
 
-const routesOfApp = () => [...new Set(createApp(api.deps).routes.filter((route) => route.method !== 'ALL').map((route) => `${route.method} ${route.path}`))].sort();
+const routesOfApp = () =>
+  [
+    ...new Set(
+      createApp(api.deps)
+        .routes.filter((route) => route.method !== 'ALL')
+        .map((route) => `${route.method} ${route.path}`),
+    ),
+  ].sort();
 
 /** The route's path with its parameters filled: the caller's own id for a user id, any UUID otherwise. */
 function pathFor(path: string, caller: Caller) {
@@ -116,22 +123,48 @@ describe('the authorization matrix over data', () => {
       trx
         .insertInto('services')
         .values({
-          id: serviceId, title: 'Matrix Wise', description: 'x', category: 'wise', features: JSON.stringify([]), popular: false,
-          image: '', price: '10', delivery_time: 'instant', payment_methods: JSON.stringify(['binance']), version: await nextVersion(trx),
+          id: serviceId,
+          title: 'Matrix Wise',
+          description: 'x',
+          category: 'wise',
+          features: JSON.stringify([]),
+          popular: false,
+          image: '',
+          price: '10',
+          delivery_time: 'instant',
+          payment_methods: JSON.stringify(['binance']),
+          version: await nextVersion(trx),
         })
         .execute(),
     );
     const asAdmin = { authorization: `Bearer ${callers.admin.token}`, 'content-type': 'application/json' };
-    for (const [token, password] of [[callers.user.token, secrets.own], [other.token, secrets.other]] as const) {
-      const placed = await api.app.request('/api/orders', { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ productId: serviceId }) });
+    for (const [token, password] of [
+      [callers.user.token, secrets.own],
+      [other.token, secrets.other],
+    ] as const) {
+      const placed = await api.app.request('/api/orders', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ productId: serviceId }),
+      });
       const { order } = (await placed.json()) as { order: { id: string } };
-      const delivered = await api.app.request(`/api/admin/orders/${order.id}`, { method: 'PUT', headers: asAdmin, body: JSON.stringify({ wiseEmail: 'matrix@wise.test', wisePassword: password }) });
+      const delivered = await api.app.request(`/api/admin/orders/${order.id}`, {
+        method: 'PUT',
+        headers: asAdmin,
+        body: JSON.stringify({ wiseEmail: 'matrix@wise.test', wisePassword: password }),
+      });
       expect(delivered.status).toBe(200);
     }
     const stock = await api.app.request('/api/wise-stocks', {
       method: 'POST',
       headers: asAdmin,
-      body: JSON.stringify({ wiseName: 'Matrix', wiseEmail: 'stock@wise.test', wisePassword: secrets.stock, authImage: 'https://img.example/a.png', userName: 'Keeper' }),
+      body: JSON.stringify({
+        wiseName: 'Matrix',
+        wiseEmail: 'stock@wise.test',
+        wisePassword: secrets.stock,
+        authImage: 'https://img.example/a.png',
+        userName: 'Keeper',
+      }),
     });
     expect(stock.status).toBe(201);
   });
@@ -155,8 +188,13 @@ describe('the authorization matrix over data', () => {
 
   const getRoutes = () => Object.keys(routeTable).filter((route) => route.startsWith('GET '));
 
-  it.each(readers)('%s reads no other user\'s data and no password it should not, on any GET route', async (reader) => {
-    const paths = getRoutes().map((route) => route.slice(4).replace(/:(uid|userId)\b/g, idOf(reader)).replace(/:id\b/g, crypto.randomUUID()));
+  it.each(readers)("%s reads no other user's data and no password it should not, on any GET route", async (reader) => {
+    const paths = getRoutes().map((route) =>
+      route
+        .slice(4)
+        .replace(/:(uid|userId)\b/g, idOf(reader))
+        .replace(/:id\b/g, crypto.randomUUID()),
+    );
     paths.push('/api/sync?scope=private', '/api/sync?scope=public', '/api/admin/orders?limit=100', `/api/admin/orders/export.csv`);
     for (const path of paths) {
       const token = tokenOf(reader);

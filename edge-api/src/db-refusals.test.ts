@@ -58,7 +58,13 @@ beforeAll(async () => {
   inDatabase = openDatabase({ databaseUrl: urlTo(database), maxConnections: 2 });
   dataDir = await mkdtemp(join(tmpdir(), 'storefront-refusals-'));
   server = await startNodeServer(
-    parseEnv({ PORT: '0', DATA_DIR: dataDir, DATABASE_URL: urlTo(database, { user: role, password }), DB_STATEMENT_TIMEOUT_MS: '1000', DB_CONNECT_TIMEOUT_MS: '500' }),
+    parseEnv({
+      PORT: '0',
+      DATA_DIR: dataDir,
+      DATABASE_URL: urlTo(database, { user: role, password }),
+      DB_STATEMENT_TIMEOUT_MS: '1000',
+      DB_CONNECT_TIMEOUT_MS: '500',
+    }),
     { logger, staticRoot: dataDir },
   );
   token = await signIn();
@@ -118,7 +124,13 @@ async function call(method: 'GET' | 'PUT', path: string, body?: unknown, as = to
   const logged = lines.slice(from);
   // No line at all with a stack while a fault lasts, the background jobs' included.
   expect(logged.filter(withStack)).toEqual([]);
-  return { status: response.status, retryAfter: response.headers.get('retry-after'), code: json?.error?.code, body: json, logged: logged.filter((line) => line.requestId === id) };
+  return {
+    status: response.status,
+    retryAfter: response.headers.get('retry-after'),
+    code: json?.error?.code,
+    body: json,
+    logged: logged.filter((line) => line.requestId === id),
+  };
 }
 
 /** The shop's settings saved as they are: a write of a row and its audit line. */
@@ -203,7 +215,9 @@ describe('the API when its database refuses', () => {
   it.each(raised)('answers $fault 503 with Retry-After 10, and writes again once it is gone', async ({ fault, state, message }) => {
     await sql`create or replace function refuse() returns trigger language plpgsql as $$
       begin raise exception using errcode = tg_argv[0], message = tg_argv[1]; end $$`.execute(inDatabase);
-    await sql`create trigger refuse before insert or update on settings for each row execute function refuse(${sql.lit(state)}, ${sql.lit(message)})`.execute(inDatabase);
+    await sql`create trigger refuse before insert or update on settings for each row execute function refuse(${sql.lit(state)}, ${sql.lit(message)})`.execute(
+      inDatabase,
+    );
     try {
       const answer = await saveSettings();
       expectUnavailable(answer, fault, '10');

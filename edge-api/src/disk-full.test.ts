@@ -36,7 +36,11 @@ describe.skipIf(!root)('a full disk under the embedded Postgres (needs root to m
     const customer = await signIn(app, 'user');
     const services = (await (await fetch(`${app.url}/api/services`)).json()) as { id: string }[];
     const order = async () => {
-      const response = await fetch(`${app!.url}/api/orders`, { method: 'POST', headers: authed(customer.token), body: JSON.stringify({ productId: services[0]!.id }) });
+      const response = await fetch(`${app!.url}/api/orders`, {
+        method: 'POST',
+        headers: authed(customer.token),
+        body: JSON.stringify({ productId: services[0]!.id }),
+      });
       const body = (await response.json().catch(() => ({}))) as { error?: { code: string } };
       return { status: response.status, code: body.error?.code, retryAfter: response.headers.get('retry-after') };
     };

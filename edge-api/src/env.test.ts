@@ -76,6 +76,8 @@ describe.each(connectionLimits)('$name (decision 115)', ({ name, fallback, bad }
 });
 
 it('refuses a headers timeout longer than the request timeout (decision 115)', () => {
-  expect(() => parseEnv({ HTTP_HEADERS_TIMEOUT_MS: '30000', HTTP_REQUEST_TIMEOUT_MS: '20000' })).toThrow(/HTTP_HEADERS_TIMEOUT_MS: must be at most HTTP_REQUEST_TIMEOUT_MS \(20000\)/);
+  expect(() => parseEnv({ HTTP_HEADERS_TIMEOUT_MS: '30000', HTTP_REQUEST_TIMEOUT_MS: '20000' })).toThrow(
+    /HTTP_HEADERS_TIMEOUT_MS: must be at most HTTP_REQUEST_TIMEOUT_MS \(20000\)/,
+  );
   expect(parseEnv({ HTTP_HEADERS_TIMEOUT_MS: '20000', HTTP_REQUEST_TIMEOUT_MS: '20000' }).HTTP_HEADERS_TIMEOUT_MS).toBe(20000);
 });

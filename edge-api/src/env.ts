@@ -3,7 +3,12 @@ import * as z from 'zod';
 export const list = z
   .string()
   .optional()
-  .transform((value) => (value ?? '').split(',').map((item) => item.trim()).filter(Boolean));
+  .transform((value) =>
+    (value ?? '')
+      .split(',')
+      .map((item) => item.trim())
+      .filter(Boolean),
+  );
 /** A data key: `openssl rand -base64 32`. */
 export const dataKey = z.string().regex(/^[A-Za-z0-9+/]{43}=$/, 'must be 32 bytes, base64-encoded (openssl rand -base64 32)');
 const base64Key = dataKey.optional();
@@ -33,7 +38,7 @@ const envSchema = z
     SUPABASE_ANON_KEY: z.string().min(1).optional(),
     SUPABASE_SERVICE_ROLE_KEY: z.string().min(1).optional(),
     /** The legacy JWT secret of a Supabase project whose tokens are still HS256 (Project Settings, JWT Keys). */
-    SUPABASE_JWT_SECRET: z.string().min(32, 'must be the project\'s JWT secret (at least 32 characters)').optional(),
+    SUPABASE_JWT_SECRET: z.string().min(32, "must be the project's JWT secret (at least 32 characters)").optional(),
     /**
      * 1: embedded mode also answers as Supabase Storage at /storage/v1 and lifts its auth rate limits, so
      * the Workers entry (wrangler dev) can use this server as its Supabase. Local runs and CI only.
@@ -91,14 +96,22 @@ const envSchema = z
      * the newest BACKUP_KEEP of its own (their keys files in DATA_DIR/backup-keys/ go with them).
      */
     BACKUP_DIR: z.string().min(1).optional(),
-    BACKUP_INTERVAL_HOURS: z.coerce.number().min(1 / 60, 'must be at least 0.0167 (one minute)').max(24 * 31).default(24),
+    BACKUP_INTERVAL_HOURS: z.coerce
+      .number()
+      .min(1 / 60, 'must be at least 0.0167 (one minute)')
+      .max(24 * 31)
+      .default(24),
     BACKUP_KEEP: z.coerce.number().int().min(1).max(1000).default(7),
     /** Addresses of the reverse proxies in front of this server, whose X-Forwarded-For the rate limits believe. */
     TRUSTED_PROXIES: list,
   })
   .superRefine((env, ctx) => {
     if (env.HTTP_HEADERS_TIMEOUT_MS > env.HTTP_REQUEST_TIMEOUT_MS) {
-      ctx.addIssue({ code: 'custom', path: ['HTTP_HEADERS_TIMEOUT_MS'], message: `must be at most HTTP_REQUEST_TIMEOUT_MS (${env.HTTP_REQUEST_TIMEOUT_MS}): the headers are part of the request` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['HTTP_HEADERS_TIMEOUT_MS'],
+        message: `must be at most HTTP_REQUEST_TIMEOUT_MS (${env.HTTP_REQUEST_TIMEOUT_MS}): the headers are part of the request`,
+      });
     }
     if ((env.VAPID_PUBLIC_KEY === undefined) !== (env.VAPID_PRIVATE_KEY === undefined)) {
       ctx.addIssue({ code: 'custom', path: ['VAPID_PRIVATE_KEY'], message: 'VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY are set together' });

@@ -68,9 +68,19 @@ export function errorHandler(logger: Logger) {
       // system): say so, and when to try again; one line naming the fault, no stack (decisions 042, 114).
       // The SQLSTATE or Node's error code, when there is one.
       const { code } = err as { code?: unknown };
-      logger.warn('database unavailable', { fault, ...(typeof code === 'string' && { code }), method: c.req.method, path: c.req.path, error: err.message, ...ids });
+      logger.warn('database unavailable', {
+        fault,
+        ...(typeof code === 'string' && { code }),
+        method: c.req.method,
+        path: c.req.path,
+        error: err.message,
+        ...ids,
+      });
       c.header('Retry-After', String(retryAfterSeconds(fault)));
-      return c.json({ error: { code: 'unavailable' satisfies ErrorCode, message: 'The shop cannot use its database right now. Please try again shortly.', ...ids } }, 503);
+      return c.json(
+        { error: { code: 'unavailable' satisfies ErrorCode, message: 'The shop cannot use its database right now. Please try again shortly.', ...ids } },
+        503,
+      );
     }
     logger.error('unexpected error', { method: c.req.method, path: c.req.path, error: err.stack ?? String(err), ...ids });
     return c.json({ error: { code: 'internal' satisfies ErrorCode, message: 'Something went wrong on our side', ...ids } }, 500);

@@ -31,7 +31,12 @@ export interface MigrateOutput {
   logger: Logger;
 }
 
-const consoleOutput = (): MigrateOutput => ({ info: (line) => console.log(line), error: (line) => console.error(line), warn: (line) => console.warn(line), logger: consoleLogger() });
+const consoleOutput = (): MigrateOutput => ({
+  info: (line) => console.log(line),
+  error: (line) => console.error(line),
+  warn: (line) => console.warn(line),
+  logger: consoleLogger(),
+});
 
 /**
  * `npm run migrate`: brings DATABASE_URL (or the embedded database under DATA_DIR, running or not) to the
@@ -100,7 +105,10 @@ async function moveInto(store: { blobs: BlobStore; where: string }, db: Kysely<D
   } catch (error) {
     // The rows are rewritten in one transaction after every file is stored: a failure leaves them all as they were.
     const why = error instanceof Error ? error.message : String(error);
-    throw new Error(`The migrations are applied, but moving the inline images into ${store.where} failed: ${why}\nNo row was rewritten; run \`npm run migrate\` again once that is fixed.`, { cause: error });
+    throw new Error(
+      `The migrations are applied, but moving the inline images into ${store.where} failed: ${why}\nNo row was rewritten; run \`npm run migrate\` again once that is fixed.`,
+      { cause: error },
+    );
   }
   const rewritten = moved.rows.services + moved.rows.orders + moved.rows.wiseStocks;
   const demo = moved.known ? ` (and pointed ${moved.known} of the earlier demo data's pictures at their files)` : '';
@@ -120,8 +128,18 @@ async function warnOfKept(db: Kysely<Database>, rule: InlineImageRule, output: M
     return `${what} ${shown.join(', ')}${rows.length > shown.length ? ` and ${rows.length - shown.length} more` : ''}`;
   };
   const parts = [
-    kept.services.length ? named('services', kept.services.map((s) => ({ id: s.id, name: s.title }))) : '',
-    kept.wiseStocks.length ? named('stocks', kept.wiseStocks.map((s) => ({ id: s.id, name: s.wiseName }))) : '',
+    kept.services.length
+      ? named(
+          'services',
+          kept.services.map((s) => ({ id: s.id, name: s.title })),
+        )
+      : '',
+    kept.wiseStocks.length
+      ? named(
+          'stocks',
+          kept.wiseStocks.map((s) => ({ id: s.id, name: s.wiseName })),
+        )
+      : '',
     kept.orders ? `${kept.orders} orders (each a copy of its service's or stock's picture)` : '',
   ].filter(Boolean);
   output.warn(

@@ -76,7 +76,12 @@ async function oldShop(databaseUrl: string): Promise<OldRows> {
   const db = openDatabase({ databaseUrl, maxConnections: 1 });
   try {
     await migrateTo(db, BEFORE_INLINE_INDEXES);
-    const ids = { service: crypto.randomUUID(), demoService: crypto.randomUUID(), orders: [crypto.randomUUID(), crypto.randomUUID()], stock: crypto.randomUUID() };
+    const ids = {
+      service: crypto.randomUUID(),
+      demoService: crypto.randomUUID(),
+      orders: [crypto.randomUUID(), crypto.randomUUID()],
+      stock: crypto.randomUUID(),
+    };
     const user = crypto.randomUUID();
     await sql`update sync_counter set version = 5`.execute(db);
     await sql`insert into services (id, title, description, category, price, delivery_time, image, version)
@@ -119,7 +124,16 @@ function runEntry(env: Record<string, string>): Promise<{ code: number | null; s
   const child = spawn(process.execPath, [join(ROOT, 'edge-api/src/migrate.ts')], {
     cwd: ROOT,
     // Empty values count as unset (env.ts): nothing of this machine's environment decides the store.
-    env: { ...process.env, DATABASE_URL: '', SUPABASE_URL: '', SUPABASE_ANON_KEY: '', SUPABASE_SERVICE_ROLE_KEY: '', CREDENTIALS_KEY: '', BLIND_INDEX_KEY: '', ...env },
+    env: {
+      ...process.env,
+      DATABASE_URL: '',
+      SUPABASE_URL: '',
+      SUPABASE_ANON_KEY: '',
+      SUPABASE_SERVICE_ROLE_KEY: '',
+      CREDENTIALS_KEY: '',
+      BLIND_INDEX_KEY: '',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -182,7 +196,9 @@ describe('npm run migrate on a Workers deployment (DATABASE_URL and Supabase)', 
     const first = await runEntry({ DATABASE_URL: database.url, DATA_DIR: dataDir, ...supabaseEnv() });
     expect(first.code, first.stderr).toBe(0);
     expect(first.stdout).toContain('Database is at the latest migration.');
-    expect(first.stdout).toContain("Moved 3 inline images into Supabase Storage (and pointed 1 of the earlier demo data's pictures at their files) and rewrote 5 rows");
+    expect(first.stdout).toContain(
+      "Moved 3 inline images into Supabase Storage (and pointed 1 of the earlier demo data's pictures at their files) and rewrote 5 rows",
+    );
 
     const after = await readRows(database.url, everyImageRow(ids));
     expect(after.migrations).toEqual(migrationNames());
@@ -227,7 +243,8 @@ describe('npm run migrate on a Workers deployment (DATABASE_URL and Supabase)', 
     expect(run.code).toBe(EXIT_INLINE_IMAGES_LEFT);
     expect(run.stdout).toContain('Database is at the latest migration.');
     expect(run.stderr).toContain('5 rows still hold inline data: images (services 2, orders 2, stocks 1)');
-    for (const name of ['SUPABASE_URL', 'SUPABASE_ANON_KEY', 'SUPABASE_SERVICE_ROLE_KEY', 'CREDENTIALS_KEY', 'BLIND_INDEX_KEY']) expect(run.stderr).toContain(name);
+    for (const name of ['SUPABASE_URL', 'SUPABASE_ANON_KEY', 'SUPABASE_SERVICE_ROLE_KEY', 'CREDENTIALS_KEY', 'BLIND_INDEX_KEY'])
+      expect(run.stderr).toContain(name);
     expect(run.stderr).toContain('npm start');
 
     const after = await readRows(database.url, everyImageRow(ids));
@@ -254,7 +271,8 @@ describe('npm run migrate on a Workers deployment (DATABASE_URL and Supabase)', 
     const database = await dedicatedDatabase();
     const ids = await oldShop(database.url);
     // An admin on the earlier deployment, still serving, replaces the service's picture with another inline one.
-    atNextStorageCall = () => readRows(database.url, (db) => db.updateTable('services').set({ image: gifInline }).where('id', '=', ids.service).execute()).then(() => undefined);
+    atNextStorageCall = () =>
+      readRows(database.url, (db) => db.updateTable('services').set({ image: gifInline }).where('id', '=', ids.service).execute()).then(() => undefined);
 
     const run = await runEntry({ DATABASE_URL: database.url, ...supabaseEnv() });
     expect(run.code, run.stderr).toBe(EXIT_INLINE_IMAGES_LEFT);
@@ -316,7 +334,12 @@ describe('npm run migrate on the embedded database', () => {
     }
 
     const lines: string[] = [];
-    const output = { info: (line: string) => lines.push(line), error: (line: string) => lines.push(`error: ${line}`), warn: (line: string) => lines.push(`warn: ${line}`), logger: silentLogger };
+    const output = {
+      info: (line: string) => lines.push(line),
+      error: (line: string) => lines.push(`error: ${line}`),
+      warn: (line: string) => lines.push(`warn: ${line}`),
+      logger: silentLogger,
+    };
     expect(await runMigrate(parseEnv({ DATA_DIR: dataDir }), output)).toBe(0);
     expect(lines.join('\n')).toContain(`Moved 3 inline images into ${dataDir}/files (and pointed 1`);
 

@@ -60,8 +60,7 @@ async function signIn(role: 'admin' | 'moderator' | 'user') {
   return { token: data.session.access_token, id: data.user.id };
 }
 
-const get = (path: string, token?: string) =>
-  fetch(`${server.url}${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+const get = (path: string, token?: string) => fetch(`${server.url}${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'storefront-node-'));
@@ -190,7 +189,12 @@ describe('the embedded server', () => {
     expect(gz.headers['etag']).toBe(`${tag.slice(0, -1)}-gzip"`);
     // The kept copy is the same bytes every time.
     expect((await rawWith({ 'accept-encoding': 'br' })).body.equals(br.body)).toBe(true);
-    for (const [ifNoneMatch, encoding] of [[tag, ''], [br.headers['etag']!, 'br'], [`W/${gz.headers['etag']}`, 'gzip'], [`"other", ${tag}`, 'br']] as const) {
+    for (const [ifNoneMatch, encoding] of [
+      [tag, ''],
+      [br.headers['etag']!, 'br'],
+      [`W/${gz.headers['etag']}`, 'gzip'],
+      [`"other", ${tag}`, 'br'],
+    ] as const) {
       const again = await rawWith({ 'if-none-match': ifNoneMatch, ...(encoding && { 'accept-encoding': encoding }) });
       expect(again.status, ifNoneMatch).toBe(304);
       expect(again.body.length).toBe(0);

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { Server as HttpServer } from 'node:http';
-import { mkdir, rename } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { createServer as createNetServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { serve, type ServerType } from '@hono/node-server';
@@ -8,7 +8,6 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono, type Context } from 'hono';
 import { createLocalJWKSet } from 'jose';
-import { sql } from 'kysely';
 import { apiNotFound, createApp } from './app.ts';
 import { requestId } from './middleware/request-id.ts';
 import { capConnections, connectionOptions } from './http-limits.ts';
@@ -22,12 +21,9 @@ import { isEmailConfirmed } from './auth/embedded/auth-store.ts';
 import { createTokenVerifier, remoteKeys } from './auth/verifier.ts';
 import type { BlobStore } from './blobs/blob-store.ts';
 import { storageStandIn } from './blobs/storage-stand-in.ts';
-import { importPglite, isPgliteDir } from './backup/pglite-import.ts';
-import { RestoreError } from './backup/restore.ts';
 import { scheduleBackups } from './backup/schedule.ts';
 import type { Pool } from 'pg';
 import { createPool, databaseOn, openDatabase, POOL_IDLE_MS } from './db/connect.ts';
-import { isDatabaseUnavailable } from './db/faults.ts';
 import { verifyDataKeys } from './db/data-keys.ts';
 import { ownServerCheck, startEmbeddedPostgres } from './db/embedded-postgres.ts';
 import { migrateToLatest } from './db/migrate.ts';
@@ -53,6 +49,7 @@ import { fileRoutes } from './routes/files.ts';
 import { moveInlineImages } from './operations/move-inline-images.ts';
 import { hasDemoAccounts, seedDemoData, demoLogins, type DemoLogin } from './seed/demo-data.ts';
 import { demoPassword } from './seed/demo-passwords.ts';
+import { moveFromPglite, waitForDatabase } from './node-database-start.ts';
 
 /** What this process answers itself, rather than serving a file of the build. */
 const serverPaths = ['/api/', '/auth/', '/files/', '/storage/', '/healthz', '/readyz', '/metrics'];
@@ -64,41 +61,6 @@ const SHUTDOWN_GRACE_MS = 6_000;
 const PUSH_RETRY_EVERY_MS = 30_000;
 /** How often this process posts the webhook deliveries that are due again (decision 174): the first retry waits 5 s. */
 const WEBHOOK_RETRY_EVERY_MS = 10_000;
-
-/** How long to wait between attempts while the database is not reachable at start. */
-const START_RETRY_MS = 2_000;
-
-/**
- * A database that is not up yet (a server booting beside the app, a network not ready) is waited for,
- * with a line each attempt saying what is wrong, instead of exiting at once. A refused password or a
- * missing database is not waited for.
- */
-async function waitForDatabase(db: Deps['db'], databaseUrl: string, logger: Logger): Promise<void> {
-  const where = describeDatabase(databaseUrl);
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await sql`select 1`.execute(db);
-      if (attempt > 1) logger.info(`The database at ${where} answers now; starting.`);
-      return;
-    } catch (error) {
-      if (!isDatabaseUnavailable(error)) throw error;
-      const reason = error instanceof Error ? error.message : String(error);
-      logger.warn(`Waiting for the database at ${where}: ${reason}. Trying again in ${START_RETRY_MS / 1000} s (attempt ${attempt}).`);
-      await new Promise((resolve) => setTimeout(resolve, START_RETRY_MS));
-    }
-  }
-}
-
-/** host:port/database of a connection string, without the user or password. */
-function describeDatabase(databaseUrl: string): string {
-  try {
-    const url = new URL(databaseUrl);
-    const host = url.searchParams.get('host') ?? url.host;
-    return `${host}${url.pathname}`;
-  } catch {
-    return 'DATABASE_URL';
-  }
-}
 
 /** The anon key of the embedded auth server: public by nature, like Supabase's publishable key. */
 const EMBEDDED_ANON_KEY = 'sb_publishable_embedded';
@@ -118,10 +80,7 @@ export interface RunningServer {
  * at /auth/v1 (embedded mode) and image files at /files. With DATABASE_URL and SUPABASE_URL the same
  * process uses real Postgres, Supabase Auth and Storage instead.
  */
-export async function startNodeServer(
-  env: Env,
-  options: { logger?: Logger; staticRoot?: string; renderRoot?: string } = {},
-): Promise<RunningServer> {
+export async function startNodeServer(env: Env, options: { logger?: Logger; staticRoot?: string; renderRoot?: string } = {}): Promise<RunningServer> {
   const logger = options.logger ?? consoleLogger();
   const dataDir = resolve(env.DATA_DIR);
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
@@ -155,7 +114,17 @@ export async function startNodeServer(
     // The build's server render of the public pages sits beside dist/ (dist-ssr/); a staticRoot given
     // without a renderRoot serves the app shell only.
     const renderRoot = options.renderRoot ?? (options.staticRoot ? undefined : 'dist-ssr');
-    const { server, seeded, demoShop, pushRetries, paymentJobs } = await serveApp(env, { db, pool, keys, dataDir, logger, staticRoot: options.staticRoot ?? 'dist', closing, renderRoot, databaseRestarts: database.restarts });
+    const { server, seeded, demoShop, pushRetries, paymentJobs } = await serveApp(env, {
+      db,
+      pool,
+      keys,
+      dataDir,
+      logger,
+      staticRoot: options.staticRoot ?? 'dist',
+      closing,
+      renderRoot,
+      databaseRestarts: database.restarts,
+    });
     // Quiet as long as the pool's unused connections take to close: the heap of the last burst goes too (decision 073).
     const quiet = returnMemoryWhenQuiet({ quietMs: POOL_IDLE_MS });
     server.on('request', quiet.touch);
@@ -219,7 +188,17 @@ async function serveApp(
     closing,
     renderRoot,
     databaseRestarts,
-  }: { db: Deps['db']; pool: Pool; keys: LocalKeys; dataDir: string; logger: Logger; staticRoot: string; closing: { now: boolean }; renderRoot: string | undefined; databaseRestarts: () => number },
+  }: {
+    db: Deps['db'];
+    pool: Pool;
+    keys: LocalKeys;
+    dataDir: string;
+    logger: Logger;
+    staticRoot: string;
+    closing: { now: boolean };
+    renderRoot: string | undefined;
+    databaseRestarts: () => number;
+  },
 ): Promise<{
   server: ServerType & { closeAllConnections(): void; closeIdleConnections(): void };
   seeded: DemoLogin[] | undefined;
@@ -259,8 +238,15 @@ async function serveApp(
   const standIn = env.SUPABASE_STAND_IN === '1';
   const writeLimits = writeLimitsOf(env, standIn);
   // The shop's mail: the embedded auth's links and the payment receipts (issue 26).
-  const mailer = env.SMTP_URL ? await smtpMailer(env.SMTP_URL, env.MAIL_FROM ?? DEFAULT_MAIL_FROM) : await mailboxMailer(join(dataDir, 'mailbox'), { logger, from: env.MAIL_FROM });
-  const payments = { tronApiUrl: env.TRON_API_URL, binancePayApiUrl: env.BINANCE_PAY_API_URL, bkashApiUrl: env.BKASH_API_URL, siteUrl: env.SITE_URL ?? `http://localhost:${env.PORT}` };
+  const mailer = env.SMTP_URL
+    ? await smtpMailer(env.SMTP_URL, env.MAIL_FROM ?? DEFAULT_MAIL_FROM)
+    : await mailboxMailer(join(dataDir, 'mailbox'), { logger, from: env.MAIL_FROM });
+  const payments = {
+    tronApiUrl: env.TRON_API_URL,
+    binancePayApiUrl: env.BINANCE_PAY_API_URL,
+    bkashApiUrl: env.BKASH_API_URL,
+    siteUrl: env.SITE_URL ?? `http://localhost:${env.PORT}`,
+  };
   const apiClientIp = (c: Context) => clientIpFrom(getConnInfo(c).remote.address, c.req.header('x-forwarded-for'), env.TRUSTED_PROXIES);
   if (env.SUPABASE_URL && env.SUPABASE_ANON_KEY && env.SUPABASE_SERVICE_ROLE_KEY) {
     const authUrl = `${env.SUPABASE_URL.replace(/\/$/, '')}/auth/v1`;
@@ -272,12 +258,26 @@ async function serveApp(
       sessionAlive: cachedSessionCheck(supabaseSessionCheck(authUrl, env.SUPABASE_ANON_KEY)),
       deleteAuthUser: supabaseUserDeleter(authUrl, serviceRoleKey),
       emailConfirmed: supabaseEmailConfirmed(authUrl, serviceRoleKey),
-      guestAccounts: supabaseGuestAccounts(authUrl, { anonKey: env.SUPABASE_ANON_KEY, serviceRoleKey }, { redirectTo: `${payments.siteUrl}/my-orders`, logger }),
+      guestAccounts: supabaseGuestAccounts(
+        authUrl,
+        { anonKey: env.SUPABASE_ANON_KEY, serviceRoleKey },
+        { redirectTo: `${payments.siteUrl}/my-orders`, logger },
+      ),
       clientIp: apiClientIp,
       blobs,
       secrets,
       clock: () => new Date(),
-      config: { adminEmails: env.ADMIN_EMAILS, supabaseUrl: env.SUPABASE_URL, supabaseAnonKey: env.SUPABASE_ANON_KEY, allowedOrigins: env.ALLOWED_ORIGINS, staffSyncDays: env.STAFF_SYNC_DAYS, rateLimits: writeLimits, push: await pushConfigOf(env), payments, webhooks: { allowHosts: env.WEBHOOK_TEST_HOSTS } },
+      config: {
+        adminEmails: env.ADMIN_EMAILS,
+        supabaseUrl: env.SUPABASE_URL,
+        supabaseAnonKey: env.SUPABASE_ANON_KEY,
+        allowedOrigins: env.ALLOWED_ORIGINS,
+        staffSyncDays: env.STAFF_SYNC_DAYS,
+        rateLimits: writeLimits,
+        push: await pushConfigOf(env),
+        payments,
+        webhooks: { allowHosts: env.WEBHOOK_TEST_HOSTS },
+      },
       logger,
       mailer,
     };
@@ -299,7 +299,9 @@ async function serveApp(
       // A stand-in plays a Supabase project on the legacy secret too: it verifies such tokens on /user.
       ...(standIn && env.SUPABASE_JWT_SECRET && { legacyJwtSecret: env.SUPABASE_JWT_SECRET }),
       // A stand-in serves a whole test suite's sign-ups from one address.
-      ...(standIn && { rateLimits: { tokenPer5Min: Number.POSITIVE_INFINITY, refreshPer5Min: Number.POSITIVE_INFINITY, signupPer5Min: Number.POSITIVE_INFINITY } }),
+      ...(standIn && {
+        rateLimits: { tokenPer5Min: Number.POSITIVE_INFINITY, refreshPer5Min: Number.POSITIVE_INFINITY, signupPer5Min: Number.POSITIVE_INFINITY },
+      }),
     });
     blobs = await dataDirImageStore(dataDir, keys);
     deps = {
@@ -314,7 +316,17 @@ async function serveApp(
       secrets,
       clock: () => new Date(),
       // supabase-js is pointed at this same origin; the PWA resolves the empty URL against its location.
-      config: { adminEmails: env.ADMIN_EMAILS, supabaseUrl: '', supabaseAnonKey: EMBEDDED_ANON_KEY, allowedOrigins: env.ALLOWED_ORIGINS, staffSyncDays: env.STAFF_SYNC_DAYS, rateLimits: writeLimits, push: await pushConfigOf(env, keys.vapid), payments, webhooks: { allowHosts: env.WEBHOOK_TEST_HOSTS } },
+      config: {
+        adminEmails: env.ADMIN_EMAILS,
+        supabaseUrl: '',
+        supabaseAnonKey: EMBEDDED_ANON_KEY,
+        allowedOrigins: env.ALLOWED_ORIGINS,
+        staffSyncDays: env.STAFF_SYNC_DAYS,
+        rateLimits: writeLimits,
+        push: await pushConfigOf(env, keys.vapid),
+        payments,
+        webhooks: { allowHosts: env.WEBHOOK_TEST_HOSTS },
+      },
       logger,
       mailer,
     };
@@ -353,9 +365,7 @@ async function serveApp(
   const server = await new Promise<ServerType>((done, fail) => {
     // Slow clients and floods of connections cannot hold the server (decision 115).
     const started = serve({ fetch: root.fetch, port: env.PORT, hostname: '0.0.0.0', serverOptions: connectionOptions(env) }, () => done(started));
-    started.once('error', (error: NodeJS.ErrnoException) =>
-      fail(error.code === 'EADDRINUSE' ? portInUse(env.PORT) : error),
-    );
+    started.once('error', (error: NodeJS.ErrnoException) => fail(error.code === 'EADDRINUSE' ? portInUse(env.PORT) : error));
   });
   capConnections(server as HttpServer, env, logger);
   // Messages put back after a failed send go when due, even when no write happens (decision 067, retries).
@@ -366,31 +376,6 @@ async function serveApp(
   // Payments (issue 26): the USDT watch every few seconds and the whole round every minute.
   const paymentJobs = startPaymentJobs(deps);
   return { server: server as ServerType & { closeAllConnections(): void; closeIdleConnections(): void }, seeded, demoShop, pushRetries, paymentJobs };
-}
-
-/**
- * A DATA_DIR from before the embedded server keeps its database in DATA_DIR/pglite: on the first start
- * its rows move into the server (all or nothing), and the old files are kept aside, renamed.
- */
-async function moveFromPglite(dataDir: string, db: Parameters<typeof importPglite>[1], logger: Logger): Promise<void> {
-  const pgliteDir = join(dataDir, 'pglite');
-  if (!isPgliteDir(pgliteDir)) return;
-  const command = `DATA_DIR=<an empty directory> npm run restore -- ${pgliteDir}`;
-  try {
-    const { rows } = await importPglite(pgliteDir, db);
-    const kept = join(dataDir, `pglite-moved-${new Date().toISOString().replace(/[:.]/g, '-')}`);
-    await rename(pgliteDir, kept);
-    const total = Object.values(rows).reduce((sum, n) => sum + n, 0);
-    logger.info('Moved the database from PGlite into the embedded Postgres server', { rows: total, oldFilesKeptIn: kept });
-  } catch (error) {
-    const why = error instanceof RestoreError ? error.message : String(error);
-    throw new Error(
-      `${pgliteDir} holds this shop's database from an earlier version (PGlite), and it could not be moved into the embedded Postgres server: ${why}\n` +
-        `Nothing was changed in ${pgliteDir}. To move it into a fresh data directory (keys and images included), run:\n  ${command}\n` +
-        `then start with that DATA_DIR. If its data was already moved, rename ${pgliteDir} out of the way.`,
-      { cause: error },
-    );
-  }
 }
 
 export { demoLogins };

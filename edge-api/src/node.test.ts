@@ -120,7 +120,9 @@ async function eventually(check: () => boolean, ms = 15_000): Promise<void> {
 async function signIn(url: string, role: 'admin' | 'user') {
   const login = (await demoLoginsIn(dataDirOf.get(url)!))[role];
   const config = (await (await fetch(`${url}/api/config`)).json()) as { supabaseUrl: string; supabaseAnonKey: string };
-  const supabase = createClient(new URL(config.supabaseUrl, url).toString(), config.supabaseAnonKey, { auth: { persistSession: false, autoRefreshToken: false } });
+  const supabase = createClient(new URL(config.supabaseUrl, url).toString(), config.supabaseAnonKey, {
+    auth: { persistSession: false, autoRefreshToken: false },
+  });
   const { data, error } = await supabase.auth.signInWithPassword({ email: login.email, password: login.password });
   if (error) throw error;
   return { token: data.session.access_token, id: data.user.id };
@@ -279,7 +281,9 @@ describe('npm start on the embedded Postgres server', () => {
       // All of a delivery or none of it: credentials, statuses and one audit row go together.
       if (delivered) expect(order, JSON.stringify(order)).toMatchObject({ paymentStatus: 'paid', orderStatus: 'delivered', wiseEmail: emailOf(id) });
       else expect(order).toMatchObject({ paymentStatus: 'pending', orderStatus: 'pending' });
-      const trail = (await (await fetch(`${second.url}/api/admin/audit?entity=order&entityId=${id}`, { headers: authed(again.token) })).json()) as { action: string }[];
+      const trail = (await (await fetch(`${second.url}/api/admin/audit?entity=order&entityId=${id}`, { headers: authed(again.token) })).json()) as {
+        action: string;
+      }[];
       expect(trail.filter((entry) => entry.action === 'order.deliver')).toHaveLength(delivered ? 1 : 0);
     }
     // A delivery retried under its key after the restart lands once, or answers its first answer.
@@ -344,13 +348,21 @@ describe('npm start on the embedded Postgres server', () => {
     await eventually(() => first.output().includes('npm run demo:remove'));
     expect(first.output()).toContain(`admin@demo.test / ${logins.admin.password}`);
     expect(first.output()).not.toContain('demo-admin-1');
-    expect(logins.admin.password).not.toBe((await demoLoginsIn(await freshDataDir().then(async (other) => (await loadOrCreateLocalKeys(other), other)))).admin.password);
+    expect(logins.admin.password).not.toBe(
+      (await demoLoginsIn(await freshDataDir().then(async (other) => (await loadOrCreateLocalKeys(other), other)))).admin.password,
+    );
 
-    const made = runScript('scripts/admin.ts', ['--email', 'Boss@Shop.test', '--password', 'owner-password-1'], { DATA_DIR: dataDir, DATABASE_URL: '', SUPABASE_URL: '' });
+    const made = runScript('scripts/admin.ts', ['--email', 'Boss@Shop.test', '--password', 'owner-password-1'], {
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      SUPABASE_URL: '',
+    });
     expect(made.stderr).toBe('');
     expect(made.stdout).toContain('boss@shop.test is an admin');
     const config = (await (await fetch(`${first.url}/api/config`)).json()) as { supabaseUrl: string; supabaseAnonKey: string };
-    const supabase = createClient(new URL(config.supabaseUrl, first.url).toString(), config.supabaseAnonKey, { auth: { persistSession: false, autoRefreshToken: false } });
+    const supabase = createClient(new URL(config.supabaseUrl, first.url).toString(), config.supabaseAnonKey, {
+      auth: { persistSession: false, autoRefreshToken: false },
+    });
     const owner = await supabase.auth.signInWithPassword({ email: 'boss@shop.test', password: 'owner-password-1' });
     expect(owner.error).toBeNull();
     const me = await fetch(`${first.url}/api/users/${owner.data.user!.id}`, { headers: authed(owner.data.session!.access_token) });
@@ -408,7 +420,9 @@ describe('npm start on the embedded Postgres server', () => {
     await migrateToLatest(old);
     const secrets = await createSecrets(decodeKey(keys.credentialsKey, 'credentials'), decodeKey(keys.blindIndexKey, 'blind index'));
     const blobs = await createDiskBlobStore(join(dataDir, 'files'), decodeKey(keys.fileSigningKey, 'file signing key'));
-    await seedDemoData({ db: old, secrets, blobs, clock: () => new Date(), logger: silentLogger } as unknown as Deps, (email) => demoPassword(keys.serviceRoleKey, email));
+    await seedDemoData({ db: old, secrets, blobs, clock: () => new Date(), logger: silentLogger } as unknown as Deps, (email) =>
+      demoPassword(keys.serviceRoleKey, email),
+    );
     const oldOrders = Number((await sql<{ n: string }>`select count(*) as n from orders`.execute(old)).rows[0]!.n);
     await old.destroy();
     expect(oldOrders).toBeGreaterThan(0);

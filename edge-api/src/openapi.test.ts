@@ -25,7 +25,9 @@ const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'tr
 function refs(value: unknown, at = '#'): [string, string][] {
   if (Array.isArray(value)) return value.flatMap((item, i) => refs(item, `${at}/${i}`));
   if (value === null || typeof value !== 'object') return [];
-  return Object.entries(value as Json).flatMap(([key, inner]) => (key === '$ref' && typeof inner === 'string' ? [[inner, at] as [string, string]] : refs(inner, `${at}/${key}`)));
+  return Object.entries(value as Json).flatMap(([key, inner]) =>
+    key === '$ref' && typeof inner === 'string' ? [[inner, at] as [string, string]] : refs(inner, `${at}/${key}`),
+  );
 }
 
 function resolve(pointer: string): unknown {
@@ -46,7 +48,13 @@ describe('GET /api/openapi.json', () => {
           .filter((route) => route.path.startsWith('/api/v1/') && route.method !== 'ALL')
           .map((route) => `${route.method.toLowerCase()} ${route.path.replace(/:(\w+)/g, '{$1}')}`),
       );
-      const documented = new Set(Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).filter((m) => METHODS.includes(m)).map((m) => `${m} ${path}`)));
+      const documented = new Set(
+        Object.entries(doc.paths).flatMap(([path, item]) =>
+          Object.keys(item)
+            .filter((m) => METHODS.includes(m))
+            .map((m) => `${m} ${path}`),
+        ),
+      );
       expect([...documented].sort()).toEqual([...table].sort());
       expect(table.size).toBeGreaterThanOrEqual(9);
     } finally {
@@ -73,8 +81,14 @@ describe('GET /api/openapi.json', () => {
           if (parameter.in === 'path') expect(parameter.required).toBe(true);
         }
         // Each templated segment is declared as a path parameter, and only those.
-        expect(parameters.filter((p) => p.in === 'path').map((p) => p.name).sort()).toEqual([...templated].sort());
-        for (const requirement of (op.security ?? []) as Json[]) for (const name of Object.keys(requirement)) expect(resolve(`#/components/securitySchemes/${name}`)).toBeDefined();
+        expect(
+          parameters
+            .filter((p) => p.in === 'path')
+            .map((p) => p.name)
+            .sort(),
+        ).toEqual([...templated].sort());
+        for (const requirement of (op.security ?? []) as Json[])
+          for (const name of Object.keys(requirement)) expect(resolve(`#/components/securitySchemes/${name}`)).toBeDefined();
         if (op.requestBody) expect((op.requestBody as { content: Json }).content['application/json']).toBeDefined();
       }
     }
@@ -86,7 +100,9 @@ describe('GET /api/openapi.json', () => {
     const body = place.content['application/json'].schema;
     expect(Object.keys(body.properties).sort()).toEqual(Object.keys(placeOrderBody.shape).sort());
     expect(body.required).toEqual(['productId']);
-    const hook = doc.paths['/api/v1/webhooks']!.post!.requestBody as { content: { 'application/json': { schema: { properties: { events: { items: { enum: string[] } } } } } } };
+    const hook = doc.paths['/api/v1/webhooks']!.post!.requestBody as {
+      content: { 'application/json': { schema: { properties: { events: { items: { enum: string[] } } } } } };
+    };
     expect(hook.content['application/json'].schema.properties.events.items.enum).toEqual(['order.paid', 'order.delivered', 'order.replaced', 'order.refunded']);
   });
 });

@@ -36,16 +36,27 @@ const idPath = { name: 'id', in: 'path', required: true, schema: { type: 'string
 /** The query parameters of a z.object, one by one. */
 function queryParameters(source: z.ZodObject): Json[] {
   const shape = schema(source, 'input') as { properties?: Record<string, Json>; required?: string[] };
-  return Object.entries(shape.properties ?? {}).map(([name, property]) => ({ name, in: 'query', required: shape.required?.includes(name) ?? false, schema: property }));
+  return Object.entries(shape.properties ?? {}).map(([name, property]) => ({
+    name,
+    in: 'query',
+    required: shape.required?.includes(name) ?? false,
+    schema: property,
+  }));
 }
 
-const idempotency = { name: 'Idempotency-Key', in: 'header', required: false, schema: (schema(idempotencyHeader, 'input') as { properties: Json }).properties['idempotency-key'] };
+const idempotency = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  schema: (schema(idempotencyHeader, 'input') as { properties: Json }).properties['idempotency-key'],
+};
 
 function operation(summary: string, scope: (typeof apiKeyScopes)[number], rest: Json): Json {
   return { summary, description: `Scope: \`${scope}\`.`, security: [{ apiKey: [] }], ...rest };
 }
 
 /** The document; `serverUrl` is where this shop answers (the request's origin). */
+// eslint-disable-next-line max-lines-per-function -- over 80 lines once the formatter came (decision 223); to split (issue 34)
 export function openApiDocument(serverUrl: string): Json {
   return {
     openapi: '3.1.0',
@@ -81,23 +92,35 @@ export function openApiDocument(serverUrl: string): Json {
     },
     paths: {
       '/api/v1/services': {
-        get: operation('The services and their prices', 'services:read', { responses: { 200: answer('Every service', { type: 'array', items: ref('Service') }), ...errors(401, 403, 429) } }),
+        get: operation('The services and their prices', 'services:read', {
+          responses: { 200: answer('Every service', { type: 'array', items: ref('Service') }), ...errors(401, 403, 429) },
+        }),
       },
       '/api/v1/orders': {
         post: operation('Place an order', 'orders:write', {
           requestBody: jsonBody(placeOrderBody),
-          responses: { 201: answer('The order placed', ref('Order')), 200: answer('The order this id placed before (a replay)', ref('Order')), ...errors(400, 401, 403, 404, 409, 429) },
+          responses: {
+            201: answer('The order placed', ref('Order')),
+            200: answer('The order this id placed before (a replay)', ref('Order')),
+            ...errors(400, 401, 403, 404, 409, 429),
+          },
         }),
         get: operation("The account's orders, newest first", 'orders:read', {
           parameters: queryParameters(apiOrdersQuery),
           responses: {
-            200: { ...answer('One page; the next page’s cursor in X-Next-Cursor while there is one', { type: 'array', items: ref('Order') }), headers: { 'X-Next-Cursor': { schema: { type: 'string' } } } },
+            200: {
+              ...answer('One page; the next page’s cursor in X-Next-Cursor while there is one', { type: 'array', items: ref('Order') }),
+              headers: { 'X-Next-Cursor': { schema: { type: 'string' } } },
+            },
             ...errors(400, 401, 403, 429),
           },
         }),
       },
       '/api/v1/orders/{id}': {
-        get: operation('One order and its delivery (an account password sealed)', 'orders:read', { parameters: [idPath], responses: { 200: answer('The order', ref('Order')), ...errors(401, 403, 404, 429) } }),
+        get: operation('One order and its delivery (an account password sealed)', 'orders:read', {
+          parameters: [idPath],
+          responses: { 200: answer('The order', ref('Order')), ...errors(401, 403, 404, 429) },
+        }),
       },
       '/api/v1/orders/{id}/reveals': {
         post: operation("Reveal a delivered account's password, logged as the owner's app logs it", 'orders:read', {
@@ -107,14 +130,19 @@ export function openApiDocument(serverUrl: string): Json {
         }),
       },
       '/api/v1/webhooks': {
-        get: operation("The account's webhook endpoints", 'orders:read', { responses: { 200: answer('Every endpoint', { type: 'array', items: ref('Webhook') }), ...errors(401, 403, 429) } }),
+        get: operation("The account's webhook endpoints", 'orders:read', {
+          responses: { 200: answer('Every endpoint', { type: 'array', items: ref('Webhook') }), ...errors(401, 403, 429) },
+        }),
         post: operation('Register an https endpoint for order events', 'orders:read', {
           requestBody: jsonBody(createWebhookBody),
           responses: { 201: answer('The endpoint, with its signing secret (shown once)', ref('CreatedWebhook')), ...errors(400, 401, 403, 409, 429) },
         }),
       },
       '/api/v1/webhooks/{id}': {
-        delete: operation('Delete an endpoint: nothing more is sent to it', 'orders:read', { parameters: [idPath], responses: { 204: { description: 'Deleted' }, ...errors(401, 403, 404, 429) } }),
+        delete: operation('Delete an endpoint: nothing more is sent to it', 'orders:read', {
+          parameters: [idPath],
+          responses: { 204: { description: 'Deleted' }, ...errors(401, 403, 404, 429) },
+        }),
       },
       '/api/v1/webhooks/{id}/deliveries': {
         get: operation("An endpoint's newest deliveries and their attempts", 'orders:read', {

@@ -12,7 +12,13 @@ import { isPublicPath, renderPublicHtml, type ServerRender } from './public-page
  * The Node entry's public pages (decision 053), compressed here as the Node entry compresses everything.
  * Null when the build has no server render (dist-ssr/ missing): the app shell is served as before.
  */
-export function publicPages(db: Deps['db'], logger: Deps['logger'], staticRoot: string, renderRoot: string, csp: string): ((c: Context, next: Next) => Promise<Response | void>) | null {
+export function publicPages(
+  db: Deps['db'],
+  logger: Deps['logger'],
+  staticRoot: string,
+  renderRoot: string,
+  csp: string,
+): ((c: Context, next: Next) => Promise<Response | void>) | null {
   const entry = resolve(join(renderRoot, 'server-render.js'));
   if (!existsSync(entry)) return null;
   // Loaded on the first public page, not at start: React's server renderer is not what a start waits for.

@@ -92,7 +92,11 @@ async function buildIsolate(source: Record<string, unknown>, logger: Logger): Pr
     sessionAlive: cachedSessionCheck(supabaseSessionCheck(authUrl, env.SUPABASE_ANON_KEY)),
     deleteAuthUser: supabaseUserDeleter(authUrl, env.SUPABASE_SERVICE_ROLE_KEY),
     emailConfirmed: supabaseEmailConfirmed(authUrl, env.SUPABASE_SERVICE_ROLE_KEY),
-    guestAccounts: supabaseGuestAccounts(authUrl, { anonKey: env.SUPABASE_ANON_KEY, serviceRoleKey: env.SUPABASE_SERVICE_ROLE_KEY }, { redirectTo: env.SITE_URL && `${env.SITE_URL}/my-orders`, logger }),
+    guestAccounts: supabaseGuestAccounts(
+      authUrl,
+      { anonKey: env.SUPABASE_ANON_KEY, serviceRoleKey: env.SUPABASE_SERVICE_ROLE_KEY },
+      { redirectTo: env.SITE_URL && `${env.SITE_URL}/my-orders`, logger },
+    ),
     // Cloudflare names the caller; nothing else in front of a Worker can.
     clientIp: (c) => c.req.header('cf-connecting-ip') ?? 'unknown',
     blobs,
@@ -206,7 +210,10 @@ function shellAnswer(request: Request, assets: AssetsBinding): Promise<Response>
 
 /** GET /healthz before any isolate is built, as routes/health.ts answers it inside the app. */
 function healthAnswer(request: Request): Response {
-  const answer = Response.json({ status: 'ok' }, { headers: { 'Cache-Control': 'no-store', 'X-Request-Id': requestIdOf(request.headers.get('x-request-id') ?? undefined) } });
+  const answer = Response.json(
+    { status: 'ok' },
+    { headers: { 'Cache-Control': 'no-store', 'X-Request-Id': requestIdOf(request.headers.get('x-request-id') ?? undefined) } },
+  );
   applyApiHeaders(answer.headers);
   return answer;
 }
@@ -265,7 +272,10 @@ export default {
               return unavailable;
             }
             isolate.dataKeys = error;
-            isolate.deps.logger.error('worker: the data keys do not match this database; every API call answers 503', { keys: error.keys, reason: error.message });
+            isolate.deps.logger.error('worker: the data keys do not match this database; every API call answers 503', {
+              keys: error.keys,
+              reason: error.message,
+            });
             await pool.end();
             return misconfiguredAnswer(error.message, { keys: error.keys });
           }

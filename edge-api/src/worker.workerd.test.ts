@@ -82,7 +82,17 @@ describe('the worker under workerd', () => {
     const title = `Rendered VPS ${crypto.randomUUID().slice(0, 8)}`;
     const created = await api.call('POST', '/api/services', {
       user: admin,
-      json: { title, description: 'Rendered by the worker', category: 'vps', features: ['2 vCPU'], popular: false, image: 'https://img.example/vps.png', price: '25', deliveryTime: '1hour', paymentMethods: ['binance'] },
+      json: {
+        title,
+        description: 'Rendered by the worker',
+        category: 'vps',
+        features: ['2 vCPU'],
+        popular: false,
+        image: 'https://img.example/vps.png',
+        price: '25',
+        deliveryTime: '1hour',
+        paymentMethods: ['binance'],
+      },
     });
     expect(created.status).toBe(201);
     const page = await fetch(`${target.url}/services`, { headers: { 'sec-fetch-mode': 'navigate' } });

@@ -22,7 +22,19 @@ function serverLoginHref(url: string): string | null {
 
 /** The same link as the app renders it, signed out, when it takes the page over at `url`. */
 async function clientLoginHref(url: string): Promise<string | null> {
-  const router = createMemoryRouter([{ path: '/', element: <PublicLayout />, children: [{ index: true, element: <h1>Page</h1> }, { path: '*', element: <h1>Page</h1> }] }], { initialEntries: [url] });
+  const router = createMemoryRouter(
+    [
+      {
+        path: '/',
+        element: <PublicLayout />,
+        children: [
+          { index: true, element: <h1>Page</h1> },
+          { path: '*', element: <h1>Page</h1> },
+        ],
+      },
+    ],
+    { initialEntries: [url] },
+  );
   render(
     <AuthContext value={{ status: 'signedOut' }}>
       <ToastProvider>
@@ -33,7 +45,9 @@ async function clientLoginHref(url: string): Promise<string | null> {
     </AuthContext>,
   );
   await screen.findByRole('heading', { name: 'Page' });
-  const href = within(screen.getByRole('navigation', { name: 'Main' })).getByRole('link', { name: 'Login' }).getAttribute('href');
+  const href = within(screen.getByRole('navigation', { name: 'Main' }))
+    .getByRole('link', { name: 'Login' })
+    .getAttribute('href');
   cleanup();
   return href;
 }

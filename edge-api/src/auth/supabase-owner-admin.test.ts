@@ -92,7 +92,9 @@ describe('npm run admin with SUPABASE_URL', () => {
     for (const refresh of [session.refresh_token, laptop.data.session!.refresh_token]) {
       expect((await supabaseClient(server.url).auth.refreshSession({ refresh_token: refresh })).error).toMatchObject({ code: 'refresh_token_not_found' });
     }
-    expect((await supabaseClient(server.url).auth.signInWithPassword({ email, password: 'squatter-pass' })).error).toMatchObject({ code: 'invalid_credentials' });
+    expect((await supabaseClient(server.url).auth.signInWithPassword({ email, password: 'squatter-pass' })).error).toMatchObject({
+      code: 'invalid_credentials',
+    });
     expect((await supabaseClient(server.url).auth.signInWithPassword({ email, password: 'owner-password-2' })).error).toBeNull();
     expect(await record(id)).toMatchObject({ user_role: 'admin' });
     expect(await audits(id)).toEqual([{ action: 'user.admin_from_shell' }]);
@@ -100,7 +102,9 @@ describe('npm run admin with SUPABASE_URL', () => {
 
   it('confirms an ADMIN_EMAILS sign-up left unconfirmed, so the owner can sign in', async () => {
     expect((await supabaseClient(server.url).auth.signUp({ email: listed, password: 'someone-else' })).error).toBeNull();
-    expect((await supabaseClient(server.url).auth.signInWithPassword({ email: listed, password: 'someone-else' })).error).toMatchObject({ code: 'email_not_confirmed' });
+    expect((await supabaseClient(server.url).auth.signInWithPassword({ email: listed, password: 'someone-else' })).error).toMatchObject({
+      code: 'email_not_confirmed',
+    });
     const run = await runAdmin(['--email', listed, '--password', 'owner-password-3']);
     expect(run.status).toBe(0);
     expect(run.stdout).toContain('user record created');
@@ -127,9 +131,17 @@ describe("the embedded auth's GoTrue admin endpoints", () => {
   it('refuse the anon key on list, create and update', async () => {
     const asAnon = { apikey: ANON_KEY, authorization: `Bearer ${ANON_KEY}`, 'content-type': 'application/json' };
     expect((await fetch(`${server.url}/auth/v1/admin/users`, { headers: asAnon })).status).toBe(403);
-    const create = await fetch(`${server.url}/auth/v1/admin/users`, { method: 'POST', headers: asAnon, body: JSON.stringify({ email: freshEmail(), password: 'long enough', email_confirm: true }) });
+    const create = await fetch(`${server.url}/auth/v1/admin/users`, {
+      method: 'POST',
+      headers: asAnon,
+      body: JSON.stringify({ email: freshEmail(), password: 'long enough', email_confirm: true }),
+    });
     expect(create.status).toBe(403);
-    const update = await fetch(`${server.url}/auth/v1/admin/users/${crypto.randomUUID()}`, { method: 'PUT', headers: asAnon, body: JSON.stringify({ password: 'long enough' }) });
+    const update = await fetch(`${server.url}/auth/v1/admin/users/${crypto.randomUUID()}`, {
+      method: 'PUT',
+      headers: asAnon,
+      body: JSON.stringify({ password: 'long enough' }),
+    });
     expect(update.status).toBe(403);
   });
 

@@ -84,16 +84,22 @@ describe('access tokens the API refuses with 401', () => {
     ['the wrong audience', () => es256(claims({ aud: 'service_role' }))],
     ['the wrong issuer', () => es256(claims({ iss: 'https://evil.example/auth/v1' }))],
     ['an expired one', () => es256(claims({ iat: now() - 7200, exp: now() - 3600 }))],
-    ['a bad signature', async () => {
-      const token = await es256(claims());
-      const [header, payload] = token.split('.');
-      const other = await es256(claims({ sub: crypto.randomUUID() }));
-      return `${header}.${payload}.${other.split('.')[2]}`;
-    }],
-    ['a payload changed after signing', async () => {
-      const [header, , signature] = (await es256(claims({ sub: crypto.randomUUID() }))).split('.');
-      return `${header}.${b64(claims())}.${signature}`;
-    }],
+    [
+      'a bad signature',
+      async () => {
+        const token = await es256(claims());
+        const [header, payload] = token.split('.');
+        const other = await es256(claims({ sub: crypto.randomUUID() }));
+        return `${header}.${payload}.${other.split('.')[2]}`;
+      },
+    ],
+    [
+      'a payload changed after signing',
+      async () => {
+        const [header, , signature] = (await es256(claims({ sub: crypto.randomUUID() }))).split('.');
+        return `${header}.${b64(claims())}.${signature}`;
+      },
+    ],
     ['an unknown kid', async () => es256(claims(), await importSigningKey(await generateSigningKey()))],
     ['HS256 signed with the public key (algorithm confusion)', () => hs256(claims(), JSON.stringify(key.publicJwk))],
     ['HS256 signed with the public key coordinates', () => hs256(claims(), Buffer.from(String(key.publicJwk.x), 'base64url'))],

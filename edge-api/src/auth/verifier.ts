@@ -92,9 +92,7 @@ function describe(error: unknown, token: string, options: TokenVerifierOptions):
   }
   if (error instanceof errors.JWSSignatureVerificationFailed) {
     const reason =
-      header.alg === 'HS256'
-        ? 'the token signature does not match SUPABASE_JWT_SECRET'
-        : "the token signature does not match the auth server's published key";
+      header.alg === 'HS256' ? 'the token signature does not match SUPABASE_JWT_SECRET' : "the token signature does not match the auth server's published key";
     return { reason, fields: seen, notable: true };
   }
   if (error instanceof errors.JWKSNoMatchingKey) {

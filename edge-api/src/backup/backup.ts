@@ -92,7 +92,9 @@ async function listTables(source: Queryable): Promise<BackupHeader['tables']> {
 }
 
 async function appliedMigrations(source: Queryable): Promise<string[]> {
-  const found = (await source.query(`select to_regclass(quote_ident(current_schema()) || '.kysely_migration') is not null as found`)).rows[0] as { found: boolean };
+  const found = (await source.query(`select to_regclass(quote_ident(current_schema()) || '.kysely_migration') is not null as found`)).rows[0] as {
+    found: boolean;
+  };
   if (!found.found) return [];
   return ((await source.query('select name from kysely_migration order by name')).rows as { name: string }[]).map((row) => row.name);
 }
@@ -131,10 +133,7 @@ export async function* filesUnder(root: string): AsyncGenerator<BackupFile> {
  * The lines of a backup of `source`'s current schema. The rows come from one REPEATABLE READ, READ ONLY
  * transaction: one snapshot, taken while the shop keeps taking orders, and blocking none of them.
  */
-export async function* backupLines(
-  source: Queryable,
-  options: { keys?: BackupKeys; files?: AsyncIterable<BackupFile> } = {},
-): AsyncGenerator<string> {
+export async function* backupLines(source: Queryable, options: { keys?: BackupKeys; files?: AsyncIterable<BackupFile> } = {}): AsyncGenerator<string> {
   const rows: Record<string, number> = {};
   await source.query('begin isolation level repeatable read read only');
   try {

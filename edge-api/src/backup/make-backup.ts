@@ -20,7 +20,9 @@ export interface MadeBackup {
 /** What a restore needs to read the passwords (decision 165): the environment's keys, else DATA_DIR/keys.json's. */
 export async function backupKeysOf(dataDir: string, env: Pick<Env, 'CREDENTIALS_KEY' | 'BLIND_INDEX_KEY'>): Promise<BackupKeys | undefined> {
   const file = join(dataDir, 'keys.json');
-  const local = existsSync(file) ? (JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown> & { credentialsKey?: string; blindIndexKey?: string }) : undefined;
+  const local = existsSync(file)
+    ? (JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown> & { credentialsKey?: string; blindIndexKey?: string })
+    : undefined;
   const credentialsKey = env.CREDENTIALS_KEY ?? local?.credentialsKey;
   const blindIndexKey = env.BLIND_INDEX_KEY ?? local?.blindIndexKey;
   if (!credentialsKey || !blindIndexKey) return undefined;
@@ -101,7 +103,8 @@ export async function checkBackupFile(
       }
       if (lines === 1) {
         header = parsed as BackupHeader;
-        if (header?.format !== BACKUP_FORMAT || header.version !== BACKUP_VERSION) throw new BackupCheckError('its first line is not a storefront backup header');
+        if (header?.format !== BACKUP_FORMAT || header.version !== BACKUP_VERSION)
+          throw new BackupCheckError('its first line is not a storefront backup header');
         continue;
       }
       const [kind, body] = parsed as [string, unknown];

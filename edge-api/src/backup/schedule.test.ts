@@ -85,7 +85,12 @@ describe('scheduled backups', () => {
     expect(first.rows).toBeGreaterThan(10);
     const checked = await checkBackupFile(first.file);
     // The schedule read it back itself: every line, to the end line.
-    expect(first.checkedLines).toBe(gunzipSync(await readFile(first.file)).toString('utf8').trimEnd().split('\n').length);
+    expect(first.checkedLines).toBe(
+      gunzipSync(await readFile(first.file))
+        .toString('utf8')
+        .trimEnd()
+        .split('\n').length,
+    );
     expect(first.checkedLines).toBe(checked.lines);
     expect(checked.rows.orders).toBe(await rowsOf('orders'));
     expect(checked.rows.services).toBe(await rowsOf('services'));
@@ -171,7 +176,10 @@ describe('the check of a backup file', () => {
 
   it('reports a damaged line, a missing row and counts other than written as failed', async () => {
     const file = await goodBackup();
-    const lines = gunzipSync(await readFile(file)).toString('utf8').trimEnd().split('\n');
+    const lines = gunzipSync(await readFile(file))
+      .toString('utf8')
+      .trimEnd()
+      .split('\n');
     const rewrite = async (changed: string[]) => {
       await writeFile(file, gzipSync(`${changed.join('\n')}\n`));
     };

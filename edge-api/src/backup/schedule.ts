@@ -109,12 +109,28 @@ async function runIfDue(options: BackupScheduleOptions, now: () => Date, signal:
     if (dueAt > now()) return { kind: 'not-due', dueAt };
     const outcome = await makeScheduledBackup(options, now(), signal);
     const total = Object.values(outcome.rows).reduce((sum, n) => sum + n, 0);
-    const made = { kind: 'made', file: outcome.file, rows: total, files: outcome.files, bytes: outcome.bytes, checkedLines: outcome.checkedLines, removed: outcome.removed } as const;
-    logger.info('Scheduled backup written and checked', { file: made.file, rows: total, files: made.files, bytes: made.bytes, checkedLines: made.checkedLines, removed: made.removed });
+    const made = {
+      kind: 'made',
+      file: outcome.file,
+      rows: total,
+      files: outcome.files,
+      bytes: outcome.bytes,
+      checkedLines: outcome.checkedLines,
+      removed: outcome.removed,
+    } as const;
+    logger.info('Scheduled backup written and checked', {
+      file: made.file,
+      rows: total,
+      files: made.files,
+      bytes: made.bytes,
+      checkedLines: made.checkedLines,
+      removed: made.removed,
+    });
     return made;
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    if (!signal.aborted) logger.error('Scheduled backup failed; trying again at the next check', { dir, reason, nextCheckInSeconds: Math.round(checkEveryMs / 1000) });
+    if (!signal.aborted)
+      logger.error('Scheduled backup failed; trying again at the next check', { dir, reason, nextCheckInSeconds: Math.round(checkEveryMs / 1000) });
     return { kind: 'failed', reason };
   }
 }
@@ -128,7 +144,12 @@ async function makeScheduledBackup(options: BackupScheduleOptions, at: Date, sig
   const keysFile = keysFileFor(options.dataDir, name);
   let named = false;
   try {
-    const made = await makeBackup({ databaseUrl: options.databaseUrl, path: partial, filesRoot: options.withFiles ? join(options.dataDir, 'files') : undefined, signal });
+    const made = await makeBackup({
+      databaseUrl: options.databaseUrl,
+      path: partial,
+      filesRoot: options.withFiles ? join(options.dataDir, 'files') : undefined,
+      signal,
+    });
     // Read back to the end, the counts against what was written: a file that fails this never counts as a backup.
     const checked = await checkBackupFile(partial, made);
     if (keys) await writeKeysFile(keys, keysFile).catch(ignoreExisting);

@@ -2,7 +2,11 @@
 export const SIGNED_URL_WINDOW_SECONDS = 24 * 3600;
 
 const encoder = new TextEncoder();
-const toBase64Url = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes)).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
+const toBase64Url = (bytes: Uint8Array) =>
+  btoa(String.fromCharCode(...bytes))
+    .replaceAll('+', '-')
+    .replaceAll('/', '_')
+    .replace(/=+$/, '');
 const fromBase64Url = (text: string) => {
   const base64 = text.replaceAll('-', '+').replaceAll('_', '/');
   return Uint8Array.from(atob(base64 + '='.repeat((4 - (base64.length % 4)) % 4)), (ch) => ch.charCodeAt(0));

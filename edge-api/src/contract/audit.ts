@@ -1,4 +1,16 @@
-export const auditEntities = ['order', 'service', 'user', 'wise_stock', 'stock_batch', 'service_stock', 'settings', 'coupon', 'ticket', 'api_key', 'webhook_endpoint'] as const;
+export const auditEntities = [
+  'order',
+  'service',
+  'user',
+  'wise_stock',
+  'stock_batch',
+  'service_stock',
+  'settings',
+  'coupon',
+  'ticket',
+  'api_key',
+  'webhook_endpoint',
+] as const;
 export type AuditEntity = (typeof auditEntities)[number];
 
 export interface AuditEntry {

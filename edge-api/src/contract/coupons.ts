@@ -50,7 +50,11 @@ const money = z
   .refine((value) => Number(value) > 0, 'must be more than 0');
 
 const when = z.iso.datetime({ offset: true, error: 'must be a date and time such as 2026-12-01T00:00:00Z' }).nullable().default(null);
-const count = z.number({ error: 'must be a whole number' }).int('must be a whole number').min(1, 'must be at least 1').max(1_000_000, 'must be at most 1000000');
+const count = z
+  .number({ error: 'must be a whole number' })
+  .int('must be a whole number')
+  .min(1, 'must be at least 1')
+  .max(1_000_000, 'must be at most 1000000');
 
 /** POST /api/admin/coupons (and, every field given, PUT /api/admin/coupons/{id}). */
 export const couponBody = z
@@ -69,7 +73,10 @@ export const couponBody = z
   })
   .strict()
   .refine((body) => body.kind !== 'percent' || Number(body.amount) <= 100, { path: ['amount'], message: 'must be at most 100 for a percentage' })
-  .refine((body) => !body.startsAt || !body.endsAt || Date.parse(body.endsAt) > Date.parse(body.startsAt), { path: ['endsAt'], message: 'must be after the start' });
+  .refine((body) => !body.startsAt || !body.endsAt || Date.parse(body.endsAt) > Date.parse(body.startsAt), {
+    path: ['endsAt'],
+    message: 'must be after the start',
+  });
 
 /** POST /api/coupons/quote: what a code takes off a service's price, before ordering. */
 export const couponQuoteBody = z.object({ code: couponCode, productId: uuid }).strict();

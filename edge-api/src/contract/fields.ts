@@ -45,8 +45,7 @@ export const textList = (maxItems: number, maxLength: number) =>
     .transform((items) => items.map((item) => item.trim()).filter((item) => item.length > 0));
 
 /** One of a fixed list, naming the list when it is something else. */
-export const oneOf = <const T extends string>(values: readonly T[]) =>
-  z.enum(values as [T, ...T[]], { error: `must be one of ${values.join(', ')}` });
+export const oneOf = <const T extends string>(values: readonly T[]) => z.enum(values as [T, ...T[]], { error: `must be one of ${values.join(', ')}` });
 
 /** The row version the client last saw; a stale one answers 409. */
 export const expectedVersion = z.number().int().nonnegative().optional();
@@ -118,4 +117,5 @@ export function unsafeTextPath(value: unknown, path = '', depth = 0): string | u
 }
 
 /** A failed check as the API answers it (the `details` of a 400), and as the forms show it: one entry per problem. */
-export const fieldIssues = (error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] }): FieldIssue[] => error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }));
+export const fieldIssues = (error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] }): FieldIssue[] =>
+  error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }));

@@ -2,7 +2,17 @@
  * Staff notifications: the dashboard bell (issue 16, item 7; decision 062). One row per event, shared by
  * all staff; each staff member reads it or not on their own.
  */
-export const notificationKinds = ['new_order', 'payment_check', 'problem_report', 'low_stock', 'no_stock', 'payment_problem', 'refund', 'reveal_budget', 'ticket'] as const;
+export const notificationKinds = [
+  'new_order',
+  'payment_check',
+  'problem_report',
+  'low_stock',
+  'no_stock',
+  'payment_problem',
+  'refund',
+  'reveal_budget',
+  'ticket',
+] as const;
 export type NotificationKind = (typeof notificationKinds)[number];
 
 /**

@@ -23,7 +23,8 @@ export type AttentionFields = Pick<Order, 'orderStatus' | 'paymentStatus' | 'wis
 export const awaitsDelivery = (order: AttentionFields) => openStatuses.includes(order.orderStatus) && order.paymentStatus === 'paid' && !order.wiseEmail;
 
 /** Open, unpaid, and the customer sent a payment proof: what a payment-check notice is about. */
-export const awaitsPaymentCheck = (order: AttentionFields) => openStatuses.includes(order.orderStatus) && order.paymentStatus === 'pending' && order.paymentProof !== undefined;
+export const awaitsPaymentCheck = (order: AttentionFields) =>
+  openStatuses.includes(order.orderStatus) && order.paymentStatus === 'pending' && order.paymentProof !== undefined;
 
 export function needsAttention(order: AttentionFields, attention: OrderAttention): boolean {
   return attention === 'delivery' ? awaitsDelivery(order) : awaitsPaymentCheck(order);

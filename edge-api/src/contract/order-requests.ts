@@ -35,7 +35,12 @@ export const placeOrderBody = z.object({
   /** A coupon the shop made (decision 220): the server prices the order with it, or refuses the order. */
   couponCode: couponCode.optional(),
   /** How many (decision 178): quantity tiers lower the unit price. */
-  quantity: z.number({ message: 'must be a whole number' }).int('must be a whole number').min(1, 'must be at least 1').max(10_000, 'must be at most 10000').optional(),
+  quantity: z
+    .number({ message: 'must be a whole number' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(10_000, 'must be at most 10000')
+    .optional(),
 });
 
 /** A customer's payment screenshot: what POST /api/uploads answers for kind `payment`. */
@@ -46,7 +51,9 @@ export const paymentScreenshot = text(IMAGE_ADDRESS_MAX).refine((value) => value
 /** PUT /api/orders/{id}/payment-proof: a transaction id, a screenshot, or both. */
 export const paymentProofBody = z
   .object({
-    transactionId: text(TRANSACTION_ID_MAX).regex(/^[\x21-\x7E]*$/, 'may hold only letters, digits and symbols, no spaces').optional(),
+    transactionId: text(TRANSACTION_ID_MAX)
+      .regex(/^[\x21-\x7E]*$/, 'may hold only letters, digits and symbols, no spaces')
+      .optional(),
     screenshot: paymentScreenshot.optional(),
   })
   .refine((body) => !!body.transactionId || !!body.screenshot, { path: ['transactionId'], message: 'send a transaction id, a screenshot or both' });
@@ -72,7 +79,12 @@ export const userOrdersQuery = z.object({
       .refine((n) => n <= USER_ORDERS_PAGE_MAX, `must be at most ${USER_ORDERS_PAGE_MAX}`)
       .optional(),
   ),
-  cursor: z.preprocess(blankAsMissing, queryText(200).regex(/^[A-Za-z0-9_-]+$/, 'must be a cursor this API answered').optional()),
+  cursor: z.preprocess(
+    blankAsMissing,
+    queryText(200)
+      .regex(/^[A-Za-z0-9_-]+$/, 'must be a cursor this API answered')
+      .optional(),
+  ),
 });
 
 /** GET /api/admin/orders/export.csv, and the filter part of the list. */
@@ -94,7 +106,12 @@ export const ADMIN_ORDER_OFFSET_MAX = 10_000;
 /** GET /api/admin/orders */
 export const adminOrderListQuery = adminOrderFilterQuery.extend({
   /** nextCursor or prevCursor of an answer: the page after or before it. `page` then only numbers the page. */
-  cursor: z.preprocess(blankAsMissing, queryText(200).regex(/^[A-Za-z0-9_-]+$/, 'must be a cursor this API answered').optional()),
+  cursor: z.preprocess(
+    blankAsMissing,
+    queryText(200)
+      .regex(/^[A-Za-z0-9_-]+$/, 'must be a cursor this API answered')
+      .optional(),
+  ),
   page: z.preprocess(
     blankAsMissing,
     z
@@ -147,14 +164,21 @@ export const orderChangeBody = z
      * `version`: a change to a field someone else changed meanwhile is a conflict; changes to different
      * fields of one order both land.
      */
-    base: z.object({ orderStatus: oneOf(orderStatuses).optional(), paymentStatus: oneOf(paymentStatuses).optional() }).strict().optional(),
+    base: z
+      .object({ orderStatus: oneOf(orderStatuses).optional(), paymentStatus: oneOf(paymentStatuses).optional() })
+      .strict()
+      .optional(),
     version: expectedVersion,
   })
   .superRefine((body, ctx) => {
     const typedAccount = body.wiseEmail !== undefined || body.wisePassword !== undefined || !!body.wiseImage;
     const others = (['server', 'lines', 'file'] as const).filter((kind) => body[kind] !== undefined);
     if (others.length > 1 || (others.length === 1 && (typedAccount || body.stockId))) {
-      ctx.addIssue({ code: 'custom', path: [others[others.length - 1] ?? 'server'], message: 'send one delivery at a time: an account, a stock, a server login, lines or a file' });
+      ctx.addIssue({
+        code: 'custom',
+        path: [others[others.length - 1] ?? 'server'],
+        message: 'send one delivery at a time: an account, a stock, a server login, lines or a file',
+      });
     }
     const typed = typedAccount || others.length > 0;
     if (body.serviceStockId && (typed || body.stockId)) {
@@ -189,9 +213,12 @@ export const credentialsCheckQuery = z
   .refine((query) => query.email !== undefined || query.password !== undefined, { path: ['email'], message: 'send an email, a password or both' });
 
 /** A screenshot sent with a problem report: uploaded through POST /api/uploads (kind report), by the sender (the route checks). */
-export const reportImage = text(IMAGE_ADDRESS_MAX).refine((value) => value === '' || /^order-proofs\/reports\/(?:[0-9a-f-]{36}\/)?[A-Za-z0-9_-][A-Za-z0-9._-]{0,199}$/.test(value), {
-  message: 'must be a screenshot uploaded for a report (order-proofs/reports/...)',
-});
+export const reportImage = text(IMAGE_ADDRESS_MAX).refine(
+  (value) => value === '' || /^order-proofs\/reports\/(?:[0-9a-f-]{36}\/)?[A-Za-z0-9_-][A-Za-z0-9._-]{0,199}$/.test(value),
+  {
+    message: 'must be a screenshot uploaded for a report (order-proofs/reports/...)',
+  },
+);
 
 export const REPORT_NOTE_MAX = 1000;
 
@@ -203,7 +230,8 @@ export const orderReportBody = z
     image: reportImage.nullish(),
   })
   .superRefine((body, ctx) => {
-    if (body.reason === 'other' && body.note === '') ctx.addIssue({ code: 'custom', path: ['note'], message: 'is required when the reason is "Something else"' });
+    if (body.reason === 'other' && body.note === '')
+      ctx.addIssue({ code: 'custom', path: ['note'], message: 'is required when the reason is "Something else"' });
   });
 
 export const REPORT_REPLY_MAX = 1000;

@@ -134,7 +134,13 @@ export const apiWebhookDeliverySchema = z.object({
   createdAt: z.iso.datetime(),
   nextAttemptAt: z.iso.datetime().nullable(),
   attempts: z.array(
-    z.object({ attempt: z.number().int(), at: z.iso.datetime(), status: z.number().int().nullable(), error: z.string().nullable(), durationMs: z.number().int() }),
+    z.object({
+      attempt: z.number().int(),
+      at: z.iso.datetime(),
+      status: z.number().int().nullable(),
+      error: z.string().nullable(),
+      durationMs: z.number().int(),
+    }),
   ),
 });
 export type ApiWebhookDelivery = z.infer<typeof apiWebhookDeliverySchema>;

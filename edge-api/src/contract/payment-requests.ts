@@ -6,7 +6,10 @@ import { paymentRails } from './payments.ts';
 export const startPaymentBody = z.object({ rail: oneOf(paymentRails) });
 
 /** A TRON address in its usual base58 form: T and 33 more characters. */
-export const tronAddress = z.string().trim().regex(/^T[1-9A-HJ-NP-Za-km-z]{33}$/, 'must be a TRON address (T followed by 33 letters and digits)');
+export const tronAddress = z
+  .string()
+  .trim()
+  .regex(/^T[1-9A-HJ-NP-Za-km-z]{33}$/, 'must be a TRON address (T followed by 33 letters and digits)');
 
 /** A positive decimal as text ("121.5"), or null to clear it. */
 const rate = z
@@ -30,7 +33,10 @@ const secret = text(500).optional();
  */
 export const railUpdateBody = z.object({
   enabled: z.boolean({ error: 'must be true or false' }),
-  settings: z.object({ address: tronAddress.optional().or(z.literal('')), contract: tronAddress.optional().or(z.literal('')) }).strict().default({}),
+  settings: z
+    .object({ address: tronAddress.optional().or(z.literal('')), contract: tronAddress.optional().or(z.literal('')) })
+    .strict()
+    .default({}),
   secrets: z.object({ apiKey: secret, secretKey: secret, appKey: secret, appSecret: secret, username: secret, password: secret }).strict().default({}),
 });
 

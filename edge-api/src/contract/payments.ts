@@ -48,16 +48,7 @@ export interface OrderPayment {
 }
 
 /** The outcome an inbound event had: what it changed, or why it changed nothing. */
-export type PaymentOutcome =
-  | 'paid'
-  | 'underpaid'
-  | 'overpaid'
-  | 'late'
-  | 'already_paid'
-  | 'unmatched'
-  | 'refunded'
-  | 'closed'
-  | 'ignored';
+export type PaymentOutcome = 'paid' | 'underpaid' | 'overpaid' | 'late' | 'already_paid' | 'unmatched' | 'refunded' | 'closed' | 'ignored';
 
 /** One inbound event from a rail, as staff see it in the order's history. */
 export interface PaymentEventView {

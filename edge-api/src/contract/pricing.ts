@@ -10,7 +10,11 @@ const unitPrice = z
 export const priceTiersBody = z
   .object({
     tiers: z
-      .array(z.object({ minQuantity: z.number().int('must be a whole number').min(2, 'must be at least 2').max(100_000, 'must be at most 100000'), unitPrice }).strict())
+      .array(
+        z
+          .object({ minQuantity: z.number().int('must be a whole number').min(2, 'must be at least 2').max(100_000, 'must be at most 100000'), unitPrice })
+          .strict(),
+      )
       .max(20, 'must have at most 20 tiers')
       .refine((tiers) => new Set(tiers.map((t) => t.minQuantity)).size === tiers.length, { message: 'must name each minimum quantity once' }),
   })

@@ -52,8 +52,10 @@ export const serviceBody = z.object({
 });
 
 /** Why a service body cannot deliver automatically, or null (checked by the route and the form). */
-export const AUTO_DELIVER_WISE_ONLY = 'Automatic delivery takes accounts from Wise stock: only a service of the Wise category can deliver automatically, or one that keeps stock of its own';
-export const AUTO_DELIVER_ACCOUNTS_ONLY = 'Automatic delivery takes items from stock: a service that delivers a file is delivered by staff, and one that delivers a server login or lines needs stock of its own first';
+export const AUTO_DELIVER_WISE_ONLY =
+  'Automatic delivery takes accounts from Wise stock: only a service of the Wise category can deliver automatically, or one that keeps stock of its own';
+export const AUTO_DELIVER_ACCOUNTS_ONLY =
+  'Automatic delivery takes items from stock: a service that delivers a file is delivered by staff, and one that delivers a server login or lines needs stock of its own first';
 /**
  * `keepsStock`: the service has stock of its own (decision 072), which it then draws on whatever its
  * category, for an account, a server login or lines. Without it only a Wise-category account service may

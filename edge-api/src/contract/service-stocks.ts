@@ -38,7 +38,9 @@ export const serviceStockListQuery = z.object({ serviceId: uuid });
 /** GET /api/service-stocks/export.csv: one service's live items as CSV, secrets only when asked (decision 198). */
 export const serviceStockExportQuery = z.object({
   serviceId: uuid,
-  passwords: z.preprocess((value) => (value === '' ? undefined : value), z.enum(['true', 'false'], { error: 'must be true or false' }).optional()).transform((value) => value === 'true'),
+  passwords: z
+    .preprocess((value) => (value === '' ? undefined : value), z.enum(['true', 'false'], { error: 'must be true or false' }).optional())
+    .transform((value) => value === 'true'),
 });
 
 /** POST /api/service-stocks/{id}/withdraw: an available item leaves the shelf (status disabled). */

@@ -88,7 +88,9 @@ export const ticketAssigneeBody = z.object({ assigneeId: uuid.nullable() });
 /** GET /api/tickets: staff filter the queue by status and by whom it is assigned to. */
 export const ticketListQuery = z.object({
   status: oneOf(ticketStatuses).optional(),
-  assignee: queryText(40).pipe(z.union([z.literal('me'), z.literal('none'), uuid], { error: 'must be me, none or a staff member id' })).optional(),
+  assignee: queryText(40)
+    .pipe(z.union([z.literal('me'), z.literal('none'), uuid], { error: 'must be me, none or a staff member id' }))
+    .optional(),
 });
 
 /** GET /api/tickets: the tickets and, for staff, how many have unread customer messages. */

@@ -29,7 +29,12 @@ export const fromB64 = (text: string): Uint8Array<ArrayBuffer> => {
 export const isSealed = (value: unknown): value is string => typeof value === 'string' && value.startsWith(SEALED_PREFIX);
 
 /** The AES-GCM key of one ephemeral/vault key pair (ECDH, then HKDF-SHA-256 salted with the ephemeral public key). */
-export async function envelopeKey(privateKey: CryptoKey, publicKey: CryptoKey, salt: Uint8Array<ArrayBuffer>, usage: 'encrypt' | 'decrypt'): Promise<CryptoKey> {
+export async function envelopeKey(
+  privateKey: CryptoKey,
+  publicKey: CryptoKey,
+  salt: Uint8Array<ArrayBuffer>,
+  usage: 'encrypt' | 'decrypt',
+): Promise<CryptoKey> {
   const shared = await subtle().deriveBits({ name: 'ECDH', public: publicKey }, privateKey, 256);
   const hkdf = await subtle().importKey('raw', shared, 'HKDF', false, ['deriveKey']);
   return subtle().deriveKey({ name: 'HKDF', hash: 'SHA-256', salt, info: VAULT_HKDF_INFO }, hkdf, { name: 'AES-GCM', length: 256 }, false, [usage]);

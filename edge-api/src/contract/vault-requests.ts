@@ -25,4 +25,3 @@ export const vaultRegisterBody = z
   .strict();
 
 export const vaultUnlockBody = z.object({ verifier }).strict();
-

@@ -1,5 +1,17 @@
 import * as z from 'zod';
-import { blankAsMissing, EMAIL_MAX, expectedVersion, IMAGE_ADDRESS_MAX, queryText, requiredEmail, requiredText, text, uuid, WISE_PASSWORD_MAX, wisePassword } from './fields.ts';
+import {
+  blankAsMissing,
+  EMAIL_MAX,
+  expectedVersion,
+  IMAGE_ADDRESS_MAX,
+  queryText,
+  requiredEmail,
+  requiredText,
+  text,
+  uuid,
+  WISE_PASSWORD_MAX,
+  wisePassword,
+} from './fields.ts';
 import { isHttpUrl, parseBlobRef } from './uploads.ts';
 import { PASSWORD_MIN_CHARS } from './users.ts';
 import { stockStatuses, type StockStatus } from './wise-stocks.ts';
@@ -48,7 +60,10 @@ export const stockCheckQuery = z
 /** GET /api/wise-stocks/export.csv: every live stock, or those of one status; passwords only when asked. */
 export const stockExportQuery = z.object({
   passwords: z.preprocess(blankAsMissing, z.enum(['true', 'false'], { error: 'must be true or false' }).optional()).transform((value) => value === 'true'),
-  status: z.preprocess(blankAsMissing, z.enum(stockStatuses as [StockStatus, ...StockStatus[]], { error: `must be one of ${stockStatuses.join(', ')}` }).optional()),
+  status: z.preprocess(
+    blankAsMissing,
+    z.enum(stockStatuses as [StockStatus, ...StockStatus[]], { error: `must be one of ${stockStatuses.join(', ')}` }).optional(),
+  ),
 });
 
 /**
@@ -56,7 +71,9 @@ export const stockExportQuery = z.object({
  * account password (registration's shortest length, PASSWORD_MIN_CHARS) on top of the stock rules, so a
  * slip such as `short` never reaches a buyer.
  */
-export const newStockPassword = wisePassword.refine((value) => [...value].length >= PASSWORD_MIN_CHARS, { message: `must be at least ${PASSWORD_MIN_CHARS} characters` });
+export const newStockPassword = wisePassword.refine((value) => [...value].length >= PASSWORD_MIN_CHARS, {
+  message: `must be at least ${PASSWORD_MIN_CHARS} characters`,
+});
 
 /**
  * POST /api/wise-stocks/{id}/password: a new password for a stock (decision 064). When the stock was sold,

@@ -20,7 +20,10 @@ export const presentApiKey = (row: ApiKeyRow & { user_email: string }): ApiKey =
   revokedAt: iso(row.revoked_at),
 });
 
-export function insertApiKey(db: Db, key: { id: string; userId: string; name: string; prefix: string; hash: string; scopes: ApiKeyScope[]; createdBy: string }) {
+export function insertApiKey(
+  db: Db,
+  key: { id: string; userId: string; name: string; prefix: string; hash: string; scopes: ApiKeyScope[]; createdBy: string },
+) {
   return db
     .insertInto('api_keys')
     .values({ id: key.id, user_id: key.userId, name: key.name, prefix: key.prefix, secret_hash: key.hash, scopes: key.scopes, created_by: key.createdBy })
@@ -37,7 +40,13 @@ export const findApiKey = (db: Db, id: string) => withEmail(db).where('k.id', '=
 
 /** Revokes a live key; undefined when there is none (or it was revoked before). */
 export function revokeApiKey(db: Db, id: string) {
-  return db.updateTable('api_keys').set({ revoked_at: sql`now()` }).where('id', '=', id).where('revoked_at', 'is', null).returning('id').executeTakeFirst();
+  return db
+    .updateTable('api_keys')
+    .set({ revoked_at: sql`now()` })
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null)
+    .returning('id')
+    .executeTakeFirst();
 }
 
 /** The live key with this hash and the live account it acts as; undefined when either is gone. */

@@ -10,11 +10,7 @@ export interface AuditEntry {
   details?: Record<string, unknown>;
 }
 
-export async function recordAudit(
-  db: Kysely<Database> | Transaction<Database>,
-  actor: Pick<UserRow, 'id' | 'email'> | null,
-  entry: AuditEntry,
-): Promise<void> {
+export async function recordAudit(db: Kysely<Database> | Transaction<Database>, actor: Pick<UserRow, 'id' | 'email'> | null, entry: AuditEntry): Promise<void> {
   await db
     .insertInto('audit_log')
     .values({

@@ -32,11 +32,17 @@ export const listCoupons = (db: Db) => db.selectFrom('coupons').selectAll().orde
 export const findCouponByCode = (db: Db, code: string) => db.selectFrom('coupons').selectAll().where('code', '=', code).executeTakeFirst();
 
 /** The coupon's row, locked until the transaction ends: two orders taking its last use go one after the other. */
-export const lockCouponByCode = (trx: Transaction<Database>, code: string) => trx.selectFrom('coupons').selectAll().where('code', '=', code).forUpdate().executeTakeFirst();
+export const lockCouponByCode = (trx: Transaction<Database>, code: string) =>
+  trx.selectFrom('coupons').selectAll().where('code', '=', code).forUpdate().executeTakeFirst();
 
 /** How often this customer used the coupon, and whether they have any order not cancelled before. */
 export async function customerHistory(db: Db, couponId: string, userId: string, exceptOrder?: string): Promise<{ uses: number; hasOrdered: boolean }> {
-  const uses = await db.selectFrom('coupon_uses').select((eb) => eb.fn.countAll<string>().as('n')).where('coupon_id', '=', couponId).where('user_id', '=', userId).executeTakeFirstOrThrow();
+  const uses = await db
+    .selectFrom('coupon_uses')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('coupon_id', '=', couponId)
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
   const earlier = await db
     .selectFrom('orders')
     .select('id')

@@ -78,7 +78,12 @@ export async function findKnownCredentials(db: Db, keys: CredentialsKeys[]): Pro
         .selectFrom('wise_stocks')
         .select([sql<string>`lower(wise_email)`.as('email'), 'wise_password_index'])
         .where('deleted_at', 'is', null)
-        .where((eb) => eb.or([eb(sql`lower(wise_email)`, '=', sql<string>`any(${someEmails}::text[])`), eb('wise_password_index', '=', sql<string>`any(${somePasswords}::text[])`)]))
+        .where((eb) =>
+          eb.or([
+            eb(sql`lower(wise_email)`, '=', sql<string>`any(${someEmails}::text[])`),
+            eb('wise_password_index', '=', sql<string>`any(${somePasswords}::text[])`),
+          ]),
+        )
         .execute(),
       db
         .selectFrom('orders')
@@ -86,14 +91,21 @@ export async function findKnownCredentials(db: Db, keys: CredentialsKeys[]): Pro
         .where('deleted_at', 'is', null)
         .where('payment_status', '=', 'paid')
         .where('wise_email', 'is not', null)
-        .where((eb) => eb.or([eb('wise_email_index', '=', sql<string>`any(${someEmailIndexes}::text[])`), eb('wise_password_index', '=', sql<string>`any(${somePasswords}::text[])`)]))
+        .where((eb) =>
+          eb.or([
+            eb('wise_email_index', '=', sql<string>`any(${someEmailIndexes}::text[])`),
+            eb('wise_password_index', '=', sql<string>`any(${somePasswords}::text[])`),
+          ]),
+        )
         .execute(),
       // A service's own stock (decision 072): its accounts' emails in clear, every secret by blind index.
       db
         .selectFrom('service_stocks')
         .select([sql<string | null>`lower(email)`.as('email'), 'secret_indexes'])
         .where('deleted_at', 'is', null)
-        .where((eb) => eb.or([eb(sql`lower(email)`, '=', sql<string>`any(${someEmails}::text[])`), eb('secret_indexes', '&&', sql<string[]>`${somePasswords}::text[]`)]))
+        .where((eb) =>
+          eb.or([eb(sql`lower(email)`, '=', sql<string>`any(${someEmails}::text[])`), eb('secret_indexes', '&&', sql<string[]>`${somePasswords}::text[]`)]),
+        )
         .execute(),
     ]);
     for (const row of serviceStock) {
@@ -122,7 +134,10 @@ export function duplicateCheck(known: KnownCredentials, key: CredentialsKeys): S
   const places = (inStock: boolean, inOrder: boolean): DuplicatePlace[] => [...(inStock ? ['stock' as const] : []), ...(inOrder ? ['order' as const] : [])];
   const { email, emailIndex, passwordIndex } = key;
   const emailIn = places(email !== undefined && known.stockEmails.has(email), emailIndex !== undefined && known.orderEmails.has(emailIndex));
-  const passwordIn = places(passwordIndex !== undefined && known.stockPasswords.has(passwordIndex), passwordIndex !== undefined && known.orderPasswords.has(passwordIndex));
+  const passwordIn = places(
+    passwordIndex !== undefined && known.stockPasswords.has(passwordIndex),
+    passwordIndex !== undefined && known.orderPasswords.has(passwordIndex),
+  );
   const exactIn = places(
     email !== undefined && passwordIndex !== undefined && known.stockPairs.has(pairKey(email, passwordIndex)),
     emailIndex !== undefined && passwordIndex !== undefined && known.orderPairs.has(pairKey(emailIndex, passwordIndex)),

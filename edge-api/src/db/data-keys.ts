@@ -56,12 +56,18 @@ export async function verifyDataKeys(db: Kysely<Database>, secrets: Secrets): Pr
       plain = await secrets.decrypt(sample.sealed);
     } catch {
       throw new DataKeyMismatch([
-        { key: 'CREDENTIALS_KEY', message: `CREDENTIALS_KEY (key id ${configured.CREDENTIALS_KEY}) cannot open the passwords stored in this database. ${HOW_TO_FIX}` },
+        {
+          key: 'CREDENTIALS_KEY',
+          message: `CREDENTIALS_KEY (key id ${configured.CREDENTIALS_KEY}) cannot open the passwords stored in this database. ${HOW_TO_FIX}`,
+        },
       ]);
     }
     if (sample.index && (await secrets.blindIndex(plain)) !== sample.index) {
       throw new DataKeyMismatch([
-        { key: 'BLIND_INDEX_KEY', message: `BLIND_INDEX_KEY (key id ${configured.BLIND_INDEX_KEY}) does not match the duplicate-check index stored in this database. ${HOW_TO_FIX}` },
+        {
+          key: 'BLIND_INDEX_KEY',
+          message: `BLIND_INDEX_KEY (key id ${configured.BLIND_INDEX_KEY}) does not match the duplicate-check index stored in this database. ${HOW_TO_FIX}`,
+        },
       ]);
     }
   }

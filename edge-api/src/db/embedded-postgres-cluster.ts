@@ -52,9 +52,13 @@ export function serverUser(): RunAs | undefined {
   };
   const found = lookUp();
   if (found) return found;
-  const created = spawnSync('useradd', ['--system', '--user-group', '--no-create-home', '--home-dir', '/nonexistent', '--shell', '/usr/sbin/nologin', 'postgres'], {
-    stdio: 'ignore',
-  });
+  const created = spawnSync(
+    'useradd',
+    ['--system', '--user-group', '--no-create-home', '--home-dir', '/nonexistent', '--shell', '/usr/sbin/nologin', 'postgres'],
+    {
+      stdio: 'ignore',
+    },
+  );
   const user = created.status === 0 ? lookUp() : undefined;
   if (!user) {
     throw new EmbeddedPostgresError(
@@ -64,7 +68,6 @@ export function serverUser(): RunAs | undefined {
   }
   return user;
 }
-
 
 // ---- files -------------------------------------------------------------------------------------
 
@@ -154,4 +157,3 @@ export function logTail(cluster: string, from: number): string {
     return '';
   }
 }
-

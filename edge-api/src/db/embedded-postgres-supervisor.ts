@@ -86,7 +86,10 @@ export class ServerSupervisor {
         this.restarts += 1;
         this.watch(child);
         this.options.onRestart?.();
-        this.options.logger.warn(`The embedded Postgres server is serving again, ${Date.now() - lostAt} ms after it stopped.`, { event: 'database_restarted', restarts: this.restarts });
+        this.options.logger.warn(`The embedded Postgres server is serving again, ${Date.now() - lostAt} ms after it stopped.`, {
+          event: 'database_restarted',
+          restarts: this.restarts,
+        });
         // Died again while this was logging: its own exit handler has started the next round.
         return;
       } catch (error) {

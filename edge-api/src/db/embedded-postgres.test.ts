@@ -15,7 +15,9 @@ afterAll(async () => {
 });
 
 const serverProcesses = (dir: string) =>
-  spawnSync('ps', ['-eo', 'args='], { encoding: 'utf8' }).stdout.split('\n').filter((line) => line.includes(join(dir, 'postgres')));
+  spawnSync('ps', ['-eo', 'args='], { encoding: 'utf8' })
+    .stdout.split('\n')
+    .filter((line) => line.includes(join(dir, 'postgres')));
 
 describe('the embedded Postgres server', () => {
   it('listens only on a socket in its own directory, with a password, and on a free 127.0.0.1 port where a socket path would be too long', async () => {
@@ -65,7 +67,10 @@ describe('the embedded Postgres server', () => {
       await own.destroy();
       // What a pool of another app (another token) would find on this socket.
       const other = openDatabase({ databaseUrl: server.databaseUrl, maxConnections: 1, verify: ownServerCheck('someone-else') });
-      const refused = await sql`select 1`.execute(other).then(() => undefined, (error: unknown) => error);
+      const refused = await sql`select 1`.execute(other).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
       expect(String(refused)).toContain('not the one this app started');
       expect(databaseFault(refused)).toBe('unreachable');
       await other.destroy();

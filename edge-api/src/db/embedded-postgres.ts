@@ -9,8 +9,28 @@ import pg from 'pg';
 import { silentLogger, type Logger } from '../lib/logger.ts';
 import { NOT_OUR_SERVER } from './faults.ts';
 import { ServerSupervisor } from './embedded-postgres-supervisor.ts';
-import { loadBinaries, logPath, logTail, openLog, passwordOf, preparePrivateDir, runInitdb, serverUser, type Binaries, type RunAs } from './embedded-postgres-cluster.ts';
-import { alive, EmbeddedPostgresError, lockDataDir, readPostmasterFile, runningApp, sleep, stopLeftoverServer, STOP_TIMEOUT_MS } from './embedded-postgres-process.ts';
+import {
+  loadBinaries,
+  logPath,
+  logTail,
+  openLog,
+  passwordOf,
+  preparePrivateDir,
+  runInitdb,
+  serverUser,
+  type Binaries,
+  type RunAs,
+} from './embedded-postgres-cluster.ts';
+import {
+  alive,
+  EmbeddedPostgresError,
+  lockDataDir,
+  readPostmasterFile,
+  runningApp,
+  sleep,
+  stopLeftoverServer,
+  STOP_TIMEOUT_MS,
+} from './embedded-postgres-process.ts';
 
 /**
  * The embedded default: a real Postgres server (the binaries of the embedded-postgres project's platform
@@ -185,7 +205,12 @@ export async function startEmbeddedPostgres(
     };
     const first = await start();
     // Again on the same address: the app's pools keep their connection string.
-    const supervisor = new ServerSupervisor(first.child, { relaunch: async () => (await start(first.at.port)).child, logger, logFile: logPath(cluster), onRestart });
+    const supervisor = new ServerSupervisor(first.child, {
+      relaunch: async () => (await start(first.at.port)).child,
+      logger,
+      logFile: logPath(cluster),
+      onRestart,
+    });
     let stopping: Promise<void> | undefined;
     const stop = () => (stopping ??= supervisor.stop((child) => stopServer(binaries, cluster, child)).finally(unlock));
     return { databaseUrl: connectionUrl(password, first.at), stop, instance, restarts: () => supervisor.restarts };
@@ -258,7 +283,10 @@ async function stopServer(binaries: Binaries, cluster: string, child: ChildProce
  * For tools (backup, restore, migrate) while the shop may be open: the running app's server when there is
  * one, or the server started for the tool alone (and stopped by `release`).
  */
-export async function useEmbeddedPostgres(dataDirectory: string, options: { logger?: Logger } = {}): Promise<{ databaseUrl: string; release(): Promise<void> }> {
+export async function useEmbeddedPostgres(
+  dataDirectory: string,
+  options: { logger?: Logger } = {},
+): Promise<{ databaseUrl: string; release(): Promise<void> }> {
   const dataDir = resolve(dataDirectory);
   for (let attempt = 0; attempt < 3; attempt += 1) {
     const app = runningApp(dataDir);
@@ -266,7 +294,10 @@ export async function useEmbeddedPostgres(dataDirectory: string, options: { logg
     const server = app ? readPostmasterFile(cluster) : undefined;
     if (app && server?.status === 'ready' && alive(server.pid)) {
       const password = await passwordOf(dataDir, false);
-      const at = server.listenAddress && server.listenAddress !== '*' ? { host: server.listenAddress, port: server.port } : { host: server.socketDir, port: server.port };
+      const at =
+        server.listenAddress && server.listenAddress !== '*'
+          ? { host: server.listenAddress, port: server.port }
+          : { host: server.socketDir, port: server.port };
       return { databaseUrl: connectionUrl(password, at), release: async () => {} };
     }
     if (!app) {

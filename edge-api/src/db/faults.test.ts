@@ -71,7 +71,9 @@ describe('databaseFault', () => {
 
   it('asks for 2 s on a fault that passes and 10 s on one that waits on an operator', () => {
     expect(['unreachable', 'stalled', 'shutting_down', 'too_many_connections'].map((f) => retryAfterSeconds(f as DatabaseFault))).toEqual([2, 2, 2, 2]);
-    expect(['disk_full', 'read_only', 'out_of_memory', 'out_of_resources', 'io_error'].map((f) => retryAfterSeconds(f as DatabaseFault))).toEqual([10, 10, 10, 10, 10]);
+    expect(['disk_full', 'read_only', 'out_of_memory', 'out_of_resources', 'io_error'].map((f) => retryAfterSeconds(f as DatabaseFault))).toEqual([
+      10, 10, 10, 10, 10,
+    ]);
   });
 });
 
@@ -82,7 +84,9 @@ interface Line {
 }
 
 /** The API's error handler behind one route that throws `error`, and what it logged. */
-async function answerTo(error: unknown): Promise<{ status: number; retryAfter: string | null; body: { error: { code: string; message: string } }; lines: Line[] }> {
+async function answerTo(
+  error: unknown,
+): Promise<{ status: number; retryAfter: string | null; body: { error: { code: string; message: string } }; lines: Line[] }> {
   const lines: Line[] = [];
   const logger: Logger = {
     info: (message, fields) => lines.push({ level: 'info', message, fields }),
@@ -121,7 +125,11 @@ describe('the API answering a database fault', () => {
 
   it('answers an unavailable() of the code 503 with its Retry-After', async () => {
     const answer = await answerTo(unavailable('The sign-in service cannot be reached; try again shortly'));
-    expect(answer).toMatchObject({ status: 503, retryAfter: '2', body: { error: { code: 'unavailable', message: 'The sign-in service cannot be reached; try again shortly' } } });
+    expect(answer).toMatchObject({
+      status: 503,
+      retryAfter: '2',
+      body: { error: { code: 'unavailable', message: 'The sign-in service cannot be reached; try again shortly' } },
+    });
     expect(unavailable('x', 30).retryAfterSeconds).toBe(30);
   });
 });

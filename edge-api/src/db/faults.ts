@@ -38,43 +38,47 @@ const passing = new Set<DatabaseFault>(['unreachable', 'stalled', 'shutting_down
 export const retryAfterSeconds = (fault: DatabaseFault): number => (passing.has(fault) ? RETRY_AFTER_SECONDS : RETRY_AFTER_RESOURCE_SECONDS);
 
 /** Node's error codes: of the socket to Postgres, and of the data directory's files (images, mailbox). */
-const nodeCodes = new Map<string, DatabaseFault>(Object.entries({
-  ECONNREFUSED: 'unreachable',
-  ECONNRESET: 'unreachable',
-  EPIPE: 'unreachable',
-  ENOTFOUND: 'unreachable',
-  EHOSTUNREACH: 'unreachable',
-  ENETUNREACH: 'unreachable',
-  EAI_AGAIN: 'unreachable',
-  // A unix socket that is not there (yet).
-  ENOENT: 'unreachable',
-  ETIMEDOUT: 'stalled',
-  ENOSPC: 'disk_full',
-  EDQUOT: 'disk_full',
-  EROFS: 'read_only',
-  EIO: 'io_error',
-  ENOMEM: 'out_of_memory',
-  EMFILE: 'out_of_resources',
-  ENFILE: 'out_of_resources',
-} satisfies Record<string, DatabaseFault>));
+const nodeCodes = new Map<string, DatabaseFault>(
+  Object.entries({
+    ECONNREFUSED: 'unreachable',
+    ECONNRESET: 'unreachable',
+    EPIPE: 'unreachable',
+    ENOTFOUND: 'unreachable',
+    EHOSTUNREACH: 'unreachable',
+    ENETUNREACH: 'unreachable',
+    EAI_AGAIN: 'unreachable',
+    // A unix socket that is not there (yet).
+    ENOENT: 'unreachable',
+    ETIMEDOUT: 'stalled',
+    ENOSPC: 'disk_full',
+    EDQUOT: 'disk_full',
+    EROFS: 'read_only',
+    EIO: 'io_error',
+    ENOMEM: 'out_of_memory',
+    EMFILE: 'out_of_resources',
+    ENFILE: 'out_of_resources',
+  } satisfies Record<string, DatabaseFault>),
+);
 
 /**
  * Postgres SQLSTATEs of a server that cannot serve. 53400 (configuration_limit_exceeded) is left out: it
  * says a statement asked too much of a setting, which waiting does not change.
  */
-const sqlStates = new Map<string, DatabaseFault>(Object.entries({
-  '57P01': 'shutting_down',
-  '57P02': 'shutting_down',
-  '57P03': 'shutting_down',
-  // statement_timeout (or a cancel): the statement waited on a lock or a stalled disk too long.
-  '57014': 'stalled',
-  '53000': 'out_of_resources',
-  '53100': 'disk_full',
-  '53200': 'out_of_memory',
-  '53300': 'too_many_connections',
-  '25006': 'read_only',
-  '58030': 'io_error',
-} satisfies Record<string, DatabaseFault>));
+const sqlStates = new Map<string, DatabaseFault>(
+  Object.entries({
+    '57P01': 'shutting_down',
+    '57P02': 'shutting_down',
+    '57P03': 'shutting_down',
+    // statement_timeout (or a cancel): the statement waited on a lock or a stalled disk too long.
+    '57014': 'stalled',
+    '53000': 'out_of_resources',
+    '53100': 'disk_full',
+    '53200': 'out_of_memory',
+    '53300': 'too_many_connections',
+    '25006': 'read_only',
+    '58030': 'io_error',
+  } satisfies Record<string, DatabaseFault>),
+);
 
 const stateFault = (state: string): DatabaseFault | undefined => (state.startsWith('08') ? 'unreachable' : sqlStates.get(state));
 

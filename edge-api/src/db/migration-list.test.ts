@@ -8,7 +8,10 @@ describe('the migration list', () => {
   // Listed by hand so the Workers bundle needs no file system: a file added to migrations/ and not to the
   // list would never run, and a name imported from another file would run the wrong one.
   it('holds every file of migrations/, each under its own name', () => {
-    const files = readdirSync(folder).filter((name) => name.endsWith('.ts')).map((name) => name.slice(0, -3)).sort();
+    const files = readdirSync(folder)
+      .filter((name) => name.endsWith('.ts'))
+      .map((name) => name.slice(0, -3))
+      .sort();
     expect(migrationNames()).toEqual(files);
     const source = readFileSync(new URL('./migrate.ts', import.meta.url), 'utf8');
     for (const name of files) {

@@ -60,18 +60,18 @@ function seenBy(db: Db, reader: NotificationReader) {
 /** Notifications one staff member may see, with their read time; `version` is the later of the two rows' versions. */
 function withReadsOf(db: Db, reader: NotificationReader) {
   return seenBy(db, reader).select([
-      'n.id',
-      'n.kind',
-      'n.title',
-      'n.body',
-      'n.order_id',
-      'n.service_id',
-      'n.resolved_at',
-      'n.created_at',
-      'n.deleted_at',
-      'r.read_at',
-      sql<number>`greatest(n.version, coalesce(r.version, 0))`.as('version'),
-    ]);
+    'n.id',
+    'n.kind',
+    'n.title',
+    'n.body',
+    'n.order_id',
+    'n.service_id',
+    'n.resolved_at',
+    'n.created_at',
+    'n.deleted_at',
+    'r.read_at',
+    sql<number>`greatest(n.version, coalesce(r.version, 0))`.as('version'),
+  ]);
 }
 
 export type NotificationView = Awaited<ReturnType<typeof listNotifications>>[number];

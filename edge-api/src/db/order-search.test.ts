@@ -69,7 +69,9 @@ describe('listAdminOrders count memory (decision 071)', () => {
     // A pool of its own whose statements are recorded, on the same schema.
     const statements: string[] = [];
     const watched = new Kysely<Database>({
-      dialect: new PostgresDialect({ pool: createPool({ databaseUrl: process.env.TEST_DATABASE_URL!, searchPath: `${database.schema},public`, maxConnections: 2 }) }),
+      dialect: new PostgresDialect({
+        pool: createPool({ databaseUrl: process.env.TEST_DATABASE_URL!, searchPath: `${database.schema},public`, maxConnections: 2 }),
+      }),
       log: (event) => void statements.push(event.query.sql),
     });
     const counts = () => statements.filter((text) => text.includes('count(*)')).length;
@@ -103,7 +105,6 @@ describe('listAdminOrders count memory (decision 071)', () => {
       const removed = await listAdminOrders(watched, { status: 'delivered' }, 1, 10, patient);
       expect(removed).toMatchObject({ total: 5, totalIsLowerBound: false });
       expect(counts()).toBe(1);
-
     } finally {
       await watched.destroy();
       // The other tests count on five delivered orders, whatever happened above.

@@ -128,7 +128,6 @@ const COUNT_MEMORY_MS = 10_000;
 /** Distinct filters remembered per pool: past this the memory starts again. */
 const COUNT_MEMORY_ENTRIES = 256;
 
-
 export interface AdminOrderList {
   rows: OrderRow[];
   total: number;
@@ -156,7 +155,14 @@ function countFilter(db: Kysely<Database>, filter: AdminOrderFilter, cap: number
       // The token before the count's snapshot: the count holds every write committed under it (decision 189).
       const version = await readVersionToken(trx);
       const row = await trx
-        .selectFrom((qb) => qb.selectFrom('orders').select('id').where((eb) => matches(eb, filter)).limit(cap).as('capped'))
+        .selectFrom((qb) =>
+          qb
+            .selectFrom('orders')
+            .select('id')
+            .where((eb) => matches(eb, filter))
+            .limit(cap)
+            .as('capped'),
+        )
         .select((eb) => eb.fn.countAll<number>().as('total'))
         .executeTakeFirstOrThrow();
       return { total: Number(row.total), version };
@@ -245,12 +251,24 @@ export async function listAdminOrders(
 
   const readPage = (trx: Db) => pageQuery(trx).execute();
   const readCounted = async (trx: Db) => {
-    const found = await pageQuery(trx).select(sql<number>`count(*) over ()`.as('match_count')).execute();
+    const found = await pageQuery(trx)
+      .select(sql<number>`count(*) over ()`.as('match_count'))
+      .execute();
     const rows: FoundRow[] = found.map(({ match_count: _count, ...row }) => row);
     return { rows, matching: found.length > 0 ? Number(found[0]!.match_count) : undefined };
   };
   const settle = (found: FoundRow[]) => settlePage(found, limit, cursor, offset);
-  return searchedPage(db, filter, { readPage, readCounted, answer, settle, countMatches, rowsWanted: offset + limit + 1, countCap, byCursor: cursor !== undefined, atStart: offset === 0 });
+  return searchedPage(db, filter, {
+    readPage,
+    readCounted,
+    answer,
+    settle,
+    countMatches,
+    rowsWanted: offset + limit + 1,
+    countCap,
+    byCursor: cursor !== undefined,
+    atStart: offset === 0,
+  });
 }
 
 interface SearchParts {

@@ -43,7 +43,9 @@ export async function saveSubscription(trx: Transaction<Database>, userId: strin
     .executeTakeFirstOrThrow();
   await sql`
     delete from push_subscriptions where user_id = ${userId} and id not in (
-      select id from push_subscriptions where user_id = ${userId} order by created_at desc, (id = ${saved.id}) desc, id limit ${PUSH_DEVICES_MAX})`.execute(trx);
+      select id from push_subscriptions where user_id = ${userId} order by created_at desc, (id = ${saved.id}) desc, id limit ${PUSH_DEVICES_MAX})`.execute(
+    trx,
+  );
   return saved;
 }
 

@@ -3,7 +3,14 @@ import type { OrderStatus, PaymentStatus, ReportStatus } from '../contract/order
 import type { Role } from '../contract/users.ts';
 import type { StockStatus } from '../contract/wise-stocks.ts';
 import type { DeliveryDetails, DeliveryKind, OtherDeliveryKind } from '../contract/deliveries.ts';
-import type { MailOutboxTable, PaymentEventsTable, PaymentIntentsTable, PaymentRailsTable, PaymentSessionColumn, PaymentSettingsTable } from './payment-schema.ts';
+import type {
+  MailOutboxTable,
+  PaymentEventsTable,
+  PaymentIntentsTable,
+  PaymentRailsTable,
+  PaymentSessionColumn,
+  PaymentSettingsTable,
+} from './payment-schema.ts';
 import type { CouponsTable, CouponUsesTable } from './coupon-schema.ts';
 import type { TicketMessagesTable, TicketsTable } from './ticket-schema.ts';
 import type { ApiKeysTable, WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEndpointsTable } from './partner-schema.ts';
@@ -183,9 +190,7 @@ export interface WiseStocksTable extends Synced {
 
 /** What may be shown of an item of a service's own stock (decision 072). */
 export type ServiceStockDetails =
-  | { kind: 'account'; email: string; name: string }
-  | { kind: 'server'; host: string; port: number; user: string }
-  | { kind: 'lines'; count: number };
+  { kind: 'account'; email: string; name: string } | { kind: 'server'; host: string; port: number; user: string } | { kind: 'lines'; count: number };
 
 /** Stock kept for one service, of its kind (decision 072); the Wise pool stays in wise_stocks. */
 export interface ServiceStocksTable extends Synced {
@@ -362,4 +367,3 @@ export type ServiceStockRow = Selectable<ServiceStocksTable>;
 export type StockBatchRow = Selectable<StockBatchesTable>;
 export type AuditRow = Selectable<AuditLogTable>;
 export type NotificationRow = Selectable<NotificationsTable>;
-

@@ -112,7 +112,13 @@ export async function markServiceStockFaulty(trx: Transaction<Database>, id: str
 
 /** Whether a service keeps stock of its own: any live item, whatever its status. */
 export async function keepsOwnStock(db: Db, serviceId: string): Promise<boolean> {
-  const row = await db.selectFrom('service_stocks').select('id').where('service_id', '=', serviceId).where('deleted_at', 'is', null).limit(1).executeTakeFirst();
+  const row = await db
+    .selectFrom('service_stocks')
+    .select('id')
+    .where('service_id', '=', serviceId)
+    .where('deleted_at', 'is', null)
+    .limit(1)
+    .executeTakeFirst();
   return row !== undefined;
 }
 

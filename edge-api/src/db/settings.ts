@@ -16,9 +16,7 @@ export function saveSettings(db: Db, settings: SiteSettings, version: number) {
   return db
     .insertInto('settings')
     .values({ id: SITE_SETTINGS_ID, value, version })
-    .onConflict((oc) =>
-      oc.column('id').doUpdateSet({ value, version, updated_at: sql<Date>`now()`, deleted_at: null }),
-    )
+    .onConflict((oc) => oc.column('id').doUpdateSet({ value, version, updated_at: sql<Date>`now()`, deleted_at: null }))
     .returningAll()
     .executeTakeFirstOrThrow();
 }

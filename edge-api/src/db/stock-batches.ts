@@ -75,7 +75,8 @@ export const findBatch = (db: Db, id: string) => withAvailable(db).where('b.id',
 export type BatchRow = NonNullable<Awaited<ReturnType<typeof findBatch>>>;
 
 /** Locks the batch row until the transaction ends; undefined when there is none. */
-export const lockBatch = (trx: Transaction<Database>, id: string) => trx.selectFrom('stock_batches').select('id').where('id', '=', id).forUpdate().executeTakeFirst();
+export const lockBatch = (trx: Transaction<Database>, id: string) =>
+  trx.selectFrom('stock_batches').select('id').where('id', '=', id).forUpdate().executeTakeFirst();
 
 /** Removes the batch's still-available items from stock (tombstones for sync); the sold and others stay. */
 export async function withdrawBatchItems(trx: Transaction<Database>, id: string, version: number): Promise<number> {

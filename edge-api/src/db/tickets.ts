@@ -42,7 +42,9 @@ export function listTickets(db: Db, filter: TicketFilter, limit = 200): Promise<
     .where('t.deleted_at', 'is', null)
     .$if(filter.userId !== undefined, (qb) => qb.where('t.user_id', '=', filter.userId!))
     .$if(filter.status !== undefined, (qb) => qb.where('t.status', '=', filter.status!))
-    .$if(filter.assigneeId !== undefined, (qb) => (filter.assigneeId === null ? qb.where('t.assignee_id', 'is', null) : qb.where('t.assignee_id', '=', filter.assigneeId!)))
+    .$if(filter.assigneeId !== undefined, (qb) =>
+      filter.assigneeId === null ? qb.where('t.assignee_id', 'is', null) : qb.where('t.assignee_id', '=', filter.assigneeId!),
+    )
     .orderBy('t.last_message_at', 'desc')
     .orderBy('t.id')
     .limit(limit)
@@ -51,25 +53,38 @@ export function listTickets(db: Db, filter: TicketFilter, limit = 200): Promise<
 
 /** How many live tickets wait with customer messages no staff member has read. */
 export async function staffUnreadTickets(db: Db): Promise<number> {
-  const row = await db.selectFrom('tickets').select((eb) => eb.fn.countAll<number>().as('count')).where('deleted_at', 'is', null).where('unread_by_staff', '>', 0).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('tickets')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('deleted_at', 'is', null)
+    .where('unread_by_staff', '>', 0)
+    .executeTakeFirstOrThrow();
   return Number(row.count);
 }
 
 /** The messages of some tickets, oldest first. */
 export function messagesOf(db: Db, ticketIds: readonly string[]): Promise<TicketMessageRow[]> {
   if (ticketIds.length === 0) return Promise.resolve([]);
-  return db.selectFrom('ticket_messages').selectAll().where('ticket_id', 'in', [...ticketIds]).orderBy('created_at').orderBy('id').execute();
+  return db
+    .selectFrom('ticket_messages')
+    .selectAll()
+    .where('ticket_id', 'in', [...ticketIds])
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
 }
 
 /** Tickets changed in a sync window, tombstones included: a customer's own, or (no `userId`) all of them for staff. */
 export function changedTickets(db: Db, window: VersionWindow, userId?: string): Promise<TicketView[]> {
-  return ticketViews(db)
-    .where('t.version', '>', window.after)
-    .where('t.version', '<=', window.upTo)
-    // A full pull starts from nothing: it needs no tombstones.
-    .$if(window.after === 0, (qb) => qb.where('t.deleted_at', 'is', null))
-    .$if(userId !== undefined, (qb) => qb.where('t.user_id', '=', userId!))
-    .orderBy('t.version')
-    .$if(window.limit !== undefined, (qb) => qb.limit(window.limit!))
-    .execute();
+  return (
+    ticketViews(db)
+      .where('t.version', '>', window.after)
+      .where('t.version', '<=', window.upTo)
+      // A full pull starts from nothing: it needs no tombstones.
+      .$if(window.after === 0, (qb) => qb.where('t.deleted_at', 'is', null))
+      .$if(userId !== undefined, (qb) => qb.where('t.user_id', '=', userId!))
+      .orderBy('t.version')
+      .$if(window.limit !== undefined, (qb) => qb.limit(window.limit!))
+      .execute()
+  );
 }

@@ -53,14 +53,7 @@ export function insertUser(db: Db, fields: NewUserFields, version: number) {
  * then take turns, so the shop never ends up without an admin.
  */
 export async function lockAdminIds(trx: Transaction<Database>): Promise<string[]> {
-  const rows = await trx
-    .selectFrom('users')
-    .select('id')
-    .where('user_role', '=', 'admin')
-    .where('deleted_at', 'is', null)
-    .orderBy('id')
-    .forUpdate()
-    .execute();
+  const rows = await trx.selectFrom('users').select('id').where('user_role', '=', 'admin').where('deleted_at', 'is', null).orderBy('id').forUpdate().execute();
   return rows.map((row) => row.id);
 }
 

@@ -43,10 +43,15 @@ export async function checkUnlockToken(deps: TokenDeps, userId: string, token: s
     return null;
   }
   if (claims.u !== userId || typeof claims.v !== 'string' || typeof claims.e !== 'number' || claims.e <= deps.clock().getTime()) return null;
-  const vault = await deps.db.selectFrom('device_vaults').select('id').where('id', '=', claims.v).where('user_id', '=', userId).where('destroyed_at', 'is', null).executeTakeFirst();
+  const vault = await deps.db
+    .selectFrom('device_vaults')
+    .select('id')
+    .where('id', '=', claims.v)
+    .where('user_id', '=', userId)
+    .where('destroyed_at', 'is', null)
+    .executeTakeFirst();
   return vault ? vault.id : null;
 }
-
 
 /** A session counts as freshly signed in for this long after its sign-in (decisions 181, 182). */
 export const FRESH_SIGN_IN_MS = 10 * 60_000;
@@ -59,11 +64,12 @@ export type SessionClaims = { sessionId?: string; signedInAt?: number };
  * issued, a refresh included), else Supabase's `amr` claim (the sign-in itself).
  */
 async function signedInAt(deps: TokenDeps, claims: SessionClaims): Promise<number | null> {
-  const row = claims.sessionId ? await deps.db.selectFrom('auth_sessions').select('created_at').where('id', '=', claims.sessionId).executeTakeFirst() : undefined;
+  const row = claims.sessionId
+    ? await deps.db.selectFrom('auth_sessions').select('created_at').where('id', '=', claims.sessionId).executeTakeFirst()
+    : undefined;
   if (row) return new Date(row.created_at).getTime();
   return claims.signedInAt ?? null;
 }
-
 
 /** Whether the session signed in (a password, a mailed link) within FRESH_SIGN_IN_MS: as good a proof as the PIN. */
 export async function signedInFreshly(deps: TokenDeps, claims: SessionClaims): Promise<boolean> {

@@ -71,10 +71,21 @@ export async function claimDeliveries(db: Db, limit: number, leaseMs: number): P
 }
 
 /** One post and what came of it, kept for the account to read. */
-export function recordAttempt(db: Db, delivery: Pick<ClaimedDelivery, 'id' | 'attempts'>, outcome: { status: number | null; error: string | null; durationMs: number }) {
+export function recordAttempt(
+  db: Db,
+  delivery: Pick<ClaimedDelivery, 'id' | 'attempts'>,
+  outcome: { status: number | null; error: string | null; durationMs: number },
+) {
   return db
     .insertInto('webhook_attempts')
-    .values({ id: crypto.randomUUID(), delivery_id: delivery.id, attempt: delivery.attempts, status: outcome.status, error: outcome.error, duration_ms: outcome.durationMs })
+    .values({
+      id: crypto.randomUUID(),
+      delivery_id: delivery.id,
+      attempt: delivery.attempts,
+      status: outcome.status,
+      error: outcome.error,
+      duration_ms: outcome.durationMs,
+    })
     .execute();
 }
 
@@ -114,11 +125,27 @@ export const findEndpoint = (db: Db, userId: string, id: string) =>
 
 /** An endpoint's newest deliveries (up to `limit`), each with its attempts. */
 export async function listDeliveries(db: Db, endpointId: string, limit = 100) {
-  const deliveries = await db.selectFrom('webhook_deliveries').selectAll().where('endpoint_id', '=', endpointId).orderBy('created_at', 'desc').orderBy('id').limit(limit).execute();
+  const deliveries = await db
+    .selectFrom('webhook_deliveries')
+    .selectAll()
+    .where('endpoint_id', '=', endpointId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
   const attempts =
     deliveries.length === 0
       ? []
-      : await db.selectFrom('webhook_attempts').selectAll().where('delivery_id', 'in', deliveries.map((d) => d.id)).orderBy('attempt').execute();
+      : await db
+          .selectFrom('webhook_attempts')
+          .selectAll()
+          .where(
+            'delivery_id',
+            'in',
+            deliveries.map((d) => d.id),
+          )
+          .orderBy('attempt')
+          .execute();
   return deliveries.map((delivery) => ({ delivery, attempts: attempts.filter((attempt) => attempt.delivery_id === delivery.id) }));
 }
 

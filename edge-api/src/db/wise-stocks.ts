@@ -5,7 +5,6 @@ import { writeTime } from './versions.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
-
 const imageColumn = { authImage: 'auth_image', docImg1: 'doc_img1', docImg2: 'doc_img2' } as const;
 
 export function listStocks(db: Db) {

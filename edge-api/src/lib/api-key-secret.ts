@@ -3,7 +3,11 @@ import { API_KEY_PREFIX } from '../contract/partners.ts';
 /** Characters of a key shown to tell keys apart: `sk_` and 8 of the secret (48 bits, never enough to use it). */
 const SHOWN = API_KEY_PREFIX.length + 8;
 
-const base64url = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+const base64url = (bytes: Uint8Array) =>
+  btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
 
 /** A new key: `sk_` and 32 random bytes (256 bits), the part shown, and the SHA-256 kept in its place (decision 173). */
 export async function newApiKey(): Promise<{ secret: string; prefix: string; hash: string }> {

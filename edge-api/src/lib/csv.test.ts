@@ -29,7 +29,8 @@ describe('csvField', () => {
   });
 
   it('defuses a value a spreadsheet would run, blanks or full-width forms first included', () => {
-    for (const value of ['=1+1', '+1', '-1', '@SUM(A1)', '\t=1', '\r=1', '  =HYPERLINK("x")', '\uFF1D1+1']) expect(csvField(value).replace(/^"/, '')).toMatch(/^'/);
+    for (const value of ['=1+1', '+1', '-1', '@SUM(A1)', '\t=1', '\r=1', '  =HYPERLINK("x")', '\uFF1D1+1'])
+      expect(csvField(value).replace(/^"/, '')).toMatch(/^'/);
   });
 
   it('never lets a part of a value start a cell of its own, with a comma, semicolon or tab as the separator', () => {

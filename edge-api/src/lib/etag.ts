@@ -5,7 +5,9 @@
  */
 export async function contentTag(text: string): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
-  return `"${btoa(String.fromCharCode(...digest.subarray(0, 12))).replace(/\+/g, '-').replace(/\//g, '_')}"`;
+  return `"${btoa(String.fromCharCode(...digest.subarray(0, 12)))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')}"`;
 }
 
 /** The tag a compressed copy of an answer tagged `etag` goes out under. */

@@ -20,10 +20,7 @@ describe('the console logger', () => {
       logger.error('went wrong later');
       return c.text('done');
     });
-    const [first, second] = await Promise.all([
-      app.request('/work', { headers: { 'x-request-id': 'proxy-id-0001' } }),
-      app.request('/work'),
-    ]);
+    const [first, second] = await Promise.all([app.request('/work', { headers: { 'x-request-id': 'proxy-id-0001' } }), app.request('/work')]);
     logger.warn('outside any request');
     const secondId = second.headers.get('x-request-id');
     expect(first.headers.get('x-request-id')).toBe('proxy-id-0001');

@@ -57,7 +57,16 @@ describe('the shared store', () => {
 
   it('a backoff is shared too, and forgotten after a success or after forgetAfterMs', async () => {
     let now = Date.parse('2026-11-24T05:20:00Z');
-    const make = () => createFailureBackoff({ db, name: 'test.backoff', freeFailures: 2, baseDelayMs: 10_000, maxDelayMs: 40_000, forgetAfterMs: 600_000, clock: () => new Date(now) });
+    const make = () =>
+      createFailureBackoff({
+        db,
+        name: 'test.backoff',
+        freeFailures: 2,
+        baseDelayMs: 10_000,
+        maxDelayMs: 40_000,
+        forgetAfterMs: 600_000,
+        clock: () => new Date(now),
+      });
     const [a, b] = [make(), make()];
     await a.fail('x');
     expect((await b.check('x')).allowed).toBe(true);
@@ -128,11 +137,15 @@ describe('two app instances on one database', () => {
   it('share the per-user orders limit: 2 orders on one API and 1 on the other, then 429 on both', async () => {
     await insideOneWindow(600_000);
     const shared = { db, close: async () => {} };
-    const [one, two] = await Promise.all([inProcessHarness({ rateLimits: { ordersPer10Min: 3 } }, shared), inProcessHarness({ rateLimits: { ordersPer10Min: 3 } }, shared)]);
+    const [one, two] = await Promise.all([
+      inProcessHarness({ rateLimits: { ordersPer10Min: 3 } }, shared),
+      inProcessHarness({ rateLimits: { ordersPer10Min: 3 } }, shared),
+    ]);
     try {
       const customer = await one.createUser('user');
       const onTwo = { ...customer, token: await two.tokenFor(customer.id, customer.email) };
-      const place = (api: typeof one, user: typeof customer) => api.call('POST', '/api/orders', { user, json: { id: crypto.randomUUID(), productId: crypto.randomUUID() } });
+      const place = (api: typeof one, user: typeof customer) =>
+        api.call('POST', '/api/orders', { user, json: { id: crypto.randomUUID(), productId: crypto.randomUUID() } });
       const statuses = [(await place(one, customer)).status, (await place(one, customer)).status, (await place(two, onTwo)).status];
       expect(statuses).not.toContain(429);
       expect((await place(two, onTwo)).status).toBe(429);

@@ -25,8 +25,19 @@ const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10
 export function createMetrics(options: { db: Kysely<Database>; pool: pg.Pool; token: string | undefined; databaseRestarts?: () => number }): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'storefront_' });
-  const requests = new Counter({ name: 'storefront_http_requests_total', help: 'HTTP requests answered, by route pattern, method and status', labelNames: ['route', 'method', 'status'] as const, registers: [registry] });
-  const latency = new Histogram({ name: 'storefront_http_request_duration_seconds', help: 'Time to answer, by route pattern and method', labelNames: ['route', 'method'] as const, buckets: LATENCY_BUCKETS, registers: [registry] });
+  const requests = new Counter({
+    name: 'storefront_http_requests_total',
+    help: 'HTTP requests answered, by route pattern, method and status',
+    labelNames: ['route', 'method', 'status'] as const,
+    registers: [registry],
+  });
+  const latency = new Histogram({
+    name: 'storefront_http_request_duration_seconds',
+    help: 'Time to answer, by route pattern and method',
+    labelNames: ['route', 'method'] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
   databaseGauges(registry, options.db, options.pool);
   const restarts = options.databaseRestarts ?? (() => 0);
   new Counter({

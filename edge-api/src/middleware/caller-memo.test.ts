@@ -15,7 +15,8 @@ afterAll(() => api.close());
 afterEach(() => vi.useRealTimers());
 
 const staffList = (user: TestUser) => api.call('GET', '/api/admin/orders', { user }).then((answer) => answer.status);
-const setRole = (user: TestUser, role: 'user' | 'moderator' | 'admin') => api.db.updateTable('users').set({ user_role: role }).where('id', '=', user.id).execute();
+const setRole = (user: TestUser, role: 'user' | 'moderator' | 'admin') =>
+  api.db.updateTable('users').set({ user_role: role }).where('id', '=', user.id).execute();
 
 describe('the caller record memo (decision 071)', () => {
   it('takes a demotion or a deletion through the API into account on the very next request', async () => {
@@ -37,7 +38,11 @@ describe('the caller record memo (decision 071)', () => {
     const moderator = await api.createUser('moderator');
     expect(await staffList(moderator)).toBe(200);
     await api.db.transaction().execute(async (trx) => {
-      await trx.updateTable('users').set({ user_role: 'user', version: await nextVersion(trx) }).where('id', '=', moderator.id).execute();
+      await trx
+        .updateTable('users')
+        .set({ user_role: 'user', version: await nextVersion(trx) })
+        .where('id', '=', moderator.id)
+        .execute();
     });
     expect(await staffList(moderator)).toBe(403);
   });

@@ -14,13 +14,25 @@ beforeAll(async () => {
 });
 afterAll(() => api.close());
 
-const orderCount = async () => Number((await api.db.selectFrom('orders').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+const orderCount = async () =>
+  Number(
+    (
+      await api.db
+        .selectFrom('orders')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 describe('the body limit', () => {
   it('refuses an order body over the limit with 413, by Content-Length and streamed, placing nothing', async () => {
     const before = await orderCount();
     const big = JSON.stringify({ id: crypto.randomUUID(), productId: crypto.randomUUID(), title: 'x'.repeat(MAX_JSON_BODY_BYTES) });
-    const declared = await api.call('POST', '/api/orders', { user: customer, body: big, headers: { 'content-type': 'application/json', 'content-length': String(big.length) } });
+    const declared = await api.call('POST', '/api/orders', {
+      user: customer,
+      body: big,
+      headers: { 'content-type': 'application/json', 'content-length': String(big.length) },
+    });
     expect(declared.status).toBe(413);
     expect(declared.body).toMatchObject({ error: { code: 'payload_too_large' } });
     const bytes = new TextEncoder().encode(big);
@@ -41,7 +53,10 @@ describe('the body limit', () => {
   });
 
   it('lets a body under the limit through to the route', async () => {
-    const answer = await api.call('PUT', `/api/users/${customer.id}/role`, { user: admin, json: { userRole: 'user', version: 0, padding: 'x'.repeat(100_000) } });
+    const answer = await api.call('PUT', `/api/users/${customer.id}/role`, {
+      user: admin,
+      json: { userRole: 'user', version: 0, padding: 'x'.repeat(100_000) },
+    });
     expect(answer.status).not.toBe(413);
   });
 });
@@ -72,14 +87,21 @@ describe('NUL characters and unpaired surrogates', () => {
     expect(path.status).toBe(400);
     const badEncoding = await api.call('GET', '/api/admin/orders?search=%ED%A0%80', { user: admin });
     expect(badEncoding.status).toBeLessThan(500);
-    const order = await api.call('POST', '/api/orders', { user: customer, json: { id: crypto.randomUUID(), productId: crypto.randomUUID() }, headers: { 'idempotency-key': 'k\u0000' } }).catch(() => undefined);
+    const order = await api
+      .call('POST', '/api/orders', {
+        user: customer,
+        json: { id: crypto.randomUUID(), productId: crypto.randomUUID() },
+        headers: { 'idempotency-key': 'k\u0000' },
+      })
+      .catch(() => undefined);
     // Fetch itself refuses a NUL in a header; either way no 500 and nothing placed.
     if (order) expect(order.status).toBe(400);
   });
 
   it('answer 400 to a body nested deeper than 32 levels, a NUL at its bottom or not, placing nothing', async () => {
     const before = await orderCount();
-    const send = (body: string) => api.app.request('/api/orders', { method: 'POST', headers: { authorization: `Bearer ${customer.token}`, 'content-type': 'application/json' }, body });
+    const send = (body: string) =>
+      api.app.request('/api/orders', { method: 'POST', headers: { authorization: `Bearer ${customer.token}`, 'content-type': 'application/json' }, body });
     // 100,000 levels: more than the JSON parser itself takes (a 400, not a stack overflow answered 500).
     const parserDepth = await send(`${'['.repeat(100_000)}${']'.repeat(100_000)}`);
     expect(parserDepth.status).toBe(400);

@@ -94,8 +94,20 @@ const WRITE_WINDOW_MS = 10 * 60_000;
  * the 10-minute window ends. Counted in the database, so every process and isolate shares them (decision 049).
  */
 export function limitWrites(deps: Deps) {
-  const orders = createFixedWindowLimiter({ db: deps.db, name: 'api.orders', limit: deps.config.rateLimits?.ordersPer10Min ?? 60, windowMs: WRITE_WINDOW_MS, clock: deps.clock });
-  const uploads = createFixedWindowLimiter({ db: deps.db, name: 'api.uploads', limit: deps.config.rateLimits?.uploadsPer10Min ?? 40, windowMs: WRITE_WINDOW_MS, clock: deps.clock });
+  const orders = createFixedWindowLimiter({
+    db: deps.db,
+    name: 'api.orders',
+    limit: deps.config.rateLimits?.ordersPer10Min ?? 60,
+    windowMs: WRITE_WINDOW_MS,
+    clock: deps.clock,
+  });
+  const uploads = createFixedWindowLimiter({
+    db: deps.db,
+    name: 'api.uploads',
+    limit: deps.config.rateLimits?.uploadsPer10Min ?? 40,
+    windowMs: WRITE_WINDOW_MS,
+    clock: deps.clock,
+  });
   return createMiddleware<AppEnv>(async (c, next) => {
     if (c.req.method !== 'POST') return next();
     const limiter = c.req.path === '/api/orders' ? orders : c.req.path === '/api/uploads' ? uploads : undefined;

@@ -86,7 +86,13 @@ afterAll(async () => {
 });
 
 async function askAsAdmin(api: Hono) {
-  const token = await signAccessToken(key, ISSUER, { sub: userId, email: 'owner@example.test', sessionId: crypto.randomUUID(), issuedAt: now(), expiresIn: 3600 });
+  const token = await signAccessToken(key, ISSUER, {
+    sub: userId,
+    email: 'owner@example.test',
+    sessionId: crypto.randomUUID(),
+    issuedAt: now(),
+    expiresIn: 3600,
+  });
   const from = lines.length;
   const response = await api.request('/api/users', { headers: { authorization: `Bearer ${token}` } });
   const body = (await response.json()) as { error?: { code?: string } };

@@ -21,16 +21,22 @@ const day = (at: Date) => at.toISOString().slice(0, 10);
 /** Decision 044: the same key with another body answers 422 and changes nothing. */
 const keyReused = (error: unknown) => {
   if (error instanceof KeyReusedError) {
-    throw new ApiError('idempotency_mismatch', 'This Idempotency-Key was already used with a different request. Nothing was changed: send a new key for a new change.');
+    throw new ApiError(
+      'idempotency_mismatch',
+      'This Idempotency-Key was already used with a different request. Nothing was changed: send a new key for a new change.',
+    );
   }
   throw error;
 };
 
 /** A keyed hash of the request a key stands for (bodies hold no password here, but one way for all). */
-const hashOf = (deps: Deps, request: string, body: unknown, key?: string) => (key ? deps.secrets.blindIndex(`${request} ${canonicalJson(body)}`) : Promise.resolve(undefined));
+const hashOf = (deps: Deps, request: string, body: unknown, key?: string) =>
+  key ? deps.secrets.blindIndex(`${request} ${canonicalJson(body)}`) : Promise.resolve(undefined);
 
 const isDelivered = (row: OrderRow) =>
-  (row.wise_email !== null || row.delivery_kind !== null) && row.payment_status === 'paid' && (row.order_status === 'delivered' || row.order_status === 'completed');
+  (row.wise_email !== null || row.delivery_kind !== null) &&
+  row.payment_status === 'paid' &&
+  (row.order_status === 'delivered' || row.order_status === 'completed');
 
 /**
  * Why this order cannot take a problem report now, or null when it can (decision 063): it must be
@@ -44,9 +50,13 @@ export function reportRefusal(row: OrderRow, now: Date): ApiError | null {
   if (!row.warranty_ends_at) return new ApiError('no_warranty', 'This service has no warranty, so problems cannot be reported here. Please contact support.');
   const ends = new Date(row.warranty_ends_at);
   if (now.getTime() > ends.getTime()) {
-    return new ApiError('warranty_expired', `The warranty of this order ended on ${day(ends)}. Problems can only be reported within the warranty. Please contact support.`, {
-      warrantyEndsAt: ends.toISOString(),
-    });
+    return new ApiError(
+      'warranty_expired',
+      `The warranty of this order ended on ${day(ends)}. Problems can only be reported within the warranty. Please contact support.`,
+      {
+        warrantyEndsAt: ends.toISOString(),
+      },
+    );
   }
   return null;
 }
@@ -58,60 +68,84 @@ export function reportRefusal(row: OrderRow, now: Date): ApiError | null {
  */
 export async function reportProblem(deps: Deps, me: UserRow, orderId: string, input: OrderReportInput, idempotencyKey?: string): Promise<Order> {
   const requestHash = await hashOf(deps, `POST /orders/${orderId}/report`, input, idempotencyKey);
-  await deps.db.transaction().execute((trx) =>
-    onceForKey(trx, me.id, idempotencyKey && `POST /orders/${orderId}/report ${idempotencyKey}`, async () => {
-      const current = await lockOrder(trx, orderId);
-      if (!current) throw notFound('Order');
-      if (current.user_id !== me.id) throw forbidden('You can only report a problem with your own orders');
-      const refusal = reportRefusal(current, deps.clock());
-      if (refusal) throw refusal;
-      const version = await nextVersion(trx);
-      const updated = await updateOrder(
+  await deps.db
+    .transaction()
+    .execute((trx) =>
+      onceForKey(
         trx,
-        orderId,
-        {
-          report_status: 'open',
-          report_reason: input.reason,
-          report_note: input.note,
-          report_image: input.image || null,
-          reported_at: deps.clock(),
-          report_reply: '',
-          report_resolved_at: null,
+        me.id,
+        idempotencyKey && `POST /orders/${orderId}/report ${idempotencyKey}`,
+        async () => {
+          const current = await lockOrder(trx, orderId);
+          if (!current) throw notFound('Order');
+          if (current.user_id !== me.id) throw forbidden('You can only report a problem with your own orders');
+          const refusal = reportRefusal(current, deps.clock());
+          if (refusal) throw refusal;
+          const version = await nextVersion(trx);
+          const updated = await updateOrder(
+            trx,
+            orderId,
+            {
+              report_status: 'open',
+              report_reason: input.reason,
+              report_note: input.note,
+              report_image: input.image || null,
+              reported_at: deps.clock(),
+              report_reply: '',
+              report_resolved_at: null,
+            },
+            version,
+          );
+          await notifyProblemReport(trx, version, updated, reportReasonLabels[input.reason]);
+          await recordAudit(trx, me, {
+            action: 'order.report',
+            entity: 'order',
+            entityId: orderId,
+            details: { reason: input.reason, reasonLabel: reportReasonLabels[input.reason], screenshot: !!input.image },
+          });
+          return { status: 200, body: { reported: true } };
         },
-        version,
-      );
-      await notifyProblemReport(trx, version, updated, reportReasonLabels[input.reason]);
-      await recordAudit(trx, me, {
-        action: 'order.report',
-        entity: 'order',
-        entityId: orderId,
-        details: { reason: input.reason, reasonLabel: reportReasonLabels[input.reason], screenshot: !!input.image },
-      });
-      return { status: 200, body: { reported: true } };
-    }, requestHash),
-  ).catch(keyReused);
+        requestHash,
+      ),
+    )
+    .catch(keyReused);
   const row = await findOrderIncludingDeleted(deps.db, orderId);
   if (!row || row.deleted_at || row.user_id !== me.id) throw notFound('Order');
   return presentOrder(row, 'owner', deps.secrets, deps.blobs);
 }
 
 /** POST /api/admin/orders/{id}/report/decline: staff answer an open report without replacing the delivery. */
-export async function declineReport(deps: Deps, actor: UserRow, orderId: string, message: string, idempotencyKey?: string): Promise<StoredAnswer & { body: Order }> {
+export async function declineReport(
+  deps: Deps,
+  actor: UserRow,
+  orderId: string,
+  message: string,
+  idempotencyKey?: string,
+): Promise<StoredAnswer & { body: Order }> {
   const requestHash = await hashOf(deps, `POST /admin/orders/${orderId}/report/decline`, { message }, idempotencyKey);
-  const answer = await deps.db.transaction().execute((trx) =>
-    onceForKey(trx, actor.id, idempotencyKey && `POST /admin/orders/${orderId}/report/decline ${idempotencyKey}`, async () => {
-      const current = await lockOrder(trx, orderId);
-      if (!current) throw notFound('Order');
-      if (current.report_status !== 'open') {
-        throw new ApiError('no_open_report', 'This order has no problem report waiting for an answer; it may just have been answered by someone else.');
-      }
-      const version = await nextVersion(trx);
-      const updated = await updateOrder(trx, orderId, { report_status: 'declined', report_reply: message, report_resolved_at: deps.clock() }, version);
-      await tellCustomer(trx, current, updated);
-      await resolveNotification(trx, version, problemReportKey(orderId));
-      await recordAudit(trx, actor, { action: 'order.report_decline', entity: 'order', entityId: orderId, details: { reason: current.report_reason } });
-      return { status: 200, body: await presentOrder(updated, 'staff', deps.secrets, deps.blobs) };
-    }, requestHash),
-  ).catch(keyReused);
+  const answer = await deps.db
+    .transaction()
+    .execute((trx) =>
+      onceForKey(
+        trx,
+        actor.id,
+        idempotencyKey && `POST /admin/orders/${orderId}/report/decline ${idempotencyKey}`,
+        async () => {
+          const current = await lockOrder(trx, orderId);
+          if (!current) throw notFound('Order');
+          if (current.report_status !== 'open') {
+            throw new ApiError('no_open_report', 'This order has no problem report waiting for an answer; it may just have been answered by someone else.');
+          }
+          const version = await nextVersion(trx);
+          const updated = await updateOrder(trx, orderId, { report_status: 'declined', report_reply: message, report_resolved_at: deps.clock() }, version);
+          await tellCustomer(trx, current, updated);
+          await resolveNotification(trx, version, problemReportKey(orderId));
+          await recordAudit(trx, actor, { action: 'order.report_decline', entity: 'order', entityId: orderId, details: { reason: current.report_reason } });
+          return { status: 200, body: await presentOrder(updated, 'staff', deps.secrets, deps.blobs) };
+        },
+        requestHash,
+      ),
+    )
+    .catch(keyReused);
   return answer as StoredAnswer & { body: Order };
 }

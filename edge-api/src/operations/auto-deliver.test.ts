@@ -41,7 +41,10 @@ describe('automatic delivery from stock (issue 16, item 5)', () => {
     const created = await api.call<Service>('POST', '/api/services', { user: admin, json: { ...serviceBody, title: 'VPS', category: 'vps' } });
     expect(created.status).toBe(201);
     expect(created.body.autoDeliver).toBe(false);
-    const refused = await api.call<ErrorBody>('PUT', `/api/services/${created.body.id}`, { user: admin, json: { ...serviceBody, title: 'VPS', category: 'vps', autoDeliver: true } });
+    const refused = await api.call<ErrorBody>('PUT', `/api/services/${created.body.id}`, {
+      user: admin,
+      json: { ...serviceBody, title: 'VPS', category: 'vps', autoDeliver: true },
+    });
     expect(refused.status).toBe(400);
     expect(errorPaths(refused.body)).toEqual(['autoDeliver']);
     expect(refused.body.error.message).toContain('only a service of the Wise category can deliver automatically');

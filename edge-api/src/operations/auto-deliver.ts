@@ -31,7 +31,12 @@ export async function automaticDelivery(trx: Transaction<Database>, current: Ord
   if (current.wise_email !== null || current.stock_id !== null || current.delivery_kind !== null) return null;
   const status = change.orderStatus ?? current.order_status;
   if (status === 'delivered' || status === 'cancelled') return null;
-  const service = await trx.selectFrom('services').select(['id', 'auto_deliver', 'delivery_kind']).where('id', '=', current.product_id).where('deleted_at', 'is', null).executeTakeFirst();
+  const service = await trx
+    .selectFrom('services')
+    .select(['id', 'auto_deliver', 'delivery_kind'])
+    .where('id', '=', current.product_id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
   if (!service?.auto_deliver || service.delivery_kind === 'file') return null;
   if (service.delivery_kind !== 'account' || (await keepsOwnStock(trx, service.id))) {
     const item = await claimNextServiceStock(trx, service.id, service.delivery_kind);

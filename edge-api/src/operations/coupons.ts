@@ -18,7 +18,11 @@ interface Use {
 }
 
 /** Every rule of a coupon that can refuse it for this order; the quote it gives when none does. */
-async function check(db: Kysely<Database> | Transaction<Database>, coupon: CouponRow | undefined, use: Use): Promise<{ coupon: CouponRow; quote: CouponQuote }> {
+async function check(
+  db: Kysely<Database> | Transaction<Database>,
+  coupon: CouponRow | undefined,
+  use: Use,
+): Promise<{ coupon: CouponRow; quote: CouponQuote }> {
   if (!coupon || !coupon.enabled) throw refuse('This coupon code is not valid.');
   if (coupon.starts_at && use.now < coupon.starts_at) throw refuse('This coupon cannot be used yet.');
   if (coupon.ends_at && use.now >= coupon.ends_at) throw refuse('This coupon has expired.');
@@ -26,11 +30,13 @@ async function check(db: Kysely<Database> | Transaction<Database>, coupon: Coupo
   if (coupon.service_ids.length > 0 && !coupon.service_ids.includes(use.service.id)) throw refuse('This coupon is not for this service.');
   const quote = quoteCoupon(use.service.price, coupon);
   if (!quote) throw refuse('This coupon cannot be used on a service without a fixed price.');
-  if (coupon.min_total !== null && toCents(quote.listPrice)! < toCents(coupon.min_total)!) throw refuse(`This coupon needs an order of at least ${coupon.min_total}.`);
+  if (coupon.min_total !== null && toCents(quote.listPrice)! < toCents(coupon.min_total)!)
+    throw refuse(`This coupon needs an order of at least ${coupon.min_total}.`);
   if (coupon.first_order_only || coupon.max_uses_per_customer !== null) {
     const history = await customerHistory(db, coupon.id, use.userId, use.orderId);
     if (coupon.first_order_only && history.hasOrdered) throw refuse('This coupon is for a first order only.');
-    if (coupon.max_uses_per_customer !== null && history.uses >= coupon.max_uses_per_customer) throw refuse('You have already used this coupon as often as it allows.');
+    if (coupon.max_uses_per_customer !== null && history.uses >= coupon.max_uses_per_customer)
+      throw refuse('You have already used this coupon as often as it allows.');
   }
   return { coupon, quote };
 }
@@ -47,7 +53,11 @@ export async function previewCoupon(db: Deps['db'], code: string, use: Use): Pro
  */
 export async function redeemCoupon(trx: Transaction<Database>, code: string, use: Use & { orderId: string }): Promise<CouponQuote> {
   const { coupon, quote } = await check(trx, await lockCouponByCode(trx, code), use);
-  await trx.updateTable('coupons').set((eb) => ({ uses: eb('uses', '+', 1) })).where('id', '=', coupon.id).execute();
+  await trx
+    .updateTable('coupons')
+    .set((eb) => ({ uses: eb('uses', '+', 1) }))
+    .where('id', '=', coupon.id)
+    .execute();
   await trx.insertInto('coupon_uses').values({ order_id: use.orderId, coupon_id: coupon.id, user_id: use.userId, created_at: use.now }).execute();
   return quote;
 }

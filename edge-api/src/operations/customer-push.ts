@@ -28,8 +28,10 @@ export function customerNotice(before: OrderRow, after: OrderRow): PushPayload |
     return of('Delivery replaced', 'your delivery was replaced. Open the order to see the new credentials.');
   }
   if (before.report_status === 'open' && after.report_status === 'declined') return of('Problem report answered', 'the shop answered your problem report.');
-  if (after.order_status !== before.order_status) return of('Order status changed', `your order is now ${statusWords[after.order_status] ?? after.order_status}.`);
-  if (after.payment_status !== before.payment_status) return of('Payment status changed', `payment is now ${paymentWords[after.payment_status] ?? after.payment_status}.`);
+  if (after.order_status !== before.order_status)
+    return of('Order status changed', `your order is now ${statusWords[after.order_status] ?? after.order_status}.`);
+  if (after.payment_status !== before.payment_status)
+    return of('Payment status changed', `payment is now ${paymentWords[after.payment_status] ?? after.payment_status}.`);
   return null;
 }
 

@@ -27,7 +27,12 @@ describe('delivering an order (PUT /api/admin/orders/:id)', () => {
 
     const trail = await orders.auditRows(id);
     const deliver = trail.find((entry) => entry.action === 'order.deliver');
-    expect(deliver?.details).toMatchObject({ delivered: 'typed', wiseEmail: 'Typed.User@Wise.test', proofImage: true, to: { paymentStatus: 'paid', orderStatus: 'delivered' } });
+    expect(deliver?.details).toMatchObject({
+      delivered: 'typed',
+      wiseEmail: 'Typed.User@Wise.test',
+      proofImage: true,
+      to: { paymentStatus: 'paid', orderStatus: 'delivered' },
+    });
     expect(JSON.stringify(trail)).not.toContain(password);
 
     const owner = await api.call<Order[]>('GET', `/api/orders/user/${customer.id}`, { user: customer });
@@ -70,18 +75,27 @@ describe('delivering an order (PUT /api/admin/orders/:id)', () => {
       json: { orderStatus: 'processing', base: { orderStatus: seen.order_status } },
     });
     expect(status.status).toBe(200);
-    const payment = await api.call<Order>('PUT', `/api/admin/orders/${id}`, { user: admin, json: { paymentStatus: 'paid', base: { paymentStatus: seen.payment_status } } });
+    const payment = await api.call<Order>('PUT', `/api/admin/orders/${id}`, {
+      user: admin,
+      json: { paymentStatus: 'paid', base: { paymentStatus: seen.payment_status } },
+    });
     expect(payment.status).toBe(200);
     expect(await orders.orderRow(id)).toMatchObject({ order_status: 'processing', payment_status: 'paid' });
 
     // The same field, from the same old value, to another value: a true conflict, with both values.
-    const clash = await api.call<ErrorBody>('PUT', `/api/admin/orders/${id}`, { user: admin, json: { orderStatus: 'cancelled', base: { orderStatus: seen.order_status } } });
+    const clash = await api.call<ErrorBody>('PUT', `/api/admin/orders/${id}`, {
+      user: admin,
+      json: { orderStatus: 'cancelled', base: { orderStatus: seen.order_status } },
+    });
     expect(clash.status).toBe(409);
     expect(clash.body.error.code).toBe('conflict');
     expect(clash.body.error.details).toMatchObject({ field: 'orderStatus', from: 'pending', yours: 'cancelled', theirs: 'processing' });
     expect(await orders.orderRow(id)).toMatchObject({ order_status: 'processing', payment_status: 'paid' });
     // The same value both ways is no conflict.
-    const same = await api.call<Order>('PUT', `/api/admin/orders/${id}`, { user: admin, json: { orderStatus: 'processing', base: { orderStatus: seen.order_status } } });
+    const same = await api.call<Order>('PUT', `/api/admin/orders/${id}`, {
+      user: admin,
+      json: { orderStatus: 'processing', base: { orderStatus: seen.order_status } },
+    });
     expect(same.status).toBe(200);
   });
 
@@ -91,7 +105,10 @@ describe('delivering an order (PUT /api/admin/orders/:id)', () => {
     const stockId = await orders.seedStock('Stocked@Wise.test', password);
     const stockBefore = await orders.stockRow(stockId);
 
-    const delivered = await api.call<Order>('PUT', `/api/admin/orders/${id}`, { user: moderator, json: { paymentStatus: 'paid', orderStatus: 'delivered', stockId } });
+    const delivered = await api.call<Order>('PUT', `/api/admin/orders/${id}`, {
+      user: moderator,
+      json: { paymentStatus: 'paid', orderStatus: 'delivered', stockId },
+    });
     expect(delivered.status).toBe(200);
     expect(delivered.body).toMatchObject({ id, paymentStatus: 'paid', orderStatus: 'delivered', wiseEmail: 'Stocked@Wise.test', stockId });
     expect(delivered.body).not.toHaveProperty('wisePassword');
@@ -116,7 +133,10 @@ describe('delivering an order (PUT /api/admin/orders/:id)', () => {
 
     // The same stock again, to another order: refused, and that order stays as it was.
     const other = await orders.placeOrder();
-    const again = await api.call<ErrorBody>('PUT', `/api/admin/orders/${other}`, { user: admin, json: { paymentStatus: 'paid', orderStatus: 'delivered', stockId } });
+    const again = await api.call<ErrorBody>('PUT', `/api/admin/orders/${other}`, {
+      user: admin,
+      json: { paymentStatus: 'paid', orderStatus: 'delivered', stockId },
+    });
     expect(again.status).toBe(409);
     expect(again.body.error.code).toBe('stock_unavailable');
     expect(await orders.orderRow(other)).toMatchObject({ payment_status: 'pending', order_status: 'pending', wise_email: null, stock_id: null });
@@ -128,7 +148,10 @@ describe('delivering an order (PUT /api/admin/orders/:id)', () => {
     const gone = await orders.seedStock('gone@wise.test', `Gone-${random()}`);
     await api.db.updateTable('wise_stocks').set({ deleted_at: new Date() }).where('id', '=', gone).execute();
     for (const stockId of [suspended, gone, crypto.randomUUID()]) {
-      const refused = await api.call<ErrorBody>('PUT', `/api/admin/orders/${id}`, { user: admin, json: { paymentStatus: 'paid', orderStatus: 'delivered', stockId } });
+      const refused = await api.call<ErrorBody>('PUT', `/api/admin/orders/${id}`, {
+        user: admin,
+        json: { paymentStatus: 'paid', orderStatus: 'delivered', stockId },
+      });
       expect(refused.status).toBe(409);
       expect(refused.body.error.code).toBe('stock_unavailable');
     }
@@ -191,7 +214,10 @@ describe('delivering an order (PUT /api/admin/orders/:id)', () => {
     const stockIds = await Promise.all(Array.from({ length: 20 }, (_, i) => orders.seedStock(`race-${i}-${random()}@wise.test`, `Race-${i}-${random()}`)));
     const answers = await Promise.all(
       stockIds.map((stockId, i) =>
-        api.call<Order & ErrorBody>('PUT', `/api/admin/orders/${id}`, { user: i % 2 === 0 ? admin : moderator, json: { paymentStatus: 'paid', orderStatus: 'delivered', stockId } }),
+        api.call<Order & ErrorBody>('PUT', `/api/admin/orders/${id}`, {
+          user: i % 2 === 0 ? admin : moderator,
+          json: { paymentStatus: 'paid', orderStatus: 'delivered', stockId },
+        }),
       ),
     );
     const winners = answers.filter((a) => a.status === 200);

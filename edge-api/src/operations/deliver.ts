@@ -67,7 +67,14 @@ function assertFieldsUnchanged(current: OrderRow, change: OrderChange, base: Non
  * problem report is answered as replaced, and a rotation notice gives way to the new delivery. Runs in
  * the delivery's transaction, under the order's row lock.
  */
-async function keepReplacedDelivery(trx: Transaction<Database>, actor: Pick<UserRow, 'id' | 'email'>, current: OrderRow, changes: Updateable<OrdersTable>, version: number, now: Date) {
+async function keepReplacedDelivery(
+  trx: Transaction<Database>,
+  actor: Pick<UserRow, 'id' | 'email'>,
+  current: OrderRow,
+  changes: Updateable<OrdersTable>,
+  version: number,
+  now: Date,
+) {
   const past: StoredDelivery = {
     at: now.toISOString(),
     kind: 'replaced',
@@ -78,7 +85,11 @@ async function keepReplacedDelivery(trx: Transaction<Database>, actor: Pick<User
     ...(current.service_stock_id && { serviceStockId: current.service_stock_id }),
     byEmail: actor.email,
     // Another kind (decision 069): what may be shown of it, and its secret still sealed.
-    ...(current.delivery_kind && { deliveryKind: current.delivery_kind, deliveryDetails: current.delivery_details ?? undefined, deliverySecretEnc: current.delivery_secret_enc }),
+    ...(current.delivery_kind && {
+      deliveryKind: current.delivery_kind,
+      deliveryDetails: current.delivery_details ?? undefined,
+      deliverySecretEnc: current.delivery_secret_enc,
+    }),
   };
   changes.delivery_history = JSON.stringify([...current.delivery_history, past]);
   changes.credentials_rotated_at = null;
@@ -177,7 +188,10 @@ export async function changeOrder(
         trx,
         actor.id,
         idempotencyKey && orderChangeKey(orderId, idempotencyKey),
-        async () => ({ status: 200, body: await presentOrder(await changeOrderIn(trx, deps, actor, orderId, change, sealed), 'staff', deps.secrets, deps.blobs) }),
+        async () => ({
+          status: 200,
+          body: await presentOrder(await changeOrderIn(trx, deps, actor, orderId, change, sealed), 'staff', deps.secrets, deps.blobs),
+        }),
         requestHash,
       ),
     )
@@ -286,13 +300,15 @@ export async function changeOrderIn(
     serviceStock = auto?.serviceStock ?? (await lockServiceStock(trx, change.serviceStockId!));
     if (!serviceStock || serviceStock.status !== 'available') throw serviceStockUnavailable();
     if (serviceStock.service_id !== current.product_id) {
-      throw badRequest("serviceStockId: this item is stock of another service", [{ path: 'serviceStockId', message: 'is stock of another service' }]);
+      throw badRequest('serviceStockId: this item is stock of another service', [{ path: 'serviceStockId', message: 'is stock of another service' }]);
     }
     await assertServiceKind(trx, current, serviceStock.kind);
     Object.assign(changes, await serviceStockColumns(deps, serviceStock), { payment_status: 'paid', order_status: 'delivered' });
   }
   const version = await nextVersion(trx);
-  const replacing = (typedColumns !== null || stock !== undefined || serviceStock !== undefined || other !== null) && (current.wise_email !== null || current.delivery_kind !== null);
+  const replacing =
+    (typedColumns !== null || stock !== undefined || serviceStock !== undefined || other !== null) &&
+    (current.wise_email !== null || current.delivery_kind !== null);
   if (replacing) await keepReplacedDelivery(trx, actor, current, changes, version, deps.clock());
   const sold = [
     { entity: 'wise_stock', item: stock, markSold: markStockSold, auditDetails: {} },
@@ -301,7 +317,12 @@ export async function changeOrderIn(
   for (const { entity, item, markSold, auditDetails } of sold) {
     if (!item) continue;
     await markSold(trx, item.id, { userId: current.user_id, orderId }, version);
-    await recordAudit(trx, actor, { action: `${entity}.sold`, entity, entityId: item.id, details: { from: item.status, to: 'sold', soldTo: current.user_id, orderId, ...auditDetails } });
+    await recordAudit(trx, actor, {
+      action: `${entity}.sold`,
+      entity,
+      entityId: item.id,
+      details: { from: item.status, to: 'sold', soldTo: current.user_id, orderId, ...auditDetails },
+    });
   }
   const updated = await updateOrder(trx, orderId, changes, version);
   await tellCustomer(trx, current, updated);
@@ -311,7 +332,8 @@ export async function changeOrderIn(
   await queueOrderEvents(trx, current, updated);
   // A payment staff settle in this update, or an answered problem report, closes what staff were told
   // about it (a proof may come in for a failed payment too, so the check is on the change).
-  if (updated.payment_status !== current.payment_status && updated.payment_status !== 'pending') await resolveNotification(trx, version, paymentCheckKey(orderId));
+  if (updated.payment_status !== current.payment_status && updated.payment_status !== 'pending')
+    await resolveNotification(trx, version, paymentCheckKey(orderId));
   if (current.report_status === 'open' && updated.report_status !== 'open') await resolveNotification(trx, version, problemReportKey(orderId));
   if (auto) await afterAutomaticDelivery(trx, version, updated, auto);
   else if (typedColumns || stock || serviceStock || other) await resolveNotification(trx, version, noStockKey(orderId));
@@ -327,7 +349,10 @@ export async function changeOrderIn(
       ...(delivered && !other && { delivered, wiseEmail: updated.wise_email, stockId: updated.stock_id, proofImage: updated.wise_image !== null }),
       ...(serviceStock && { serviceStockId: serviceStock.id, ...(updated.delivery_kind && { deliveryKind: updated.delivery_kind }) }),
       ...(other && { delivered, deliveryKind: other.kind, ...other.audit, ...(change.overrideDuplicates && { overrideDuplicates: true }) }),
-      ...(delivered && replacing && { replaced: current.delivery_kind ? { deliveryKind: current.delivery_kind } : { wiseEmail: current.wise_email, stockId: current.stock_id } }),
+      ...(delivered &&
+        replacing && {
+          replaced: current.delivery_kind ? { deliveryKind: current.delivery_kind } : { wiseEmail: current.wise_email, stockId: current.stock_id },
+        }),
     },
   });
   return updated;

@@ -64,7 +64,14 @@ describe('a server login', () => {
     const password = `Srv-${random()}-pw`;
     const delivered = await deliver(id, { server: { host: 'vps1.example.net', port: 2222, user: 'root', password } });
     expect(delivered.status).toBe(200);
-    expect(delivered.body).toMatchObject({ paymentStatus: 'paid', orderStatus: 'delivered', deliveryKind: 'server', serverHost: 'vps1.example.net', serverPort: 2222, serverUser: 'root' });
+    expect(delivered.body).toMatchObject({
+      paymentStatus: 'paid',
+      orderStatus: 'delivered',
+      deliveryKind: 'server',
+      serverHost: 'vps1.example.net',
+      serverPort: 2222,
+      serverUser: 'root',
+    });
     expect(delivered.body).not.toHaveProperty('serverPassword');
 
     const row = await bench.orders.orderRow(id);
@@ -76,7 +83,13 @@ describe('a server login', () => {
     expect(JSON.stringify(audit)).not.toContain(password);
     expect(audit.find((entry) => entry.action === 'order.deliver')?.details).toMatchObject({ deliveryKind: 'server', host: 'vps1.example.net', user: 'root' });
 
-    expect(await ownerView(id)).toMatchObject({ deliveryKind: 'server', serverHost: 'vps1.example.net', serverPort: 2222, serverUser: 'root', serverPassword: password });
+    expect(await ownerView(id)).toMatchObject({
+      deliveryKind: 'server',
+      serverHost: 'vps1.example.net',
+      serverPort: 2222,
+      serverUser: 'root',
+      serverPassword: password,
+    });
     // The sync carries the same to the device.
     const synced = await bench.api.call<SyncResponse>('GET', '/api/sync?scope=private&cursor=0', { user: bench.customer });
     expect(synced.body.changes.orders?.find((order) => order.id === id)).toMatchObject({ serverPassword: password, serverUser: 'root' });

@@ -31,7 +31,10 @@ async function requireProof(deps: Deps, claims: SessionClaims, me: UserRow, toke
   const proven = await checkUnlockToken(deps, me.id, token);
   if (proven && (vaultId === undefined || proven === vaultId)) return;
   if (await signedInFreshly(deps, claims)) return;
-  throw new ApiError('reauth_required', 'Sign in again (or unlock the vault) to do this: a vault is only changed by someone who knows the password or the PIN.');
+  throw new ApiError(
+    'reauth_required',
+    'Sign in again (or unlock the vault) to do this: a vault is only changed by someone who knows the password or the PIN.',
+  );
 }
 
 export const presentVault = (row: DeviceVaultRow): VaultSummary => ({
@@ -48,8 +51,20 @@ export const listVaults = (deps: Deps, me: UserRow) =>
   deps.db.selectFrom('device_vaults').selectAll().where('user_id', '=', me.id).orderBy('created_at').execute();
 
 /** Registers a device's vault and answers its pepper (32 random bytes) once. */
-export async function registerVault(deps: Deps, claims: SessionClaims, me: UserRow, input: VaultRegisterInput, token: string | undefined): Promise<{ pepper: string }> {
-  const limited = await createFixedWindowLimiter({ db: deps.db, name: 'api.vault-registrations', limit: VAULTS_PER_DAY, windowMs: 24 * 3600_000, clock: deps.clock }).hit(me.id);
+export async function registerVault(
+  deps: Deps,
+  claims: SessionClaims,
+  me: UserRow,
+  input: VaultRegisterInput,
+  token: string | undefined,
+): Promise<{ pepper: string }> {
+  const limited = await createFixedWindowLimiter({
+    db: deps.db,
+    name: 'api.vault-registrations',
+    limit: VAULTS_PER_DAY,
+    windowMs: 24 * 3600_000,
+    clock: deps.clock,
+  }).hit(me.id);
   if (!limited.allowed) throw new RateLimitedError(limited.retryAfterSeconds);
   if ((await listVaults(deps, me)).length > 0) await requireProof(deps, claims, me, token);
   const pepper = toB64(globalThis.crypto.getRandomValues(new Uint8Array(32)));
@@ -82,7 +97,13 @@ export type UnlockOutcome = VaultUnlocked;
  * parallel guesses still add up.
  */
 export async function unlockVault(deps: Deps, me: UserRow, vaultId: string, verifier: string): Promise<UnlockOutcome> {
-  const limited = await createFixedWindowLimiter({ db: deps.db, name: 'api.vault-unlocks', limit: VAULT_UNLOCKS_PER_10_MIN, windowMs: 10 * 60_000, clock: deps.clock }).hit(me.id);
+  const limited = await createFixedWindowLimiter({
+    db: deps.db,
+    name: 'api.vault-unlocks',
+    limit: VAULT_UNLOCKS_PER_10_MIN,
+    windowMs: 10 * 60_000,
+    clock: deps.clock,
+  }).hit(me.id);
   if (!limited.allowed) throw new RateLimitedError(limited.retryAfterSeconds);
   const hash = await verifierHash(deps, vaultId, verifier);
   const outcome = await deps.db.transaction().execute(async (trx) => {
@@ -104,8 +125,10 @@ export async function unlockVault(deps: Deps, me: UserRow, vaultId: string, veri
     await recordAudit(trx, me, { action: 'vault.wrong_pin', entity: 'user', entityId: me.id, details: { vaultId, wrongTries: tries } });
     return { kind: 'wrong' as const, left: VAULT_MAX_WRONG_PINS - tries };
   });
-  if (outcome.kind === 'destroyed') throw new ApiError('vault_destroyed', 'Too many wrong PINs: this vault was destroyed. Make it again; the passwords come back from the shop.');
-  if (outcome.kind === 'wrong') throw new ApiError('wrong_pin', `Wrong PIN: ${outcome.left} ${outcome.left === 1 ? 'try' : 'tries'} left`, { left: outcome.left });
+  if (outcome.kind === 'destroyed')
+    throw new ApiError('vault_destroyed', 'Too many wrong PINs: this vault was destroyed. Make it again; the passwords come back from the shop.');
+  if (outcome.kind === 'wrong')
+    throw new ApiError('wrong_pin', `Wrong PIN: ${outcome.left} ${outcome.left === 1 ? 'try' : 'tries'} left`, { left: outcome.left });
   const { token, expiresAt } = await issueUnlockToken(deps, me.id, vaultId);
   return { pepper: await deps.secrets.decrypt(outcome.pepperEnc), unlockToken: token, expiresAt: expiresAt.toISOString() };
 }

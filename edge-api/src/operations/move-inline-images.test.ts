@@ -31,11 +31,33 @@ async function insertOldRows() {
     await insertService(trx, ids.photo, { ...service, title: 'Photo', image: pngDataUrl }, version);
     await insertService(trx, ids.demo, { ...service, title: 'Demo', image: demoInline }, version);
     await insertService(trx, ids.svg, { ...service, title: 'Drawn', image: unknownSvg }, version);
-    const order = (productId: string, image: string) => ({ id: crypto.randomUUID(), product_id: productId, title: 'x', image, price: '5', user_id: admin.id, user_email: admin.email, version });
-    await trx.insertInto('orders').values([order(ids.photo, pngDataUrl), order(ids.photo, pngDataUrl), order(ids.demo, demoInline), order(ids.svg, unknownSvg)]).execute();
+    const order = (productId: string, image: string) => ({
+      id: crypto.randomUUID(),
+      product_id: productId,
+      title: 'x',
+      image,
+      price: '5',
+      user_id: admin.id,
+      user_email: admin.email,
+      version,
+    });
+    await trx
+      .insertInto('orders')
+      .values([order(ids.photo, pngDataUrl), order(ids.photo, pngDataUrl), order(ids.demo, demoInline), order(ids.svg, unknownSvg)])
+      .execute();
     await trx
       .insertInto('wise_stocks')
-      .values({ id: ids.stock, wise_name: 'A', wise_email: 'a@wise.test', wise_password_enc: 'x', wise_password_index: 'x', user_name: 'A', auth_image: legacyDemoAuthImage(), doc_img1: pngDataUrl, version })
+      .values({
+        id: ids.stock,
+        wise_name: 'A',
+        wise_email: 'a@wise.test',
+        wise_password_enc: 'x',
+        wise_password_index: 'x',
+        user_name: 'A',
+        auth_image: legacyDemoAuthImage(),
+        doc_img1: pngDataUrl,
+        version,
+      })
       .execute();
   });
   return ids;
@@ -84,20 +106,33 @@ describe('moving inline images into the image store', () => {
     expect(again).toMatchObject({ moved: 0, known: 0, left: 1, rows: { services: 0, orders: 0, wiseStocks: 0 } });
   });
 
-  it('keeps a stock image staff replace while the files are being stored, and still moves the stock\'s other image', async () => {
+  it("keeps a stock image staff replace while the files are being stored, and still moves the stock's other image", async () => {
     // `npm run migrate` runs while the earlier deployment still serves: staff may change a stock between the read and the rewrite.
     const id = crypto.randomUUID();
     await api.db.transaction().execute(async (trx) => {
       const version = await nextVersion(trx);
       await trx
         .insertInto('wise_stocks')
-        .values({ id, wise_name: 'B', wise_email: 'b@wise.test', wise_password_enc: 'x', wise_password_index: 'y', user_name: 'B', auth_image: gifDataUrl, doc_img1: pngDataUrl, version })
+        .values({
+          id,
+          wise_name: 'B',
+          wise_email: 'b@wise.test',
+          wise_password_enc: 'x',
+          wise_password_index: 'y',
+          user_name: 'B',
+          auth_image: gifDataUrl,
+          doc_img1: pngDataUrl,
+          version,
+        })
         .execute();
     });
     const stored = await storeInlineImages({ db: api.db, blobs: api.deps.blobs }, known());
 
     const { version } = await api.db.selectFrom('wise_stocks').select('version').where('id', '=', id).executeTakeFirstOrThrow();
-    const replaced = await api.call('PUT', `/api/wise-stocks/${id}`, { user: admin, json: { docImg1: 'https://images.example.test/passport.jpg', version: Number(version) } });
+    const replaced = await api.call('PUT', `/api/wise-stocks/${id}`, {
+      user: admin,
+      json: { docImg1: 'https://images.example.test/passport.jpg', version: Number(version) },
+    });
     expect(replaced.status).toBe(200);
     const afterStaff = await api.db.selectFrom('wise_stocks').select('version').where('id', '=', id).executeTakeFirstOrThrow();
 
@@ -114,8 +149,24 @@ describe('moving inline images into the image store', () => {
     const [gifOrder, demoOrder] = [crypto.randomUUID(), crypto.randomUUID()];
     await api.db.transaction().execute(async (trx) => {
       const version = await nextVersion(trx);
-      const order = (id: string, wiseImage: string) => ({ id, product_id: crypto.randomUUID(), title: 'x', image: '/demo/vps.svg', price: '5', user_id: admin.id, user_email: admin.email, order_status: 'delivered' as const, payment_status: 'paid' as const, wise_email: 'c@wise.test', wise_image: wiseImage, version });
-      await trx.insertInto('orders').values([order(gifOrder, gifDataUrl), order(demoOrder, legacyDemoAuthImage())]).execute();
+      const order = (id: string, wiseImage: string) => ({
+        id,
+        product_id: crypto.randomUUID(),
+        title: 'x',
+        image: '/demo/vps.svg',
+        price: '5',
+        user_id: admin.id,
+        user_email: admin.email,
+        order_status: 'delivered' as const,
+        payment_status: 'paid' as const,
+        wise_email: 'c@wise.test',
+        wise_image: wiseImage,
+        version,
+      });
+      await trx
+        .insertInto('orders')
+        .values([order(gifOrder, gifDataUrl), order(demoOrder, legacyDemoAuthImage())])
+        .execute();
     });
     const waiting = await countInlineImageRows(api.db, { known: [...known().keys()] });
     const before = await currentVersion(api.db);
@@ -127,7 +178,9 @@ describe('moving inline images into the image store', () => {
     const gif = orders.find((o) => o.id === gifOrder)!;
     // A private reference, as the stock's own image: never a public URL.
     expect(gif.wise_image).toMatch(/^stock-images\/inline-[0-9a-f]{32}\.gif$/);
-    expect(await api.deps.blobs.read('stock-images', gif.wise_image!.slice('stock-images/'.length))).toEqual(Uint8Array.from(Buffer.from(gifDataUrl.split(',')[1]!, 'base64')));
+    expect(await api.deps.blobs.read('stock-images', gif.wise_image!.slice('stock-images/'.length))).toEqual(
+      Uint8Array.from(Buffer.from(gifDataUrl.split(',')[1]!, 'base64')),
+    );
     expect(orders.find((o) => o.id === demoOrder)!.wise_image).toBe(`${DEMO_AUTH_IMAGE.bucket}/${DEMO_AUTH_IMAGE.name}`);
     expect(orders.every((o) => Number(o.version) > before)).toBe(true);
   });

@@ -51,7 +51,11 @@ const stockColumns = ['auth_image', 'doc_img1', 'doc_img2'] as const;
  */
 export async function countInlineImageRows(db: Kysely<Database>, rule: InlineImageRule): Promise<RowCounts> {
   const count = (table: 'services' | 'orders' | 'wise_stocks', where: ReturnType<typeof inline>) =>
-    db.selectFrom(table).select((eb) => eb.fn.countAll<string>().as('n')).where(where).executeTakeFirstOrThrow();
+    db
+      .selectFrom(table)
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where(where)
+      .executeTakeFirstOrThrow();
   const [services, orders, wiseStocks] = await Promise.all([
     count('services', waiting('image', rule)),
     count('orders', anyOf([waiting('image', rule), waiting('wise_image', rule)])),
@@ -72,7 +76,12 @@ export async function inlineImagesKept(
       .select((eb) => eb.fn.countAll<string>().as('n'))
       .where(anyOf([kept('image', rule), kept('wise_image', rule)]))
       .executeTakeFirstOrThrow(),
-    db.selectFrom('wise_stocks').select(['id', 'wise_name']).where(anyOf(stockColumns.map((column) => kept(column, rule)))).orderBy('id').execute(),
+    db
+      .selectFrom('wise_stocks')
+      .select(['id', 'wise_name'])
+      .where(anyOf(stockColumns.map((column) => kept(column, rule))))
+      .orderBy('id')
+      .execute(),
   ]);
   return { services, orders: Number(orders.n), wiseStocks: wiseStocks.map((stock) => ({ id: stock.id, wiseName: stock.wise_name })) };
 }
@@ -168,7 +177,9 @@ export async function storeInlineImages(
   };
 
   for (const column of imageColumns) {
-    const values = await sql<{ value: string }>`select distinct ${sql.ref(column.column)} as value from ${sql.table(column.table)} where ${inline(column.column)}`.execute(db);
+    const values = await sql<{
+      value: string;
+    }>`select distinct ${sql.ref(column.column)} as value from ${sql.table(column.table)} where ${inline(column.column)}`.execute(db);
     const found = new Map<string, string>();
     for (const { value } of values.rows) {
       const address = await addressOf(value, column.bucket, column.reference);

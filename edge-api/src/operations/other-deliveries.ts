@@ -130,7 +130,13 @@ export async function findKnownSecrets(trx: Kysely<Database> | Transaction<Datab
   const [orders, stock, serviceStock] = await Promise.all([
     trx
       .selectFrom('orders')
-      .select(sql<string[]>`array(select unnest(coalesce(delivery_secret_indexes, '{}'::text[]) || array_remove(array[wise_password_index], null)) intersect select unnest(${list}))`.as('found'))
+      .select(
+        sql<
+          string[]
+        >`array(select unnest(coalesce(delivery_secret_indexes, '{}'::text[]) || array_remove(array[wise_password_index], null)) intersect select unnest(${list}))`.as(
+          'found',
+        ),
+      )
       .where('deleted_at', 'is', null)
       .where('payment_status', '=', 'paid')
       .where('id', '<>', orderId)

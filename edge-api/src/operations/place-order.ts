@@ -38,7 +38,9 @@ async function priceOrder(trx: Transaction<Database>, order: OrderRow, service: 
   }
   // The list price, once, with no coupon: the service's own text, as before rules existed.
   const total = !priced || (priced.rule.kind === 'list' && quantity === 1) ? service.price : priced.total;
-  const quote = input.couponCode ? await redeemCoupon(trx, input.couponCode, { service: { id: service.id, price: total }, userId: me.id, now, orderId: order.id }) : undefined;
+  const quote = input.couponCode
+    ? await redeemCoupon(trx, input.couponCode, { service: { id: service.id, price: total }, userId: me.id, now, orderId: order.id })
+    : undefined;
   return trx
     .updateTable('orders')
     .set({
@@ -65,14 +67,21 @@ function replayOf(row: OrderRow, me: UserRow) {
  * the price the server computes, staff told, the audit written. A replay of the same id answers the first
  * order and changes nothing.
  */
-export async function placeOrderIn(trx: Transaction<Database>, deps: Pick<Deps, 'clock'>, me: UserRow, input: PlaceOrderInput): Promise<{ row: OrderRow; created: boolean }> {
+export async function placeOrderIn(
+  trx: Transaction<Database>,
+  deps: Pick<Deps, 'clock'>,
+  me: UserRow,
+  input: PlaceOrderInput,
+): Promise<{ row: OrderRow; created: boolean }> {
   const { id, productId, note, paymentMethod, couponCode } = input;
   const existing = await findOrderIncludingDeleted(trx, id);
   if (existing) return replayOf(existing, me);
   const service = await findService(trx, productId);
   if (!service) throw notFound('Service');
   if (service.needs_details && note === '') {
-    const message = service.details_hint ? `This service needs details from you: ${service.details_hint}` : 'This service needs details from you: write them in the note';
+    const message = service.details_hint
+      ? `This service needs details from you: ${service.details_hint}`
+      : 'This service needs details from you: write them in the note';
     throw badRequest(`note: ${message}`, [{ path: 'note', message }]);
   }
   const method = paymentMethod ? service.payment_methods.find((m) => m.toLowerCase() === paymentMethod.toLowerCase()) : undefined;
@@ -101,6 +110,11 @@ export async function placeOrderIn(trx: Transaction<Database>, deps: Pick<Deps, 
   if (!inserted) return replayOf((await findOrderIncludingDeleted(trx, id))!, me);
   const created = await priceOrder(trx, inserted, service, me, input, fields.orderDate);
   await notifyNewOrder(trx, version, created);
-  await recordAudit(trx, me, { action: 'order.create', entity: 'order', entityId: id, details: { productId, price: created.price, ...(created.quantity === 1 ? {} : { quantity: created.quantity }), ...(couponCode ? { couponCode } : {}) } });
+  await recordAudit(trx, me, {
+    action: 'order.create',
+    entity: 'order',
+    entityId: id,
+    details: { productId, price: created.price, ...(created.quantity === 1 ? {} : { quantity: created.quantity }), ...(couponCode ? { couponCode } : {}) },
+  });
   return { row: created, created: true };
 }

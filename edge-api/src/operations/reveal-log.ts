@@ -32,14 +32,7 @@ const hasPassword = (row: OrderRow) =>
  * and the first reveal, and the first also goes to the order's history for staff. The stored answer holds
  * no secret: the order is read again after, for its owner.
  */
-export async function logReveal(
-  deps: Deps,
-  limiter: RateLimiter,
-  me: UserRow,
-  orderId: string,
-  input: RevealInput,
-  idempotencyKey?: string,
-): Promise<Order> {
+export async function logReveal(deps: Deps, limiter: RateLimiter, me: UserRow, orderId: string, input: RevealInput, idempotencyKey?: string): Promise<Order> {
   const request = `POST /orders/${orderId}/reveals`;
   // Each reveal adds a row and a version every staff device syncs: past the limit, 429 and nothing written.
   // A replay of a logged one answers as before and is not counted.
@@ -92,7 +85,10 @@ export async function logReveal(
     )
     .catch((error: unknown) => {
       if (error instanceof KeyReusedError) {
-        throw new ApiError('idempotency_mismatch', 'This Idempotency-Key was already used with a different request. Nothing was changed: send a new key for a new change.');
+        throw new ApiError(
+          'idempotency_mismatch',
+          'This Idempotency-Key was already used with a different request. Nothing was changed: send a new key for a new change.',
+        );
       }
       throw error;
     });

@@ -37,7 +37,11 @@ export async function rotateStockPassword(
     }
     const check = duplicateCheck(await findKnownCredentials(trx, [keys]), keys);
     if (hasDuplicate(check) && !input.overrideDuplicates) {
-      throw new ApiError('duplicate_credentials', 'This password is already in stock or delivered to an order; send overrideDuplicates to use it anyway', check);
+      throw new ApiError(
+        'duplicate_credentials',
+        'This password is already in stock or delivered to an order; send overrideDuplicates to use it anyway',
+        check,
+      );
     }
     const version = await nextVersion(trx);
     const updated = await trx

@@ -51,7 +51,9 @@ export interface PlannedRow {
 const notesRule = text(2000);
 
 const tooMany = () =>
-  badRequest(`An import holds at most ${SERVICE_STOCK_IMPORT_MAX_ROWS} rows`, [{ path: 'text', message: `must hold at most ${SERVICE_STOCK_IMPORT_MAX_ROWS} rows` }]);
+  badRequest(`An import holds at most ${SERVICE_STOCK_IMPORT_MAX_ROWS} rows`, [
+    { path: 'text', message: `must hold at most ${SERVICE_STOCK_IMPORT_MAX_ROWS} rows` },
+  ]);
 
 /**
  * The rows of the text (docs/stock-import.md): CSV for an account or a server login (a first line naming
@@ -89,7 +91,16 @@ export function parseServiceStockRows(kind: ServiceStockKind, value: string, spl
     const notes = cell('notes').trim();
     if (kind === 'account') return { row: line, input: { email: cell('email').trim(), password: cell('password'), name: cell('name').trim() }, notes };
     const port = cell('port').trim();
-    return { row: line, input: { host: cell('host').trim(), port: /^\d{1,6}$/.test(port) ? Number(port) : port === '' ? undefined : port, user: cell('user').trim(), password: cell('password') }, notes };
+    return {
+      row: line,
+      input: {
+        host: cell('host').trim(),
+        port: /^\d{1,6}$/.test(port) ? Number(port) : port === '' ? undefined : port,
+        user: cell('user').trim(),
+        password: cell('password'),
+      },
+      notes,
+    };
   });
 }
 
@@ -109,13 +120,16 @@ const issuesOf = (error: z.ZodError): ServiceStockImportProblem[] => {
  * text (never overridable) and against Wise stock, service stock and delivered orders, through the same
  * lookups as the single add (by email and blind index, never decrypting).
  */
+// eslint-disable-next-line max-lines-per-function -- over 80 lines once the formatter came (decision 223); to split (issue 34)
 export async function planServiceStockImport(db: Db, deps: Pick<Deps, 'secrets'>, kind: ServiceStockKind, raw: RawRow[]): Promise<PlannedRow[]> {
   const rule = kind === 'account' ? stockAccount : kind === 'server' ? serverLogin : deliveryLines;
   const planned: PlannedRow[] = await Promise.all(
     raw.map(async ({ row, input, notes }): Promise<PlannedRow> => {
       const checked = (kind === 'lines' ? rule.safeParse(input.lines) : rule.safeParse(input)) as z.ZodSafeParseResult<unknown>;
       const checkedNotes = notesRule.safeParse(notes);
-      const fallbackLabel = serviceStockLabel({ kind, ...(input as object), lineCount: Array.isArray(input.lines) ? input.lines.length : 0 } as Parameters<typeof serviceStockLabel>[0]);
+      const fallbackLabel = serviceStockLabel({ kind, ...(input as object), lineCount: Array.isArray(input.lines) ? input.lines.length : 0 } as Parameters<
+        typeof serviceStockLabel
+      >[0]);
       if (!checked.success || !checkedNotes.success) {
         const problems = [
           ...(checked.success ? [] : kind === 'lines' ? issuesOf(checked.error).map((issue) => ({ ...issue, field: 'lines' })) : issuesOf(checked.error)),
@@ -132,7 +146,14 @@ export async function planServiceStockImport(db: Db, deps: Pick<Deps, 'secrets'>
           row,
           label: serviceStockLabel({ kind, email, name: account.name }),
           problems: [],
-          item: { details: { kind: 'account', email, name: account.name }, email, secret: account.password, indexes: [keys.passwordIndex!], keys, notes: cleanNotes },
+          item: {
+            details: { kind: 'account', email, name: account.name },
+            email,
+            secret: account.password,
+            indexes: [keys.passwordIndex!],
+            keys,
+            notes: cleanNotes,
+          },
         };
       }
       if (kind === 'server') {
@@ -141,12 +162,23 @@ export async function planServiceStockImport(db: Db, deps: Pick<Deps, 'secrets'>
           row,
           label: serviceStockLabel({ kind, host, port, user }),
           problems: [],
-          item: { details: { kind: 'server', host, port, user }, email: null, secret: password, indexes: [await deps.secrets.blindIndex(password)], notes: cleanNotes },
+          item: {
+            details: { kind: 'server', host, port, user },
+            email: null,
+            secret: password,
+            indexes: [await deps.secrets.blindIndex(password)],
+            notes: cleanNotes,
+          },
         };
       }
       const lines = checked.data as string[];
       const indexes = [...new Set(await Promise.all(lines.map((line) => deps.secrets.blindIndex(line))))];
-      return { row, label: serviceStockLabel({ kind, lineCount: lines.length }), problems: [], item: { details: { kind: 'lines', count: lines.length }, email: null, secret: lines.join('\n'), indexes, notes: cleanNotes } };
+      return {
+        row,
+        label: serviceStockLabel({ kind, lineCount: lines.length }),
+        problems: [],
+        item: { details: { kind: 'lines', count: lines.length }, email: null, secret: lines.join('\n'), indexes, notes: cleanNotes },
+      };
     }),
   );
   const valid = planned.filter((row) => row.item);
@@ -160,7 +192,8 @@ export async function planServiceStockImport(db: Db, deps: Pick<Deps, 'secrets'>
     const earlierEmail = keys?.email !== undefined ? firstEmail.get(keys.email) : undefined;
     if (earlierEmail !== undefined) row.problems.push({ field: 'email', message: `same email as row ${earlierEmail}` });
     const earlierSecret = indexes.map((index) => firstSecret.get(index)).find((found) => found !== undefined);
-    if (earlierSecret !== undefined) row.problems.push({ field: secretField, message: kind === 'lines' ? `a line also in row ${earlierSecret}` : `same password as row ${earlierSecret}` });
+    if (earlierSecret !== undefined)
+      row.problems.push({ field: secretField, message: kind === 'lines' ? `a line also in row ${earlierSecret}` : `same password as row ${earlierSecret}` });
     if (keys?.email !== undefined && earlierEmail === undefined) firstEmail.set(keys.email, row.row);
     for (const index of indexes) if (!firstSecret.has(index)) firstSecret.set(index, row.row);
   }
@@ -168,7 +201,10 @@ export async function planServiceStockImport(db: Db, deps: Pick<Deps, 'secrets'>
   // Against what is kept and delivered: the single add's checks, in bulk.
   const where = (places: string[]) => `already ${places.map((place) => (place === 'order' ? 'delivered to an order' : 'in stock')).join(' and ')}`;
   if (kind === 'account') {
-    const known = await findKnownCredentials(db, valid.map((row) => row.item!.keys!));
+    const known = await findKnownCredentials(
+      db,
+      valid.map((row) => row.item!.keys!),
+    );
     for (const row of valid) {
       const check = duplicateCheck(known, row.item!.keys!);
       if (check.emailIn.length > 0) row.problems.push({ field: 'email', message: where(check.emailIn), overridable: true });
@@ -184,8 +220,12 @@ export async function planServiceStockImport(db: Db, deps: Pick<Deps, 'secrets'>
       found.inStock.forEach((index) => inStock.add(index));
     }
     for (const row of valid) {
-      const places = [...(row.item!.indexes.some((index) => inStock.has(index)) ? ['stock'] : []), ...(row.item!.indexes.some((index) => inOrders.has(index)) ? ['order'] : [])];
-      if (places.length > 0) row.problems.push({ field: secretField, message: kind === 'lines' ? `a line is ${where(places)}` : where(places), overridable: true });
+      const places = [
+        ...(row.item!.indexes.some((index) => inStock.has(index)) ? ['stock'] : []),
+        ...(row.item!.indexes.some((index) => inOrders.has(index)) ? ['order'] : []),
+      ];
+      if (places.length > 0)
+        row.problems.push({ field: secretField, message: kind === 'lines' ? `a line is ${where(places)}` : where(places), overridable: true });
     }
   }
   return planned;

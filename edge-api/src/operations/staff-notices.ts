@@ -22,7 +22,6 @@ export async function notifyNewOrder(trx: Transaction<Database>, version: number
   return written;
 }
 
-
 /**
  * A payment waits for staff to check it (for the payment proof of issue 17): one open notification per
  * order until resolved with `resolveNotification(trx, version, paymentCheckKey(orderId))`.

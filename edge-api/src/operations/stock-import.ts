@@ -53,7 +53,9 @@ export function parseStockLines(text: string): RawLine[] {
   const column = (name: (typeof STOCK_IMPORT_COLUMNS)[number]) => (header ? header.indexOf(name) : STOCK_IMPORT_COLUMNS.indexOf(name));
   const at = { email: column('email'), password: column('password'), name: column('name'), notes: column('notes') };
   if (body.length > STOCK_IMPORT_MAX_LINES) {
-    throw badRequest(`An import holds at most ${STOCK_IMPORT_MAX_LINES} lines`, [{ path: 'text', message: `must hold at most ${STOCK_IMPORT_MAX_LINES} lines` }]);
+    throw badRequest(`An import holds at most ${STOCK_IMPORT_MAX_LINES} lines`, [
+      { path: 'text', message: `must hold at most ${STOCK_IMPORT_MAX_LINES} lines` },
+    ]);
   }
   const cell = (cells: string[], index: number) => (index >= 0 ? (cells[index] ?? '') : '');
   return body.map(({ cells, line }) => ({
@@ -89,7 +91,10 @@ export async function planImport(
     }),
   );
   const valid = planned.filter((line) => line.keys);
-  const known = await findKnownCredentials(db, valid.map((line) => line.keys!));
+  const known = await findKnownCredentials(
+    db,
+    valid.map((line) => line.keys!),
+  );
   const firstEmail = new Map<string, number>();
   const firstPassword = new Map<string, number>();
   for (const line of valid) {

@@ -54,7 +54,16 @@ export async function watchStockLevel(trx: Transaction<Database>, version?: numb
   const own = await availableByService(trx);
   for (const service of services) {
     const count = own.get(service.id);
-    await compare(trx, version, count ?? available, service.low_stock_threshold ?? 0, serviceKey(service.id), `Low stock for ${service.title}`, service.id, count !== undefined);
+    await compare(
+      trx,
+      version,
+      count ?? available,
+      service.low_stock_threshold ?? 0,
+      serviceKey(service.id),
+      `Low stock for ${service.title}`,
+      service.id,
+      count !== undefined,
+    );
   }
   // A service deleted, or without a threshold of its own now: its open warning is over.
   await trx
@@ -63,11 +72,26 @@ export async function watchStockLevel(trx: Transaction<Database>, version?: numb
     .where('kind', '=', 'low_stock')
     .where('resolved_at', 'is', null)
     .where('service_id', 'is not', null)
-    .$if(services.length > 0, (qb) => qb.where('service_id', 'not in', services.map((service) => service.id)))
+    .$if(services.length > 0, (qb) =>
+      qb.where(
+        'service_id',
+        'not in',
+        services.map((service) => service.id),
+      ),
+    )
     .execute();
 }
 
-async function compare(trx: Transaction<Database>, version: number, available: number, threshold: number, key: string, title: string, serviceId: string | null, ownStock = false) {
+async function compare(
+  trx: Transaction<Database>,
+  version: number,
+  available: number,
+  threshold: number,
+  key: string,
+  title: string,
+  serviceId: string | null,
+  ownStock = false,
+) {
   if (threshold > 0 && available < threshold) {
     const what = ownStock ? `stock ${available === 1 ? 'item' : 'items'} of its own` : `Wise stock ${available === 1 ? 'account' : 'accounts'}`;
     const body = `${available} available ${what}, below the threshold of ${threshold}. Add stock.`;

@@ -24,7 +24,8 @@ export async function tellStaff(trx: Transaction<Database>, version: number, tic
 }
 
 /** Staff answered or closed: the bell notification about the ticket is over. */
-export const settleStaffNotice = (trx: Transaction<Database>, version: number, ticketId: string) => resolveNotification(trx, version, ticketNoticeKey(ticketId));
+export const settleStaffNotice = (trx: Transaction<Database>, version: number, ticketId: string) =>
+  resolveNotification(trx, version, ticketNoticeKey(ticketId));
 
 /**
  * Staff wrote to the customer: a push message where they allowed it, and an email (the shop's mail, or
@@ -37,7 +38,11 @@ export async function tellCustomer(
   to: { email: string; name: string },
   body: string,
 ): Promise<void> {
-  await queuePush(trx, { userId: ticket.user_id }, { title: 'Support replied', body: `${ticket.subject}: ${excerpt(body)}`, url: ticketPage(ticket.id), tag: `ticket-${ticket.id}` });
+  await queuePush(
+    trx,
+    { userId: ticket.user_id },
+    { title: 'Support replied', body: `${ticket.subject}: ${excerpt(body)}`, url: ticketPage(ticket.id), tag: `ticket-${ticket.id}` },
+  );
   if (!deps.mailer || !to.email) return;
   const link = `${(deps.config.payments?.siteUrl ?? '').replace(/\/+$/, '')}${ticketPage(ticket.id)}`;
   await trx

@@ -45,12 +45,25 @@ export function ticketToWarrantyReport(deps: Deps, me: UserRow, ticketId: string
     const updated = await updateOrder(
       trx,
       order.id,
-      { report_status: 'open', report_reason: 'other', report_note: note, report_image: null, reported_at: deps.clock(), report_reply: '', report_resolved_at: null },
+      {
+        report_status: 'open',
+        report_reason: 'other',
+        report_note: note,
+        report_image: null,
+        reported_at: deps.clock(),
+        report_reply: '',
+        report_resolved_at: null,
+      },
       version,
     );
     await notifyProblemReport(trx, version, updated, `Something else (from a support ticket, by ${me.display_name || me.email})`);
     const message = `We opened a warranty report for your order #${order.id.slice(-8)} (${order.title}). You will see the outcome on the order.`;
     await writeMessage(deps, write, me, ticket, 'staff', { id: crypto.randomUUID(), body: message, images: [] });
-    await recordAudit(trx, me, { action: 'order.report', entity: 'order', entityId: order.id, details: { reason: 'other', fromTicket: ticketId, by: 'staff' } });
+    await recordAudit(trx, me, {
+      action: 'order.report',
+      entity: 'order',
+      entityId: order.id,
+      details: { reason: 'other', fromTicket: ticketId, by: 'staff' },
+    });
   });
 }

@@ -53,14 +53,23 @@ export async function ticketChange(
     .execute((trx) => {
       let version: number | undefined;
       const write = { trx, version: async () => (version ??= await nextVersion(trx)) };
-      return onceForKey(trx, me.id, key && `${name} ${key}`, async () => {
-        await effect(write);
-        return { status: 200, body: { ticketId } };
-      }, requestHash);
+      return onceForKey(
+        trx,
+        me.id,
+        key && `${name} ${key}`,
+        async () => {
+          await effect(write);
+          return { status: 200, body: { ticketId } };
+        },
+        requestHash,
+      );
     })
     .catch((error: unknown) => {
       if (error instanceof KeyReusedError) {
-        throw new ApiError('idempotency_mismatch', 'This Idempotency-Key was already used with a different request. Nothing was changed: send a new key for a new change.');
+        throw new ApiError(
+          'idempotency_mismatch',
+          'This Idempotency-Key was already used with a different request. Nothing was changed: send a new key for a new change.',
+        );
       }
       throw error;
     });
@@ -80,7 +89,9 @@ async function ticketFor(trx: Transaction<Database>, me: UserRow, id: string): P
 function assertOwnImages(me: UserRow, images: readonly string[]) {
   images.forEach((image, index) => {
     if (!image.startsWith(`order-proofs/tickets/${me.id}/`)) {
-      throw badRequest(`images.${index}: must be a picture you uploaded: upload it again`, [{ path: `images.${index}`, message: 'must be a picture you uploaded: upload it again' }]);
+      throw badRequest(`images.${index}: must be a picture you uploaded: upload it again`, [
+        { path: `images.${index}`, message: 'must be a picture you uploaded: upload it again' },
+      ]);
     }
   });
 }
@@ -89,7 +100,15 @@ function assertOwnImages(me: UserRow, images: readonly string[]) {
  * Writes one message and moves the ticket on: a customer's message makes it the shop's turn (open), a
  * staff member's the customer's (waiting); either reopens a closed ticket. The other side is told.
  */
-export async function writeMessage(deps: Deps, write: TicketWrite, me: UserRow, ticket: TicketRow, side: TicketSide, message: { id: string; body: string; images: string[] }, opened = false) {
+export async function writeMessage(
+  deps: Deps,
+  write: TicketWrite,
+  me: UserRow,
+  ticket: TicketRow,
+  side: TicketSide,
+  message: { id: string; body: string; images: string[] },
+  opened = false,
+) {
   const { trx } = write;
   const existing = await trx.selectFrom('ticket_messages').select(['ticket_id', 'author_id']).where('id', '=', message.id).executeTakeFirst();
   if (existing) {
@@ -99,7 +118,15 @@ export async function writeMessage(deps: Deps, write: TicketWrite, me: UserRow, 
   const version = await write.version();
   await trx
     .insertInto('ticket_messages')
-    .values({ id: message.id, ticket_id: ticket.id, author_id: me.id, author_side: side, author_name: me.display_name, body: message.body, images: message.images })
+    .values({
+      id: message.id,
+      ticket_id: ticket.id,
+      author_id: me.id,
+      author_side: side,
+      author_name: me.display_name,
+      body: message.body,
+      images: message.images,
+    })
     .execute();
   const updated = await trx
     .updateTable('tickets')
@@ -109,7 +136,9 @@ export async function writeMessage(deps: Deps, write: TicketWrite, me: UserRow, 
       last_message_at: writeTime(),
       updated_at: writeTime(),
       version,
-      ...(side === 'customer' ? { unread_by_staff: eb('unread_by_staff', '+', 1) } : { unread_by_customer: eb('unread_by_customer', '+', 1), unread_by_staff: 0 }),
+      ...(side === 'customer'
+        ? { unread_by_staff: eb('unread_by_staff', '+', 1) }
+        : { unread_by_customer: eb('unread_by_customer', '+', 1), unread_by_staff: 0 }),
     }))
     .where('id', '=', ticket.id)
     .returningAll()
@@ -137,7 +166,8 @@ export function openTicket(deps: Deps, me: UserRow, input: OpenTicketInput, key?
     }
     if (input.orderId) {
       const order = await findOrder(trx, input.orderId);
-      if (!order || order.user_id !== me.id) throw badRequest('orderId: must be one of your orders', [{ path: 'orderId', message: 'must be one of your orders' }]);
+      if (!order || order.user_id !== me.id)
+        throw badRequest('orderId: must be one of your orders', [{ path: 'orderId', message: 'must be one of your orders' }]);
     }
     const version = await write.version();
     const ticket = await trx
@@ -165,7 +195,11 @@ export function closeTicket(deps: Deps, me: UserRow, ticketId: string, key?: str
     const { ticket, side } = await ticketFor(write.trx, me, ticketId);
     if (ticket.status === 'closed') return;
     const version = await write.version();
-    await write.trx.updateTable('tickets').set({ status: 'closed', closed_at: writeTime(), updated_at: writeTime(), version }).where('id', '=', ticketId).execute();
+    await write.trx
+      .updateTable('tickets')
+      .set({ status: 'closed', closed_at: writeTime(), updated_at: writeTime(), version })
+      .where('id', '=', ticketId)
+      .execute();
     await settleStaffNotice(write.trx, version, ticketId);
     await recordAudit(write.trx, me, { action: 'ticket.close', entity: 'ticket', entityId: ticketId, details: { by: side } });
   });
@@ -177,7 +211,11 @@ export function markTicketRead(deps: Deps, me: UserRow, ticketId: string): Promi
     const { ticket, side } = await ticketFor(write.trx, me, ticketId);
     const column = side === 'customer' ? 'unread_by_customer' : 'unread_by_staff';
     if (ticket[column] === 0) return;
-    await write.trx.updateTable('tickets').set({ [column]: 0, updated_at: writeTime(), version: await write.version() }).where('id', '=', ticketId).execute();
+    await write.trx
+      .updateTable('tickets')
+      .set({ [column]: 0, updated_at: writeTime(), version: await write.version() })
+      .where('id', '=', ticketId)
+      .execute();
   });
 }
 
@@ -187,10 +225,15 @@ export function assignTicket(deps: Deps, me: UserRow, ticketId: string, assignee
     const { ticket } = await ticketFor(write.trx, me, ticketId);
     if (assigneeId !== null) {
       const staff = await write.trx.selectFrom('users').select('user_role').where('id', '=', assigneeId).where('deleted_at', 'is', null).executeTakeFirst();
-      if (!staff || !isStaffRole(staff.user_role)) throw badRequest('assigneeId: must be a staff member', [{ path: 'assigneeId', message: 'must be a staff member' }]);
+      if (!staff || !isStaffRole(staff.user_role))
+        throw badRequest('assigneeId: must be a staff member', [{ path: 'assigneeId', message: 'must be a staff member' }]);
     }
     if (ticket.assignee_id === assigneeId) return;
-    await write.trx.updateTable('tickets').set({ assignee_id: assigneeId, updated_at: writeTime(), version: await write.version() }).where('id', '=', ticketId).execute();
+    await write.trx
+      .updateTable('tickets')
+      .set({ assignee_id: assigneeId, updated_at: writeTime(), version: await write.version() })
+      .where('id', '=', ticketId)
+      .execute();
     await recordAudit(write.trx, me, { action: 'ticket.assign', entity: 'ticket', entityId: ticketId, details: { from: ticket.assignee_id, to: assigneeId } });
   });
 }

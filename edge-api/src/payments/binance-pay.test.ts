@@ -11,11 +11,24 @@ const bench = paymentTestBench();
 const send = (hook: SignedWebhook, body = hook.body, headers = hook.headers) =>
   bench.api.call<{ returnCode?: string; error?: { code: string } }>('POST', new URL(hook.url).pathname, { body, headers });
 const asStaff = async (order: Order) => (await bench.api.call<Order>('GET', `/api/admin/orders/${order.id}`, { user: bench.moderator })).body;
-const events = async (order: Order) => (await bench.api.call<PaymentEventView[]>('GET', `/api/orders/${order.id}/payment-events`, { user: bench.moderator })).body;
-const prepayOf = async (order: Order) => (await bench.api.db.selectFrom('payment_intents').select('reference').where('order_id', '=', order.id).executeTakeFirstOrThrow()).reference!;
+const events = async (order: Order) =>
+  (await bench.api.call<PaymentEventView[]>('GET', `/api/orders/${order.id}/payment-events`, { user: bench.moderator })).body;
+const prepayOf = async (order: Order) =>
+  (await bench.api.db.selectFrom('payment_intents').select('reference').where('order_id', '=', order.id).executeTakeFirstOrThrow()).reference!;
 const footprint = async (order: Order) => ({
-  order: await bench.api.db.selectFrom('orders').select(['version', 'payment_status', 'order_status', 'wise_email']).where('id', '=', order.id).executeTakeFirstOrThrow(),
-  events: Number((await bench.api.db.selectFrom('payment_events').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n),
+  order: await bench.api.db
+    .selectFrom('orders')
+    .select(['version', 'payment_status', 'order_status', 'wise_email'])
+    .where('id', '=', order.id)
+    .executeTakeFirstOrThrow(),
+  events: Number(
+    (
+      await bench.api.db
+        .selectFrom('payment_events')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  ),
 });
 
 describe('a Binance Pay payment', () => {
@@ -81,7 +94,12 @@ describe('a Binance Pay payment', () => {
     expect((await asStaff(order)).orderStatus).toBe('delivered');
     await send(await bench.rails.binanceRefund(prepayId));
     expect(await asStaff(order)).toMatchObject({ paymentStatus: 'refunded', payment: { state: 'refunded' } });
-    const notice = await bench.api.db.selectFrom('notifications').selectAll().where('order_id', '=', order.id).where('kind', '=', 'refund').executeTakeFirstOrThrow();
+    const notice = await bench.api.db
+      .selectFrom('notifications')
+      .selectAll()
+      .where('order_id', '=', order.id)
+      .where('kind', '=', 'refund')
+      .executeTakeFirstOrThrow();
     expect(notice.title).toBe('Delivered order refunded');
     expect(notice.body).toContain('withdraw');
   });

@@ -40,18 +40,20 @@ export interface BinanceOrderRequest {
 
 /** Create Order (v3): the checkout page and QR content the customer pays with. */
 export async function createBinanceOrder(account: BinancePayAccount, order: BinanceOrderRequest) {
-  const data = asRecord(await binancePayCall(account, '/binancepay/openapi/v3/order', {
-    env: { terminalType: 'WEB' },
-    merchantTradeNo: order.merchantTradeNo,
-    orderAmount: order.amount,
-    currency: order.currency,
-    description: order.description.slice(0, 256),
-    goodsDetails: [{ goodsType: '02', goodsCategory: 'Z000', referenceGoodsId: order.merchantTradeNo, goodsName: order.description.slice(0, 256) }],
-    orderExpireTime: order.expiresAt.getTime(),
-    webhookUrl: order.webhookUrl,
-    returnUrl: order.returnUrl,
-    cancelUrl: order.returnUrl,
-  }));
+  const data = asRecord(
+    await binancePayCall(account, '/binancepay/openapi/v3/order', {
+      env: { terminalType: 'WEB' },
+      merchantTradeNo: order.merchantTradeNo,
+      orderAmount: order.amount,
+      currency: order.currency,
+      description: order.description.slice(0, 256),
+      goodsDetails: [{ goodsType: '02', goodsCategory: 'Z000', referenceGoodsId: order.merchantTradeNo, goodsName: order.description.slice(0, 256) }],
+      orderExpireTime: order.expiresAt.getTime(),
+      webhookUrl: order.webhookUrl,
+      returnUrl: order.returnUrl,
+      cancelUrl: order.returnUrl,
+    }),
+  );
   const prepayId = asText(data.prepayId);
   if (!prepayId) throw new RailError('Binance Pay', 'created an order without a prepayId');
   return { prepayId, checkoutUrl: asText(data.checkoutUrl), qrContent: asText(data.qrContent) || asText(data.universalUrl) || asText(data.checkoutUrl) };
@@ -60,7 +62,13 @@ export async function createBinanceOrder(account: BinancePayAccount, order: Bina
 /** Query Order (v2): INITIAL, PENDING, PAID, CANCELED, ERROR, REFUNDING, REFUNDED, FULL_REFUNDED or EXPIRED. */
 export async function queryBinanceOrder(account: BinancePayAccount, prepayId: string) {
   const data = asRecord(await binancePayCall(account, '/binancepay/openapi/v2/order/query', { prepayId }));
-  return { status: asText(data.status), amount: asText(data.orderAmount), currency: asText(data.currency), transactionId: asText(data.transactionId), merchantTradeNo: asText(data.merchantTradeNo) };
+  return {
+    status: asText(data.status),
+    amount: asText(data.orderAmount),
+    currency: asText(data.currency),
+    transactionId: asText(data.transactionId),
+    merchantTradeNo: asText(data.merchantTradeNo),
+  };
 }
 
 /** Close Order: a payment window that ended is closed at Binance too, so it cannot be paid later. */

@@ -18,7 +18,10 @@ async function fetchCertificates(account: BinancePayAccount): Promise<Map<string
     const { certSerial, certPublic } = asRecord(entry);
     const serial = asText(certSerial);
     if (!serial || typeof certPublic !== 'string') continue;
-    keys.set(serial, await crypto.subtle.importKey('spki', spkiOf(certPublic) as BufferSource, { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' }, false, ['verify']));
+    keys.set(
+      serial,
+      await crypto.subtle.importKey('spki', spkiOf(certPublic) as BufferSource, { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' }, false, ['verify']),
+    );
   }
   certificates.set(account.apiKey, { at: Date.now(), keys });
   return keys;

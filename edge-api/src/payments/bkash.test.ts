@@ -8,8 +8,10 @@ import { orderAndPay, paymentTestBench } from '../testing/payment-bench.ts';
 
 const bench = paymentTestBench();
 const asStaff = async (order: Order) => (await bench.api.call<Order>('GET', `/api/admin/orders/${order.id}`, { user: bench.moderator })).body;
-const events = async (order: Order) => (await bench.api.call<PaymentEventView[]>('GET', `/api/orders/${order.id}/payment-events`, { user: bench.moderator })).body;
-const paymentIdOf = async (order: Order) => (await bench.api.db.selectFrom('payment_intents').select('reference').where('order_id', '=', order.id).executeTakeFirstOrThrow()).reference!;
+const events = async (order: Order) =>
+  (await bench.api.call<PaymentEventView[]>('GET', `/api/orders/${order.id}/payment-events`, { user: bench.moderator })).body;
+const paymentIdOf = async (order: Order) =>
+  (await bench.api.db.selectFrom('payment_intents').select('reference').where('order_id', '=', order.id).executeTakeFirstOrThrow()).reference!;
 /** A browser's visit to the callback, its redirect not followed: where it sends the customer is the answer. */
 const visit = (path: string) => bench.api.app.request(path, { method: 'GET', redirect: 'manual' });
 const callback = (url: string) => visit(`${new URL(url).pathname}${new URL(url).search}`);

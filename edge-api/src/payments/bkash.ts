@@ -21,7 +21,12 @@ async function grantToken(account: BkashAccount): Promise<string> {
   });
   const answer = asRecord(json);
   const idToken = asText(answer.id_token);
-  if (!idToken) throw new RailError('bKash', `refused a token: ${asText(answer.statusCode)} ${asText(answer.statusMessage) || asText(answer.msg)}`.trim(), asText(answer.statusCode));
+  if (!idToken)
+    throw new RailError(
+      'bKash',
+      `refused a token: ${asText(answer.statusCode)} ${asText(answer.statusMessage) || asText(answer.msg)}`.trim(),
+      asText(answer.statusCode),
+    );
   const seconds = Number(answer.expires_in) || 3600;
   tokens.set(account.appKey, { idToken, until: Date.now() + Math.max(0, seconds - 60) * 1000 });
   return idToken;
@@ -72,7 +77,13 @@ export interface BkashPaymentState {
 
 const stateOf = (answer: Record<string, unknown>): BkashPaymentState => {
   const fault = failure(answer);
-  return { transactionStatus: fault ? undefined : asText(answer.transactionStatus), trxId: asText(answer.trxID), amount: asText(answer.amount), currency: asText(answer.currency), ...(fault && { error: fault }) };
+  return {
+    transactionStatus: fault ? undefined : asText(answer.transactionStatus),
+    trxId: asText(answer.trxID),
+    amount: asText(answer.amount),
+    currency: asText(answer.currency),
+    ...(fault && { error: fault }),
+  };
 };
 
 /** Execute Payment: completes a payment the customer approved on bKash's page. */

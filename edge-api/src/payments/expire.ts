@@ -15,7 +15,14 @@ import { PAYMENTS_ACTOR } from './settle.ts';
  * Callers ask the rails one last time first (the round does). Answers how many expired.
  */
 export async function expireOverdue(deps: Deps): Promise<number> {
-  const overdue = await deps.db.selectFrom('payment_intents').select(['id', 'order_id']).where('status', '=', 'open').where('expires_at', '<', deps.clock()).orderBy('expires_at').limit(500).execute();
+  const overdue = await deps.db
+    .selectFrom('payment_intents')
+    .select(['id', 'order_id'])
+    .where('status', '=', 'open')
+    .where('expires_at', '<', deps.clock())
+    .orderBy('expires_at')
+    .limit(500)
+    .execute();
   let expired = 0;
   const toClose: string[] = [];
   for (const { id, order_id } of overdue) {
@@ -23,7 +30,11 @@ export async function expireOverdue(deps: Deps): Promise<number> {
       const order = await lockOrder(trx, order_id);
       const intent = await trx.selectFrom('payment_intents').selectAll().where('id', '=', id).where('status', '=', 'open').forUpdate().executeTakeFirst();
       if (!intent) return false;
-      await trx.updateTable('payment_intents').set({ status: 'expired', closed_at: sql`now()` }).where('id', '=', id).execute();
+      await trx
+        .updateTable('payment_intents')
+        .set({ status: 'expired', closed_at: sql`now()` })
+        .where('id', '=', id)
+        .execute();
       if (intent.rail === 'binance_pay' && intent.reference) toClose.push(intent.reference);
       if (!order || (order.payment_status !== 'pending' && order.payment_status !== 'failed')) return true;
       const session = JSON.stringify(sessionOf(intent, 'expired'));

@@ -12,8 +12,20 @@ export const paymentProblemKey = (orderId: string) => `payment_problem:${orderId
  * Money arrived that was not accepted on its own (too little, too much, too late, twice, or matching no
  * order): staff are told in the bell and by push, in the event's transaction, and decide.
  */
-export async function notifyPaymentProblem(trx: Transaction<Database>, version: number, order: OrderRow | undefined, title: string, body: string): Promise<void> {
-  const notice = { kind: 'payment_problem' as const, title, body: order ? `${orderLabel(order)}: ${body}` : body, orderId: order?.id ?? null, ...(order && { dedupeKey: paymentProblemKey(order.id) }) };
+export async function notifyPaymentProblem(
+  trx: Transaction<Database>,
+  version: number,
+  order: OrderRow | undefined,
+  title: string,
+  body: string,
+): Promise<void> {
+  const notice = {
+    kind: 'payment_problem' as const,
+    title,
+    body: order ? `${orderLabel(order)}: ${body}` : body,
+    orderId: order?.id ?? null,
+    ...(order && { dedupeKey: paymentProblemKey(order.id) }),
+  };
   if (await notifyStaff(trx, version, notice)) {
     await queuePush(trx, 'staff', { title, body: notice.body, url: '/dashboard/notifications', tag: `staff-payment-${order?.id ?? 'unmatched'}` });
   }
@@ -30,4 +42,5 @@ export async function notifyRefund(trx: Transaction<Database>, version: number, 
   }
 }
 
-export const resolvePaymentProblem = (trx: Transaction<Database>, version: number, orderId: string) => resolveNotification(trx, version, paymentProblemKey(orderId));
+export const resolvePaymentProblem = (trx: Transaction<Database>, version: number, orderId: string) =>
+  resolveNotification(trx, version, paymentProblemKey(orderId));

@@ -95,12 +95,30 @@ async function askRail(deps: Deps, rail: LoadedRail, intent: PaymentIntentRow, r
   const urls = deps.config.payments!;
   if (intent.rail === 'binance_pay') {
     report.requests.binance_pay += 1;
-    const answer = await queryBinanceOrder({ apiUrl: urls.binancePayApiUrl, apiKey: rail.secrets.apiKey!, secretKey: rail.secrets.secretKey! }, intent.reference!);
+    const answer = await queryBinanceOrder(
+      { apiUrl: urls.binancePayApiUrl, apiKey: rail.secrets.apiKey!, secretKey: rail.secrets.secretKey! },
+      intent.reference!,
+    );
     if (answer.status !== 'PAID') return 0;
-    await settle(deps, { rail: 'binance_pay', key: `binance:pay:${intent.reference}`, kind: 'payment', reference: answer.transactionId || intent.reference!, amount: toMicro(answer.amount), currency: answer.currency, match: { reference: intent.reference! }, details: { via: 'query' } });
+    await settle(deps, {
+      rail: 'binance_pay',
+      key: `binance:pay:${intent.reference}`,
+      kind: 'payment',
+      reference: answer.transactionId || intent.reference!,
+      amount: toMicro(answer.amount),
+      currency: answer.currency,
+      match: { reference: intent.reference! },
+      details: { via: 'query' },
+    });
     return 1;
   }
-  const account = { apiUrl: urls.bkashApiUrl, appKey: rail.secrets.appKey!, appSecret: rail.secrets.appSecret!, username: rail.secrets.username!, password: rail.secrets.password! };
+  const account = {
+    apiUrl: urls.bkashApiUrl,
+    appKey: rail.secrets.appKey!,
+    appSecret: rail.secrets.appSecret!,
+    username: rail.secrets.username!,
+    password: rail.secrets.password!,
+  };
   report.requests.bkash += 1;
   let state = await queryBkashPayment(account, intent.reference!);
   if (state.transactionStatus === 'Initiated') {
@@ -114,7 +132,16 @@ async function askRail(deps: Deps, rail: LoadedRail, intent: PaymentIntentRow, r
 /** A completed bKash payment, from an execute or a query, settled under one key whichever came first. */
 export async function settleBkash(deps: Deps, paymentId: string, state: BkashPaymentState, via: string) {
   if (state.transactionStatus !== 'Completed') return undefined;
-  return settle(deps, { rail: 'bkash', key: `bkash:pay:${paymentId}`, kind: 'payment', reference: state.trxId || paymentId, amount: toMicro(state.amount), currency: state.currency || 'BDT', match: { reference: paymentId }, details: { via } });
+  return settle(deps, {
+    rail: 'bkash',
+    key: `bkash:pay:${paymentId}`,
+    kind: 'payment',
+    reference: state.trxId || paymentId,
+    amount: toMicro(state.amount),
+    currency: state.currency || 'BDT',
+    match: { reference: paymentId },
+    details: { via },
+  });
 }
 
 /** Runs `work` over `items`, at most `limit` at a time. */

@@ -65,7 +65,12 @@ export async function settle(deps: Deps, event: InboundEvent): Promise<SettleRes
         .where('event_key', '=', event.key)
         .returning(['order_id', 'seen_count'])
         .executeTakeFirst();
-      deps.logger.info('payments: an event already recorded came again; nothing changed', { rail: event.rail, kind: event.kind, reference: event.reference, seen: seen?.seen_count });
+      deps.logger.info('payments: an event already recorded came again; nothing changed', {
+        rail: event.rail,
+        kind: event.kind,
+        reference: event.reference,
+        seen: seen?.seen_count,
+      });
       return { outcome: 'duplicate', ...(seen?.order_id && { orderId: seen.order_id }) };
     }
     const intent = await findIntent(trx, event);
@@ -73,7 +78,11 @@ export async function settle(deps: Deps, event: InboundEvent): Promise<SettleRes
     const outcome = !intent || !order ? 'unmatched' : decide(event, intent, order, deps.clock());
     if (intent && order) await apply(trx, deps, event, intent, order, outcome);
     else if (event.kind === 'payment') await tellUnmatched(trx, event);
-    await trx.updateTable('payment_events').set({ outcome, order_id: order?.id ?? null, intent_id: intent?.id ?? null }).where('id', '=', recorded.id).execute();
+    await trx
+      .updateTable('payment_events')
+      .set({ outcome, order_id: order?.id ?? null, intent_id: intent?.id ?? null })
+      .where('id', '=', recorded.id)
+      .execute();
     return { outcome, ...(order && { orderId: order.id }) };
   });
 }
@@ -81,7 +90,13 @@ export async function settle(deps: Deps, event: InboundEvent): Promise<SettleRes
 /** The intent an event is about, locked: by reference, or a transfer by its exact amount, then by its amount's tail. */
 async function findIntent(trx: Transaction<Database>, event: InboundEvent): Promise<PaymentIntentRow | undefined> {
   if ('reference' in event.match) {
-    return trx.selectFrom('payment_intents').selectAll().where('rail', '=', event.rail).where('reference', '=', event.match.reference).forUpdate().executeTakeFirst();
+    return trx
+      .selectFrom('payment_intents')
+      .selectAll()
+      .where('rail', '=', event.rail)
+      .where('reference', '=', event.match.reference)
+      .forUpdate()
+      .executeTakeFirst();
   }
   const { payTo, amount, atMs } = event.match.transfer;
   // A transfer pays an intent made before it (a little clock skew allowed), and not one from long ago.
@@ -125,14 +140,22 @@ async function apply(trx: Transaction<Database>, deps: Deps, event: InboundEvent
     const wasDelivered = hasDelivery(order);
     const session = JSON.stringify(sessionOf(intent, state!, received !== intent.amount ? received : null));
     const updated = await changeOrderIn(trx, deps, PAYMENTS_ACTOR, order.id, { paymentStatus: outcome }, undefined, { payment_session: session });
-    await trx.updateTable('payment_intents').set({ status: outcome, amount_received: received, closed_at: sql`now()` }).where('id', '=', intent.id).execute();
+    await trx
+      .updateTable('payment_intents')
+      .set({ status: outcome, amount_received: received, closed_at: sql`now()` })
+      .where('id', '=', intent.id)
+      .execute();
     if (outcome === 'refunded') await notifyRefund(trx, updated.version, updated, wasDelivered);
     return;
   }
   if (outcome === 'refunded') {
     // Refunded before its payment reached us: the order stays unpaid, and says so.
     const version = await nextVersion(trx);
-    await trx.updateTable('payment_intents').set({ status: 'refunded', closed_at: sql`now()` }).where('id', '=', intent.id).execute();
+    await trx
+      .updateTable('payment_intents')
+      .set({ status: 'refunded', closed_at: sql`now()` })
+      .where('id', '=', intent.id)
+      .execute();
     const updated = await updateOrder(trx, order.id, { payment_session: JSON.stringify(sessionOf(intent, 'refunded')) }, version);
     await notifyRefund(trx, version, updated, false);
     return;
@@ -140,7 +163,11 @@ async function apply(trx: Transaction<Database>, deps: Deps, event: InboundEvent
   if (!state) return;
   const version = await nextVersion(trx);
   // Money that was not accepted on its own: held, shown on the order, and staff decide.
-  await trx.updateTable('payment_intents').set({ status: intent.status === 'open' ? 'held' : intent.status, amount_received: received }).where('id', '=', intent.id).execute();
+  await trx
+    .updateTable('payment_intents')
+    .set({ status: intent.status === 'open' ? 'held' : intent.status, amount_received: received })
+    .where('id', '=', intent.id)
+    .execute();
   if (outcome !== 'already_paid') await updateOrder(trx, order.id, { payment_session: JSON.stringify(sessionOf(intent, state, received)) }, version);
   const words: Record<string, string> = {
     underpaid: `${received} ${intent.currency} arrived on ${event.rail}, less than the ${intent.amount} due. Nothing was delivered.`,
@@ -149,11 +176,22 @@ async function apply(trx: Transaction<Database>, deps: Deps, event: InboundEvent
     already_paid: `a second payment of ${received ?? intent.amount} ${intent.currency} arrived on ${event.rail} for an order already paid.`,
   };
   await notifyPaymentProblem(trx, version, order, 'Payment to decide', `${words[outcome]} Reference ${event.reference}.`);
-  await recordAudit(trx, PAYMENTS_ACTOR, { action: 'order.payment_held', entity: 'order', entityId: order.id, details: { rail: event.rail, reference: event.reference, amount: received, currency: intent.currency, due: intent.amount, outcome } });
+  await recordAudit(trx, PAYMENTS_ACTOR, {
+    action: 'order.payment_held',
+    entity: 'order',
+    entityId: order.id,
+    details: { rail: event.rail, reference: event.reference, amount: received, currency: intent.currency, due: intent.amount, outcome },
+  });
 }
 
 /** Money that matches no order (an amount nobody was asked for): staff are told, with the reference to look it up. */
 async function tellUnmatched(trx: Transaction<Database>, event: InboundEvent) {
   const amount = event.amount === undefined ? '' : `${formatMicro(event.amount)} ${event.currency ?? ''} `;
-  await notifyPaymentProblem(trx, await nextVersion(trx), undefined, 'Payment matches no order', `A payment of ${amount}on ${event.rail} matches no order waiting for it. Reference ${event.reference}.`);
+  await notifyPaymentProblem(
+    trx,
+    await nextVersion(trx),
+    undefined,
+    'Payment matches no order',
+    `A payment of ${amount}on ${event.rail} matches no order waiting for it. Reference ${event.reference}.`,
+  );
 }

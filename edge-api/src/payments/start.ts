@@ -25,7 +25,8 @@ interface RailSide {
   qrContent?: string;
 }
 
-const unpaidOpen = (order: OrderRow) => (order.payment_status === 'pending' || order.payment_status === 'failed') && (order.order_status === 'pending' || order.order_status === 'processing');
+const unpaidOpen = (order: OrderRow) =>
+  (order.payment_status === 'pending' || order.payment_status === 'failed') && (order.order_status === 'pending' || order.order_status === 'processing');
 
 /**
  * POST /api/orders/{id}/payment: the order's owner pays on a rail the shop switched on. Answers the
@@ -48,16 +49,36 @@ export async function startPayment(deps: Deps, user: UserRow, orderId: string, r
   const id = crypto.randomUUID();
   const expiresAt = new Date(deps.clock().getTime() + settings.expiryMinutes * 60_000);
   const site = (deps.config.payments?.siteUrl ?? origin).replace(/\/+$/, '');
-  const side = rail === 'usdt_trc20' ? { payTo: loaded.settings.address } : await railSide(deps, loaded, { id, order, amount: formatMicro(due.amount, 2), expiresAt, site });
+  const side =
+    rail === 'usdt_trc20'
+      ? { payTo: loaded.settings.address }
+      : await railSide(deps, loaded, { id, order, amount: formatMicro(due.amount, 2), expiresAt, site });
   return deps.db.transaction().execute(async (trx) => {
     const locked = await lockOrder(trx, orderId);
     if (!locked || !unpaidOpen(locked)) throw conflict('This order is not waiting for a payment.');
-    await trx.updateTable('payment_intents').set({ status: 'replaced', closed_at: sql`now()` }).where('order_id', '=', orderId).where('status', '=', 'open').execute();
+    await trx
+      .updateTable('payment_intents')
+      .set({ status: 'replaced', closed_at: sql`now()` })
+      .where('order_id', '=', orderId)
+      .where('status', '=', 'open')
+      .execute();
     const tail = rail === 'usdt_trc20' ? await freeTail(trx, side.payTo!) : undefined;
     const amount = formatMicro(due.amount + BigInt(tail ?? 0));
     const intent = await trx
       .insertInto('payment_intents')
-      .values({ id, order_id: orderId, rail, currency: due.currency, amount, pay_to: side.payTo ?? null, tail: tail ?? null, reference: side.reference ?? null, checkout_url: side.checkoutUrl ?? null, qr_content: side.qrContent ?? (rail === 'usdt_trc20' ? side.payTo! : null), expires_at: expiresAt })
+      .values({
+        id,
+        order_id: orderId,
+        rail,
+        currency: due.currency,
+        amount,
+        pay_to: side.payTo ?? null,
+        tail: tail ?? null,
+        reference: side.reference ?? null,
+        checkout_url: side.checkoutUrl ?? null,
+        qr_content: side.qrContent ?? (rail === 'usdt_trc20' ? side.payTo! : null),
+        expires_at: expiresAt,
+      })
       .returningAll()
       .executeTakeFirstOrThrow();
     const session = sessionOf(intent, 'waiting');
@@ -97,11 +118,30 @@ async function railSide(deps: Deps, loaded: LoadedRail, p: { id: string; order: 
       // Binance closes an order after an hour at most.
       const expiresAt = new Date(Math.min(p.expiresAt.getTime(), deps.clock().getTime() + 3_600_000));
       const account = { apiUrl: deps.config.payments!.binancePayApiUrl, apiKey: loaded.secrets.apiKey!, secretKey: loaded.secrets.secretKey! };
-      const made = await createBinanceOrder(account, { merchantTradeNo: tradeNo, amount: p.amount, currency: 'USDT', description: `Order ${p.order.id.slice(-8)}: ${p.order.title}`, expiresAt, webhookUrl: `${p.site}/api/payments/binance-pay/webhook`, returnUrl });
+      const made = await createBinanceOrder(account, {
+        merchantTradeNo: tradeNo,
+        amount: p.amount,
+        currency: 'USDT',
+        description: `Order ${p.order.id.slice(-8)}: ${p.order.title}`,
+        expiresAt,
+        webhookUrl: `${p.site}/api/payments/binance-pay/webhook`,
+        returnUrl,
+      });
       return { reference: made.prepayId, checkoutUrl: made.checkoutUrl, qrContent: made.qrContent };
     }
-    const account = { apiUrl: deps.config.payments!.bkashApiUrl, appKey: loaded.secrets.appKey!, appSecret: loaded.secrets.appSecret!, username: loaded.secrets.username!, password: loaded.secrets.password! };
-    const made = await createBkashPayment(account, { amount: p.amount, invoice: tradeNo, callbackUrl: `${p.site}/api/payments/bkash/callback`, payerReference: p.order.id.slice(-8) });
+    const account = {
+      apiUrl: deps.config.payments!.bkashApiUrl,
+      appKey: loaded.secrets.appKey!,
+      appSecret: loaded.secrets.appSecret!,
+      username: loaded.secrets.username!,
+      password: loaded.secrets.password!,
+    };
+    const made = await createBkashPayment(account, {
+      amount: p.amount,
+      invoice: tradeNo,
+      callbackUrl: `${p.site}/api/payments/bkash/callback`,
+      payerReference: p.order.id.slice(-8),
+    });
     return { reference: made.paymentId, checkoutUrl: made.bkashUrl, qrContent: made.bkashUrl };
   } catch (error) {
     if (!(error instanceof RailError)) throw error;
@@ -109,4 +149,3 @@ async function railSide(deps: Deps, loaded: LoadedRail, p: { id: string; order: 
     throw new ApiError('unavailable', `${railNames[loaded.rail]} did not start the payment. Try again in a moment, or pay another way.`);
   }
 }
-

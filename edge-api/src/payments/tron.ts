@@ -41,7 +41,7 @@ export async function incomingTransfers(source: TronSource, sinceMs: number): Pr
   const headers: Record<string, string> = source.apiKey ? { 'TRON-PRO-API-KEY': source.apiKey } : {};
   const transfers: TronTransfer[] = [];
   let requests = 0;
-  for (let fingerprint: string | undefined; requests < MAX_PAGES; ) {
+  for (let fingerprint: string | undefined; requests < MAX_PAGES;) {
     if (fingerprint) query.set('fingerprint', fingerprint);
     const { status, json } = await railCall('TronGrid', `${base}?${query}`, { method: 'GET', headers });
     requests += 1;

@@ -12,7 +12,8 @@ const bench = paymentTestBench();
 const check = (order: Order) => bench.api.call<Order>('POST', `/api/orders/${order.id}/payment/check`, { user: bench.customer });
 const events = (order: Order) => bench.api.call<PaymentEventView[]>('GET', `/api/orders/${order.id}/payment-events`, { user: bench.moderator });
 const stock = (email: string) => bench.orders.seedStock(email, `pw-${crypto.randomUUID().slice(0, 8)}`);
-const noticesFor = (orderId: string) => bench.api.db.selectFrom('notifications').selectAll().where('order_id', '=', orderId).where('kind', '=', 'payment_problem').execute();
+const noticesFor = (orderId: string) =>
+  bench.api.db.selectFrom('notifications').selectAll().where('order_id', '=', orderId).where('kind', '=', 'payment_problem').execute();
 
 describe('a USDT payment', () => {
   it('asks for an exact amount to the last digit, at the shop address, for 30 minutes; asking again answers the same', async () => {
@@ -48,7 +49,9 @@ describe('a USDT payment', () => {
     // Read again by another round: nothing more happens.
     expect((await bench.api.call('POST', '/api/admin/payments/reconcile', { user: bench.moderator })).status).toBe(200);
     const seen = (await events(order)).body;
-    expect(seen).toEqual([expect.objectContaining({ rail: 'usdt_trc20', reference: pending.txid, amount: order.payment!.amount, currency: 'USDT', outcome: 'paid', seen: 1 })]);
+    expect(seen).toEqual([
+      expect.objectContaining({ rail: 'usdt_trc20', reference: pending.txid, amount: order.payment!.amount, currency: 'USDT', outcome: 'paid', seen: 1 }),
+    ]);
     const audit = await bench.orders.auditRows(order.id);
     expect(audit.filter((row) => row.action === 'order.deliver')).toHaveLength(1);
     expect(audit.find((row) => row.action === 'order.deliver')?.actor_email).toBe('payment rail');
@@ -92,7 +95,11 @@ describe('a USDT payment', () => {
 
   it('expires an order not paid in its window, and holds a transfer that comes after it as late', async () => {
     const order = await orderAndPay(bench, 'usdt_trc20');
-    await bench.api.db.updateTable('payment_intents').set({ expires_at: new Date(Date.now() - 1000) }).where('order_id', '=', order.id).execute();
+    await bench.api.db
+      .updateTable('payment_intents')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('order_id', '=', order.id)
+      .execute();
     expect((await bench.api.call('POST', '/api/admin/payments/reconcile', { user: bench.moderator })).status).toBe(200);
     const expired = await check(order);
     expect(expired.body).toMatchObject({ orderStatus: 'cancelled', paymentStatus: 'failed', payment: { state: 'expired' } });

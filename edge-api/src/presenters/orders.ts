@@ -13,7 +13,9 @@ import { ownerSecretGate } from '../lib/secret-gate.ts';
 export type OrderAudience = 'owner' | 'staff';
 
 const credentialsDelivered = (row: OrderRow) =>
-  (row.wise_email !== null || row.delivery_kind !== null) && row.payment_status === 'paid' && (row.order_status === 'delivered' || row.order_status === 'completed');
+  (row.wise_email !== null || row.delivery_kind !== null) &&
+  row.payment_status === 'paid' &&
+  (row.order_status === 'delivered' || row.order_status === 'completed');
 
 export async function presentOrder(row: OrderRow, audience: OrderAudience, secrets: Secrets, blobs: BlobStore): Promise<Order> {
   const order: Order = {
@@ -40,7 +42,14 @@ export async function presentOrder(row: OrderRow, audience: OrderAudience, secre
   if (row.coupon_code && row.list_price && row.discount) order.coupon = { code: row.coupon_code, listPrice: row.list_price, discount: row.discount };
   if (row.price_rule && row.unit_price) {
     const rule = JSON.parse(row.price_rule) as { kind: 'list' | 'tier' | 'customer'; listUnit: string; minQuantity?: number; percentOff?: number };
-    order.pricing = { quantity: row.quantity, listUnit: rule.listUnit, unitPrice: row.unit_price, rule: rule.kind, ...(rule.minQuantity ? { minQuantity: rule.minQuantity } : {}), ...(rule.percentOff ? { percentOff: rule.percentOff } : {}) };
+    order.pricing = {
+      quantity: row.quantity,
+      listUnit: rule.listUnit,
+      unitPrice: row.unit_price,
+      rule: rule.kind,
+      ...(rule.minQuantity ? { minQuantity: rule.minQuantity } : {}),
+      ...(rule.percentOff ? { percentOff: rule.percentOff } : {}),
+    };
   }
   if (row.cancelled_at) order.cancelledAt = new Date(row.cancelled_at).toISOString();
   if (row.payment_session) order.payment = row.payment_session;
@@ -159,8 +168,8 @@ async function addAfterSales(order: Order, row: OrderRow, audience: OrderAudienc
             label: audience === 'staff' || past.deliveryKind !== 'server' ? pastLabel(past.deliveryDetails) : maskEmail(pastLabel(past.deliveryDetails)),
           }
         : audience === 'staff'
-        ? { at: past.at, kind: past.kind, wiseEmail: past.wiseEmail, stockId: past.stockId }
-        : { at: past.at, kind: past.kind, wiseEmail: maskEmail(past.wiseEmail) },
+          ? { at: past.at, kind: past.kind, wiseEmail: past.wiseEmail, stockId: past.stockId }
+          : { at: past.at, kind: past.kind, wiseEmail: maskEmail(past.wiseEmail) },
     );
   }
 }

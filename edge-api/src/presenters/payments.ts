@@ -15,7 +15,10 @@ export const presentPaymentEvent = (row: PaymentEventRow): PaymentEventView => (
 });
 
 /** A rail for the admin: settings in clear, secrets only named. */
-export function presentRail(rail: PaymentRail, loaded: { enabled: boolean; settings: Record<string, string>; secrets: Record<string, string> } | undefined): PaymentRailView {
+export function presentRail(
+  rail: PaymentRail,
+  loaded: { enabled: boolean; settings: Record<string, string>; secrets: Record<string, string> } | undefined,
+): PaymentRailView {
   const settings = Object.fromEntries(railFields[rail].settings.map((name) => [name, loaded?.settings[name] ?? '']));
   const secretsSet = railFields[rail].secrets.filter((name) => Boolean(loaded?.secrets[name]));
   return { rail, enabled: loaded?.enabled ?? false, settings, secretsSet, missing: missingFields(rail, loaded?.settings ?? {}, secretsSet) };

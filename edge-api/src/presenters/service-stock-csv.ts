@@ -12,7 +12,12 @@ const TAIL = ['status', 'soldTo', 'orderId', 'createdAt', 'id'];
  */
 export function serviceStockCsvHeader(kind: ServiceStockKind, secrets: boolean): string {
   const own: readonly string[] = kind === 'lines' ? ['lines', 'notes'] : SERVICE_STOCK_IMPORT_COLUMNS[kind];
-  return own.filter((column) => secrets || column !== SECRET_COLUMN[kind]).concat(kind === 'lines' ? ['lineCount'] : [], TAIL).join(',') + '\r\n';
+  return (
+    own
+      .filter((column) => secrets || column !== SECRET_COLUMN[kind])
+      .concat(kind === 'lines' ? ['lineCount'] : [], TAIL)
+      .join(',') + '\r\n'
+  );
 }
 
 /** One item as a line of the export; `secret` is the opened password or lines, or undefined when not asked for. */
@@ -25,5 +30,8 @@ export function serviceStockCsvRow(row: ServiceStockRow, secret: string | undefi
         ? [details.host, String(details.port), details.user, ...(secret !== undefined ? [secret] : [])]
         : [...(secret !== undefined ? [secret] : [])];
   const count = details.kind === 'lines' ? [String(details.count)] : [];
-  return [...own, row.notes, ...count, row.status, row.sold_to ?? '', row.order_id ?? '', new Date(row.created_at).toISOString(), row.id].map(csvField).join(',') + '\r\n';
+  return (
+    [...own, row.notes, ...count, row.status, row.sold_to ?? '', row.order_id ?? '', new Date(row.created_at).toISOString(), row.id].map(csvField).join(',') +
+    '\r\n'
+  );
 }

@@ -2,7 +2,19 @@ import type { StockRow } from '../db/schema.ts';
 import { csvField } from '../lib/csv.ts';
 
 // The import's columns first (docs/stock-import.md), so an export with passwords imports elsewhere as it is.
-const columns = (passwords: boolean) => ['email', ...(passwords ? ['password'] : []), 'name', 'notes', 'status', 'soldTo', 'orderId', 'batchId', 'addedBy', 'createdAt', 'id'];
+const columns = (passwords: boolean) => [
+  'email',
+  ...(passwords ? ['password'] : []),
+  'name',
+  'notes',
+  'status',
+  'soldTo',
+  'orderId',
+  'batchId',
+  'addedBy',
+  'createdAt',
+  'id',
+];
 
 export const stockCsvHeader = (passwords: boolean) => columns(passwords).join(',') + '\r\n';
 

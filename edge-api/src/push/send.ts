@@ -1,6 +1,15 @@
 import { buildPushPayload } from '@block65/webcrypto-web-push';
 import type { MiddlewareHandler } from 'hono';
-import { claimPushes, dropStalePushes, finishPush, removeSubscription, retryPushLater, subscriptionsFor, queuedPushCount, type ClaimedPush } from '../db/push.ts';
+import {
+  claimPushes,
+  dropStalePushes,
+  finishPush,
+  removeSubscription,
+  retryPushLater,
+  subscriptionsFor,
+  queuedPushCount,
+  type ClaimedPush,
+} from '../db/push.ts';
 import type { PushPayload } from '../db/schema.ts';
 import type { Deps } from '../deps.ts';
 
@@ -58,12 +67,20 @@ async function sendOne(deps: Deps, sub: Subscription, payload: PushPayload, sign
     const local = push.allowLocalEndpoints === true && sub.endpoint.startsWith('http://');
     request = await buildPushPayload(
       { data: { ...payload }, options: { ttl: 24 * 3600, urgency: 'normal' } },
-      { endpoint: local ? `https://${sub.endpoint.slice('http://'.length)}` : sub.endpoint, expirationTime: null, keys: { p256dh: sub.p256dh, auth: sub.auth } },
+      {
+        endpoint: local ? `https://${sub.endpoint.slice('http://'.length)}` : sub.endpoint,
+        expirationTime: null,
+        keys: { p256dh: sub.p256dh, auth: sub.auth },
+      },
       { subject: push.subject, publicKey: push.publicKey, privateKey: push.privateKey },
     );
   } catch (error) {
     // Keys that cannot be encrypted to fail the same way every time: not tried again.
-    deps.logger.warn('push: a message could not be built for a subscription', { subscription: sub.id, host, error: error instanceof Error ? error.name : 'error' });
+    deps.logger.warn('push: a message could not be built for a subscription', {
+      subscription: sub.id,
+      host,
+      error: error instanceof Error ? error.name : 'error',
+    });
     return { final: true };
   }
   try {

@@ -39,7 +39,9 @@ describe('VAPID keys', () => {
     // No keys anywhere (Supabase mode without VAPID_*): push is off.
     expect(await pushConfigOf({})).toBeUndefined();
 
-    await expect(pushConfigFrom({ publicKey: owners.publicKey, privateKey: other.privateKey }, 'mailto:a@b.c')).rejects.toThrow(/VAPID_PRIVATE_KEY: does not belong/);
+    await expect(pushConfigFrom({ publicKey: owners.publicKey, privateKey: other.privateKey }, 'mailto:a@b.c')).rejects.toThrow(
+      /VAPID_PRIVATE_KEY: does not belong/,
+    );
     await expect(pushConfigFrom({ publicKey: 'short', privateKey: owners.privateKey }, 'mailto:a@b.c')).rejects.toThrow(/VAPID_PUBLIC_KEY/);
     await expect(pushConfigFrom({ publicKey: owners.publicKey, privateKey: 'AAAA' }, 'mailto:a@b.c')).rejects.toThrow(/VAPID_PRIVATE_KEY/);
     await expect(pushConfigFrom(owners, 'shop@example.com')).rejects.toThrow(/VAPID_SUBJECT/);

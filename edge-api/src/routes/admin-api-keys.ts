@@ -13,47 +13,58 @@ import { requireAdmin, type AppEnv } from '../middleware/session.ts';
 
 /** /api/admin/api-keys (decision 173): admins make, list and revoke the keys resellers and automation use. */
 export function adminApiKeyRoutes(deps: Deps) {
-  return new Hono<AppEnv>()
-    .use('*', requireAdmin)
-    .use('*', async (c, next) => {
-      await next();
-      c.header('Cache-Control', 'no-store');
-    })
-    .get('/', async (c) => c.json((await listApiKeys(deps.db)).map(presentApiKey)))
-    // Every account's webhook endpoints with their 20 newest deliveries and attempts (decision 174): what was sent, and what came of it.
-    .get('/webhooks', async (c) => {
-      const endpoints = await listAllEndpoints(deps.db);
-      const answer: AdminWebhook[] = await Promise.all(
-        endpoints.map(async (row) => ({ ...toApiWebhook(row), userEmail: row.user_email, deliveries: (await listDeliveries(deps.db, row.id, 20)).map(toApiWebhookDelivery) })),
-      );
-      return c.json(answer);
-    })
-    .post('/', validate('json', createApiKeyBody), async (c) => {
-      const { userId, name, scopes } = c.req.valid('json');
-      const me = c.get('user')!;
-      const { secret, prefix, hash } = await newApiKey();
-      const id = crypto.randomUUID();
-      const created = await deps.db.transaction().execute(async (trx) => {
-        const owner = await trx.selectFrom('users').select(['id', 'email']).where('id', '=', userId).where('deleted_at', 'is', null).executeTakeFirst();
-        if (!owner) throw badRequest('userId: no such account', [{ path: 'userId', message: 'no such account' }]);
-        await insertApiKey(trx, { id, userId, name, prefix, hash, scopes: [...new Set(scopes)], createdBy: me.id });
-        await recordAudit(trx, me, { action: 'api_key.create', entity: 'api_key', entityId: id, details: { userId, name, prefix, scopes } });
-        return (await findApiKey(trx, id))!;
-      });
-      const answer: CreatedApiKey = { ...presentApiKey(created), secret };
-      return c.json(answer, 201);
-    })
-    .post('/:id/revoke', validate('param', idParam), async (c) => {
-      const { id } = c.req.valid('param');
-      const me = c.get('user')!;
-      const row = await deps.db.transaction().execute(async (trx) => {
-        const existing = await findApiKey(trx, id);
-        if (!existing) throw notFound('API key');
-        if (existing.revoked_at) throw conflict('This key was already revoked');
-        await revokeApiKey(trx, id);
-        await recordAudit(trx, me, { action: 'api_key.revoke', entity: 'api_key', entityId: id, details: { userId: existing.user_id, prefix: existing.prefix } });
-        return (await findApiKey(trx, id))!;
-      });
-      return c.json(presentApiKey(row));
-    });
+  return (
+    new Hono<AppEnv>()
+      .use('*', requireAdmin)
+      .use('*', async (c, next) => {
+        await next();
+        c.header('Cache-Control', 'no-store');
+      })
+      .get('/', async (c) => c.json((await listApiKeys(deps.db)).map(presentApiKey)))
+      // Every account's webhook endpoints with their 20 newest deliveries and attempts (decision 174): what was sent, and what came of it.
+      .get('/webhooks', async (c) => {
+        const endpoints = await listAllEndpoints(deps.db);
+        const answer: AdminWebhook[] = await Promise.all(
+          endpoints.map(async (row) => ({
+            ...toApiWebhook(row),
+            userEmail: row.user_email,
+            deliveries: (await listDeliveries(deps.db, row.id, 20)).map(toApiWebhookDelivery),
+          })),
+        );
+        return c.json(answer);
+      })
+      .post('/', validate('json', createApiKeyBody), async (c) => {
+        const { userId, name, scopes } = c.req.valid('json');
+        const me = c.get('user')!;
+        const { secret, prefix, hash } = await newApiKey();
+        const id = crypto.randomUUID();
+        const created = await deps.db.transaction().execute(async (trx) => {
+          const owner = await trx.selectFrom('users').select(['id', 'email']).where('id', '=', userId).where('deleted_at', 'is', null).executeTakeFirst();
+          if (!owner) throw badRequest('userId: no such account', [{ path: 'userId', message: 'no such account' }]);
+          await insertApiKey(trx, { id, userId, name, prefix, hash, scopes: [...new Set(scopes)], createdBy: me.id });
+          await recordAudit(trx, me, { action: 'api_key.create', entity: 'api_key', entityId: id, details: { userId, name, prefix, scopes } });
+          return (await findApiKey(trx, id))!;
+        });
+        const answer: CreatedApiKey = { ...presentApiKey(created), secret };
+        return c.json(answer, 201);
+      })
+      .post('/:id/revoke', validate('param', idParam), async (c) => {
+        const { id } = c.req.valid('param');
+        const me = c.get('user')!;
+        const row = await deps.db.transaction().execute(async (trx) => {
+          const existing = await findApiKey(trx, id);
+          if (!existing) throw notFound('API key');
+          if (existing.revoked_at) throw conflict('This key was already revoked');
+          await revokeApiKey(trx, id);
+          await recordAudit(trx, me, {
+            action: 'api_key.revoke',
+            entity: 'api_key',
+            entityId: id,
+            details: { userId: existing.user_id, prefix: existing.prefix },
+          });
+          return (await findApiKey(trx, id))!;
+        });
+        return c.json(presentApiKey(row));
+      })
+  );
 }

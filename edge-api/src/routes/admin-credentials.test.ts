@@ -35,7 +35,11 @@ describe('GET /api/admin/credentials/check', () => {
   });
 
   it('matches the email whatever its case and surrounding spaces', async () => {
-    expect((await check({ email: `  ${emailA.toUpperCase()} `, password: 'brand-new' })).body).toEqual({ exactMatch: false, emailExists: true, passwordExists: false });
+    expect((await check({ email: `  ${emailA.toUpperCase()} `, password: 'brand-new' })).body).toEqual({
+      exactMatch: false,
+      emailExists: true,
+      passwordExists: false,
+    });
     expect((await check({ email: emailB.toUpperCase() })).body).toEqual({ exactMatch: false, emailExists: true, passwordExists: false });
   });
 
@@ -46,7 +50,11 @@ describe('GET /api/admin/credentials/check', () => {
   });
 
   it('ignores the order being delivered and orders that are no longer paid', async () => {
-    expect((await check({ email: emailA, password: passwordA, excludeOrderId: orderA })).body).toEqual({ exactMatch: false, emailExists: false, passwordExists: false });
+    expect((await check({ email: emailA, password: passwordA, excludeOrderId: orderA })).body).toEqual({
+      exactMatch: false,
+      emailExists: false,
+      passwordExists: false,
+    });
     await api.call('PUT', `/api/admin/orders/${orderB}`, { user: admin, json: { paymentStatus: 'refunded' } });
     expect((await check({ email: emailB, password: passwordB })).body).toEqual({ exactMatch: false, emailExists: false, passwordExists: false });
   });

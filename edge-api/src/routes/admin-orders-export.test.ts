@@ -90,7 +90,9 @@ describe('GET /api/admin/orders/export.csv', () => {
       .orderBy('id', 'asc')
       .execute();
     const exported = await api.call<string>('GET', `/api/admin/orders/export.csv?search=${mark}`, { user: admin });
-    const ids = parseCsv(exported.body).slice(1).map((r) => r[0]);
+    const ids = parseCsv(exported.body)
+      .slice(1)
+      .map((r) => r[0]);
     expect(ids).toHaveLength(4321);
     expect(ids).toEqual(expected.map((r) => r.id));
   });

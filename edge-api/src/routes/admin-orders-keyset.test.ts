@@ -16,7 +16,8 @@ const listOrder = (a: { at: number; id: string }, b: { at: number; id: string })
 describe('GET /api/admin/orders by cursor', () => {
   const mark = `Keyset${random()}`;
   const seeded: Seeded[] = [];
-  const list = (query: string): Promise<ListAnswer> => bench.api.call<AdminOrderPage & ErrorBody>('GET', `/api/admin/orders?${query}`, { user: bench.moderator });
+  const list = (query: string): Promise<ListAnswer> =>
+    bench.api.call<AdminOrderPage & ErrorBody>('GET', `/api/admin/orders?${query}`, { user: bench.moderator });
 
   beforeAll(async () => {
     const buyer = { id: crypto.randomUUID(), email: `${mark.toLowerCase()}@shop.test`, name: 'Keyset Buyer' };
@@ -26,12 +27,26 @@ describe('GET /api/admin/orders by cursor', () => {
       const at = base - Math.floor(i / 3) * 2 * 60_000 - (i % 3 === 2 ? 0 : (i % 3) * 60_000);
       const status = statuses[i % 5]!;
       const payment = payments[(i >> 1) % 4]!;
-      const id = await bench.orders.seedOrder({ user: buyer, title: `Wise ${mark} #${i}`, orderStatus: status, paymentStatus: payment, createdAt: new Date(at) });
+      const id = await bench.orders.seedOrder({
+        user: buyer,
+        title: `Wise ${mark} #${i}`,
+        orderStatus: status,
+        paymentStatus: payment,
+        createdAt: new Date(at),
+      });
       seeded.push({ id, at, status, payment });
     }
     // Same microsecond, for sure: ties that only the id orders.
     const tied = seeded.slice(10, 14);
-    await bench.api.db.updateTable('orders').set({ created_at: new Date(tied[0]!.at) }).where('id', 'in', tied.map((o) => o.id)).execute();
+    await bench.api.db
+      .updateTable('orders')
+      .set({ created_at: new Date(tied[0]!.at) })
+      .where(
+        'id',
+        'in',
+        tied.map((o) => o.id),
+      )
+      .execute();
     for (const order of tied) order.at = tied[0]!.at;
   });
 
@@ -53,7 +68,11 @@ describe('GET /api/admin/orders by cursor', () => {
     return { ids, pages };
   }
 
-  const expected = (keep: (o: Seeded) => boolean) => seeded.filter(keep).sort(listOrder).map((o) => o.id);
+  const expected = (keep: (o: Seeded) => boolean) =>
+    seeded
+      .filter(keep)
+      .sort(listOrder)
+      .map((o) => o.id);
   const mine = new Set<string>();
   beforeAll(() => seeded.forEach((o) => mine.add(o.id)));
 
@@ -71,7 +90,10 @@ describe('GET /api/admin/orders by cursor', () => {
       // The whole list (other tests' orders too when the database is shared) holds no order twice ...
       expect(new Set(ids).size, query).toBe(ids.length);
       // ... and these orders each once, in the list's order.
-      expect(ids.filter((id) => mine.has(id)), query).toEqual(expected(keep));
+      expect(
+        ids.filter((id) => mine.has(id)),
+        query,
+      ).toEqual(expected(keep));
     }
   });
 

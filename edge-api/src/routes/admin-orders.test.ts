@@ -10,7 +10,6 @@ let api: ApiHarness, admin: TestUser, moderator: TestUser, customer: TestUser, o
 const bench = orderTestBench();
 beforeAll(() => ({ api, admin, moderator, customer, orders } = bench));
 
-
 // First in the file: the stats cover every order, so they are checked while only these orders exist.
 describe('GET /api/admin/orders/stats', () => {
   it('counts orders, paid revenue from the leading number of each price, customers, and 30 full days', async () => {
@@ -213,7 +212,13 @@ describe('GET /api/admin/orders', () => {
       ['cancelled', 'paid', {}],
     ];
     for (const [i, [orderStatus, paymentStatus, extra]] of seeds.entries()) {
-      const id = await orders.seedOrder({ user: buyer, title: `${mark} #${i}`, orderStatus, paymentStatus, createdAt: new Date(Date.UTC(2025, 4, 1) - i * 60_000) });
+      const id = await orders.seedOrder({
+        user: buyer,
+        title: `${mark} #${i}`,
+        orderStatus,
+        paymentStatus,
+        createdAt: new Date(Date.UTC(2025, 4, 1) - i * 60_000),
+      });
       if (extra.wiseEmail || extra.proof) {
         await api.db
           .updateTable('orders')
@@ -229,7 +234,10 @@ describe('GET /api/admin/orders', () => {
       expect(found.status, attention).toBe(200);
       const expected = all.body.orders.filter((o) => needsAttention(o, attention)).map((o) => o.id);
       expect(expected, attention).toHaveLength(2);
-      expect(found.body.orders.map((o) => o.id), attention).toEqual(expected);
+      expect(
+        found.body.orders.map((o) => o.id),
+        attention,
+      ).toEqual(expected);
     }
     const bad = await list('attention=paid');
     expect(bad.status).toBe(400);
@@ -263,7 +271,14 @@ describe('PUT /api/admin/orders/:id', () => {
   it('refuses a staff member any change to their own order (403 own_account), changing nothing; another may', async () => {
     for (const staff of [moderator, admin]) {
       const id = await orders.placeOrder(staff);
-      const changes = [{ paymentStatus: 'paid' }, { paymentStatus: 'refunded' }, { orderStatus: 'delivered' }, { orderStatus: 'completed' }, { orderStatus: 'processing' }, { wiseEmail: 'own@wise.test', wisePassword: 'own-pass-1' }];
+      const changes = [
+        { paymentStatus: 'paid' },
+        { paymentStatus: 'refunded' },
+        { orderStatus: 'delivered' },
+        { orderStatus: 'completed' },
+        { orderStatus: 'processing' },
+        { wiseEmail: 'own@wise.test', wisePassword: 'own-pass-1' },
+      ];
       for (const json of changes) {
         const refused = await api.call<ErrorBody>('PUT', `/api/admin/orders/${id}`, { user: staff, json });
         expect(refused.status, JSON.stringify(json)).toBe(403);
@@ -281,7 +296,10 @@ describe('PUT /api/admin/orders/:id', () => {
     expect(processing.status).toBe(200);
     expect(processing.body).toMatchObject({ id, orderStatus: 'processing', paymentStatus: 'pending' });
 
-    const failed = await api.call<Order>('PUT', `/api/admin/orders/${id}`, { user: admin, json: { paymentStatus: 'failed', version: processing.body.version } });
+    const failed = await api.call<Order>('PUT', `/api/admin/orders/${id}`, {
+      user: admin,
+      json: { paymentStatus: 'failed', version: processing.body.version },
+    });
     expect(failed.body).toMatchObject({ orderStatus: 'processing', paymentStatus: 'failed' });
     expect(failed.body.version).toBeGreaterThan(processing.body.version);
 
@@ -363,11 +381,14 @@ describe('PUT /api/admin/orders/:id', () => {
     expect(elsewhere.body.id).toBe(other);
     expect((await orders.orderRow(other)).order_status).toBe('processing');
 
-    const blank = await api.call<ErrorBody>('PUT', `/api/admin/orders/${id}`, { user: moderator, json: { orderStatus: 'processing' }, headers: { 'Idempotency-Key': 'k'.repeat(201) } });
+    const blank = await api.call<ErrorBody>('PUT', `/api/admin/orders/${id}`, {
+      user: moderator,
+      json: { orderStatus: 'processing' },
+      headers: { 'Idempotency-Key': 'k'.repeat(201) },
+    });
     expect(blank.status).toBe(400);
     expect(paths(blank.body)).toContain('idempotency-key');
   });
-
 });
 
 describe('DELETE /api/admin/orders/:id', () => {

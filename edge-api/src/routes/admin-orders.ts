@@ -107,10 +107,23 @@ export function adminOrderRoutes(deps: Deps) {
       const answer = await changeOrder(deps, user, id, change, idempotencyKey);
       return c.json(answer.body, answer.status as ContentfulStatusCode);
     })
-    .post('/:id/report/decline', requireStaff, validate('param', idParam), validate('header', idempotencyHeader), validate('json', reportDeclineBody), async (c) => {
-      const answer = await declineReport(deps, c.get('user')!, c.req.valid('param').id, c.req.valid('json').message, c.req.valid('header')['idempotency-key']);
-      return c.json(answer.body, 200);
-    })
+    .post(
+      '/:id/report/decline',
+      requireStaff,
+      validate('param', idParam),
+      validate('header', idempotencyHeader),
+      validate('json', reportDeclineBody),
+      async (c) => {
+        const answer = await declineReport(
+          deps,
+          c.get('user')!,
+          c.req.valid('param').id,
+          c.req.valid('json').message,
+          c.req.valid('header')['idempotency-key'],
+        );
+        return c.json(answer.body, 200);
+      },
+    )
     .delete('/:id', requireAdmin, validate('param', idParam), async (c) => {
       const { id } = c.req.valid('param');
       await deps.db.transaction().execute(async (trx) => {

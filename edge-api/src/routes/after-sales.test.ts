@@ -36,8 +36,12 @@ async function deliveredFromStock() {
   return { id, stockId, email, password };
 }
 
-const report = (id: string, json: unknown = { reason: 'login_fails', note: 'It says the password is wrong' }, user: TestUser = customer, headers?: Record<string, string>) =>
-  api.call<Order & ErrorBody>('POST', `/api/orders/${id}/report`, { user, json, headers });
+const report = (
+  id: string,
+  json: unknown = { reason: 'login_fails', note: 'It says the password is wrong' },
+  user: TestUser = customer,
+  headers?: Record<string, string>,
+) => api.call<Order & ErrorBody>('POST', `/api/orders/${id}/report`, { user, json, headers });
 
 const customerOrder = async (id: string, user: TestUser = customer) => {
   const list = await api.call<Order[]>('GET', `/api/orders/user/${user.id}`, { user });
@@ -137,7 +141,12 @@ describe('the warranty window', () => {
 
   it('refuses bad input and changes nothing', async () => {
     const id = await deliveredOrder();
-    for (const json of [{ reason: 'bored' }, { reason: 'other' }, { reason: 'locked', note: 'x'.repeat(1001) }, { reason: 'locked', image: 'order-proofs/not-a-report.png' }]) {
+    for (const json of [
+      { reason: 'bored' },
+      { reason: 'other' },
+      { reason: 'locked', note: 'x'.repeat(1001) },
+      { reason: 'locked', image: 'order-proofs/not-a-report.png' },
+    ]) {
       const refused = await report(id, json);
       expect(refused.status).toBe(400);
     }
@@ -148,7 +157,9 @@ describe('the warranty window', () => {
     const id = await deliveredOrder();
     const form = new FormData();
     // A 1x1 PNG.
-    const png = Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=='), (c) => c.charCodeAt(0));
+    const png = Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=='), (c) =>
+      c.charCodeAt(0),
+    );
     form.set('kind', 'report');
     form.set('file', new File([png], 'shot.png', { type: 'image/png' }));
     const uploaded = await api.call<{ path: string; url: string }>('POST', '/api/uploads', { user: customer, body: form });
@@ -214,9 +225,16 @@ describe('the warranty window', () => {
     const reportKey = `POST /orders/${crypto.randomUUID()}/report ${crypto.randomUUID()}`;
     const otherKey = `PUT /admin/orders/${crypto.randomUUID()}/x ${crypto.randomUUID()}`;
     const values = (key: string, password: string) => ({ key, user_id: user.id, status: 200, response: JSON.stringify({ id: 'x', wisePassword: password }) });
-    await api.db.insertInto('idempotency_keys').values([values(reportKey, 'Old-Report-Secret'), values(otherKey, 'Not-A-Report')]).execute();
+    await api.db
+      .insertInto('idempotency_keys')
+      .values([values(reportKey, 'Old-Report-Secret'), values(otherKey, 'Not-A-Report')])
+      .execute();
     await up(api.db);
-    const rows = await api.db.selectFrom('idempotency_keys').select(['key', sql<string>`response::text`.as('response')]).where('user_id', '=', user.id).execute();
+    const rows = await api.db
+      .selectFrom('idempotency_keys')
+      .select(['key', sql<string>`response::text`.as('response')])
+      .where('user_id', '=', user.id)
+      .execute();
     const byKey = new Map(rows.map((row) => [row.key, row.response]));
     expect(byKey.get(reportKey)).toBe('{"reported": true}');
     expect(byKey.get(otherKey)).toContain('Not-A-Report');
@@ -297,7 +315,10 @@ describe('replacement', () => {
 
   it('a customer cannot replace, and a delivery without replace is still refused', async () => {
     const id = await deliveredOrder();
-    const byCustomer = await api.call('PUT', `/api/admin/orders/${id}`, { user: customer, json: { wiseEmail: 'a@wise.test', wisePassword: 'Secret-1', replace: true } });
+    const byCustomer = await api.call('PUT', `/api/admin/orders/${id}`, {
+      user: customer,
+      json: { wiseEmail: 'a@wise.test', wisePassword: 'Secret-1', replace: true },
+    });
     expect(byCustomer.status).toBe(403);
     const again = await orders.deliverTyped(id, 'again@wise.test', `Again-${random()}`);
     expect(again.status).toBe(409);
@@ -310,7 +331,8 @@ describe('declining a report', () => {
   it('answers the customer with a message; the customer may report again within the window', async () => {
     const id = await deliveredOrder();
     expect((await report(id)).status).toBe(200);
-    const told = () => api.db.selectFrom('notifications').select(['title', 'resolved_at']).where('kind', '=', 'problem_report').where('order_id', '=', id).execute();
+    const told = () =>
+      api.db.selectFrom('notifications').select(['title', 'resolved_at']).where('kind', '=', 'problem_report').where('order_id', '=', id).execute();
     expect(await told()).toEqual([{ title: 'Problem reported', resolved_at: null }]);
     const byCustomer = await api.call('POST', `/api/admin/orders/${id}/report/decline`, { user: customer, json: { message: 'No' } });
     expect(byCustomer.status).toBe(403);

@@ -13,7 +13,13 @@ export function configRoutes(deps: Deps) {
   const isDemo = async () => {
     const now = deps.clock().getTime();
     if (!demo || now - demo.at > DEMO_CHECK_MS) {
-      const row = await deps.db.selectFrom('users').select('id').where('email', 'like', '%@demo.test').where('deleted_at', 'is', null).limit(1).executeTakeFirst();
+      const row = await deps.db
+        .selectFrom('users')
+        .select('id')
+        .where('email', 'like', '%@demo.test')
+        .where('deleted_at', 'is', null)
+        .limit(1)
+        .executeTakeFirst();
       demo = { value: row !== undefined, at: now };
     }
     return demo.value;

@@ -17,7 +17,17 @@ async function insertService(title: string, price: string) {
   await api.db.transaction().execute(async (trx) => {
     await trx
       .insertInto('services')
-      .values({ id, title, description: title, category: 'wise', features: '[]', price, delivery_time: 'instant', payment_methods: '["binance"]', version: await nextVersion(trx) })
+      .values({
+        id,
+        title,
+        description: title,
+        category: 'wise',
+        features: '[]',
+        price,
+        delivery_time: 'instant',
+        payment_methods: '["binance"]',
+        version: await nextVersion(trx),
+      })
       .execute();
   });
   return id;
@@ -26,13 +36,18 @@ async function insertService(title: string, price: string) {
 let codes = 0;
 /** An admin makes a coupon; unique codes so the tests stay apart. */
 async function makeCoupon(fields: Record<string, unknown> = {}): Promise<Coupon> {
-  const answer = await api.call<Coupon>('POST', '/api/admin/coupons', { user: admin, json: { code: `TEST-${++codes}-${crypto.randomUUID().slice(0, 6)}`, kind: 'percent', amount: '10', ...fields } });
+  const answer = await api.call<Coupon>('POST', '/api/admin/coupons', {
+    user: admin,
+    json: { code: `TEST-${++codes}-${crypto.randomUUID().slice(0, 6)}`, kind: 'percent', amount: '10', ...fields },
+  });
   expect(answer.status).toBe(201);
   return answer.body;
 }
 
-const order = (user: TestUser, json: Record<string, unknown>) => api.call<{ order: Order } & ErrorBody>('POST', '/api/orders', { user, json: { productId: serviceId, ...json } });
-const quote = (user: TestUser, code: string, productId = serviceId) => api.call<CouponQuote & ErrorBody>('POST', '/api/coupons/quote', { user, json: { code, productId } });
+const order = (user: TestUser, json: Record<string, unknown>) =>
+  api.call<{ order: Order } & ErrorBody>('POST', '/api/orders', { user, json: { productId: serviceId, ...json } });
+const quote = (user: TestUser, code: string, productId = serviceId) =>
+  api.call<CouponQuote & ErrorBody>('POST', '/api/coupons/quote', { user, json: { code, productId } });
 const usesOf = async (id: string) => (await api.db.selectFrom('coupons').select('uses').where('id', '=', id).executeTakeFirstOrThrow()).uses;
 
 beforeAll(async () => {
@@ -52,17 +67,26 @@ describe('coupons', () => {
     const listed = await api.call<{ coupons: Coupon[] }>('GET', '/api/admin/coupons', { user: admin });
     expect(listed.body.coupons.map((c) => c.code)).toContain('WELCOME-FIVE');
     expect(listed.headers.get('cache-control')).toBe('no-store');
-    const changed = await api.call<Coupon>('PUT', `/api/admin/coupons/${coupon.id}`, { user: admin, json: { code: 'WELCOME-FIVE', kind: 'fixed', amount: '6', enabled: false } });
+    const changed = await api.call<Coupon>('PUT', `/api/admin/coupons/${coupon.id}`, {
+      user: admin,
+      json: { code: 'WELCOME-FIVE', kind: 'fixed', amount: '6', enabled: false },
+    });
     expect(changed.body).toMatchObject({ amount: '6.00', enabled: false });
   });
 
   it('refuses a bad coupon with a reason per field, and a code already taken', async () => {
-    const bad = await api.call<ErrorBody>('POST', '/api/admin/coupons', { user: admin, json: { code: 'x', kind: 'percent', amount: '150', startsAt: '2026-12-02T00:00:00Z', endsAt: '2026-12-01T00:00:00Z' } });
+    const bad = await api.call<ErrorBody>('POST', '/api/admin/coupons', {
+      user: admin,
+      json: { code: 'x', kind: 'percent', amount: '150', startsAt: '2026-12-02T00:00:00Z', endsAt: '2026-12-01T00:00:00Z' },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.error.details?.map((d) => d.path).sort()).toEqual(['amount', 'code', 'endsAt']);
     expect((await api.call<{ coupons: Coupon[] }>('GET', '/api/admin/coupons', { user: admin })).body.coupons.map((c) => c.code)).not.toContain('X');
     const taken = await makeCoupon();
-    const again = await api.call<ErrorBody>('POST', '/api/admin/coupons', { user: admin, json: { code: taken.code.toLowerCase(), kind: 'fixed', amount: '1' } });
+    const again = await api.call<ErrorBody>('POST', '/api/admin/coupons', {
+      user: admin,
+      json: { code: taken.code.toLowerCase(), kind: 'fixed', amount: '1' },
+    });
     expect(again.status).toBe(409);
     expect(again.body.error.details).toEqual([{ path: 'code', message: 'another coupon has this code' }]);
   });
@@ -111,10 +135,14 @@ describe('coupons', () => {
     const first = await makeCoupon({ firstOrderOnly: true });
     const twice = await makeCoupon({ maxUsesPerCustomer: 2, kind: 'fixed', amount: '20' });
     expect((await order(newcomer, { couponCode: first.code })).body.order.price).toBe('13.50');
-    expect((await order(newcomer, { couponCode: first.code })).body.error.details).toEqual([{ path: 'couponCode', message: 'This coupon is for a first order only.' }]);
+    expect((await order(newcomer, { couponCode: first.code })).body.error.details).toEqual([
+      { path: 'couponCode', message: 'This coupon is for a first order only.' },
+    ]);
     expect((await order(newcomer, { couponCode: twice.code })).body.order).toMatchObject({ price: '0.00', coupon: { discount: '15.00' } });
     expect((await order(newcomer, { couponCode: twice.code })).status).toBe(201);
-    expect((await order(newcomer, { couponCode: twice.code })).body.error.details).toEqual([{ path: 'couponCode', message: 'You have already used this coupon as often as it allows.' }]);
+    expect((await order(newcomer, { couponCode: twice.code })).body.error.details).toEqual([
+      { path: 'couponCode', message: 'You have already used this coupon as often as it allows.' },
+    ]);
   });
 
   it('gives its last use to exactly one of many customers ordering at the same moment', async () => {
@@ -122,8 +150,19 @@ describe('coupons', () => {
     const buyers = await Promise.all(Array.from({ length: 6 }, () => api.createUser('user')));
     const answers = await Promise.all(buyers.map((buyer) => order(buyer, { couponCode: last.code })));
     expect(answers.map((a) => a.status).sort()).toEqual([201, 400, 400, 400, 400, 400]);
-    for (const refused of answers.filter((a) => a.status === 400)) expect(refused.body.error.details).toEqual([{ path: 'couponCode', message: 'This coupon has been used up.' }]);
+    for (const refused of answers.filter((a) => a.status === 400))
+      expect(refused.body.error.details).toEqual([{ path: 'couponCode', message: 'This coupon has been used up.' }]);
     expect(await usesOf(last.id)).toBe(1);
-    expect(Number((await api.db.selectFrom('coupon_uses').select((eb) => eb.fn.countAll<string>().as('n')).where('coupon_id', '=', last.id).executeTakeFirstOrThrow()).n)).toBe(1);
+    expect(
+      Number(
+        (
+          await api.db
+            .selectFrom('coupon_uses')
+            .select((eb) => eb.fn.countAll<string>().as('n'))
+            .where('coupon_id', '=', last.id)
+            .executeTakeFirstOrThrow()
+        ).n,
+      ),
+    ).toBe(1);
   });
 });

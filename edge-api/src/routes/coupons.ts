@@ -73,9 +73,19 @@ export function adminCouponRoutes(deps: Deps) {
       const row = await deps.db
         .transaction()
         .execute(async (trx) => {
-          const updated = await trx.updateTable('coupons').set({ ...columns(body), updated_at: deps.clock() }).where('id', '=', id).returningAll().executeTakeFirst();
+          const updated = await trx
+            .updateTable('coupons')
+            .set({ ...columns(body), updated_at: deps.clock() })
+            .where('id', '=', id)
+            .returningAll()
+            .executeTakeFirst();
           if (!updated) throw notFound('Coupon');
-          await recordAudit(trx, c.get('user'), { action: 'coupon.update', entity: 'coupon', entityId: id, details: { code: body.code, enabled: body.enabled } });
+          await recordAudit(trx, c.get('user'), {
+            action: 'coupon.update',
+            entity: 'coupon',
+            entityId: id,
+            details: { code: body.code, enabled: body.enabled },
+          });
           return updated;
         })
         .catch((cause: unknown) => {

@@ -29,7 +29,12 @@ beforeAll(async () => {
   vi.useFakeTimers({ toFake: ['Date'] });
   vi.setSystemTime(windowStart + 1_000);
   api = await inProcessHarness({ rateLimits: { credentialChecksPer10Min: LIMIT, deliveredLinesPer10Min: LINES } });
-  [admin, moderator, otherModerator, customer] = await Promise.all([api.createUser('admin'), api.createUser('moderator'), api.createUser('moderator'), api.createUser('user')]);
+  [admin, moderator, otherModerator, customer] = await Promise.all([
+    api.createUser('admin'),
+    api.createUser('moderator'),
+    api.createUser('moderator'),
+    api.createUser('user'),
+  ]);
   orders = await createOrderFixtures(api, { admin, moderator, customer });
   expect((await orders.deliverTyped(await orders.placeOrder(), email, password)).status).toBe(200);
 });
@@ -103,7 +108,10 @@ describe('the limit on duplicate checks per staff member', () => {
     expect(refused.headers.get('retry-after')).toBe('599');
     // A new window, a new audit entry, naming the route refused this time.
     const entries = await limitedEntries(moderator);
-    expect(entries.map((entry) => (entry.details as { route: string }).route).sort()).toEqual(['GET /api/admin/credentials/check', 'GET /api/wise-stocks/check']);
+    expect(entries.map((entry) => (entry.details as { route: string }).route).sort()).toEqual([
+      'GET /api/admin/credentials/check',
+      'GET /api/wise-stocks/check',
+    ]);
   });
 });
 
@@ -131,7 +139,7 @@ describe('the budget of lines and server logins delivered per staff member', () 
     api.call<Order & ErrorBody>('PUT', `/api/admin/orders/${orderId}`, { user, json, headers });
   const server = (password: string) => ({ server: { host: 'vps.example.com', port: 22, user: 'root', password } });
   const deliveryOf = async (orderId: string) =>
-    (await api.db.selectFrom('orders').select(['delivery_kind', 'payment_status']).where('id', '=', orderId).executeTakeFirstOrThrow());
+    await api.db.selectFrom('orders').select(['delivery_kind', 'payment_status']).where('id', '=', orderId).executeTakeFirstOrThrow();
   const deliveredLinesEntries = (user: TestUser) =>
     api.db.selectFrom('audit_log').selectAll().where('action', '=', 'user.delivered_lines_limited').where('actor_id', '=', user.id).execute();
   /** A line delivered by another staff member, from their own budget: known to every later check. */
@@ -165,7 +173,12 @@ describe('the budget of lines and server logins delivered per staff member', () 
     for (const id of [order, serverOrder]) expect(await deliveryOf(id)).toEqual({ delivery_kind: null, payment_status: 'pending' });
 
     // Nothing else of the staff member's work is held: a typed account and the duplicate checks go on.
-    const typed = await deliver(staff, await orders.placeOrder(), { paymentStatus: 'paid', orderStatus: 'delivered', wiseEmail: `typed-${random()}@wise.test`, wisePassword: `Typed-${random()}` });
+    const typed = await deliver(staff, await orders.placeOrder(), {
+      paymentStatus: 'paid',
+      orderStatus: 'delivered',
+      wiseEmail: `typed-${random()}@wise.test`,
+      wisePassword: `Typed-${random()}`,
+    });
     expect(typed.status).toBe(200);
     expect((await orderCheck(staff)).status).toBe(200);
 

@@ -33,7 +33,17 @@ beforeAll(async () => {
   await db.transaction().execute(async (trx) => {
     await trx
       .insertInto('services')
-      .values({ id: serviceId, title: 'Wise Personal', description: 'x', category: 'wise', features: '[]', price: '15', delivery_time: 'instant', payment_methods: '["binance"]', version: await nextVersion(trx) })
+      .values({
+        id: serviceId,
+        title: 'Wise Personal',
+        description: 'x',
+        category: 'wise',
+        features: '[]',
+        price: '15',
+        delivery_time: 'instant',
+        payment_methods: '["binance"]',
+        version: await nextVersion(trx),
+      })
       .execute();
   });
   await setGuestCheckout(true);
@@ -46,7 +56,11 @@ afterAll(async () => {
 
 let ips = 0;
 const place = (email: string, extra: Record<string, unknown> = {}, ip = `10.9.0.${++ips}`) =>
-  api.request('/api/guest-orders', { method: 'POST', headers: { 'content-type': 'application/json', 'x-test-client-ip': ip }, body: JSON.stringify({ email, productId: serviceId, ...extra }) });
+  api.request('/api/guest-orders', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-test-client-ip': ip },
+    body: JSON.stringify({ email, productId: serviceId, ...extra }),
+  });
 const readState = (id: string, token?: string) => api.request(`/api/guest-orders/${id}`, { headers: token === undefined ? {} : { 'x-order-token': token } });
 const asUser = (path: string, token: string) => api.request(path, { headers: { authorization: `Bearer ${token}` } });
 
@@ -79,7 +93,9 @@ describe('ordering with just an email (decision 177)', () => {
     const orders = (await mine.json()) as Order[];
     expect(orders.map((order) => order.id)).toEqual([placed.order.id]);
     expect(orders[0]).toMatchObject({ note: 'for my shop', userEmail: email });
-    expect((await db.selectFrom('auth_users').select('email_confirmed_at').where('id', '=', account.id).executeTakeFirstOrThrow()).email_confirmed_at).not.toBeNull();
+    expect(
+      (await db.selectFrom('auth_users').select('email_confirmed_at').where('id', '=', account.id).executeTakeFirstOrThrow()).email_confirmed_at,
+    ).not.toBeNull();
   });
 
   it('answers the same for an address that already has an account, and places the order under it', async () => {
@@ -101,7 +117,13 @@ describe('ordering with just an email (decision 177)', () => {
     const placed = (await (await place(email)).json()) as GuestOrderPlaced;
     await db
       .updateTable('orders')
-      .set({ order_status: 'delivered', payment_status: 'paid', wise_email: 'delivered@wise.test', wise_password_enc: 'sealed-secret', delivery_details: JSON.stringify({ kind: 'lines', lines: ['KEY-123'] }) })
+      .set({
+        order_status: 'delivered',
+        payment_status: 'paid',
+        wise_email: 'delivered@wise.test',
+        wise_password_enc: 'sealed-secret',
+        delivery_details: JSON.stringify({ kind: 'lines', lines: ['KEY-123'] }),
+      })
       .where('id', '=', placed.order.id)
       .execute();
     const answer = await readState(placed.order.id, placed.statusToken);
@@ -121,7 +143,11 @@ describe('ordering with just an email (decision 177)', () => {
     // Nor through the signed-in routes without a session.
     expect((await api.request(`/api/orders/user/${placed.order.id}`)).status).toBe(401);
 
-    await db.updateTable('orders').set({ status_token_expires_at: new Date(Date.now() - 1000) }).where('id', '=', placed.order.id).execute();
+    await db
+      .updateTable('orders')
+      .set({ status_token_expires_at: new Date(Date.now() - 1000) })
+      .where('id', '=', placed.order.id)
+      .execute();
     expect((await readState(placed.order.id, placed.statusToken)).status).toBe(404);
   });
 
@@ -153,7 +179,11 @@ describe('ordering with just an email (decision 177)', () => {
 
 describe('the Supabase side of it (supabaseGuestAccounts), against the embedded auth speaking GoTrue', () => {
   it('makes the account once through the admin API, finds it the second time, and mails the link through /otp', async () => {
-    const accounts = supabaseGuestAccounts(`${server.url}/auth/v1`, { anonKey: ANON_KEY, serviceRoleKey: SERVICE_ROLE_KEY }, { redirectTo: undefined, logger: silentLogger });
+    const accounts = supabaseGuestAccounts(
+      `${server.url}/auth/v1`,
+      { anonKey: ANON_KEY, serviceRoleKey: SERVICE_ROLE_KEY },
+      { redirectTo: undefined, logger: silentLogger },
+    );
     const email = freshEmail('supabase').toLowerCase();
     const id = await accounts.ensure(email);
     expect(await accounts.ensure(email.toUpperCase())).toBe(id);

@@ -47,7 +47,18 @@ async function recordOf(deps: Deps, userId: string, email: string): Promise<User
   });
 }
 
-const stateOf = (row: { id: string; title: string; price: string; payment_method: string | null; order_status: GuestOrderState['orderStatus']; payment_status: GuestOrderState['paymentStatus']; created_at: Date }, until: Date): GuestOrderState => ({
+const stateOf = (
+  row: {
+    id: string;
+    title: string;
+    price: string;
+    payment_method: string | null;
+    order_status: GuestOrderState['orderStatus'];
+    payment_status: GuestOrderState['paymentStatus'];
+    created_at: Date;
+  },
+  until: Date,
+): GuestOrderState => ({
   id: row.id,
   title: row.title,
   price: row.price,
@@ -92,7 +103,9 @@ export function guestOrderRoutes(deps: Deps) {
           .executeTakeFirstOrThrow();
       });
       // After the answer's work is done; its failure is logged, the order stands (the buyer can ask again from Sign In).
-      void deps.guestAccounts.mailSignIn(email).catch((error: unknown) => deps.logger.error('guest order: the sign-in link was not mailed', { orderId: row.id, error: String(error) }));
+      void deps.guestAccounts
+        .mailSignIn(email)
+        .catch((error: unknown) => deps.logger.error('guest order: the sign-in link was not mailed', { orderId: row.id, error: String(error) }));
       return c.json<GuestOrderPlaced>({ order: stateOf(row, until), statusToken: token }, 201);
     })
     .get('/:id', validate('param', idParam), async (c) => {
@@ -100,7 +113,8 @@ export function guestOrderRoutes(deps: Deps) {
       const token = c.req.header(ORDER_TOKEN_HEADER) ?? '';
       const row = await findOrder(deps.db, c.req.valid('param').id);
       // One answer for an unknown order, a wrong token and a token run out: nothing tells them apart.
-      const valid = row && token !== '' && row.status_token_hash === (await sha256(token)) && row.status_token_expires_at && row.status_token_expires_at > deps.clock();
+      const valid =
+        row && token !== '' && row.status_token_hash === (await sha256(token)) && row.status_token_expires_at && row.status_token_expires_at > deps.clock();
       if (!valid) throw notFound('Order');
       return c.json<GuestOrderState>(stateOf(row, row.status_token_expires_at!));
     });

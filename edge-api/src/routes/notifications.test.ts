@@ -73,7 +73,13 @@ describe('low-stock warnings (issue 16, item 6)', () => {
     for (let i = 0; i < 2; i++) {
       const added = await api.call('POST', '/api/wise-stocks', {
         user: admin,
-        json: { wiseName: 'Refill', wiseEmail: `refill-${i}-${random()}@wise.test`, wisePassword: `Refill-${i}-${random()}`, authImage: 'https://example.test/a.png', userName: 'Admin' },
+        json: {
+          wiseName: 'Refill',
+          wiseEmail: `refill-${i}-${random()}@wise.test`,
+          wisePassword: `Refill-${i}-${random()}`,
+          authImage: 'https://example.test/a.png',
+          userName: 'Admin',
+        },
       });
       expect(added.status).toBe(201);
     }
@@ -99,7 +105,11 @@ describe('low-stock warnings (issue 16, item 6)', () => {
     const key = `low_stock:service:${created.body.id}`;
     const open = await openLowStock(key);
     expect(open).toHaveLength(1);
-    expect(open[0]).toMatchObject({ title: 'Low stock for Wise Business Account', service_id: created.body.id, body: '1 available Wise stock account, below the threshold of 5. Add stock.' });
+    expect(open[0]).toMatchObject({
+      title: 'Low stock for Wise Business Account',
+      service_id: created.body.id,
+      body: '1 available Wise stock account, below the threshold of 5. Add stock.',
+    });
     // The overall threshold is 0 (off): no overall warning.
     expect(await openLowStock()).toEqual([]);
 

@@ -105,7 +105,10 @@ describe('placing an order with a note and a payment method', () => {
     for (const note of [undefined, '   ']) {
       const refused = await place(customer, { id, productId: documentService, note });
       expect(refused.status).toBe(400);
-      expect(refused.body.error.details?.[0]).toEqual({ path: 'note', message: 'This service needs details from you: Full name, address and the month wanted' });
+      expect(refused.body.error.details?.[0]).toEqual({
+        path: 'note',
+        message: 'This service needs details from you: Full name, address and the month wanted',
+      });
     }
     expect(await api.db.selectFrom('orders').select('id').where('id', '=', id).executeTakeFirst()).toBeUndefined();
   });
@@ -126,7 +129,15 @@ describe('placing an order with a note and a payment method', () => {
   it('lets an admin mark a service as needing details, with its hint', async () => {
     const created = await api.call<{ id: string; needsDetails: boolean; detailsHint: string }>('POST', '/api/services', {
       user: admin,
-      json: { title: 'Editable ID', description: 'x', category: 'editable-documents', price: '5', deliveryTime: '1 day', needsDetails: true, detailsHint: 'Name and date of birth' },
+      json: {
+        title: 'Editable ID',
+        description: 'x',
+        category: 'editable-documents',
+        price: '5',
+        deliveryTime: '1 day',
+        needsDetails: true,
+        detailsHint: 'Name and date of birth',
+      },
     });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ needsDetails: true, detailsHint: 'Name and date of birth' });
@@ -149,7 +160,10 @@ describe('payment instructions in the settings', () => {
   it('refuses a method named twice or an instruction without an address', async () => {
     const current = (await api.call<SiteSettings>('GET', '/api/settings')).body;
     const entry = { method: 'bkash', address: '017', accountName: '', qrImage: '', instructions: '' };
-    const twice = await api.call<ErrorBody>('PUT', '/api/settings', { user: admin, json: { ...current, paymentInstructions: [entry, { ...entry, method: 'BKASH' }] } });
+    const twice = await api.call<ErrorBody>('PUT', '/api/settings', {
+      user: admin,
+      json: { ...current, paymentInstructions: [entry, { ...entry, method: 'BKASH' }] },
+    });
     expect(twice.status).toBe(400);
     const blank = await api.call<ErrorBody>('PUT', '/api/settings', { user: admin, json: { ...current, paymentInstructions: [{ ...entry, address: ' ' }] } });
     expect(blank.status).toBe(400);
@@ -255,7 +269,9 @@ describe('a customer cancelling an order', () => {
     expect((await api.call('PUT', `/api/admin/orders/${order.id}`, { user: moderator, json: { paymentStatus: 'paid' } })).status).toBe(200);
     const refused = await cancel(customer, order.id);
     expect(refused.status).toBe(409);
-    expect(refused.body.error.message).toBe('This order has already been marked paid, so it can no longer be cancelled. Contact the shop if you no longer want it.');
+    expect(refused.body.error.message).toBe(
+      'This order has already been marked paid, so it can no longer be cancelled. Contact the shop if you no longer want it.',
+    );
     expect(await storedRow(order.id)).toMatchObject({ order_status: 'pending', payment_status: 'paid', cancelled_at: null });
   });
 

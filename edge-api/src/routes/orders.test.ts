@@ -42,7 +42,15 @@ async function insertService(fields: { title: string; price: string; deliveryTim
   return id;
 }
 
-const orderCount = async () => Number((await api.db.selectFrom('orders').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+const orderCount = async () =>
+  Number(
+    (
+      await api.db
+        .selectFrom('orders')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 beforeAll(async () => {
   api = await createApiHarness();
@@ -112,7 +120,9 @@ describe('POST /api/orders', () => {
 
   it('places exactly one order when the same id is sent several times at once', async () => {
     const id = crypto.randomUUID();
-    const answers = await Promise.all(Array.from({ length: 4 }, () => api.call<Placed>('POST', '/api/orders', { user: customer, json: { id, productId: serviceId } })));
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, () => api.call<Placed>('POST', '/api/orders', { user: customer, json: { id, productId: serviceId } })),
+    );
     expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 200, 201]);
     expect(new Set(answers.map((a) => a.body.order.id))).toEqual(new Set([id]));
     const rows = await api.db.selectFrom('orders').select('id').where('id', '=', id).execute();
@@ -164,7 +174,11 @@ describe('GET /api/orders/user/:userId', () => {
     for (let i = 0; i < 3; i++) {
       const placed = await api.call<Placed>('POST', '/api/orders', { user: buyer, json: { productId: serviceId } });
       ids.push(placed.body.order.id);
-      await api.db.updateTable('orders').set({ created_at: new Date(Date.UTC(2026, 0, 1 + i)) }).where('id', '=', placed.body.order.id).execute();
+      await api.db
+        .updateTable('orders')
+        .set({ created_at: new Date(Date.UTC(2026, 0, 1 + i)) })
+        .where('id', '=', placed.body.order.id)
+        .execute();
     }
     await api.call('POST', '/api/orders', { user: otherCustomer, json: { productId: serviceId } });
 
@@ -228,12 +242,24 @@ describe('GET /api/orders/user/:userId', () => {
 
     const delivered = await api.call<Order>('PUT', `/api/admin/orders/${id}`, {
       user: moderator,
-      json: { paymentStatus: 'paid', orderStatus: 'delivered', wiseEmail: 'delivered@wise.test', wisePassword: 'S3cret-pass!', wiseImage: 'order-proofs/proof-1.png' },
+      json: {
+        paymentStatus: 'paid',
+        orderStatus: 'delivered',
+        wiseEmail: 'delivered@wise.test',
+        wisePassword: 'S3cret-pass!',
+        wiseImage: 'order-proofs/proof-1.png',
+      },
     });
     expect(delivered.status).toBe(200);
 
     const owner = await api.call<Order[]>('GET', `/api/orders/user/${buyer.id}`, { user: buyer });
-    expect(owner.body[0]).toMatchObject({ id, wiseEmail: 'delivered@wise.test', wisePassword: 'S3cret-pass!', orderStatus: 'delivered', paymentStatus: 'paid' });
+    expect(owner.body[0]).toMatchObject({
+      id,
+      wiseEmail: 'delivered@wise.test',
+      wisePassword: 'S3cret-pass!',
+      orderStatus: 'delivered',
+      paymentStatus: 'paid',
+    });
     expect(owner.body[0]?.wiseImage).toMatch(/^\/files\/order-proofs\/proof-1\.png\?expires=\d+&sig=/);
 
     const staff = await api.call<Order[]>('GET', `/api/orders/user/${buyer.id}`, { user: admin });
@@ -270,7 +296,11 @@ describe('GET /api/orders/user/:userId', () => {
     }
     // Sealed under a key this server does not have, as after a data key was lost or mixed up.
     const stranger = await createSecrets(crypto.getRandomValues(new Uint8Array(32)), crypto.getRandomValues(new Uint8Array(32)));
-    await api.db.updateTable('orders').set({ wise_password_enc: await stranger.encrypt('Lost#1') }).where('id', '=', damaged.body.order.id).execute();
+    await api.db
+      .updateTable('orders')
+      .set({ wise_password_enc: await stranger.encrypt('Lost#1') })
+      .where('id', '=', damaged.body.order.id)
+      .execute();
 
     const mine = await api.call<Order[]>('GET', `/api/orders/user/${buyer.id}`, { user: buyer });
     expect(mine.status).toBe(200);

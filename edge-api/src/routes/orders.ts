@@ -1,6 +1,14 @@
 import { Hono } from 'hono';
 import { idempotencyHeader, idParam } from '../contract/fields.ts';
-import { orderReportBody, paymentProofBody, placeOrderBody, revealBody, USER_ORDERS_PAGE_DEFAULT, userIdParam, userOrdersQuery } from '../contract/order-requests.ts';
+import {
+  orderReportBody,
+  paymentProofBody,
+  placeOrderBody,
+  revealBody,
+  USER_ORDERS_PAGE_DEFAULT,
+  userIdParam,
+  userOrdersQuery,
+} from '../contract/order-requests.ts';
 import { readForwardCursor, writeOrderCursor, type OrderCursor } from '../db/order-cursor.ts';
 import { acceptsPaymentProof, isCancellable } from '../contract/orders.ts';
 import { parseBlobRef } from '../contract/uploads.ts';
@@ -38,7 +46,8 @@ function assertOwnUpload(userId: string, field: string, folder: 'payments' | 're
 
 /** Why an order can no longer be cancelled, in words a customer can act on. */
 function cancelRefusal(row: OrderRow): string {
-  if (row.payment_status === 'paid') return 'This order has already been marked paid, so it can no longer be cancelled. Contact the shop if you no longer want it.';
+  if (row.payment_status === 'paid')
+    return 'This order has already been marked paid, so it can no longer be cancelled. Contact the shop if you no longer want it.';
   if (row.payment_status === 'refunded') return 'This order has been refunded and cannot be cancelled.';
   if (row.order_status === 'cancelled') return 'This order was already cancelled by the shop.';
   return `This order is already ${row.order_status === 'pending' ? 'being handled' : row.order_status}, so it can no longer be cancelled. Contact the shop if you no longer want it.`;
@@ -64,13 +73,25 @@ export function orderRoutes(deps: Deps) {
         if (!current) throw notFound('Order');
         if (current.user_id !== me.id) throw forbidden('You can only cancel your own orders');
         if (current.order_status === 'cancelled' && current.cancelled_at) return current;
-        if (!isCancellable({ orderStatus: current.order_status, paymentStatus: current.payment_status, wiseEmail: current.wise_email ?? undefined, deliveryKind: current.delivery_kind ?? undefined })) {
+        if (
+          !isCancellable({
+            orderStatus: current.order_status,
+            paymentStatus: current.payment_status,
+            wiseEmail: current.wise_email ?? undefined,
+            deliveryKind: current.delivery_kind ?? undefined,
+          })
+        ) {
           throw conflict(cancelRefusal(current), { orderStatus: current.order_status, paymentStatus: current.payment_status });
         }
         const version = await nextVersion(trx);
         const updated = await updateOrder(trx, id, { order_status: 'cancelled', cancelled_at: deps.clock() }, version);
         await resolveNotification(trx, version, paymentCheckKey(id));
-        await recordAudit(trx, me, { action: 'order.cancel', entity: 'order', entityId: id, details: { by: 'customer', from: { orderStatus: current.order_status }, to: { orderStatus: 'cancelled' } } });
+        await recordAudit(trx, me, {
+          action: 'order.cancel',
+          entity: 'order',
+          entityId: id,
+          details: { by: 'customer', from: { orderStatus: current.order_status }, to: { orderStatus: 'cancelled' } },
+        });
         return updated;
       });
       return c.json(await presentOrder(row, 'owner', deps.secrets, deps.blobs));
@@ -94,7 +115,9 @@ export function orderRoutes(deps: Deps) {
         if (current.user_id !== me.id) throw forbidden('You can only send a payment proof for your own orders');
         if (!acceptsPaymentProof({ orderStatus: current.order_status, paymentStatus: current.payment_status })) {
           throw conflict(
-            current.payment_status === 'paid' ? 'This order is already paid: no proof is needed.' : `This order is ${current.order_status}: it takes no payment proof.`,
+            current.payment_status === 'paid'
+              ? 'This order is already paid: no proof is needed.'
+              : `This order is ${current.order_status}: it takes no payment proof.`,
             { orderStatus: current.order_status, paymentStatus: current.payment_status },
           );
         }
@@ -107,7 +130,13 @@ export function orderRoutes(deps: Deps) {
         const updated = await updateOrder(
           trx,
           id,
-          { payment_reference: reference || null, payment_proof: proof || null, payment_proof_hash: hash, proof_at: deps.clock(), proof_reuse: JSON.stringify(reuse) },
+          {
+            payment_reference: reference || null,
+            payment_proof: proof || null,
+            payment_proof_hash: hash,
+            proof_at: deps.clock(),
+            proof_reuse: JSON.stringify(reuse),
+          },
           version,
         );
         // Staff are told a payment waits for their check, once per order until it is settled.

@@ -41,22 +41,41 @@ export function paymentAdminRoutes(deps: Deps) {
       const rail = c.req.valid('param').rail as PaymentRail;
       const body = c.req.valid('json');
       const before = await loadRail(deps.db, deps.secrets, rail);
-      const settings = Object.fromEntries(railFields[rail].settings.map((name) => [name, (body.settings as Record<string, string | undefined>)[name] ?? before?.settings[name] ?? '']).filter(([, value]) => value !== ''));
-      const given = Object.entries(body.secrets as Record<string, string | undefined>).filter(([name, value]) => railFields[rail].secrets.includes(name) && value);
+      const settings = Object.fromEntries(
+        railFields[rail].settings
+          .map((name) => [name, (body.settings as Record<string, string | undefined>)[name] ?? before?.settings[name] ?? ''])
+          .filter(([, value]) => value !== ''),
+      );
+      const given = Object.entries(body.secrets as Record<string, string | undefined>).filter(
+        ([name, value]) => railFields[rail].secrets.includes(name) && value,
+      );
       const secrets = { ...before?.secrets, ...Object.fromEntries(given) };
       const missing = missingFields(rail, settings, Object.keys(secrets));
       if (body.enabled && missing.length > 0) {
-        throw badRequest(`enabled: fill in ${missing.join(', ')} first`, missing.map((name) => ({ path: railFields[rail].secrets.includes(name) ? `secrets.${name}` : `settings.${name}`, message: 'is required to switch this rail on' })));
+        throw badRequest(
+          `enabled: fill in ${missing.join(', ')} first`,
+          missing.map((name) => ({
+            path: railFields[rail].secrets.includes(name) ? `secrets.${name}` : `settings.${name}`,
+            message: 'is required to switch this rail on',
+          })),
+        );
       }
       const sealed = Object.keys(secrets).length > 0 ? await deps.secrets.encrypt(JSON.stringify(secrets)) : null;
       await deps.db.transaction().execute(async (trx) => {
         await trx
           .insertInto('payment_rails')
           .values({ rail, enabled: body.enabled, settings: JSON.stringify(settings), secrets_enc: sealed })
-          .onConflict((oc) => oc.column('rail').doUpdateSet({ enabled: body.enabled, settings: JSON.stringify(settings), secrets_enc: sealed, updated_at: new Date() }))
+          .onConflict((oc) =>
+            oc.column('rail').doUpdateSet({ enabled: body.enabled, settings: JSON.stringify(settings), secrets_enc: sealed, updated_at: new Date() }),
+          )
           .execute();
         // Which secrets were replaced, never their values.
-        await recordAudit(trx, c.get('user'), { action: 'settings.payment_rail', entity: 'settings', entityId: rail, details: { enabled: body.enabled, settings, secretsReplaced: given.map(([name]) => name) } });
+        await recordAudit(trx, c.get('user'), {
+          action: 'settings.payment_rail',
+          entity: 'settings',
+          entityId: rail,
+          details: { enabled: body.enabled, settings, secretsReplaced: given.map(([name]) => name) },
+        });
       });
       c.header('Cache-Control', 'no-store');
       return c.json(await view(c));

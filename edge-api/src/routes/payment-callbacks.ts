@@ -24,7 +24,13 @@ const bkashCallbackQuery = z.object({
 function binanceEvent(body: Record<string, unknown>): InboundEvent | undefined {
   const prepayId = asText(body.bizIdStr) || asText(body.bizId);
   const data = asRecord(typeof body.data === 'string' ? safeJson(body.data) : body.data);
-  const base = { rail: 'binance_pay' as const, reference: asText(data.transactionId) || prepayId, match: { reference: prepayId }, currency: asText(data.currency) || undefined, details: { via: 'webhook', bizStatus: asText(body.bizStatus) } };
+  const base = {
+    rail: 'binance_pay' as const,
+    reference: asText(data.transactionId) || prepayId,
+    match: { reference: prepayId },
+    currency: asText(data.currency) || undefined,
+    details: { via: 'webhook', bizStatus: asText(body.bizStatus) },
+  };
   const kind = `${asText(body.bizType)}/${asText(body.bizStatus)}`;
   if (kind === 'PAY/PAY_SUCCESS') return { ...base, key: `binance:pay:${prepayId}`, kind: 'payment', amount: toMicro(asText(data.totalFee)) };
   if (kind === 'PAY/PAY_CLOSED') return { ...base, key: `binance:closed:${prepayId}`, kind: 'closed' };
@@ -42,57 +48,79 @@ function safeJson(text: string): unknown {
 
 /** /api/payments: what the rails call. Nobody signs in here: a webhook proves itself by its signature, a callback by asking the rail. */
 export function paymentCallbackRoutes(deps: Deps) {
-  return new Hono<AppEnv>()
-    // Which rails an order may be paid with automatically: public, like the price.
-    .get('/rails', async (c) => c.json({ rails: await enabledRailNames(deps.db) }))
-    .post('/binance-pay/webhook', async (c) => {
-      const raw = await c.req.text();
-      const body = asRecord(safeJson(raw));
-      if (!body.bizType || !(body.bizIdStr || body.bizId)) throw badRequest('body: not a Binance Pay notification');
-      const headers = { timestamp: c.req.header('binancepay-timestamp'), nonce: c.req.header('binancepay-nonce'), signature: c.req.header('binancepay-signature'), certificateSn: c.req.header('binancepay-certificate-sn') };
-      if (!headers.timestamp || !headers.nonce || !headers.signature || !headers.certificateSn) throw badRequest('BinancePay-Signature: the notification is not signed; nothing was changed');
-      const rail = await loadRail(deps.db, deps.secrets, 'binance_pay');
-      if (!rail?.secrets.apiKey || !rail.secrets.secretKey) throw notFound('Binance Pay account');
-      const account = { apiUrl: deps.config.payments!.binancePayApiUrl, apiKey: rail.secrets.apiKey, secretKey: rail.secrets.secretKey };
-      let verified: boolean;
-      try {
-        verified = await verifyBinanceWebhook(account, headers, raw);
-      } catch (error) {
-        if (!(error instanceof RailError)) throw error;
-        // The certificate could not be fetched: not refused for good, Binance sends it again.
-        deps.logger.warn('payments: Binance Pay certificates could not be read', { error: error.message });
-        return c.json({ returnCode: 'FAIL', returnMessage: 'try again' }, 503);
-      }
-      if (!verified) {
-        deps.logger.warn('payments: a Binance Pay webhook was refused: its signature does not verify', { bizType: asText(body.bizType), bizIdStr: asText(body.bizIdStr) });
-        throw badRequest('BinancePay-Signature: does not verify with Binance Pay’s certificate; nothing was changed');
-      }
-      const event = binanceEvent(body);
-      if (event) await settle(deps, event);
-      await afterPayments(deps);
-      return c.json({ returnCode: 'SUCCESS', returnMessage: null });
-    })
-    .get('/bkash/callback', validate('query', bkashCallbackQuery), async (c) => {
-      const { paymentID, status } = c.req.valid('query');
-      const intent = await deps.db.selectFrom('payment_intents').select(['order_id']).where('rail', '=', 'bkash').where('reference', '=', paymentID).executeTakeFirst();
-      if (!intent) throw notFound('Payment');
-      let outcome = status === 'success' ? 'failed' : 'cancelled';
-      const rail = await loadRail(deps.db, deps.secrets, 'bkash');
-      if (status === 'success' && rail?.secrets.appKey) {
-        const account = { apiUrl: deps.config.payments!.bkashApiUrl, appKey: rail.secrets.appKey, appSecret: rail.secrets.appSecret!, username: rail.secrets.username!, password: rail.secrets.password! };
+  return (
+    new Hono<AppEnv>()
+      // Which rails an order may be paid with automatically: public, like the price.
+      .get('/rails', async (c) => c.json({ rails: await enabledRailNames(deps.db) }))
+      .post('/binance-pay/webhook', async (c) => {
+        const raw = await c.req.text();
+        const body = asRecord(safeJson(raw));
+        if (!body.bizType || !(body.bizIdStr || body.bizId)) throw badRequest('body: not a Binance Pay notification');
+        const headers = {
+          timestamp: c.req.header('binancepay-timestamp'),
+          nonce: c.req.header('binancepay-nonce'),
+          signature: c.req.header('binancepay-signature'),
+          certificateSn: c.req.header('binancepay-certificate-sn'),
+        };
+        if (!headers.timestamp || !headers.nonce || !headers.signature || !headers.certificateSn)
+          throw badRequest('BinancePay-Signature: the notification is not signed; nothing was changed');
+        const rail = await loadRail(deps.db, deps.secrets, 'binance_pay');
+        if (!rail?.secrets.apiKey || !rail.secrets.secretKey) throw notFound('Binance Pay account');
+        const account = { apiUrl: deps.config.payments!.binancePayApiUrl, apiKey: rail.secrets.apiKey, secretKey: rail.secrets.secretKey };
+        let verified: boolean;
         try {
-          // The callback's word is not taken: bKash's answer to execute (or, after an execute already made, to a query) decides.
-          let state = await executeBkashPayment(account, paymentID);
-          if (state.transactionStatus !== 'Completed') state = await queryBkashPayment(account, paymentID);
-          const settled = await settleBkash(deps, paymentID, state, 'callback');
-          if (settled) outcome = settled.outcome === 'paid' || settled.outcome === 'duplicate' ? 'received' : 'held';
+          verified = await verifyBinanceWebhook(account, headers, raw);
         } catch (error) {
           if (!(error instanceof RailError)) throw error;
-          deps.logger.warn('payments: bKash did not answer after its callback; reconciliation will ask again', { paymentID, error: error.message });
-          outcome = 'checking';
+          // The certificate could not be fetched: not refused for good, Binance sends it again.
+          deps.logger.warn('payments: Binance Pay certificates could not be read', { error: error.message });
+          return c.json({ returnCode: 'FAIL', returnMessage: 'try again' }, 503);
         }
+        if (!verified) {
+          deps.logger.warn('payments: a Binance Pay webhook was refused: its signature does not verify', {
+            bizType: asText(body.bizType),
+            bizIdStr: asText(body.bizIdStr),
+          });
+          throw badRequest('BinancePay-Signature: does not verify with Binance Pay’s certificate; nothing was changed');
+        }
+        const event = binanceEvent(body);
+        if (event) await settle(deps, event);
         await afterPayments(deps);
-      }
-      return c.redirect(`/my-orders?payment=${outcome}#order-${intent.order_id}`, 302);
-    });
+        return c.json({ returnCode: 'SUCCESS', returnMessage: null });
+      })
+      .get('/bkash/callback', validate('query', bkashCallbackQuery), async (c) => {
+        const { paymentID, status } = c.req.valid('query');
+        const intent = await deps.db
+          .selectFrom('payment_intents')
+          .select(['order_id'])
+          .where('rail', '=', 'bkash')
+          .where('reference', '=', paymentID)
+          .executeTakeFirst();
+        if (!intent) throw notFound('Payment');
+        let outcome = status === 'success' ? 'failed' : 'cancelled';
+        const rail = await loadRail(deps.db, deps.secrets, 'bkash');
+        if (status === 'success' && rail?.secrets.appKey) {
+          const account = {
+            apiUrl: deps.config.payments!.bkashApiUrl,
+            appKey: rail.secrets.appKey,
+            appSecret: rail.secrets.appSecret!,
+            username: rail.secrets.username!,
+            password: rail.secrets.password!,
+          };
+          try {
+            // The callback's word is not taken: bKash's answer to execute (or, after an execute already made, to a query) decides.
+            let state = await executeBkashPayment(account, paymentID);
+            if (state.transactionStatus !== 'Completed') state = await queryBkashPayment(account, paymentID);
+            const settled = await settleBkash(deps, paymentID, state, 'callback');
+            if (settled) outcome = settled.outcome === 'paid' || settled.outcome === 'duplicate' ? 'received' : 'held';
+          } catch (error) {
+            if (!(error instanceof RailError)) throw error;
+            deps.logger.warn('payments: bKash did not answer after its callback; reconciliation will ask again', { paymentID, error: error.message });
+            outcome = 'checking';
+          }
+          await afterPayments(deps);
+        }
+        return c.redirect(`/my-orders?payment=${outcome}#order-${intent.order_id}`, 302);
+      })
+  );
 }

@@ -19,21 +19,50 @@ async function insertService(title: string, price: string) {
   await api.db.transaction().execute(async (trx) => {
     await trx
       .insertInto('services')
-      .values({ id, title, description: title, category: 'wise', features: '[]', price, delivery_time: 'instant', payment_methods: '["binance"]', version: await nextVersion(trx) })
+      .values({
+        id,
+        title,
+        description: title,
+        category: 'wise',
+        features: '[]',
+        price,
+        delivery_time: 'instant',
+        payment_methods: '["binance"]',
+        version: await nextVersion(trx),
+      })
       .execute();
   });
   return id;
 }
 
-const order = (user: TestUser, json: Record<string, unknown>) => api.call<{ order: Order } & ErrorBody>('POST', '/api/orders', { user, json: { productId: serviceId, ...json } });
-const rowOf = (id: string) => api.db.selectFrom('orders').select(['price', 'quantity', 'unit_price', 'price_rule', 'list_price', 'discount']).where('id', '=', id).executeTakeFirstOrThrow();
+const order = (user: TestUser, json: Record<string, unknown>) =>
+  api.call<{ order: Order } & ErrorBody>('POST', '/api/orders', { user, json: { productId: serviceId, ...json } });
+const rowOf = (id: string) =>
+  api.db
+    .selectFrom('orders')
+    .select(['price', 'quantity', 'unit_price', 'price_rule', 'list_price', 'discount'])
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
 
 beforeAll(async () => {
   api = await createApiHarness();
-  [admin, moderator, customer, reseller] = await Promise.all([api.createUser('admin'), api.createUser('moderator'), api.createUser('user'), api.createUser('user')]);
+  [admin, moderator, customer, reseller] = await Promise.all([
+    api.createUser('admin'),
+    api.createUser('moderator'),
+    api.createUser('user'),
+    api.createUser('user'),
+  ]);
   serviceId = await insertService('Gift Card', '10');
   textPriced = await insertService('Custom Work', 'Ask us');
-  const tiers = await api.call('PUT', `/api/admin/pricing/services/${serviceId}/tiers`, { user: admin, json: { tiers: [{ minQuantity: 5, unitPrice: '9' }, { minQuantity: 10, unitPrice: '8.50' }] } });
+  const tiers = await api.call('PUT', `/api/admin/pricing/services/${serviceId}/tiers`, {
+    user: admin,
+    json: {
+      tiers: [
+        { minQuantity: 5, unitPrice: '9' },
+        { minQuantity: 10, unitPrice: '8.50' },
+      ],
+    },
+  });
   expect(tiers.status).toBe(200);
 });
 afterAll(() => api.close());
@@ -62,11 +91,22 @@ describe('prices that reward regulars', () => {
     expect(await rowOf(ten.body.order.id)).toMatchObject({ price: '85.00', unit_price: '8.50' });
     const tenAgain = await order(customer, { quantity: 10 });
     expect(await rowOf(tenAgain.body.order.id)).toMatchObject({ price: '90.00', unit_price: '9.00' });
-    await api.call('PUT', `/api/admin/pricing/services/${serviceId}/tiers`, { user: admin, json: { tiers: [{ minQuantity: 5, unitPrice: '9' }, { minQuantity: 10, unitPrice: '8.50' }] } });
+    await api.call('PUT', `/api/admin/pricing/services/${serviceId}/tiers`, {
+      user: admin,
+      json: {
+        tiers: [
+          { minQuantity: 5, unitPrice: '9' },
+          { minQuantity: 10, unitPrice: '8.50' },
+        ],
+      },
+    });
   });
 
   it("charges a reseller's own price (a service's unit price, else a percentage off everything) and nobody else", async () => {
-    const set = await api.call<{ percentOff: number | null; services: unknown[] }>('PUT', `/api/admin/pricing/users/${reseller.id}`, { user: admin, json: { percentOff: 20, services: [] } });
+    const set = await api.call<{ percentOff: number | null; services: unknown[] }>('PUT', `/api/admin/pricing/users/${reseller.id}`, {
+      user: admin,
+      json: { percentOff: 20, services: [] },
+    });
     expect(set.body).toEqual({ percentOff: 20, services: [] });
     const one = await order(reseller, {});
     expect(await rowOf(one.body.order.id)).toMatchObject({ price: '8.00', unit_price: '8.00' });
@@ -79,7 +119,10 @@ describe('prices that reward regulars', () => {
   });
 
   it('applies a coupon to the total after the tier (a percentage on it, a minimum compared with it)', async () => {
-    const made = await api.call<Coupon>('POST', '/api/admin/coupons', { user: admin, json: { code: `TIER-${crypto.randomUUID().slice(0, 6)}`, kind: 'percent', amount: '10', minTotal: '46' } });
+    const made = await api.call<Coupon>('POST', '/api/admin/coupons', {
+      user: admin,
+      json: { code: `TIER-${crypto.randomUUID().slice(0, 6)}`, kind: 'percent', amount: '10', minTotal: '46' },
+    });
     expect(made.status).toBe(201);
     // 5 × 9.00 = 45.00 after the tier: below the coupon's minimum of 46, though the list total is 50.
     const below = await order(customer, { quantity: 5, couponCode: made.body.code });
@@ -91,12 +134,19 @@ describe('prices that reward regulars', () => {
 
   it('shows staff the list price, the rule, the coupon and what was charged; the dashboard counts what was charged', async () => {
     const before = (await api.call<{ totalRevenue: number }>('GET', '/api/admin/orders/stats', { user: admin })).body.totalRevenue;
-    const made = await api.call<Coupon>('POST', '/api/admin/coupons', { user: admin, json: { code: `STAFF-${crypto.randomUUID().slice(0, 6)}`, kind: 'fixed', amount: '5' } });
+    const made = await api.call<Coupon>('POST', '/api/admin/coupons', {
+      user: admin,
+      json: { code: `STAFF-${crypto.randomUUID().slice(0, 6)}`, kind: 'fixed', amount: '5' },
+    });
     const placed = await order(customer, { quantity: 5, couponCode: made.body.code });
     expect(placed.status).toBe(201);
     const seen = await api.call<Order[]>('GET', `/api/orders/user/${customer.id}`, { user: admin });
     const mine = seen.body.find((o) => o.id === placed.body.order.id)!;
-    expect(mine).toMatchObject({ price: '40.00', coupon: { code: made.body.code, listPrice: '45.00', discount: '5.00' }, pricing: { quantity: 5, listUnit: '10.00', unitPrice: '9.00', rule: 'tier', minQuantity: 5 } });
+    expect(mine).toMatchObject({
+      price: '40.00',
+      coupon: { code: made.body.code, listPrice: '45.00', discount: '5.00' },
+      pricing: { quantity: 5, listUnit: '10.00', unitPrice: '9.00', rule: 'tier', minQuantity: 5 },
+    });
     expect((await api.call('PUT', `/api/admin/orders/${placed.body.order.id}`, { user: admin, json: { paymentStatus: 'paid' } })).status).toBe(200);
     const after = (await api.call<{ totalRevenue: number }>('GET', '/api/admin/orders/stats', { user: admin })).body.totalRevenue;
     expect(Math.round((after - before) * 100)).toBe(4000);
@@ -116,13 +166,23 @@ describe('prices that reward regulars', () => {
       expect((await api.call('PUT', `/api/admin/pricing/services/${serviceId}/tiers`, { user, json: { tiers: [] } })).status).toBe(403);
       expect((await api.call('PUT', `/api/admin/pricing/users/${customer.id}`, { user, json: { percentOff: 50, services: [] } })).status).toBe(403);
     }
-    const dup = await api.call<ErrorBody>('PUT', `/api/admin/pricing/services/${serviceId}/tiers`, { user: admin, json: { tiers: [{ minQuantity: 5, unitPrice: '1' }, { minQuantity: 5, unitPrice: '2' }] } });
+    const dup = await api.call<ErrorBody>('PUT', `/api/admin/pricing/services/${serviceId}/tiers`, {
+      user: admin,
+      json: {
+        tiers: [
+          { minQuantity: 5, unitPrice: '1' },
+          { minQuantity: 5, unitPrice: '2' },
+        ],
+      },
+    });
     expect(dup.status).toBe(400);
     const read = await api.call<{ tiers: unknown[] }>('GET', `/api/admin/pricing/services/${serviceId}/tiers`, { user: admin });
     expect(read.body.tiers).toEqual([
       { minQuantity: 5, unitPrice: '9.00' },
       { minQuantity: 10, unitPrice: '8.50' },
     ]);
-    expect((await api.call('PUT', `/api/admin/pricing/users/${crypto.randomUUID()}`, { user: admin, json: { percentOff: null, services: [] } })).status).toBe(404);
+    expect((await api.call('PUT', `/api/admin/pricing/users/${crypto.randomUUID()}`, { user: admin, json: { percentOff: null, services: [] } })).status).toBe(
+      404,
+    );
   });
 });

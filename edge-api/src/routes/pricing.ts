@@ -46,7 +46,10 @@ export function pricingRoutes(deps: Deps) {
         if (!(await findService(trx, id))) throw notFound('Service');
         await trx.deleteFrom('service_price_tiers').where('service_id', '=', id).execute();
         if (tiers.length > 0) {
-          await trx.insertInto('service_price_tiers').values(tiers.map((t) => ({ service_id: id, min_quantity: t.minQuantity, unit_cents: toCents(t.unitPrice)! }))).execute();
+          await trx
+            .insertInto('service_price_tiers')
+            .values(tiers.map((t) => ({ service_id: id, min_quantity: t.minQuantity, unit_cents: toCents(t.unitPrice)! })))
+            .execute();
         }
         await recordAudit(trx, c.get('user'), { action: 'service.price_tiers', entity: 'service', entityId: id, details: { tiers } });
       });
@@ -65,8 +68,17 @@ export function pricingRoutes(deps: Deps) {
         await trx.deleteFrom('customer_prices').where('user_id', '=', id).execute();
         const now = deps.clock();
         const rows = [
-          ...(body.percentOff === null ? [] : [{ id: crypto.randomUUID(), user_id: id, service_id: null, unit_cents: null, percent_off: body.percentOff, updated_at: now }]),
-          ...body.services.map((entry) => ({ id: crypto.randomUUID(), user_id: id, service_id: entry.serviceId, unit_cents: toCents(entry.unitPrice)!, percent_off: null, updated_at: now })),
+          ...(body.percentOff === null
+            ? []
+            : [{ id: crypto.randomUUID(), user_id: id, service_id: null, unit_cents: null, percent_off: body.percentOff, updated_at: now }]),
+          ...body.services.map((entry) => ({
+            id: crypto.randomUUID(),
+            user_id: id,
+            service_id: entry.serviceId,
+            unit_cents: toCents(entry.unitPrice)!,
+            percent_off: null,
+            updated_at: now,
+          })),
         ];
         if (rows.length > 0) await trx.insertInto('customer_prices').values(rows).execute();
         await recordAudit(trx, c.get('user'), { action: 'user.prices', entity: 'user', entityId: id, details: body });

@@ -35,7 +35,9 @@ const withKey = (key: string) => ({ authorization: `Bearer ${key}` });
 
 describe('API keys', () => {
   it('are made by admins only, shown once, stored as the SHA-256 of the secret, with a visible prefix', async () => {
-    expect((await api.call('POST', '/api/admin/api-keys', { user: moderator, json: { userId: reseller.id, name: 'x', scopes: ['orders:read'] } })).status).toBe(403);
+    expect((await api.call('POST', '/api/admin/api-keys', { user: moderator, json: { userId: reseller.id, name: 'x', scopes: ['orders:read'] } })).status).toBe(
+      403,
+    );
     expect((await api.call('POST', '/api/admin/api-keys', { json: { userId: reseller.id, name: 'x', scopes: ['orders:read'] } })).status).toBe(401);
     const bad = await api.call<ErrorBody>('POST', '/api/admin/api-keys', { user: admin, json: { userId: reseller.id, name: 'x', scopes: ['everything'] } });
     expect(bad.status).toBe(400);
@@ -93,9 +95,18 @@ describe('API keys', () => {
     const service = services.body.find((s) => s.id === fixtures.serviceId)!;
     expect(service.price).toBe('$30 USD');
 
-    const placed = await api.call<ApiOrder>('POST', '/api/v1/orders', { headers: withKey(key.secret), json: { productId: fixtures.serviceId, note: 'for client 7' } });
+    const placed = await api.call<ApiOrder>('POST', '/api/v1/orders', {
+      headers: withKey(key.secret),
+      json: { productId: fixtures.serviceId, note: 'for client 7' },
+    });
     expect(placed.status).toBe(201);
-    expect(placed.body).toMatchObject({ productId: fixtures.serviceId, price: '$30 USD', paymentStatus: 'pending', orderStatus: 'pending', note: 'for client 7' });
+    expect(placed.body).toMatchObject({
+      productId: fixtures.serviceId,
+      price: '$30 USD',
+      paymentStatus: 'pending',
+      orderStatus: 'pending',
+      note: 'for client 7',
+    });
     const row = await fixtures.orderRow(placed.body.id);
     expect(row.user_id).toBe(reseller.id);
     // The placement's own audit entry, and the key's.
@@ -154,7 +165,8 @@ describe.skipIf(remoteApi !== undefined)('the per-key limit', () => {
       const boss = await limited.createUser('admin');
       const owner = await limited.createUser('user', 'reseller');
       const make = async () =>
-        (await limited.call<CreatedApiKey>('POST', '/api/admin/api-keys', { user: boss, json: { userId: owner.id, name: 'k', scopes: ['orders:read'] } })).body.secret;
+        (await limited.call<CreatedApiKey>('POST', '/api/admin/api-keys', { user: boss, json: { userId: owner.id, name: 'k', scopes: ['orders:read'] } })).body
+          .secret;
       const [first, second] = [await make(), await make()];
       const statuses = [];
       for (let i = 0; i < 4; i += 1) statuses.push((await limited.call('GET', '/api/v1/orders', { headers: withKey(first) })).status);

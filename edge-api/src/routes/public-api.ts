@@ -15,7 +15,6 @@ import { createRevealLimiter, logReveal } from '../operations/reveal-log.ts';
 import { toApiOrder, toApiService } from '../presenters/api-orders.ts';
 import { presentOrder } from '../presenters/orders.ts';
 
-
 /** A cursor this API answered in X-Next-Cursor, or a clear 400. */
 function readCursor(text: string): OrderCursor {
   const cursor = readForwardCursor(text);
@@ -29,8 +28,7 @@ function readCursor(text: string): OrderCursor {
  * order from the app does, now and after any change to it (decision 173).
  */
 function appPlacement(orders: Hono<never>): MiddlewareHandler[] {
-  const handlers = orders.routes.filter((route) => route.method === 'POST' && route.path === '/')
-    .map((route) => route.handler as MiddlewareHandler);
+  const handlers = orders.routes.filter((route) => route.method === 'POST' && route.path === '/').map((route) => route.handler as MiddlewareHandler);
   if (handlers.length === 0) throw new Error('POST /api/orders is gone: /api/v1/orders places orders through it');
   return handlers;
 }
@@ -79,11 +77,18 @@ export function publicApiRoutes(deps: Deps, orders: Hono<never>) {
       const row = await ownOrder(deps, c.get('user')!.id, c.req.valid('param').id);
       return c.json(toApiOrder(await presentOrder(row, 'owner', deps.secrets, deps.blobs), false));
     })
-    .post('/orders/:id/reveals', requireScope('orders:read'), validate('param', idParam), validate('header', idempotencyHeader), validate('json', revealBody), async (c) => {
-      const { id } = c.req.valid('param');
-      await ownOrder(deps, c.get('user')!.id, id);
-      // The owner's reveal, logged as the app logs it (decision 066): counted, limited, in the order's history.
-      const order = await logReveal(deps, reveals, c.get('user')!, id, c.req.valid('json'), c.req.valid('header')['idempotency-key']);
-      return c.json(toApiOrder(order, true));
-    });
+    .post(
+      '/orders/:id/reveals',
+      requireScope('orders:read'),
+      validate('param', idParam),
+      validate('header', idempotencyHeader),
+      validate('json', revealBody),
+      async (c) => {
+        const { id } = c.req.valid('param');
+        await ownOrder(deps, c.get('user')!.id, id);
+        // The owner's reveal, logged as the app logs it (decision 066): counted, limited, in the order's history.
+        const order = await logReveal(deps, reveals, c.get('user')!, id, c.req.valid('json'), c.req.valid('header')['idempotency-key']);
+        return c.json(toApiOrder(order, true));
+      },
+    );
 }

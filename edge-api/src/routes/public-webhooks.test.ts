@@ -36,7 +36,14 @@ function startReceiver(): Promise<void> {
       const id = String(request.headers['webhook-id']);
       const seen = received.filter((r) => r.id === id && r.path === request.url).length;
       const answered = request.url === '/moved' ? 302 : seen < 2 ? 500 : 200;
-      received.push({ path: request.url ?? '', id, timestamp: String(request.headers['webhook-timestamp']), signature: String(request.headers['webhook-signature']), body, answered });
+      received.push({
+        path: request.url ?? '',
+        id,
+        timestamp: String(request.headers['webhook-timestamp']),
+        signature: String(request.headers['webhook-signature']),
+        body,
+        answered,
+      });
       response.writeHead(answered, answered === 302 ? { location: `http://localhost:${port}/hook` } : {}).end();
     });
   });
@@ -74,7 +81,11 @@ async function settled() {
 
 /** Time passes: every delivery put back is due now, and the sender that runs without a write runs once (the Node timer's function, or the worker's cron). */
 async function nextRound() {
-  await api.db.updateTable('webhook_deliveries').set({ next_attempt_at: new Date(Date.now() - 1000) }).where('state', '=', 'pending').execute();
+  await api.db
+    .updateTable('webhook_deliveries')
+    .set({ next_attempt_at: new Date(Date.now() - 1000) })
+    .where('state', '=', 'pending')
+    .execute();
   if (api.mode === 'in-process') return sendDueWebhooks(api.deps);
   const answer = await fetch(`${remoteApi!.url}/cdn-cgi/local/scheduled?cron=${encodeURIComponent('*/5 * * * *')}`);
   await answer.text();
@@ -100,14 +111,25 @@ afterAll(async () => {
 });
 
 async function keyFor(owner: TestUser) {
-  const made = await api.call<CreatedApiKey>('POST', '/api/admin/api-keys', { user: admin, json: { userId: owner.id, name: 'hooks', scopes: ['orders:write', 'orders:read'] } });
+  const made = await api.call<CreatedApiKey>('POST', '/api/admin/api-keys', {
+    user: admin,
+    json: { userId: owner.id, name: 'hooks', scopes: ['orders:write', 'orders:read'] },
+  });
   return { authorization: `Bearer ${made.body.secret}` };
 }
 
 describe('webhook endpoints', () => {
   it('refuse loopback, private, link-local, unique-local and non-https URLs at registration, writing nothing', async () => {
     const headers = await keyFor(reseller);
-    for (const url of ['https://127.0.0.1/hook', 'https://10.0.0.1/hook', 'https://169.254.169.254/latest', 'https://[::1]/hook', 'https://[fd00::1]/hook', 'https://[::ffff:127.0.0.1]/x', 'http://example.com/hook']) {
+    for (const url of [
+      'https://127.0.0.1/hook',
+      'https://10.0.0.1/hook',
+      'https://169.254.169.254/latest',
+      'https://[::1]/hook',
+      'https://[fd00::1]/hook',
+      'https://[::ffff:127.0.0.1]/x',
+      'http://example.com/hook',
+    ]) {
       const refused = await api.call<ErrorBody>('POST', '/api/v1/webhooks', { headers, json: { url, events: ['order.paid'] } });
       expect(refused.status, url).toBe(400);
       expect(refused.body.error.details?.[0]?.path).toBe('url');
@@ -167,7 +189,12 @@ describe('webhook endpoints', () => {
     expect(seen.status).toBe(200);
     const mine = seen.body.find((endpoint) => endpoint.id === registered.body.id)!;
     expect(mine.userEmail).toBe(reseller.email);
-    expect(mine.deliveries.map((d) => d.attempts.map((a) => a.status))).toEqual([[500, 500, 200], [500, 500, 200], [500, 500, 200], [500, 500, 200]]);
+    expect(mine.deliveries.map((d) => d.attempts.map((a) => a.status))).toEqual([
+      [500, 500, 200],
+      [500, 500, 200],
+      [500, 500, 200],
+      [500, 500, 200],
+    ]);
     expect(JSON.stringify(seen.body)).not.toContain(registered.body.secret);
     expect((await api.call('GET', '/api/admin/api-keys/webhooks', { user: moderator })).status).toBe(403);
   });
@@ -175,7 +202,10 @@ describe('webhook endpoints', () => {
   it('never follow a redirect: a 3xx is a failed attempt', async () => {
     const owner = await api.createUser('user', 'redirected');
     const headers = await keyFor(owner);
-    const registered = await api.call<{ id: string }>('POST', '/api/v1/webhooks', { headers, json: { url: `http://localhost:${port}/moved`, events: ['order.paid'] } });
+    const registered = await api.call<{ id: string }>('POST', '/api/v1/webhooks', {
+      headers,
+      json: { url: `http://localhost:${port}/moved`, events: ['order.paid'] },
+    });
     const placed = await api.call<ApiOrder>('POST', '/api/v1/orders', { headers, json: { productId: fixtures.serviceId } });
     const hooksBefore = received.filter((post) => post.path === '/hook').length;
     expect((await api.call('PUT', `/api/admin/orders/${placed.body.id}`, { user: moderator, json: { paymentStatus: 'paid' } })).status).toBe(200);

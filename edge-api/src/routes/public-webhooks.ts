@@ -27,13 +27,19 @@ export function publicWebhookRoutes(deps: Deps) {
       const row = await deps.db.transaction().execute(async (trx) => {
         // The account's row lock: two registrations at once cannot both pass the cap.
         await trx.selectFrom('users').select('id').where('id', '=', me.id).forUpdate().execute();
-        if ((await listEndpoints(trx, me.id)).length >= ENDPOINTS_MAX) throw conflict(`An account may have at most ${ENDPOINTS_MAX} webhook endpoints: delete one first`);
+        if ((await listEndpoints(trx, me.id)).length >= ENDPOINTS_MAX)
+          throw conflict(`An account may have at most ${ENDPOINTS_MAX} webhook endpoints: delete one first`);
         const created = await trx
           .insertInto('webhook_endpoints')
           .values({ id, user_id: me.id, url, events: [...new Set(events)], secret_enc: await deps.secrets.encrypt(secret) })
           .returningAll()
           .executeTakeFirstOrThrow();
-        await recordAudit(trx, me, { action: 'webhook_endpoint.create', entity: 'webhook_endpoint', entityId: id, details: { url, events, apiKeyId: c.get('apiKey').id } });
+        await recordAudit(trx, me, {
+          action: 'webhook_endpoint.create',
+          entity: 'webhook_endpoint',
+          entityId: id,
+          details: { url, events, apiKeyId: c.get('apiKey').id },
+        });
         return created;
       });
       return c.json({ ...toApiWebhook(row), secret }, 201);
@@ -42,7 +48,14 @@ export function publicWebhookRoutes(deps: Deps) {
       const me = c.get('user')!;
       const { id } = c.req.valid('param');
       await deps.db.transaction().execute(async (trx) => {
-        const gone = await trx.updateTable('webhook_endpoints').set({ deleted_at: new Date() }).where('id', '=', id).where('user_id', '=', me.id).where('deleted_at', 'is', null).returning('id').executeTakeFirst();
+        const gone = await trx
+          .updateTable('webhook_endpoints')
+          .set({ deleted_at: new Date() })
+          .where('id', '=', id)
+          .where('user_id', '=', me.id)
+          .where('deleted_at', 'is', null)
+          .returning('id')
+          .executeTakeFirst();
         if (!gone) throw notFound('Webhook endpoint');
         await recordAudit(trx, me, { action: 'webhook_endpoint.delete', entity: 'webhook_endpoint', entityId: id, details: { apiKeyId: c.get('apiKey').id } });
       });

@@ -34,8 +34,10 @@ const subscribeBody = (sub: TestSubscription, deviceId = 'device-phone-1') => ({
   deviceId,
   deviceLabel: 'Chrome on Android',
 });
-const subscribe = (user: TestUser | undefined, json: unknown) => bench.api.call<{ subscribed: true; createdAt: string } & ErrorBody>('POST', '/api/push/subscriptions', { user, json });
-const unsubscribe = (user: TestUser | undefined, json: unknown) => bench.api.call<{ removed: boolean } & ErrorBody>('DELETE', '/api/push/subscriptions', { user, json });
+const subscribe = (user: TestUser | undefined, json: unknown) =>
+  bench.api.call<{ subscribed: true; createdAt: string } & ErrorBody>('POST', '/api/push/subscriptions', { user, json });
+const unsubscribe = (user: TestUser | undefined, json: unknown) =>
+  bench.api.call<{ removed: boolean } & ErrorBody>('DELETE', '/api/push/subscriptions', { user, json });
 const rowsOf = (endpoint: string) => bench.api.db.selectFrom('push_subscriptions').selectAll().where('endpoint', '=', endpoint).execute();
 
 /** In this process: every send the API started has finished. Against a remote entry: until the condition holds. */
@@ -114,7 +116,13 @@ describe('push subscriptions', () => {
     expect((await subscribe(bench.customer, { ...subscribeBody(sub), keys: renewed.keys })).status).toBe(201);
     let rows = await rowsOf(sub.endpoint);
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ user_id: bench.customer.id, p256dh: renewed.keys.p256dh, auth: renewed.keys.auth, device_id: 'device-phone-1', device_label: 'Chrome on Android' });
+    expect(rows[0]).toMatchObject({
+      user_id: bench.customer.id,
+      p256dh: renewed.keys.p256dh,
+      auth: renewed.keys.auth,
+      device_id: 'device-phone-1',
+      device_label: 'Chrome on Android',
+    });
 
     const other = await bench.api.createUser('user');
     expect((await subscribe(other, subscribeBody(sub, 'device-shared'))).status).toBe(201);
@@ -130,7 +138,12 @@ describe('push subscriptions', () => {
     const subs = Array.from({ length: PUSH_DEVICES_MAX + 3 }, () => pushService.subscription());
     for (const [i, sub] of subs.entries()) expect((await subscribe(user, subscribeBody(sub, `device-${i}`))).status).toBe(201);
     const kept = await bench.api.db.selectFrom('push_subscriptions').select('endpoint').where('user_id', '=', user.id).execute();
-    expect(kept.map((row) => row.endpoint).sort()).toEqual(subs.slice(3).map((sub) => sub.endpoint).sort());
+    expect(kept.map((row) => row.endpoint).sort()).toEqual(
+      subs
+        .slice(3)
+        .map((sub) => sub.endpoint)
+        .sort(),
+    );
     // Subscribing again an endpoint already kept takes no other one's place; another account's are not touched.
     expect((await subscribe(user, subscribeBody(subs.at(-1)!, 'device-again'))).status).toBe(201);
     expect(await bench.api.db.selectFrom('push_subscriptions').select('id').where('user_id', '=', user.id).execute()).toHaveLength(PUSH_DEVICES_MAX);
@@ -154,7 +167,11 @@ describe('push subscriptions', () => {
   it('after "sign out other devices", only this device keeps its subscription', async () => {
     const user = await bench.api.createUser('user');
     const [here, lost, old] = [pushService.subscription(), pushService.subscription(), pushService.subscription()];
-    for (const [sub, device] of [[here, 'device-here'], [lost, 'device-lost'], [old, 'device-old']] as const) {
+    for (const [sub, device] of [
+      [here, 'device-here'],
+      [lost, 'device-lost'],
+      [old, 'device-old'],
+    ] as const) {
       expect((await subscribe(user, subscribeBody(sub, device))).status).toBe(201);
     }
     const other = await bench.api.createUser('user');
@@ -202,7 +219,10 @@ describe('push messages', () => {
     const sub = pushService.subscription();
     expect((await subscribe(customer, subscribeBody(sub))).status).toBe(201);
     // A message left waiting (as by a process stopped before its round): a write telling nobody leaves it.
-    await bench.api.db.insertInto('push_outbox').values({ user_id: customer.id, to_staff: false, payload: JSON.stringify({ title: 'Left waiting', body: 'x', url: '/my-orders', tag: 't' }) }).execute();
+    await bench.api.db
+      .insertInto('push_outbox')
+      .values({ user_id: customer.id, to_staff: false, payload: JSON.stringify({ title: 'Left waiting', body: 'x', url: '/my-orders', tag: 't' }) })
+      .execute();
     const quiet = await bench.api.createUser('user');
     expect((await subscribe(quiet, subscribeBody(pushService.subscription(), 'device-quiet'))).status).toBe(201);
     await settled();
@@ -210,7 +230,10 @@ describe('push messages', () => {
     // A delivery that tells the customer: its round takes the waiting message too.
     const orderId = await bench.orders.placeOrder(customer);
     expect((await bench.orders.deliverTyped(orderId, `round-${random()}@wise.test`, `Round-${random()}`)).status).toBe(200);
-    const titles = [(decryptPush(await pushService.next(sub), sub) as { title: string }).title, (decryptPush(await pushService.next(sub), sub) as { title: string }).title];
+    const titles = [
+      (decryptPush(await pushService.next(sub), sub) as { title: string }).title,
+      (decryptPush(await pushService.next(sub), sub) as { title: string }).title,
+    ];
     expect(titles.sort()).toEqual(['Left waiting', 'Order delivered']);
     await settled();
     expect(await bench.api.db.selectFrom('push_outbox').select('id').where('user_id', '=', customer.id).execute()).toEqual([]);
@@ -256,7 +279,10 @@ describe('push messages', () => {
     const orderId = await bench.orders.placeOrder(customer);
     const processing = await bench.api.call<Order>('PUT', `/api/admin/orders/${orderId}`, { user: bench.moderator, json: { orderStatus: 'processing' } });
     expect(processing.status).toBe(200);
-    expect(decryptPush(await pushService.next(sub), sub)).toMatchObject({ title: 'Order status changed', body: expect.stringContaining('now Processing') as unknown });
+    expect(decryptPush(await pushService.next(sub), sub)).toMatchObject({
+      title: 'Order status changed',
+      body: expect.stringContaining('now Processing') as unknown,
+    });
 
     expect((await bench.orders.deliverTyped(orderId, `first-${random()}@wise.test`, `First-${random()}`)).status).toBe(200);
     expect(decryptPush(await pushService.next(sub), sub)).toMatchObject({ title: 'Order delivered' });
@@ -282,7 +308,10 @@ describe('push messages', () => {
 
     // A report as the customer's (warranty rules are after-sales.test.ts's): open on the order.
     await bench.api.db.updateTable('orders').set({ report_status: 'open', report_reason: 'login_fails' }).where('id', '=', orderId).execute();
-    const declined = await bench.api.call('POST', `/api/admin/orders/${orderId}/report/decline`, { user: bench.moderator, json: { message: 'It works: use the new password.' } });
+    const declined = await bench.api.call('POST', `/api/admin/orders/${orderId}/report/decline`, {
+      user: bench.moderator,
+      json: { message: 'It works: use the new password.' },
+    });
     expect(declined.status).toBe(200);
     expect(decryptPush(await pushService.next(sub), sub)).toMatchObject({ title: 'Problem report answered' });
   });
@@ -375,7 +404,12 @@ async function runSender() {
 
 /** The wait after a failed attempt has passed (the database's clock is the one senders read): then the sender runs. */
 async function retryNow(user: TestUser) {
-  await bench.api.db.updateTable('push_outbox').set({ next_attempt_at: sql<Date>`now()` }).where('user_id', '=', user.id).where('claimed_until', 'is', null).execute();
+  await bench.api.db
+    .updateTable('push_outbox')
+    .set({ next_attempt_at: sql<Date>`now()` })
+    .where('user_id', '=', user.id)
+    .where('claimed_until', 'is', null)
+    .execute();
   await runSender();
 }
 
@@ -498,12 +532,21 @@ describe('push retries (decision 134)', () => {
     const queue = (count: number, title: string) =>
       bench.api.db
         .insertInto('push_outbox')
-        .values(Array.from({ length: count }, (_, i) => ({ user_id: customer.id, to_staff: false, payload: JSON.stringify({ title: `${title} ${i}`, body: 'x', url: '/my-orders', tag: `t${i}` }) })))
+        .values(
+          Array.from({ length: count }, (_, i) => ({
+            user_id: customer.id,
+            to_staff: false,
+            payload: JSON.stringify({ title: `${title} ${i}`, body: 'x', url: '/my-orders', tag: `t${i}` }),
+          })),
+        )
         .execute();
     await queue(30, 'Burst');
     await Promise.all([runSender(), runSender(), runSender()]);
     await settled();
-    await waitFor(async () => pushService.received.filter((message) => message.path === path).length >= 30 && (await outboxOf(customer)).length === 0, 'the burst');
+    await waitFor(
+      async () => pushService.received.filter((message) => message.path === path).length >= 30 && (await outboxOf(customer)).length === 0,
+      'the burst',
+    );
     const titles = pushService.received.filter((message) => message.path === path).map((message) => (decryptPush(message, sub) as { title: string }).title);
     expect(titles).toHaveLength(30);
     expect(new Set(titles).size).toBe(30);
@@ -516,7 +559,11 @@ describe('push retries (decision 134)', () => {
     await runSender();
     expect(pushService.received.filter((message) => message.path === path)).toHaveLength(30);
     expect(await outboxOf(customer)).toMatchObject([{ attempts: 1 }]);
-    await bench.api.db.updateTable('push_outbox').set({ claimed_until: sql<Date>`now() - interval '1 second'` }).where('user_id', '=', customer.id).execute();
+    await bench.api.db
+      .updateTable('push_outbox')
+      .set({ claimed_until: sql<Date>`now() - interval '1 second'` })
+      .where('user_id', '=', customer.id)
+      .execute();
     await runSender();
     // The push service records a delivery after it has answered: wait for the record too, not only the outbox.
     await waitFor(
@@ -541,7 +588,11 @@ describe('push retries (decision 134)', () => {
     if (bench.api.mode !== 'in-process') throw new Error('in this process only');
     const timer = sendDuePushesEvery(bench.api.deps, 50);
     try {
-      await bench.api.db.updateTable('push_outbox').set({ next_attempt_at: sql<Date>`now()` }).where('user_id', '=', customer.id).execute();
+      await bench.api.db
+        .updateTable('push_outbox')
+        .set({ next_attempt_at: sql<Date>`now()` })
+        .where('user_id', '=', customer.id)
+        .execute();
       expect(decryptPush(await pushService.next(sub), sub)).toMatchObject({ title: 'Order delivered' });
       await waitFor(async () => (await outboxOf(customer)).length === 0, 'the sent message to leave the outbox');
     } finally {
@@ -557,7 +608,10 @@ describe('push retries (decision 134)', () => {
     pushService.failNext(sub, 1, 'hang');
     const path = new URL(sub.endpoint).pathname;
     if (bench.api.mode !== 'in-process') throw new Error('in this process only');
-    await bench.api.db.insertInto('push_outbox').values({ user_id: customer.id, to_staff: false, payload: JSON.stringify({ title: 'Cut short', body: 'x', url: '/my-orders', tag: 't' }) }).execute();
+    await bench.api.db
+      .insertInto('push_outbox')
+      .values({ user_id: customer.id, to_staff: false, payload: JSON.stringify({ title: 'Cut short', body: 'x', url: '/my-orders', tag: 't' }) })
+      .execute();
     const timer = sendDuePushesEvery(bench.api.deps, 20);
     await waitFor(async () => pushService.failed.some((message) => message.path === path), 'the post that gets no answer');
     const stopping = performance.now();
@@ -571,13 +625,19 @@ describe('push retries (decision 134)', () => {
     await unsubscribe(customer, { endpoint: sub.endpoint });
   });
 
-  it('a message that cannot be encrypted to a subscription\'s keys is not tried again', async () => {
+  it("a message that cannot be encrypted to a subscription's keys is not tried again", async () => {
     const customer = await bench.api.createUser('user');
     const sub = pushService.subscription();
     // Keys of the right length that are no point on the curve (the API refuses none of that shape).
     const broken = Buffer.concat([Buffer.from([4]), Buffer.alloc(64, 1)]).toString('base64url');
-    await bench.api.db.insertInto('push_subscriptions').values({ user_id: customer.id, endpoint: sub.endpoint, p256dh: broken, auth: sub.keys.auth, device_id: 'd', device_label: 'x' }).execute();
-    await bench.api.db.insertInto('push_outbox').values({ user_id: customer.id, to_staff: false, payload: JSON.stringify({ title: 'Broken', body: 'x', url: '/my-orders', tag: 't' }) }).execute();
+    await bench.api.db
+      .insertInto('push_subscriptions')
+      .values({ user_id: customer.id, endpoint: sub.endpoint, p256dh: broken, auth: sub.keys.auth, device_id: 'd', device_label: 'x' })
+      .execute();
+    await bench.api.db
+      .insertInto('push_outbox')
+      .values({ user_id: customer.id, to_staff: false, payload: JSON.stringify({ title: 'Broken', body: 'x', url: '/my-orders', tag: 't' }) })
+      .execute();
     await runSender();
     await waitFor(async () => (await outboxOf(customer)).length === 0, 'the message to go');
     expect(pushService.received.filter((message) => message.path === new URL(sub.endpoint).pathname)).toEqual([]);
@@ -590,7 +650,12 @@ describe('push retries (decision 134)', () => {
     expect((await subscribe(customer, subscribeBody(sub))).status).toBe(201);
     await bench.api.db
       .insertInto('push_outbox')
-      .values({ user_id: customer.id, to_staff: false, payload: JSON.stringify({ title: 'Stale', body: 'x', url: '/my-orders', tag: 't' }), created_at: sql<Date>`now() - interval '25 hours'` })
+      .values({
+        user_id: customer.id,
+        to_staff: false,
+        payload: JSON.stringify({ title: 'Stale', body: 'x', url: '/my-orders', tag: 't' }),
+        created_at: sql<Date>`now() - interval '25 hours'`,
+      })
       .execute();
     await runSender();
     expect(await outboxOf(customer)).toEqual([]);

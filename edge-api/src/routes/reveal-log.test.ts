@@ -22,7 +22,8 @@ const reveal = (user: TestUser, orderId: string, json: unknown, key?: string) =>
 
 const phone = (revealedAt: string, deviceId = 'device-phone-1') => ({ deviceId, deviceLabel: 'Chrome on Android', revealedAt });
 
-const revealRows = (orderId: string) => bench.api.db.selectFrom('credential_reveals').selectAll().where('order_id', '=', orderId).orderBy('revealed_at').execute();
+const revealRows = (orderId: string) =>
+  bench.api.db.selectFrom('credential_reveals').selectAll().where('order_id', '=', orderId).orderBy('revealed_at').execute();
 
 describe('the reveal log', () => {
   it('records the owner’s reveal with its time and device, and the owner sees their own views on the order', async () => {
@@ -61,7 +62,12 @@ describe('the reveal log', () => {
     expect(await revealRows(id)).toHaveLength(1);
     // What is kept for the replay (plain JSON) holds no password, though the answer does.
     expect(once.body.wisePassword).toMatch(/^Reveal-/);
-    const stored = await bench.api.db.selectFrom('idempotency_keys').select('response').where('user_id', '=', bench.customer.id).where('key', 'like', `%${key}`).executeTakeFirstOrThrow();
+    const stored = await bench.api.db
+      .selectFrom('idempotency_keys')
+      .select('response')
+      .where('user_id', '=', bench.customer.id)
+      .where('key', 'like', `%${key}`)
+      .executeTakeFirstOrThrow();
     expect(JSON.stringify(stored.response)).not.toContain(once.body.wisePassword!);
     expect((await bench.orders.auditRows(id)).filter((row) => row.action === 'order.first_view')).toHaveLength(1);
     // The same key with another body is refused and records nothing.
@@ -142,7 +148,10 @@ describe('the reveal log', () => {
     const history = await bench.api.call<AuditEntry[]>('GET', `/api/admin/audit?entity=order&entityId=${id}`, { user: bench.admin });
     const firstViews = history.body.filter((entry) => entry.action === 'order.first_view');
     expect(firstViews).toHaveLength(1);
-    expect(firstViews[0]).toMatchObject({ actorEmail: bench.customer.email, details: { revealedAt: firstAt, deviceLabel: 'Safari on iPhone', deviceId: 'dev-a' } });
+    expect(firstViews[0]).toMatchObject({
+      actorEmail: bench.customer.email,
+      details: { revealedAt: firstAt, deviceLabel: 'Safari on iPhone', deviceId: 'dev-a' },
+    });
   });
 });
 
@@ -198,7 +207,12 @@ describe('the reveal log’s limit per customer', () => {
       const after = await orders.orderRow(id);
       expect(after.version).toBe(before.version);
       expect(after.reveal_count).toBe(3);
-      const kept = await limited.db.selectFrom('idempotency_keys').select('key').where('user_id', '=', customer.id).where('key', 'like', `%${refusedKey}`).execute();
+      const kept = await limited.db
+        .selectFrom('idempotency_keys')
+        .select('key')
+        .where('user_id', '=', customer.id)
+        .where('key', 'like', `%${refusedKey}`)
+        .execute();
       expect(kept).toHaveLength(0);
       // Replays still answer their first result past the limit.
       const lateReplay = await send(customer, id, firstKey, firstBody);

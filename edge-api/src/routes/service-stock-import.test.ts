@@ -26,18 +26,26 @@ beforeAll(async () => {
   for (const kind of ['server', 'lines', 'account'] as const) services[kind] = await newService(kind);
 });
 
-const preview = (json: Record<string, unknown>, user: TestUser = bench.admin) => bench.api.call<PreviewAnswer>('POST', '/api/service-stocks/preview', { user, json });
+const preview = (json: Record<string, unknown>, user: TestUser = bench.admin) =>
+  bench.api.call<PreviewAnswer>('POST', '/api/service-stocks/preview', { user, json });
 const importRows = (json: Record<string, unknown>, user: TestUser = bench.admin) =>
   bench.api.call<ImportAnswer>('POST', '/api/service-stocks/batch', { user, json: { id: crypto.randomUUID(), ...json } });
 const rowsOf = (serviceId: string) => bench.api.db.selectFrom('service_stocks').selectAll().where('service_id', '=', serviceId).execute();
 const list = (serviceId: string) => bench.api.call<ServiceStock[]>('GET', `/api/service-stocks?serviceId=${serviceId}`, { user: bench.admin });
-const problemsOf = (rows: ServiceStockImportRow[] | undefined) => (rows ?? []).flatMap((row) => row.problems.map((problem) => `${row.row} ${problem.field}: ${problem.message}`));
+const problemsOf = (rows: ServiceStockImportRow[] | undefined) =>
+  (rows ?? []).flatMap((row) => row.problems.map((problem) => `${row.row} ${problem.field}: ${problem.message}`));
 
 describe('a bulk add of each kind', () => {
   it('imports server logins from CSV with a header, sealed, available, in one audit row without a secret', async () => {
     const serviceId = await newService('server');
     const passwords = [`Bulk-a-${random()}`, `Bulk-b-${random()}`, `Bulk-c-${random()}`];
-    const text = ['host,port,user,password', `a${random()}.example.net,22,root,${passwords[0]}`, '', `10.0.0.${Math.floor(Math.random() * 200)},2222,admin,${passwords[1]}`, `b${random()}.example.net;22;ubuntu;${passwords[2]}`.replaceAll(';', ',')].join('\n');
+    const text = [
+      'host,port,user,password',
+      `a${random()}.example.net,22,root,${passwords[0]}`,
+      '',
+      `10.0.0.${Math.floor(Math.random() * 200)},2222,admin,${passwords[1]}`,
+      `b${random()}.example.net;22;ubuntu;${passwords[2]}`.replaceAll(';', ','),
+    ].join('\n');
 
     const seen = await preview({ serviceId, text });
     expect(seen.status).toBe(200);
@@ -102,7 +110,12 @@ describe('rows that cannot be added', () => {
   it('names the row and field of every bad row, and the import writes nothing at all', async () => {
     const serviceId = await newService('server');
     const good = `Good-${random()}`;
-    const text = [`ok${random()}.example.net,22,root,${good}`, `http://bad.example.net/,22,root,Pw-${random()}`, `h${random()}.example.net,70000,root,Pw-${random()}`, `h${random()}.example.net,22,,`].join('\n');
+    const text = [
+      `ok${random()}.example.net,22,root,${good}`,
+      `http://bad.example.net/,22,root,Pw-${random()}`,
+      `h${random()}.example.net,70000,root,Pw-${random()}`,
+      `h${random()}.example.net,22,,`,
+    ].join('\n');
     const seen = await preview({ serviceId, text });
     expect(seen.status).toBe(200);
     expect(seen.body.counts).toEqual({ ok: 1, duplicates: 0, invalid: 3 });
@@ -139,7 +152,10 @@ describe('rows that cannot be added', () => {
     expect(done.status).toBe(201);
     expect(done.body.imported).toBe(5000);
 
-    const huge = await bench.api.call<ErrorBody>('POST', '/api/service-stocks/preview', { user: bench.admin, json: { serviceId, text: 'x'.repeat(2_100_000) } });
+    const huge = await bench.api.call<ErrorBody>('POST', '/api/service-stocks/preview', {
+      user: bench.admin,
+      json: { serviceId, text: 'x'.repeat(2_100_000) },
+    });
     expect(huge.status).toBe(413);
   });
 });
@@ -168,7 +184,14 @@ describe('duplicates', () => {
 
     // A server password kept in another service's stock, and a line delivered to an order.
     const kept = `Kept-${random()}`;
-    expect((await bench.api.call('POST', '/api/service-stocks', { user: bench.admin, json: { serviceId: services.server, server: { host: 'kept.example.net', port: 22, user: 'root', password: kept } } })).status).toBe(201);
+    expect(
+      (
+        await bench.api.call('POST', '/api/service-stocks', {
+          user: bench.admin,
+          json: { serviceId: services.server, server: { host: 'kept.example.net', port: 22, user: 'root', password: kept } },
+        })
+      ).status,
+    ).toBe(201);
     const serverService = await newService('server');
     const serverText = `s1.example.net,22,root,${kept}\ns2.example.net,22,root,New-${random()}\n`;
     const servers = await preview({ serviceId: serverService, text: serverText });

@@ -25,9 +25,11 @@ beforeAll(async () => {
 });
 
 const add = (json: Record<string, unknown>, user: TestUser = bench.admin) => bench.api.call<Answer>('POST', '/api/service-stocks', { user, json });
-const list = (serviceId: string, user: TestUser = bench.admin) => bench.api.call<ServiceStock[] & ErrorBody>('GET', `/api/service-stocks?serviceId=${serviceId}`, { user });
+const list = (serviceId: string, user: TestUser = bench.admin) =>
+  bench.api.call<ServiceStock[] & ErrorBody>('GET', `/api/service-stocks?serviceId=${serviceId}`, { user });
 const stockRow = (id: string) => bench.api.db.selectFrom('service_stocks').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-const countRows = async (serviceId: string) => (await bench.api.db.selectFrom('service_stocks').select('id').where('service_id', '=', serviceId).execute()).length;
+const countRows = async (serviceId: string) =>
+  (await bench.api.db.selectFrom('service_stocks').select('id').where('service_id', '=', serviceId).execute()).length;
 const server = (password = `Srv-${random()}-pw`, host = `h${random()}.example.net`) => ({ host, port: 22, user: 'root', password });
 
 async function newService(kind: 'server' | 'lines' | 'account', extra: Record<string, unknown> = {}) {
@@ -42,7 +44,15 @@ async function newService(kind: 'server' | 'lines' | 'account', extra: Record<st
 const turnOnAuto = (service: Service, extra: Record<string, unknown> = {}) =>
   bench.api.call<Service & ErrorBody>('PUT', `/api/services/${service.id}`, {
     user: bench.admin,
-    json: { title: service.title, description: service.description, category: service.category, price: service.price, deliveryTime: service.deliveryTime, autoDeliver: true, ...extra },
+    json: {
+      title: service.title,
+      description: service.description,
+      category: service.category,
+      price: service.price,
+      deliveryTime: service.deliveryTime,
+      autoDeliver: true,
+      ...extra,
+    },
   });
 
 async function placeFor(serviceId: string, user: TestUser = bench.customer) {
@@ -54,7 +64,7 @@ async function placeFor(serviceId: string, user: TestUser = bench.customer) {
 const markPaid = (orderId: string, user: TestUser = bench.admin) =>
   bench.api.call<Order & ErrorBody>('PUT', `/api/admin/orders/${orderId}`, { user, json: { paymentStatus: 'paid' } });
 
-describe('who may keep a service\'s stock', () => {
+describe("who may keep a service's stock", () => {
   it('lets staff list it (moderators with secrets masked), admins alone add and withdraw; others are refused and nothing changes', async () => {
     const password = `Role-${random()}-pw`;
     const added = await add({ serviceId: services.server, server: server(password) });
@@ -91,7 +101,7 @@ describe('who may keep a service\'s stock', () => {
 });
 
 describe('what an item holds', () => {
-  it('refuses a body that is not exactly one item of the service\'s kind, naming the field, and writes nothing', async () => {
+  it("refuses a body that is not exactly one item of the service's kind, naming the field, and writes nothing", async () => {
     const cases: [Record<string, unknown>, string][] = [
       [{ serviceId: services.server }, 'account'],
       [{ serviceId: services.server, server: server(), lines: ['a'] }, 'account'],
@@ -163,7 +173,7 @@ describe('duplicates are refused at the door unless overridden', () => {
     expect(JSON.stringify(audit.details)).not.toContain(password);
   });
 
-  it('checks across pools: an account of a service\'s stock against Wise stock, and Wise stock against a service\'s stock', async () => {
+  it("checks across pools: an account of a service's stock against Wise stock, and Wise stock against a service's stock", async () => {
     const wiseEmail = `pool-${random()}@wise.test`;
     await bench.orders.seedStock(wiseEmail, `Pool-${random()}-pw`);
     const sameEmail = await add({ serviceId: services.account, account: { email: wiseEmail.toUpperCase(), password: `Other-${random()}`, name: 'X' } });
@@ -181,7 +191,7 @@ describe('duplicates are refused at the door unless overridden', () => {
   });
 });
 
-describe('automatic delivery from a service\'s own stock', () => {
+describe("automatic delivery from a service's own stock", () => {
   it('is allowed only once the service keeps stock, and delivers exactly once when two staff mark one order paid at once', async () => {
     const service = await newService('server');
     const refused = await turnOnAuto(service);
@@ -211,7 +221,7 @@ describe('automatic delivery from a service\'s own stock', () => {
     expect(mine.body.find((o) => o.id === orderId)).toMatchObject({ deliveryKind: 'server', serverUser: 'root', serverPassword: passwords[0] });
   });
 
-  it('gives the last item to one of two orders paid at once; the other waits paid and staff are told about this service\'s stock', async () => {
+  it("gives the last item to one of two orders paid at once; the other waits paid and staff are told about this service's stock", async () => {
     const service = await newService('lines');
     const item = (await add({ serviceId: service.id, lines: [`last-${random()}:1080`] })).body.id;
     expect((await turnOnAuto(service)).status).toBe(200);
@@ -253,10 +263,13 @@ describe('automatic delivery from a service\'s own stock', () => {
   });
 });
 
-describe('staff delivering from a service\'s stock, and replacements', () => {
-  it('delivers a chosen item of the order\'s own service only, and a replacement from stock marks the faulty item', async () => {
+describe("staff delivering from a service's stock, and replacements", () => {
+  it("delivers a chosen item of the order's own service only, and a replacement from stock marks the faulty item", async () => {
     const service = await newService('server');
-    const [first, second] = [(await add({ serviceId: service.id, server: server() })).body.id, (await add({ serviceId: service.id, server: server() })).body.id];
+    const [first, second] = [
+      (await add({ serviceId: service.id, server: server() })).body.id,
+      (await add({ serviceId: service.id, server: server() })).body.id,
+    ];
     const foreign = (await add({ serviceId: services.server, server: server() })).body.id;
     const orderId = await placeFor(service.id);
     const wrong = await bench.api.call<ErrorBody>('PUT', `/api/admin/orders/${orderId}`, { user: bench.moderator, json: { serviceStockId: foreign } });
@@ -273,7 +286,10 @@ describe('staff delivering from a service\'s stock, and replacements', () => {
     const twice = await bench.api.call<ErrorBody>('PUT', `/api/admin/orders/${orderId}`, { user: bench.moderator, json: { serviceStockId: second } });
     expect(twice.body.error.code).toBe('already_delivered');
 
-    const replaced = await bench.api.call<Order>('PUT', `/api/admin/orders/${orderId}`, { user: bench.moderator, json: { serviceStockId: second, replace: true } });
+    const replaced = await bench.api.call<Order>('PUT', `/api/admin/orders/${orderId}`, {
+      user: bench.moderator,
+      json: { serviceStockId: second, replace: true },
+    });
     expect(replaced.status).toBe(200);
     const faulty = await stockRow(first);
     expect(faulty.status).toBe('disabled');
@@ -283,13 +299,16 @@ describe('staff delivering from a service\'s stock, and replacements', () => {
     expect(order.service_stock_id).toBe(second);
     expect(order.delivery_history.at(-1)).toMatchObject({ kind: 'replaced', serviceStockId: first, deliveryKind: 'server' });
     // A faulty item can never be withdrawn back or sold again.
-    const again = await bench.api.call<ErrorBody>('PUT', `/api/admin/orders/${orderId}`, { user: bench.moderator, json: { serviceStockId: first, replace: true } });
+    const again = await bench.api.call<ErrorBody>('PUT', `/api/admin/orders/${orderId}`, {
+      user: bench.moderator,
+      json: { serviceStockId: first, replace: true },
+    });
     expect(again.body.error.code).toBe('stock_unavailable');
   });
 });
 
 describe('low stock per service', () => {
-  it('compares a service\'s threshold with its own available stock, and resolves the warning when stock is back', async () => {
+  it("compares a service's threshold with its own available stock, and resolves the warning when stock is back", async () => {
     const service = await newService('lines', { lowStockThreshold: 2 });
     const key = `low_stock:service:${service.id}`;
     const open = () => bench.api.db.selectFrom('notifications').selectAll().where('dedupe_key', '=', key).where('resolved_at', 'is', null).execute();
@@ -303,7 +322,7 @@ describe('low stock per service', () => {
 });
 
 describe('sync', () => {
-  it('brings a service\'s stock to staff devices (moderators masked) and to no customer', async () => {
+  it("brings a service's stock to staff devices (moderators masked) and to no customer", async () => {
     const password = `Sync-${random()}-pw`;
     const item = (await add({ serviceId: services.server, server: server(password) })).body;
     // From just before the item's version: a full pull of a shared database comes in pages.
@@ -343,7 +362,12 @@ describe("export of a service's stock (decision 198)", () => {
     expect(withSecrets.body).toContain(`${item.host},22,root,${password},rack 4,available,`);
     expect(withSecrets.headers.get('content-disposition')).toMatch(/-with-passwords\.csv"$/);
 
-    const audits = await bench.api.db.selectFrom('audit_log').selectAll().where('action', '=', 'service_stock.export').where('entity_id', '=', services.server).execute();
+    const audits = await bench.api.db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('action', '=', 'service_stock.export')
+      .where('entity_id', '=', services.server)
+      .execute();
     expect(audits.map((row) => (row.details as { passwords: boolean }).passwords).sort()).toEqual([false, true]);
     expect(JSON.stringify(audits)).not.toContain(password);
 

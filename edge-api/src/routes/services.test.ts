@@ -103,7 +103,10 @@ describe('services', () => {
     expect(await titleOf()).toBe('Cloud VPS');
     expect(await titleOf()).toBe('Cloud VPS');
 
-    const renamed = await api.call('PUT', `/api/services/${created.body.id}`, { user: admin, json: { ...vps, title: 'Renamed VPS', version: created.body.version } });
+    const renamed = await api.call('PUT', `/api/services/${created.body.id}`, {
+      user: admin,
+      json: { ...vps, title: 'Renamed VPS', version: created.body.version },
+    });
     expect(renamed.status).toBe(200);
     expect(await titleOf()).toBe('Renamed VPS');
 

@@ -80,10 +80,19 @@ export function serviceRoutes(deps: Deps) {
       const { id } = c.req.valid('param');
       const { id: _bodyId, version, ...fields } = c.req.valid('json');
       const row = await deps.db.transaction().execute(async (trx) => {
-        const current = await trx.selectFrom('services').select(['version', 'delivery_kind']).where('id', '=', id).where('deleted_at', 'is', null).forUpdate().executeTakeFirst();
+        const current = await trx
+          .selectFrom('services')
+          .select(['version', 'delivery_kind'])
+          .where('id', '=', id)
+          .where('deleted_at', 'is', null)
+          .forUpdate()
+          .executeTakeFirst();
         if (!current) throw notFound('Service');
         // A service with stock of its own may deliver automatically from it (decision 072).
-        assertCanAutoDeliver({ ...fields, deliveryKind: fields.deliveryKind ?? current.delivery_kind }, fields.autoDeliver ? await keepsOwnStock(trx, id) : false);
+        assertCanAutoDeliver(
+          { ...fields, deliveryKind: fields.deliveryKind ?? current.delivery_kind },
+          fields.autoDeliver ? await keepsOwnStock(trx, id) : false,
+        );
         assertVersion(current.version, version, 'service');
         const updated = await updateService(trx, id, fields, await nextVersion(trx));
         await recordAudit(trx, c.get('user'), { action: 'service.update', entity: 'service', entityId: id, details: { title: fields.title } });

@@ -18,7 +18,14 @@ const shopSettings: SiteSettings = {
   supportEmail: 'help@rahim.example',
   supportPhone: '+880 1700-000000',
   address: 'Road 5, Dhanmondi, Dhaka',
-  socialLinks: { facebook: 'https://facebook.com/rahim', twitter: '', instagram: '', linkedin: '', telegram: 'https://t.me/rahim', whatsapp: 'https://wa.me/8801700000000' },
+  socialLinks: {
+    facebook: 'https://facebook.com/rahim',
+    twitter: '',
+    instagram: '',
+    linkedin: '',
+    telegram: 'https://t.me/rahim',
+    whatsapp: 'https://wa.me/8801700000000',
+  },
   wallets: [
     { name: 'bKash', number: '01700000000' },
     { name: 'Nagad', number: '01800000000' },
@@ -82,14 +89,26 @@ describe('site settings', () => {
       ['socialLinks.facebook', { ...shopSettings, socialLinks: { ...shopSettings.socialLinks, facebook: 'data:text/html,hi' } }],
       ['supportEmail', { ...shopSettings, supportEmail: 'not-an-email' }],
       ['brandName', { ...shopSettings, brandName: '   ' }],
-      ['wallets.1.number', { ...shopSettings, wallets: [{ name: 'bKash', number: '017' }, { name: 'Nagad', number: '' }] }],
+      [
+        'wallets.1.number',
+        {
+          ...shopSettings,
+          wallets: [
+            { name: 'bKash', number: '017' },
+            { name: 'Nagad', number: '' },
+          ],
+        },
+      ],
       ['wallets', { ...shopSettings, wallets: 'bKash 017' }],
       ['providerChatUrl', { ...shopSettings, providerChatUrl: undefined }],
     ];
     for (const [path, json] of cases) {
       const bad = await api.call<ErrorBody>('PUT', '/api/settings', { user: admin, json });
       expect(bad.status, path).toBe(400);
-      expect(bad.body.error.details!.map((d) => d.path), path).toContain(path);
+      expect(
+        bad.body.error.details!.map((d) => d.path),
+        path,
+      ).toContain(path);
     }
     expect(await settingsRow()).toEqual(before);
   });

@@ -28,9 +28,7 @@ export function settingsRoutes(deps: Deps) {
         };
         await saveSettings(trx, settings, version);
         await watchStockLevel(trx, version);
-        const changed = (Object.keys(settings) as (keyof SiteSettings)[]).filter(
-          (key) => JSON.stringify(before[key]) !== JSON.stringify(settings[key]),
-        );
+        const changed = (Object.keys(settings) as (keyof SiteSettings)[]).filter((key) => JSON.stringify(before[key]) !== JSON.stringify(settings[key]));
         await recordAudit(trx, c.get('user'), { action: 'settings.update', entity: 'settings', entityId: SITE_SETTINGS_ID, details: { changed } });
         return settings;
       });

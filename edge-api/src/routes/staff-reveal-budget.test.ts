@@ -32,7 +32,17 @@ beforeAll(async () => {
     const password = `Budget-Pass-${i}-${random()}`;
     const created = await api.call<WiseStock>('POST', '/api/wise-stocks', {
       user: admin,
-      json: { wiseName: 'Budget Holder', wiseEmail: `budget-${i}-${random()}@wise.test`, wisePassword: password, authImage: 'https://img.example/auth.jpg', docImg1: '', docImg2: '', userName: 'Keeper', serviceName: 'WiseStock', status: 'available' },
+      json: {
+        wiseName: 'Budget Holder',
+        wiseEmail: `budget-${i}-${random()}@wise.test`,
+        wisePassword: password,
+        authImage: 'https://img.example/auth.jpg',
+        docImg1: '',
+        docImg2: '',
+        userName: 'Keeper',
+        serviceName: 'WiseStock',
+        status: 'available',
+      },
     });
     expect(created.status).toBe(201);
     stocks.push({ id: created.body.id, password });
@@ -47,11 +57,18 @@ afterAll(async () => {
 });
 
 const reveal = (user: TestUser, stockId: string) => api.call<{ wisePassword?: string } & ErrorBody>('POST', `/api/wise-stocks/${stockId}/reveal`, { user });
-const exportWithPasswords = (user: TestUser) => api.app.request('/api/wise-stocks/export.csv?passwords=true', { headers: { authorization: `Bearer ${user.token}` } });
+const exportWithPasswords = (user: TestUser) =>
+  api.app.request('/api/wise-stocks/export.csv?passwords=true', { headers: { authorization: `Bearer ${user.token}` } });
 const auditOf = (user: TestUser, action: string) =>
   api.db.selectFrom('audit_log').selectAll().where('action', '=', action).where('actor_id', '=', user.id).orderBy('created_at').execute();
 const warningsAbout = (user: TestUser) =>
-  api.db.selectFrom('notifications').selectAll().where('kind', '=', 'reveal_budget').where('dedupe_key', 'like', `reveal_budget:${user.id}:%`).orderBy('created_at').execute();
+  api.db
+    .selectFrom('notifications')
+    .selectAll()
+    .where('kind', '=', 'reveal_budget')
+    .where('dedupe_key', 'like', `reveal_budget:${user.id}:%`)
+    .orderBy('created_at')
+    .execute();
 const notices = (user: TestUser) => api.call<NotificationList>('GET', '/api/notifications', { user });
 const expectLimited = (answer: { status: number; headers: Headers; body: unknown }) => {
   expect(answer.status).toBe(429);

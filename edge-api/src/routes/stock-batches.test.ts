@@ -18,7 +18,13 @@ const preview = (text: string) => api.call<ImportPreview & ErrorBody>('POST', '/
 const importText = (text: string, label = 'November delivery', id?: string) =>
   api.call<ImportResult & ErrorBody>('POST', '/api/stock-batches', { user: admin, json: { label, text, ...(id ? { id } : {}) } });
 const batchStocks = (batchId: string) => api.db.selectFrom('wise_stocks').selectAll().where('batch_id', '=', batchId).execute();
-const stockCount = async () => (await api.db.selectFrom('wise_stocks').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow()).n;
+const stockCount = async () =>
+  (
+    await api.db
+      .selectFrom('wise_stocks')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .executeTakeFirstOrThrow()
+  ).n;
 
 beforeAll(async () => {
   api = await createApiHarness();
@@ -148,7 +154,10 @@ describe('withdrawing a batch', () => {
     const { batch } = imported.body;
     const [sold] = await batchStocks(batch.id);
     const orderId = await fx.placeOrder();
-    const delivered = await api.call('PUT', `/api/admin/orders/${orderId}`, { user: admin, json: { paymentStatus: 'paid', orderStatus: 'delivered', stockId: sold!.id } });
+    const delivered = await api.call('PUT', `/api/admin/orders/${orderId}`, {
+      user: admin,
+      json: { paymentStatus: 'paid', orderStatus: 'delivered', stockId: sold!.id },
+    });
     expect(delivered.status).toBe(200);
 
     const withdrawn = await api.call<WithdrawResult>('POST', `/api/stock-batches/${batch.id}/withdraw`, { user: admin });

@@ -43,10 +43,20 @@ export function stockBatchRoutes(deps: Deps) {
             notes: line.notes,
           })),
         );
-        await insertBatch(trx, { id, label, addedBy: user.id, userName: user.display_name || user.email, userEmail: user.email }, items, await nextVersion(trx));
+        await insertBatch(
+          trx,
+          { id, label, addedBy: user.id, userName: user.display_name || user.email, userEmail: user.email },
+          items,
+          await nextVersion(trx),
+        );
         await watchStockLevel(trx);
         const preview = toPreview(planned);
-        await recordAudit(trx, user, { action: 'stock_batch.import', entity: 'stock_batch', entityId: id, details: { label, imported: accepted.length, counts: preview.counts } });
+        await recordAudit(trx, user, {
+          action: 'stock_batch.import',
+          entity: 'stock_batch',
+          entityId: id,
+          details: { label, imported: accepted.length, counts: preview.counts },
+        });
         return { batch: toStockBatch((await findBatch(trx, id))!), preview } satisfies ImportResult;
       });
       return c.json(result, 201);

@@ -65,14 +65,17 @@ beforeAll(async () => {
     await sql`create schema ${sql.id(schema)}`.execute(admin);
     const db = openDatabase({ databaseUrl: url, searchPath: `${schema},public`, maxConnections: 4 });
     await migrateToLatest(db, { schema });
-    api = await inProcessHarness({}, {
-      db,
-      close: async () => {
-        await db.destroy();
-        await sql`drop schema ${sql.id(schema)} cascade`.execute(admin);
-        await admin.destroy();
+    api = await inProcessHarness(
+      {},
+      {
+        db,
+        close: async () => {
+          await db.destroy();
+          await sql`drop schema ${sql.id(schema)} cascade`.execute(admin);
+          await admin.destroy();
+        },
       },
-    });
+    );
     writersDb = openDatabase({ databaseUrl: url, searchPath: `${schema},public`, maxConnections: WRITERS });
   }
   device = await api.createUser('user', 'device');
@@ -102,17 +105,20 @@ async function cursorNow(): Promise<number> {
 
 /** One order of the device's user, written as the app writes: its own transaction, its version from nextVersion. */
 async function writeOrder(db: Kysely<Database>, id: string, options: { holdMs?: number; rollBack?: boolean } = {}) {
-  await db.transaction().execute(async (trx) => {
-    const version = await nextVersion(trx);
-    if (options.holdMs) await new Promise((resolve) => setTimeout(resolve, options.holdMs));
-    await trx
-      .insertInto('orders')
-      .values({ id, product_id: id, title: 'Exactly once', price: '1', user_id: device.id, user_email: device.email, version })
-      .execute();
-    if (options.rollBack) throw new RolledBack();
-  }).catch((error: unknown) => {
-    if (!(error instanceof RolledBack)) throw error;
-  });
+  await db
+    .transaction()
+    .execute(async (trx) => {
+      const version = await nextVersion(trx);
+      if (options.holdMs) await new Promise((resolve) => setTimeout(resolve, options.holdMs));
+      await trx
+        .insertInto('orders')
+        .values({ id, product_id: id, title: 'Exactly once', price: '1', user_id: device.id, user_email: device.email, version })
+        .execute();
+      if (options.rollBack) throw new RolledBack();
+    })
+    .catch((error: unknown) => {
+      if (!(error instanceof RolledBack)) throw error;
+    });
 }
 class RolledBack extends Error {}
 
@@ -189,7 +195,10 @@ describe('a device pulling while 32 writers write (decision 189)', () => {
     const holding = writersDb.transaction().execute(async (trx) => {
       const version = await nextVersion(trx);
       taken(version);
-      await trx.insertInto('orders').values({ id: held, product_id: held, title: 'Held', price: '1', user_id: device.id, user_email: device.email, version }).execute();
+      await trx
+        .insertInto('orders')
+        .values({ id: held, product_id: held, title: 'Held', price: '1', user_id: device.id, user_email: device.email, version })
+        .execute();
       await released;
     });
     try {

@@ -69,7 +69,10 @@ describe('the upgrade from the sync counter to the sequence', () => {
     const added = crypto.randomUUID();
     const version = await api.db.transaction().execute(async (trx) => {
       const taken = await nextVersion(trx);
-      await trx.insertInto('orders').values({ id: added, product_id: added, title: 'After the upgrade', price: '1', user_id: staff.id, user_email: staff.email, version: taken }).execute();
+      await trx
+        .insertInto('orders')
+        .values({ id: added, product_id: added, title: 'After the upgrade', price: '1', user_id: staff.id, user_email: staff.email, version: taken })
+        .execute();
       return taken;
     });
     // The sequence goes on from the counter: a new version is above every old one.

@@ -45,8 +45,10 @@ const pullEverything = async (scope: 'public' | 'private', user?: TestUser) => {
   const { pages } = await pullAll(scope, 0, user);
   const all: SyncResponse = { ...pages.at(-1)!, changes: {}, deleted: {} };
   for (const page of pages) {
-    for (const [table, rows] of Object.entries(page.changes)) Object.assign(all.changes, { [table]: [...((all.changes as Record<string, unknown[]>)[table] ?? []), ...(rows ?? [])] });
-    for (const [table, ids] of Object.entries(page.deleted)) Object.assign(all.deleted, { [table]: [...((all.deleted as Record<string, string[]>)[table] ?? []), ...(ids ?? [])] });
+    for (const [table, rows] of Object.entries(page.changes))
+      Object.assign(all.changes, { [table]: [...((all.changes as Record<string, unknown[]>)[table] ?? []), ...(rows ?? [])] });
+    for (const [table, ids] of Object.entries(page.deleted))
+      Object.assign(all.deleted, { [table]: [...((all.deleted as Record<string, string[]>)[table] ?? []), ...(ids ?? [])] });
   }
   return all;
 };
@@ -94,7 +96,13 @@ async function insertOrder(owner: TestUser, seed: OrderSeed = {}) {
 async function insertStock(password: string) {
   const created = await api.call<WiseStock>('POST', '/api/wise-stocks', {
     user: admin,
-    json: { wiseName: 'Stock', wiseEmail: `stock-${crypto.randomUUID().slice(0, 8)}@wise.test`, wisePassword: password, authImage: 'https://img.test/a.png', userName: 'Admin' },
+    json: {
+      wiseName: 'Stock',
+      wiseEmail: `stock-${crypto.randomUUID().slice(0, 8)}@wise.test`,
+      wisePassword: password,
+      authImage: 'https://img.test/a.png',
+      userName: 'Admin',
+    },
   });
   expect(created.status).toBe(201);
   return created.body;
@@ -102,12 +110,7 @@ async function insertStock(password: string) {
 
 beforeAll(async () => {
   api = await createApiHarness();
-  [admin, moderator, alice, bob] = await Promise.all([
-    api.createUser('admin'),
-    api.createUser('moderator'),
-    api.createUser('user'),
-    api.createUser('user'),
-  ]);
+  [admin, moderator, alice, bob] = await Promise.all([api.createUser('admin'), api.createUser('moderator'), api.createUser('user'), api.createUser('user')]);
 });
 afterAll(() => api.close());
 
@@ -198,7 +201,11 @@ describe('private sync', () => {
     const aliceBefore = await pull('private', 0, alice);
     const bobBefore = await pull('private', 0, bob);
     await api.db.transaction().execute(async (trx) => {
-      await trx.updateTable('orders').set({ deleted_at: new Date(), version: await nextVersion(trx) }).where('id', '=', order.id).execute();
+      await trx
+        .updateTable('orders')
+        .set({ deleted_at: new Date(), version: await nextVersion(trx) })
+        .where('id', '=', order.id)
+        .execute();
     });
     const aliceAfter = await pull('private', aliceBefore.cursor, alice);
     expect(aliceAfter.deleted.orders).toEqual([order.id]);
@@ -213,7 +220,12 @@ describe('private sync', () => {
     // Paid and awaiting delivery, a payment proof to check, an open problem report: however old, staff need them (decision 187).
     const open = await insertOrder(bob, { paymentStatus: 'paid', updatedAt: long });
     const proofToCheck = await insertOrder(bob, { proofAt: long, updatedAt: long });
-    const reported = await insertOrder(bob, { status: 'delivered', credentials: { email: 'rep@wise.test', password: 'rep' }, reportStatus: 'open', updatedAt: long });
+    const reported = await insertOrder(bob, {
+      status: 'delivered',
+      credentials: { email: 'rep@wise.test', password: 'rep' },
+      reportStatus: 'open',
+      updatedAt: long,
+    });
     // Unpaid for months with nothing sent: nothing for staff to do; the server's list still has it.
     const abandoned = await insertOrder(bob, { updatedAt: long });
     const oldDelivered = await insertOrder(bob, {
@@ -259,7 +271,11 @@ describe('private sync', () => {
         version,
       });
     }
-    for (let i = 0; i < values.length; i += 1000) await api.db.insertInto('orders').values(values.slice(i, i + 1000)).execute();
+    for (let i = 0; i < values.length; i += 1000)
+      await api.db
+        .insertInto('orders')
+        .values(values.slice(i, i + 1000))
+        .execute();
     const before = await pullAll('private', 0, admin);
     // A staff device's first sync is bounded (decision 187): the newest of the recent ones, not all 10,000.
     const firstPull = before.pages.flatMap((page) => page.changes.orders ?? []).length;
@@ -268,7 +284,11 @@ describe('private sync', () => {
 
     const target = values[4242]!;
     await api.db.transaction().execute(async (trx) => {
-      await trx.updateTable('orders').set({ order_status: 'processing', updated_at: new Date(), version: await nextVersion(trx) }).where('id', '=', target.id).execute();
+      await trx
+        .updateTable('orders')
+        .set({ order_status: 'processing', updated_at: new Date(), version: await nextVersion(trx) })
+        .where('id', '=', target.id)
+        .execute();
     });
     const response = await api.call<SyncResponse>('GET', `/api/sync?scope=private&cursor=${before.cursor}`, { user: admin });
     expect(response.body.changes.orders?.map((o) => [o.id, o.orderStatus])).toEqual([[target.id, 'processing']]);
@@ -280,16 +300,19 @@ describe('private sync', () => {
     const start = await pull('public', 0);
     const committed: { name: string; version: number }[] = [];
     const write = (name: string, delayBeforeVersion: number) =>
-      api.db.transaction().execute(async (trx) => {
-        await trx.selectFrom('services').select('id').limit(1).execute();
-        await new Promise((resolve) => setTimeout(resolve, delayBeforeVersion));
-        const version = await nextVersion(trx);
-        await trx
-          .insertInto('services')
-          .values({ id: crypto.randomUUID(), title: name, description: 'x', category: 'vps', price: '1', delivery_time: 'instant', version })
-          .execute();
-        return version;
-      }).then((version) => committed.push({ name, version }));
+      api.db
+        .transaction()
+        .execute(async (trx) => {
+          await trx.selectFrom('services').select('id').limit(1).execute();
+          await new Promise((resolve) => setTimeout(resolve, delayBeforeVersion));
+          const version = await nextVersion(trx);
+          await trx
+            .insertInto('services')
+            .values({ id: crypto.randomUUID(), title: name, description: 'x', category: 'vps', price: '1', delivery_time: 'instant', version })
+            .execute();
+          return version;
+        })
+        .then((version) => committed.push({ name, version }));
     // "slow" begins first but takes its version late; "fast" begins second and takes one at once.
     await Promise.all([write('slow', 50), write('fast', 0)]);
     expect(committed).toHaveLength(2);
@@ -350,6 +373,11 @@ describe('paging', () => {
     });
     const { pages } = await pullAll('public', start);
     expect(pages).toHaveLength(2);
-    expect(pages.flatMap((page) => page.changes.services ?? []).map((service) => service.id).sort()).toEqual([...created].sort());
+    expect(
+      pages
+        .flatMap((page) => page.changes.services ?? [])
+        .map((service) => service.id)
+        .sort(),
+    ).toEqual([...created].sort());
   });
 });

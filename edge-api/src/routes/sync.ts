@@ -2,15 +2,7 @@ import { Hono } from 'hono';
 import { syncQuery } from '../contract/sync-requests.ts';
 import type { SyncResponse } from '../contract/sync.ts';
 import type { UserRow } from '../db/schema.ts';
-import {
-  changedOwnOrders,
-  changedServices,
-  changedSiteSettings,
-  changedStocks,
-  changedUsers,
-  changedWorkingSetOrders,
-  readPage,
-} from '../db/sync.ts';
+import { changedOwnOrders, changedServices, changedSiteSettings, changedStocks, changedUsers, changedWorkingSetOrders, readPage } from '../db/sync.ts';
 import { changedNotifications } from '../db/notifications.ts';
 import { syncHorizon } from '../db/versions.ts';
 import type { Deps } from '../deps.ts';
@@ -100,7 +92,10 @@ export function syncRoutes(deps: Deps) {
         response.changes = { users: users.changes, orders: orders.changes };
         response.deleted = { users: users.deleted, orders: orders.deleted };
         // Support tickets (decision 170), each with all its messages: a message takes the ticket's version.
-        const messages = await messagesOf(trx, tables.tickets.filter((row) => !row.deleted_at).map((row) => row.id));
+        const messages = await messagesOf(
+          trx,
+          tables.tickets.filter((row) => !row.deleted_at).map((row) => row.id),
+        );
         const tickets = await split(tables.tickets, (row) => presentTicket(row, messages, deps.blobs));
         response.changes.tickets = tickets.changes;
         response.deleted.tickets = tickets.deleted;

@@ -35,7 +35,10 @@ const openNotices = (ticketId: string) =>
 describe('opening and answering', () => {
   it('a customer opens a ticket about their order; staff are told by the bell; the customer is told of the answer by push and email', async () => {
     const { customer, moderator, orders } = bench;
-    await bench.api.db.insertInto('push_subscriptions').values({ user_id: customer.id, endpoint: `https://push.example.test/${random()}`, p256dh: 'k', auth: 'a', device_id: 'd', device_label: 'Phone' }).execute();
+    await bench.api.db
+      .insertInto('push_subscriptions')
+      .values({ user_id: customer.id, endpoint: `https://push.example.test/${random()}`, p256dh: 'k', auth: 'a', device_id: 'd', device_label: 'Phone' })
+      .execute();
     const orderId = await orders.placeOrder(customer);
     const opened = await open(customer, { orderId, subject: 'Where is my order?' });
     expect(opened.status).toBe(200);
@@ -117,7 +120,10 @@ describe('pictures', () => {
     const served = await bench.api.app.request(image!.url);
     expect(served.status).toBe(200);
     // Staff may not attach the customer's picture as their own.
-    const borrowed = await bench.api.call<Answer>('POST', `/api/tickets/${opened.body.id}/messages`, { user: bench.moderator, json: { id: crypto.randomUUID(), body: 'x', images: [uploaded.body.path] } });
+    const borrowed = await bench.api.call<Answer>('POST', `/api/tickets/${opened.body.id}/messages`, {
+      user: bench.moderator,
+      json: { id: crypto.randomUUID(), body: 'x', images: [uploaded.body.path] },
+    });
     expect(borrowed.status).toBe(400);
   });
 });
@@ -191,14 +197,20 @@ describe('staff turn a ticket into a warranty report', () => {
     const orderId = await bench.orders.placeOrder(bench.customer);
     expect((await bench.orders.deliverTyped(orderId, `w-${random()}@wise.test`, `Pw-${random()}`)).status).toBe(200);
     const opened = await open(bench.customer, { orderId, body: 'The login fails since today' });
-    const made = await bench.api.call<Answer>('POST', `/api/tickets/${opened.body.id}/warranty-report`, { user: bench.moderator, headers: { 'Idempotency-Key': 'w1' } });
+    const made = await bench.api.call<Answer>('POST', `/api/tickets/${opened.body.id}/warranty-report`, {
+      user: bench.moderator,
+      headers: { 'Idempotency-Key': 'w1' },
+    });
     expect(made.status).toBe(200);
     expect(made.body.status).toBe('waiting');
     expect(made.body.messages.at(-1)?.body).toContain('warranty report');
     const order = await bench.orders.orderRow(orderId);
     expect(order).toMatchObject({ report_status: 'open', report_reason: 'other' });
     expect(order.report_note).toContain('The login fails since today');
-    const again = await bench.api.call<Answer>('POST', `/api/tickets/${opened.body.id}/warranty-report`, { user: bench.moderator, headers: { 'Idempotency-Key': 'w1' } });
+    const again = await bench.api.call<Answer>('POST', `/api/tickets/${opened.body.id}/warranty-report`, {
+      user: bench.moderator,
+      headers: { 'Idempotency-Key': 'w1' },
+    });
     expect(again.body.messages).toHaveLength(made.body.messages.length);
     // A second report while the first is open is refused, as a customer's would be.
     const twice = await bench.api.call<Answer>('POST', `/api/tickets/${opened.body.id}/warranty-report`, { user: bench.moderator });

@@ -29,7 +29,10 @@ export function ticketRoutes(deps: Deps) {
       const filter: TicketFilter = staff ? { status } : { userId: me.id, status };
       if (staff && assignee !== undefined) filter.assigneeId = assignee === 'me' ? me.id : assignee === 'none' ? null : assignee;
       const views = await listTickets(deps.db, filter);
-      const messages = await messagesOf(deps.db, views.map((view) => view.id));
+      const messages = await messagesOf(
+        deps.db,
+        views.map((view) => view.id),
+      );
       const tickets = await Promise.all(views.map((view) => presentTicket(view, messages, deps.blobs)));
       const unread = staff ? await staffUnreadTickets(deps.db) : tickets.filter((ticket) => ticket.unreadByCustomer > 0).length;
       return c.json({ tickets, unread } satisfies TicketList);

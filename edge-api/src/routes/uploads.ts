@@ -35,8 +35,7 @@ const isUploadKind = (value: unknown): value is UploadKind => typeof value === '
 // Room for the multipart boundaries, part headers and the `kind` field around the file itself.
 const ENVELOPE_BYTES = 64 * 1024;
 
-const tooLarge = (megabytes: number) =>
-  new ApiError('payload_too_large', `File too large! Please select an image smaller than ${megabytes}MB`);
+const tooLarge = (megabytes: number) => new ApiError('payload_too_large', `File too large! Please select an image smaller than ${megabytes}MB`);
 
 /**
  * Refuses a body larger than the biggest file this caller's role may upload, before reading it when
@@ -44,8 +43,17 @@ const tooLarge = (megabytes: number) =>
  */
 const limitBodyForRole = createMiddleware<AppEnv>(async (c, next) => {
   const role = c.get('user')!.user_role;
-  const largest = Math.max(...Object.values(uploadKinds).filter((kind) => kind.roles.includes(role)).map((kind) => kind.maxMegabytes));
-  return bodyLimit({ maxSize: largest * MB + ENVELOPE_BYTES, onError: () => { throw tooLarge(largest); } })(c, next);
+  const largest = Math.max(
+    ...Object.values(uploadKinds)
+      .filter((kind) => kind.roles.includes(role))
+      .map((kind) => kind.maxMegabytes),
+  );
+  return bodyLimit({
+    maxSize: largest * MB + ENVELOPE_BYTES,
+    onError: () => {
+      throw tooLarge(largest);
+    },
+  })(c, next);
 });
 
 async function putOrExplain(deps: Deps, bucket: Bucket, name: string, bytes: Uint8Array, mime: string) {
@@ -74,7 +82,9 @@ export function uploadRoutes(deps: Deps) {
     }
     const kind = form.get('kind');
     if (!isUploadKind(kind)) {
-      throw badRequest('kind: must be one of service, proof, stock, payment, report, delivery, ticket', [{ path: 'kind', message: 'must be one of service, proof, stock, payment, report, delivery, ticket' }]);
+      throw badRequest('kind: must be one of service, proof, stock, payment, report, delivery, ticket', [
+        { path: 'kind', message: 'must be one of service, proof, stock, payment, report, delivery, ticket' },
+      ]);
     }
     const rules = uploadKinds[kind];
     if (!rules.roles.includes(c.get('user')!.user_role)) throw forbidden(`You may not upload ${kind} images`);

@@ -43,7 +43,11 @@ async function withOnlyAdmins(keep: TestUser[], check: () => Promise<void>) {
     .selectFrom('users')
     .select('id')
     .where('user_role', '=', 'admin')
-    .where('id', 'not in', keep.map((u) => u.id))
+    .where(
+      'id',
+      'not in',
+      keep.map((u) => u.id),
+    )
     .execute();
   const otherIds = others.map((row) => row.id);
   if (otherIds.length > 0) await api.db.updateTable('users').set({ user_role: 'moderator' }).where('id', 'in', otherIds).execute();
@@ -139,7 +143,10 @@ describe('POST /api/users (registration)', () => {
 
   it('deletes the auth account when the email is not the signed-in account’s', async () => {
     const account = await newAccount();
-    const bad = await api.call<ErrorBody>('POST', '/api/users', { user: account.token, json: { ...registration(account), email: 'someone-else@example.test' } });
+    const bad = await api.call<ErrorBody>('POST', '/api/users', {
+      user: account.token,
+      json: { ...registration(account), email: 'someone-else@example.test' },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.error.details?.map((d) => d.path)).toContain('email');
     expect(await userRow(account.id)).toBeUndefined();
@@ -150,7 +157,10 @@ describe('POST /api/users (registration)', () => {
     // A record holds this email (in another case) without an auth account: the auth server lets it sign up.
     const email = `taken-${crypto.randomUUID().slice(0, 8)}@example.test`;
     await api.db.transaction().execute(async (trx) => {
-      await trx.insertInto('users').values({ id: crypto.randomUUID(), email: email.toUpperCase(), version: await nextVersion(trx) }).execute();
+      await trx
+        .insertInto('users')
+        .values({ id: crypto.randomUUID(), email: email.toUpperCase(), version: await nextVersion(trx) })
+        .execute();
     });
     const account = await newAccount(email);
     const taken = await api.call<ErrorBody>('POST', '/api/users', { user: account.token, json: registration(account) });
@@ -192,7 +202,11 @@ describe('GET /api/users and /api/users/:uid', () => {
 
   it('lists users newest first for staff only', async () => {
     const newest = await api.createUser('user');
-    await api.db.updateTable('users').set({ created_at: new Date(Date.now() + 60_000) }).where('id', '=', newest.id).execute();
+    await api.db
+      .updateTable('users')
+      .set({ created_at: new Date(Date.now() + 60_000) })
+      .where('id', '=', newest.id)
+      .execute();
     const listed = await api.call<User[]>('GET', '/api/users', { user: moderator });
     expect(listed.status).toBe(200);
     expect(listed.body[0]?.uid).toBe(newest.id);
@@ -384,7 +398,10 @@ describe('PUT /api/users/{uid} (own profile)', () => {
       expect(refused.status, mobile).toBe(400);
       expect(new Set(refused.body.error.details?.map((d) => d.path))).toEqual(new Set(['mobile']));
     }
-    const bad = await api.call<ErrorBody>('POST', '/api/users', { user: customer, json: { ...registration({ id: customer.id, email: customer.email }), mobile: '0171abc' } });
+    const bad = await api.call<ErrorBody>('POST', '/api/users', {
+      user: customer,
+      json: { ...registration({ id: customer.id, email: customer.email }), mobile: '0171abc' },
+    });
     expect(bad.status).toBe(400);
     for (const mobile of ['+880 1711 00011', '01711000111']) {
       const saved = await api.call<User>('PUT', `/api/users/${customer.id}`, { user: customer, json: { displayName: 'Nadia', mobile } });

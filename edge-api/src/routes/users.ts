@@ -106,7 +106,11 @@ export function userRoutes(deps: Deps) {
           const email = claims.email ? claims.email.toLowerCase() : current.email;
           if (current.display_name === displayName && current.mobile === mobile && current.email === email) return current;
           const updated = await updateProfile(trx, uid, { displayName, mobile, email }, await nextVersion(trx));
-          const changed = [current.display_name !== displayName && 'displayName', current.mobile !== mobile && 'mobile', current.email !== email && 'email'].filter(Boolean);
+          const changed = [
+            current.display_name !== displayName && 'displayName',
+            current.mobile !== mobile && 'mobile',
+            current.email !== email && 'email',
+          ].filter(Boolean);
           await recordAudit(trx, me, { action: 'user.profile', entity: 'user', entityId: uid, details: { changed } });
           return updated;
         });

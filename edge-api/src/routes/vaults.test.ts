@@ -16,7 +16,11 @@ const bench = orderTestBench();
  */
 async function aged(user: TestUser) {
   const sessionId = (JSON.parse(atob(user.token.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/'))) as { session_id: string }).session_id;
-  await bench.api.db.updateTable('auth_sessions').set({ created_at: new Date(Date.now() - 3600_000) }).where('id', '=', sessionId).execute();
+  await bench.api.db
+    .updateTable('auth_sessions')
+    .set({ created_at: new Date(Date.now() - 3600_000) })
+    .where('id', '=', sessionId)
+    .execute();
   return user;
 }
 beforeAll(() => {
@@ -31,7 +35,11 @@ async function newVault() {
   const pair = await crypto.subtle.generateKey(ECDH_P256, true, ['deriveBits']);
   const publicKey = await crypto.subtle.exportKey('jwk', pair.publicKey);
   const verifier = toB64(crypto.getRandomValues(new Uint8Array(32)));
-  return { id: crypto.randomUUID(), pair, body: { publicKey, pinSalt: toB64(crypto.getRandomValues(new Uint8Array(16))), pinIterations: 1000, verifier, deviceLabel: 'Chrome on Android' } };
+  return {
+    id: crypto.randomUUID(),
+    pair,
+    body: { publicKey, pinSalt: toB64(crypto.getRandomValues(new Uint8Array(16))), pinIterations: 1000, verifier, deviceLabel: 'Chrome on Android' },
+  };
 }
 type Vault = Awaited<ReturnType<typeof newVault>>;
 
@@ -146,32 +154,35 @@ describe('a device vault on the server', () => {
 
 async function staleSession(customer: TestUser, first: Vault, id: string, password: string) {
   const thief = await newVault();
-    const refused = await register(customer, thief);
-    expect(refused.status).toBe(403);
-    expect(refused.body.error.code).toBe('reauth_required');
-    expect((await bench.api.call('DELETE', `/api/vaults/${first.id}`, { user: customer })).status).toBe(403);
-    expect((await ordersOf(customer, { 'x-vault-id': thief.id })).body.find((o) => o.id === id)?.wisePassword).toBeUndefined();
+  const refused = await register(customer, thief);
+  expect(refused.status).toBe(403);
+  expect(refused.body.error.code).toBe('reauth_required');
+  expect((await bench.api.call('DELETE', `/api/vaults/${first.id}`, { user: customer })).status).toBe(403);
+  expect((await ordersOf(customer, { 'x-vault-id': thief.id })).body.find((o) => o.id === id)?.wisePassword).toBeUndefined();
 
-    // A second device of the owner proves the PIN of the first vault (its salt is listed) and registers its own.
-    const token = (await unlock(customer, first.id, first.body.verifier)).body.unlockToken;
-    const second = await newVault();
-    expect((await register(customer, second, { 'x-vault-unlock': token })).status).toBe(201);
-    const sealed = (await ordersOf(customer, { 'x-vault-id': second.id })).body.find((o) => o.id === id)!;
-    expect(await open(second.pair.privateKey, sealed.wisePassword!)).toBe(password);
+  // A second device of the owner proves the PIN of the first vault (its salt is listed) and registers its own.
+  const token = (await unlock(customer, first.id, first.body.verifier)).body.unlockToken;
+  const second = await newVault();
+  expect((await register(customer, second, { 'x-vault-unlock': token })).status).toBe(201);
+  const sealed = (await ordersOf(customer, { 'x-vault-id': second.id })).body.find((o) => o.id === id)!;
+  expect(await open(second.pair.privateKey, sealed.wisePassword!)).toBe(password);
 
-    // Switching a vault off needs its own unlock; the last one gone, answers are clear again.
-    const secondToken = (await unlock(customer, second.id, second.body.verifier)).body.unlockToken;
-    expect((await bench.api.call('DELETE', `/api/vaults/${first.id}`, { user: customer, headers: { 'x-vault-unlock': secondToken } })).status).toBe(403);
-    expect((await bench.api.call('DELETE', `/api/vaults/${second.id}`, { user: customer, headers: { 'x-vault-unlock': secondToken } })).status).toBe(204);
-    expect((await bench.api.call('DELETE', `/api/vaults/${first.id}`, { user: customer, headers: { 'x-vault-unlock': token } })).status).toBe(204);
-    expect((await ordersOf(customer)).body.find((o) => o.id === id)?.wisePassword).toBe(password);
+  // Switching a vault off needs its own unlock; the last one gone, answers are clear again.
+  const secondToken = (await unlock(customer, second.id, second.body.verifier)).body.unlockToken;
+  expect((await bench.api.call('DELETE', `/api/vaults/${first.id}`, { user: customer, headers: { 'x-vault-unlock': secondToken } })).status).toBe(403);
+  expect((await bench.api.call('DELETE', `/api/vaults/${second.id}`, { user: customer, headers: { 'x-vault-unlock': secondToken } })).status).toBe(204);
+  expect((await bench.api.call('DELETE', `/api/vaults/${first.id}`, { user: customer, headers: { 'x-vault-unlock': token } })).status).toBe(204);
+  expect((await ordersOf(customer)).body.find((o) => o.id === id)?.wisePassword).toBe(password);
 }
 
 describe('the vault routes', () => {
   it('refuse bad input and change nothing', async () => {
     const customer = await bench.api.createUser('user');
     const vault = await newVault();
-    const withPrivate = await bench.api.call<ErrorBody>('POST', '/api/vaults', { user: customer, json: { id: vault.id, ...vault.body, publicKey: await crypto.subtle.exportKey('jwk', vault.pair.privateKey) } });
+    const withPrivate = await bench.api.call<ErrorBody>('POST', '/api/vaults', {
+      user: customer,
+      json: { id: vault.id, ...vault.body, publicKey: await crypto.subtle.exportKey('jwk', vault.pair.privateKey) },
+    });
     expect(withPrivate.status).toBe(400);
     expect((await bench.api.call('POST', '/api/vaults', { user: customer, json: { id: vault.id, ...vault.body, pinIterations: 10 } })).status).toBe(400);
     expect((await bench.api.call<VaultSummary[]>('GET', '/api/vaults', { user: customer })).body).toEqual([]);
@@ -196,7 +207,8 @@ describe('a delivered file with the vault on (decision 183)', () => {
       json: { paymentStatus: 'paid', orderStatus: 'delivered', file: { path: uploaded.body.path, name: uploaded.body.name } },
     });
     expect(delivered.status).toBe(200);
-    const download = (headers?: Record<string, string>) => bench.api.call<string & ErrorBody>('GET', `/api/orders/${orderId}/file`, { user: customer, headers });
+    const download = (headers?: Record<string, string>) =>
+      bench.api.call<string & ErrorBody>('GET', `/api/orders/${orderId}/file`, { user: customer, headers });
     expect((await download()).body).toBe('Vault-File-Body');
 
     const vault = await newVault();

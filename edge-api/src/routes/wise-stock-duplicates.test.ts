@@ -24,7 +24,13 @@ const newStock = (wiseEmail: string, wisePassword: string, extra: Record<string,
 const add = (json: Record<string, unknown>) => api.call<WiseStock & Refusal>('POST', '/api/wise-stocks', { user: admin, json });
 const check = (query: string) => api.call<StockDuplicateCheck>('GET', `/api/wise-stocks/check?${query}`, { user: moderator });
 const stocksWith = async (email: string) =>
-  (await api.db.selectFrom('wise_stocks').select(sql<number>`count(*)::int`.as('n')).where(sql`lower(wise_email)`, '=', email.toLowerCase()).executeTakeFirstOrThrow()).n;
+  (
+    await api.db
+      .selectFrom('wise_stocks')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .where(sql`lower(wise_email)`, '=', email.toLowerCase())
+      .executeTakeFirstOrThrow()
+  ).n;
 
 beforeAll(async () => {
   api = await createApiHarness();
@@ -40,7 +46,14 @@ describe('adding a Wise stock whose credentials are known already', () => {
     const refused = await add(newStock(email.toUpperCase(), `Other#${random()}`));
     expect(refused.status).toBe(409);
     expect(refused.body.error.code).toBe('duplicate_credentials');
-    expect(refused.body.error.details).toEqual({ exactMatch: false, emailExists: true, passwordExists: false, exactIn: [], emailIn: ['stock'], passwordIn: [] });
+    expect(refused.body.error.details).toEqual({
+      exactMatch: false,
+      emailExists: true,
+      passwordExists: false,
+      exactIn: [],
+      emailIn: ['stock'],
+      passwordIn: [],
+    });
     expect(await stocksWith(email)).toBe(1);
   });
 
@@ -62,7 +75,14 @@ describe('adding a Wise stock whose credentials are known already', () => {
 
     const refused = await add(newStock(`  ${email.toUpperCase()} `, password));
     expect(refused.status).toBe(409);
-    expect(refused.body.error.details).toEqual({ exactMatch: true, emailExists: true, passwordExists: true, exactIn: ['order'], emailIn: ['order'], passwordIn: ['order'] });
+    expect(refused.body.error.details).toEqual({
+      exactMatch: true,
+      emailExists: true,
+      passwordExists: true,
+      exactIn: ['order'],
+      emailIn: ['order'],
+      passwordIn: ['order'],
+    });
     expect(await stocksWith(email)).toBe(0);
   });
 

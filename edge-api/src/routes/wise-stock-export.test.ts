@@ -21,7 +21,12 @@ beforeAll(async () => {
   const lines = Array.from({ length: 1201 }, (_, i) => `export${i}@wise.test,Export#${i},Holder ${i},`);
   const imported = await api.call<ImportResult>('POST', '/api/stock-batches', {
     user: admin,
-    json: { label: 'Export test', text: ['email,password,name,notes', ...lines, 'quoted@wise.test,"Pass,word","=Rahman, Q","=HYPERLINK(""x"")"', 'sold@wise.test,Sold#1,Sold One,'].join('\n') },
+    json: {
+      label: 'Export test',
+      text: ['email,password,name,notes', ...lines, 'quoted@wise.test,"Pass,word","=Rahman, Q","=HYPERLINK(""x"")"', 'sold@wise.test,Sold#1,Sold One,'].join(
+        '\n',
+      ),
+    },
   });
   expect(imported.status).toBe(201);
   const sold = await api.db.selectFrom('wise_stocks').select('id').where('wise_email', '=', 'sold@wise.test').executeTakeFirstOrThrow();

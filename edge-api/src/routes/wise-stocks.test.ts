@@ -43,7 +43,13 @@ async function createStock(overrides: Record<string, unknown> = {}) {
   return created.body;
 }
 
-const countStocks = async () => (await api.db.selectFrom('wise_stocks').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow()).n;
+const countStocks = async () =>
+  (
+    await api.db
+      .selectFrom('wise_stocks')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .executeTakeFirstOrThrow()
+  ).n;
 
 beforeAll(async () => {
   api = await createApiHarness();
@@ -186,10 +192,19 @@ describe('listing stocks', () => {
   });
 
   it('lists every stock when one password cannot be read, marking that one', async () => {
-    const readable = (await api.call<WiseStock>('POST', '/api/wise-stocks', { user: admin, json: newStock({ wisePassword: 'Readable#Wise-1', authImage: await uploadStockImage() }) })).body;
+    const readable = (
+      await api.call<WiseStock>('POST', '/api/wise-stocks', {
+        user: admin,
+        json: newStock({ wisePassword: 'Readable#Wise-1', authImage: await uploadStockImage() }),
+      })
+    ).body;
     const damaged = (await api.call<WiseStock>('POST', '/api/wise-stocks', { user: admin, json: newStock({ authImage: await uploadStockImage() }) })).body;
     const stranger = await createSecrets(crypto.getRandomValues(new Uint8Array(32)), crypto.getRandomValues(new Uint8Array(32)));
-    await api.db.updateTable('wise_stocks').set({ wise_password_enc: await stranger.encrypt('Lost#1') }).where('id', '=', damaged.id).execute();
+    await api.db
+      .updateTable('wise_stocks')
+      .set({ wise_password_enc: await stranger.encrypt('Lost#1') })
+      .where('id', '=', damaged.id)
+      .execute();
 
     const listed = await api.call<WiseStock[]>('GET', '/api/wise-stocks', { user: admin });
     expect(listed.status).toBe(200);
@@ -237,7 +252,10 @@ describe('changing a stock', () => {
     expect(bad.body.error.message).toBe('Please select a user when marking as sold');
     expect(bad.body.error.details!.map((d) => d.path)).toEqual(['soldTo']);
 
-    const unknownUser = await api.call<ErrorBody>('PUT', `/api/wise-stocks/${stock.id}`, { user: admin, json: { status: 'sold', soldTo: crypto.randomUUID() } });
+    const unknownUser = await api.call<ErrorBody>('PUT', `/api/wise-stocks/${stock.id}`, {
+      user: admin,
+      json: { status: 'sold', soldTo: crypto.randomUUID() },
+    });
     expect(unknownUser.status).toBe(400);
     expect(unknownUser.body.error.details!.map((d) => d.path)).toEqual(['soldTo']);
 
@@ -321,12 +339,18 @@ describe('changing a stock', () => {
 
   it('answers 409 to a stale version and keeps the newer change', async () => {
     const stock = await createStock();
-    const first = await api.call<{ stock: WiseStock }>('PUT', `/api/wise-stocks/${stock.id}`, { user: admin, json: { status: 'suspended', version: stock.version } });
+    const first = await api.call<{ stock: WiseStock }>('PUT', `/api/wise-stocks/${stock.id}`, {
+      user: admin,
+      json: { status: 'suspended', version: stock.version },
+    });
     expect(first.status).toBe(200);
     const stale = await api.call<ErrorBody>('PUT', `/api/wise-stocks/${stock.id}`, { user: admin, json: { status: 'disabled', version: stock.version } });
     expect(stale.status).toBe(409);
     expect(stale.body.error.code).toBe('conflict');
-    const staleImage = await api.call('PUT', `/api/wise-stocks/${stock.id}`, { user: admin, json: { docImg1: 'https://img.example/x.png', version: stock.version } });
+    const staleImage = await api.call('PUT', `/api/wise-stocks/${stock.id}`, {
+      user: admin,
+      json: { docImg1: 'https://img.example/x.png', version: stock.version },
+    });
     expect(staleImage.status).toBe(409);
     const after = await api.call<WiseStock>('GET', `/api/wise-stocks/${stock.id}`, { user: admin });
     expect(after.body).toMatchObject({ status: 'suspended', docImg1: '', version: first.body.stock.version });

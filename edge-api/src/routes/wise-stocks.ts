@@ -8,7 +8,18 @@ import { createCredentialCheckGuard } from '../operations/credential-checks.ts';
 import { createStaffRevealGuard } from '../operations/staff-reveals.ts';
 import { watchStockLevel } from '../operations/stock-watch.ts';
 import { nextVersion } from '../db/versions.ts';
-import { exportStockBatch, findStock, findStockIncludingDeleted, insertStock, lockStockAdditions, listStocks, lockStock, setStockImage, setStockStatus, softDeleteStock } from '../db/wise-stocks.ts';
+import {
+  exportStockBatch,
+  findStock,
+  findStockIncludingDeleted,
+  insertStock,
+  lockStockAdditions,
+  listStocks,
+  lockStock,
+  setStockImage,
+  setStockStatus,
+  softDeleteStock,
+} from '../db/wise-stocks.ts';
 import type { Deps } from '../deps.ts';
 import { ApiError, badRequest, conflict, misconfigured, notFound } from '../errors.ts';
 import { validate } from '../lib/validate.ts';
@@ -47,7 +58,12 @@ export function wiseStockRoutes(deps: Deps) {
       // Every password at once: the whole of the admin's reveal budget, so one such export a window (decision 160).
       if (passwords) await limitReveals(user, 'GET /api/wise-stocks/export.csv', Number.POSITIVE_INFINITY);
       // Recorded before anything is sent: an export that starts is an export that happened.
-      await recordAudit(deps.db, user, { action: 'wise_stock.export', entity: 'wise_stock', entityId: 'export', details: { passwords, status: status ?? 'all' } });
+      await recordAudit(deps.db, user, {
+        action: 'wise_stock.export',
+        entity: 'wise_stock',
+        entityId: 'export',
+        details: { passwords, status: status ?? 'all' },
+      });
       const encoder = new TextEncoder();
       let after: string | null = null;
       let started = false;
@@ -63,7 +79,9 @@ export function wiseStockRoutes(deps: Deps) {
             const rows = await exportStockBatch(deps.db, { status }, after, EXPORT_BATCH);
             if (rows.length > 0) {
               const opened = await Promise.all(
-                rows.map(async (row) => (passwords ? ((await deps.secrets.open(row.wise_password_enc, { entity: 'wise_stock', id: row.id })) ?? '') : undefined)),
+                rows.map(async (row) =>
+                  passwords ? ((await deps.secrets.open(row.wise_password_enc, { entity: 'wise_stock', id: row.id })) ?? '') : undefined,
+                ),
               );
               controller.enqueue(encoder.encode(rows.map((row, i) => stockCsvRow(row, opened[i])).join('')));
               after = rows[rows.length - 1]!.id;
@@ -95,7 +113,7 @@ export function wiseStockRoutes(deps: Deps) {
       // Past the staff member's budget: 429, and the password is not even opened (decision 160).
       await limitReveals(user, 'POST /api/wise-stocks/:id/reveal');
       const wisePassword = await deps.secrets.open(row.wise_password_enc, { entity: 'wise_stock', id });
-      if (wisePassword === null) throw misconfigured('This password cannot be read with this server\'s CREDENTIALS_KEY');
+      if (wisePassword === null) throw misconfigured("This password cannot be read with this server's CREDENTIALS_KEY");
       // Who read which password, and when: the audit log, never the password itself.
       await recordAudit(deps.db, user, { action: 'wise_stock.reveal', entity: 'wise_stock', entityId: id, details: { role: user.user_role } });
       const answer: WiseStockReveal = { wisePassword };
@@ -104,7 +122,10 @@ export function wiseStockRoutes(deps: Deps) {
     .post('/', requireAdmin, validate('json', newStockBody), async (c) => {
       const { id = crypto.randomUUID(), wisePassword, overrideDuplicates = false, ...fields } = c.req.valid('json');
       const user = c.get('user')!;
-      const [wisePasswordEnc, keys] = await Promise.all([deps.secrets.encrypt(wisePassword), credentialsKeys(deps.secrets.blindIndex, fields.wiseEmail, wisePassword)]);
+      const [wisePasswordEnc, keys] = await Promise.all([
+        deps.secrets.encrypt(wisePassword),
+        credentialsKeys(deps.secrets.blindIndex, fields.wiseEmail, wisePassword),
+      ]);
       const wisePasswordIndex = keys.passwordIndex!;
       const result = await deps.db.transaction().execute(async (trx) => {
         // Additions of stock take turns, so two at once cannot both find the other's credentials absent.
@@ -117,7 +138,11 @@ export function wiseStockRoutes(deps: Deps) {
         }
         const check = duplicateCheck(await findKnownCredentials(trx, [keys]), keys);
         if (hasDuplicate(check) && !overrideDuplicates) {
-          throw new ApiError('duplicate_credentials', 'These credentials are already in stock or delivered to an order; send overrideDuplicates to add them anyway', check);
+          throw new ApiError(
+            'duplicate_credentials',
+            'These credentials are already in stock or delivered to an order; send overrideDuplicates to add them anyway',
+            check,
+          );
         }
         const created = await insertStock(
           trx,

@@ -147,7 +147,16 @@ export async function seedDemoData(deps: Deps, passwordFor: (email: string) => P
       if (!account) throw new Error(`Could not create the demo account ${person.email}`);
       await trx
         .insertInto('users')
-        .values({ id: account.id, email: person.email, display_name: person.name, mobile: person.mobile, user_role: person.role, version, created_at: createdAt, updated_at: createdAt })
+        .values({
+          id: account.id,
+          email: person.email,
+          display_name: person.name,
+          mobile: person.mobile,
+          user_role: person.role,
+          version,
+          created_at: createdAt,
+          updated_at: createdAt,
+        })
         .execute();
       people.push({ ...person, id: account.id });
     }
@@ -171,11 +180,22 @@ export async function seedDemoData(deps: Deps, passwordFor: (email: string) => P
     }
 
     const paymentInstructions = await demoPaymentInstructions(deps);
-    await trx.insertInto('settings').values({ id: 'site', value: JSON.stringify({ ...defaultSettings, paymentInstructions, guestCheckout: true }), version }).execute();
+    await trx
+      .insertInto('settings')
+      .values({ id: 'site', value: JSON.stringify({ ...defaultSettings, paymentInstructions, guestCheckout: true }), version })
+      .execute();
     // A coupon to try in the confirm step (decision 220).
     await trx
       .insertInto('coupons')
-      .values({ id: crypto.randomUUID(), code: DEMO_COUPON, kind: 'percent', amount: '10', max_uses: 100, created_at: new Date(now), updated_at: new Date(now) })
+      .values({
+        id: crypto.randomUUID(),
+        code: DEMO_COUPON,
+        kind: 'percent',
+        amount: '10',
+        max_uses: 100,
+        created_at: new Date(now),
+        updated_at: new Date(now),
+      })
       .execute();
 
     for (const [i, stock] of stocks.entries()) {
@@ -271,10 +291,17 @@ export async function removeDemoData(db: Deps['db']): Promise<DemoRemoval> {
     const gone = { deleted_at: writeTime(), updated_at: writeTime(), version };
     const users = await trx.selectFrom('users').select('id').where('email', 'like', '%@demo.test').where('deleted_at', 'is', null).execute();
     const ids = users.map((user) => user.id);
-    const orders = ids.length === 0 ? [] : await trx.updateTable('orders').set(gone).where('user_id', 'in', ids).where('deleted_at', 'is', null).returning('id').execute();
+    const orders =
+      ids.length === 0 ? [] : await trx.updateTable('orders').set(gone).where('user_id', 'in', ids).where('deleted_at', 'is', null).returning('id').execute();
     // Their support tickets too (decision 169).
     if (ids.length > 0) await trx.updateTable('tickets').set(gone).where('user_id', 'in', ids).where('deleted_at', 'is', null).execute();
-    const stocks = await trx.updateTable('wise_stocks').set(gone).where('wise_email', 'like', '%@demo-mail.test').where('deleted_at', 'is', null).returning('id').execute();
+    const stocks = await trx
+      .updateTable('wise_stocks')
+      .set(gone)
+      .where('wise_email', 'like', '%@demo-mail.test')
+      .where('deleted_at', 'is', null)
+      .returning('id')
+      .execute();
     const titles = [...services, ...showcaseServices].map((service) => service.title);
     const removed = await trx
       .updateTable('services')
@@ -288,10 +315,16 @@ export async function removeDemoData(db: Deps['db']): Promise<DemoRemoval> {
       .execute();
     // The stock of the services removed goes with them (decision 072's stock is kept per service).
     const serviceIds = removed.map((service) => service.id);
-    const serviceStocks = serviceIds.length === 0 ? [] : await trx.updateTable('service_stocks').set(gone).where('service_id', 'in', serviceIds).where('deleted_at', 'is', null).returning('id').execute();
+    const serviceStocks =
+      serviceIds.length === 0
+        ? []
+        : await trx.updateTable('service_stocks').set(gone).where('service_id', 'in', serviceIds).where('deleted_at', 'is', null).returning('id').execute();
     if (ids.length > 0) await trx.updateTable('users').set(gone).where('id', 'in', ids).execute();
     await trx.updateTable('coupons').set({ enabled: false, updated_at: writeTime() }).where('code', '=', DEMO_COUPON).execute();
-    await trx.deleteFrom('auth_users').where(sql<string>`lower(email)`, 'like', '%@demo.test').execute();
+    await trx
+      .deleteFrom('auth_users')
+      .where(sql<string>`lower(email)`, 'like', '%@demo.test')
+      .execute();
     return { accounts: ids.length, orders: orders.length, stocks: stocks.length, services: removed.length, serviceStocks: serviceStocks.length };
   });
 }

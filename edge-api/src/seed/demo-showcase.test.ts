@@ -76,12 +76,26 @@ describe('the demo shop', () => {
     expect(mine).toHaveLength(1);
     expect(mine[0]).toMatchObject({ subject: 'When will my order be processed?', status: 'open', unreadByStaff: 1, orderTitle: expect.any(String) });
     expect(mine[0]!.messages.map((message) => message.side)).toEqual(['customer', 'staff', 'customer']);
-    const notices = await api.db.selectFrom('notifications').select(['kind']).where('dedupe_key', '=', `ticket:${mine[0]!.id}`).where('resolved_at', 'is', null).execute();
+    const notices = await api.db
+      .selectFrom('notifications')
+      .select(['kind'])
+      .where('dedupe_key', '=', `ticket:${mine[0]!.id}`)
+      .where('resolved_at', 'is', null)
+      .execute();
     expect(notices).toEqual([{ kind: 'ticket' }]);
   });
 
   it('is seeded once: a second start adds nothing, and demo:remove takes the showcase services and their stock', async () => {
-    const count = async () => Number((await api.db.selectFrom('service_stocks').select((eb) => eb.fn.countAll<string>().as('n')).where('deleted_at', 'is', null).executeTakeFirstOrThrow()).n);
+    const count = async () =>
+      Number(
+        (
+          await api.db
+            .selectFrom('service_stocks')
+            .select((eb) => eb.fn.countAll<string>().as('n'))
+            .where('deleted_at', 'is', null)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     expect(await seedDemoData(api.deps, (email) => demoPassword('showcase-test', email))).toBeUndefined();
     expect(await count()).toBe(7);
     expect(await removeDemoData(api.db)).toMatchObject({ stocks: 5, serviceStocks: 7 });

@@ -70,9 +70,24 @@ const qrPicture = (method: string) => ({ bucket: 'service-images', name: `demo-q
 /** The payment instructions of the demo shop, each QR picture made and stored here (a real, scannable code). */
 export async function demoPaymentInstructions(deps: Pick<Deps, 'blobs'>): Promise<PaymentInstructions[]> {
   const methods = [
-    { method: 'bkash', address: '01711000111', accountName: 'Demo Digital Services', instructions: 'Open bKash, choose Send Money, send the order total to this number, then send the transaction id below.' },
-    { method: 'binance', address: '412345678', accountName: 'demo-shop', instructions: 'Pay with Binance Pay to this Pay ID (USDT), then send the transaction id or a screenshot below.' },
-    { method: 'nagad', address: '01811000222', accountName: 'Demo Digital Services', instructions: 'Use Send Money in the Nagad app, then send the transaction id below.' },
+    {
+      method: 'bkash',
+      address: '01711000111',
+      accountName: 'Demo Digital Services',
+      instructions: 'Open bKash, choose Send Money, send the order total to this number, then send the transaction id below.',
+    },
+    {
+      method: 'binance',
+      address: '412345678',
+      accountName: 'demo-shop',
+      instructions: 'Pay with Binance Pay to this Pay ID (USDT), then send the transaction id or a screenshot below.',
+    },
+    {
+      method: 'nagad',
+      address: '01811000222',
+      accountName: 'Demo Digital Services',
+      instructions: 'Use Send Money in the Nagad app, then send the transaction id below.',
+    },
   ];
   return Promise.all(
     methods.map(async (entry) => {
@@ -100,7 +115,11 @@ export async function seedShowcaseStock(trx: Transaction<Database>, deps: Deps, 
   const linesId = context.serviceIds.get(showcaseServices[1]!.title)!;
   const changes: { serviceId: string; kind: 'server' | 'lines'; change: OrderChange }[] = [];
   for (let i = 1; i <= 3; i++) {
-    changes.push({ serviceId: serverId, kind: 'server', change: { server: { host: `vps${i}.demo-host.test`, port: 22, user: 'root', password: `Vps#Demo${2026 + i}` } } as OrderChange });
+    changes.push({
+      serviceId: serverId,
+      kind: 'server',
+      change: { server: { host: `vps${i}.demo-host.test`, port: 22, user: 'root', password: `Vps#Demo${2026 + i}` } } as OrderChange,
+    });
   }
   for (let pack = 1; pack <= 4; pack++) {
     const lines = Array.from({ length: 5 }, (_, i) => `10.${pack}.0.${i + 1}:1080:demo${pack}${i}:Px#${pack}${i}2026`);

@@ -32,9 +32,27 @@ export async function seedDemoTicket(
     .executeTakeFirstOrThrow();
   const adminName = (await trx.selectFrom('users').select('display_name').where('id', '=', admin.id).executeTakeFirst())?.display_name ?? '';
   const messages = [
-    { author_id: customer.id, author_side: 'customer' as const, author_name: customer.name, body: 'I paid with bKash and sent the transaction id DEMO8K2X7Q. When will the order be processed?', at: 90 },
-    { author_id: admin.id, author_side: 'staff' as const, author_name: adminName, body: 'Thanks! We check bKash payments within the hour and deliver right after.', at: 60 },
-    { author_id: customer.id, author_side: 'customer' as const, author_name: customer.name, body: 'Great, thank you. Can you deliver it to the email on my account?', at: 20 },
+    {
+      author_id: customer.id,
+      author_side: 'customer' as const,
+      author_name: customer.name,
+      body: 'I paid with bKash and sent the transaction id DEMO8K2X7Q. When will the order be processed?',
+      at: 90,
+    },
+    {
+      author_id: admin.id,
+      author_side: 'staff' as const,
+      author_name: adminName,
+      body: 'Thanks! We check bKash payments within the hour and deliver right after.',
+      at: 60,
+    },
+    {
+      author_id: customer.id,
+      author_side: 'customer' as const,
+      author_name: customer.name,
+      body: 'Great, thank you. Can you deliver it to the email on my account?',
+      at: 20,
+    },
   ];
   await trx
     .insertInto('ticket_messages')

@@ -79,10 +79,7 @@ export interface HarnessDeps {
  * TEST_API_URL names a running entry. Nothing of our own is mocked: in-process, only the auth server is
  * replaced by signing tokens with a key the verifier trusts.
  */
-export async function createApiHarness(
-  overrides: Partial<Deps['config']> = {},
-  database?: { db: Kysely<Database>; close: () => Promise<void> },
-) {
+export async function createApiHarness(overrides: Partial<Deps['config']> = {}, database?: { db: Kysely<Database>; close: () => Promise<void> }) {
   return remoteApi && !database ? remoteHarness(remoteApi) : inProcessHarness(overrides, database);
 }
 
@@ -237,12 +234,20 @@ function common(
         user_email: owner.email,
         version: versions === 'shared' ? first : each[i]!,
       }));
-      for (let i = 0; i < rows.length; i += 1000) await trx.insertInto('orders').values(rows.slice(i, i + 1000)).execute();
+      for (let i = 0; i < rows.length; i += 1000)
+        await trx
+          .insertInto('orders')
+          .values(rows.slice(i, i + 1000))
+          .execute();
       return rows.map((row) => row.id);
     });
 
   /** Calls the API as `user` (or anonymously) and returns the status and parsed body. */
-  const call = async <T = unknown>(method: string, path: string, options: { user?: TestUser | TestAccount | string; json?: unknown; body?: BodyInit; headers?: Record<string, string> } = {}) => {
+  const call = async <T = unknown>(
+    method: string,
+    path: string,
+    options: { user?: TestUser | TestAccount | string; json?: unknown; body?: BodyInit; headers?: Record<string, string> } = {},
+  ) => {
     const headers: Record<string, string> = { ...options.headers };
     const token = typeof options.user === 'string' ? options.user : options.user?.token;
     if (token) headers.authorization = `Bearer ${token}`;

@@ -73,7 +73,9 @@ export async function eventually(check: () => boolean | Promise<boolean>, ms = 1
 export async function signIn(app: AppProcess, role: DemoRole): Promise<{ token: string; id: string }> {
   const login = (await demoLoginsIn(app.dataDir))[role];
   const config = (await (await fetch(`${app.url}/api/config`)).json()) as { supabaseUrl: string; supabaseAnonKey: string };
-  const supabase = createClient(new URL(config.supabaseUrl, app.url).toString(), config.supabaseAnonKey, { auth: { persistSession: false, autoRefreshToken: false } });
+  const supabase = createClient(new URL(config.supabaseUrl, app.url).toString(), config.supabaseAnonKey, {
+    auth: { persistSession: false, autoRefreshToken: false },
+  });
   const { data, error } = await supabase.auth.signInWithPassword({ email: login.email, password: login.password });
   if (error) throw error;
   return { token: data.session.access_token, id: data.user.id };

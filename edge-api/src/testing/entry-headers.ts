@@ -39,7 +39,9 @@ export async function expectEntryHeaders(baseUrl: string, files: { hashedAsset: 
     const directives = (response.headers.get('content-security-policy') ?? '').split(';').map((directive) => directive.trim());
     expect(directives, path).toContain("script-src 'self'");
     for (const directive of directives.filter((text) => /^(?:connect|img)-src /.test(text))) {
-      expect(directive.split(' ').slice(1), `${path}: ${directive}`).not.toEqual(expect.arrayContaining([expect.stringMatching(/^https?:$|^https?:\/\/[^/]*\*/)]));
+      expect(directive.split(' ').slice(1), `${path}: ${directive}`).not.toEqual(
+        expect.arrayContaining([expect.stringMatching(/^https?:$|^https?:\/\/[^/]*\*/)]),
+      );
     }
   }
   const hashed = await get(files.hashedAsset);

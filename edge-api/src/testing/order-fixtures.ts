@@ -158,7 +158,11 @@ export function orderTestBench(): OrderTestBench {
   const bench = {} as OrderTestBench;
   beforeAll(async () => {
     bench.api = await createApiHarness();
-    [bench.admin, bench.moderator, bench.customer] = await Promise.all([bench.api.createUser('admin'), bench.api.createUser('moderator'), bench.api.createUser('user')]);
+    [bench.admin, bench.moderator, bench.customer] = await Promise.all([
+      bench.api.createUser('admin'),
+      bench.api.createUser('moderator'),
+      bench.api.createUser('user'),
+    ]);
     bench.orders = await createOrderFixtures(bench.api, bench);
   });
   afterAll(() => bench.api.close());

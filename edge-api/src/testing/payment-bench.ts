@@ -30,10 +30,16 @@ export function paymentTestBench(): PaymentTestBench {
     }
     bench.rails = paymentStandInClient(url);
     if (bench.api.mode === 'in-process') {
-      bench.api.deps.config.payments = { tronApiUrl: bench.rails.tronApiUrl, binancePayApiUrl: bench.rails.binancePayApiUrl, bkashApiUrl: bench.rails.bkashApiUrl, siteUrl: 'http://shop.test' };
+      bench.api.deps.config.payments = {
+        tronApiUrl: bench.rails.tronApiUrl,
+        binancePayApiUrl: bench.rails.binancePayApiUrl,
+        bkashApiUrl: bench.rails.bkashApiUrl,
+        siteUrl: 'http://shop.test',
+      };
     }
     const admin = bench.admin;
-    const on = async (rail: string, json: unknown) => expect((await bench.api.call('PUT', `/api/admin/payments/${rail}`, { user: admin, json })).status).toBe(200);
+    const on = async (rail: string, json: unknown) =>
+      expect((await bench.api.call('PUT', `/api/admin/payments/${rail}`, { user: admin, json })).status).toBe(200);
     await on('usdt_trc20', { enabled: true, settings: { address: SHOP_TRON_ADDRESS, contract: bench.rails.usdtContract } });
     await on('binance_pay', { enabled: true, secrets: bench.rails.binanceAccount });
     await on('bkash', { enabled: true, secrets: bench.rails.bkashAccount });
@@ -42,7 +48,20 @@ export function paymentTestBench(): PaymentTestBench {
     await bench.api.db.transaction().execute(async (trx) =>
       trx
         .insertInto('services')
-        .values({ id: bench.autoServiceId, title: 'Wise Instant', description: 'Delivered as soon as it is paid', category: 'wise', features: '[]', popular: false, image: '', price: '$30 USD', delivery_time: 'instant', payment_methods: '["usdt","binance","bkash"]', auto_deliver: true, version: await nextVersion(trx) })
+        .values({
+          id: bench.autoServiceId,
+          title: 'Wise Instant',
+          description: 'Delivered as soon as it is paid',
+          category: 'wise',
+          features: '[]',
+          popular: false,
+          image: '',
+          price: '$30 USD',
+          delivery_time: 'instant',
+          payment_methods: '["usdt","binance","bkash"]',
+          auto_deliver: true,
+          version: await nextVersion(trx),
+        })
         .execute(),
     );
   });

@@ -94,7 +94,14 @@ export async function startPushService(): Promise<{
     const path = new URL(to.endpoint).pathname;
     failures.set(path, [...(failures.get(path) ?? []), ...Array.from({ length: count }, () => failure)]);
   };
-  return { url, received, failed, failNext, next, subscription, close: () =>
+  return {
+    url,
+    received,
+    failed,
+    failNext,
+    next,
+    subscription,
+    close: () =>
       new Promise((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();

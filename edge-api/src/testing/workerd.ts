@@ -254,7 +254,13 @@ export async function startWorker(options: { hyperdriveUrl: string; vars: Record
   const scratch = await mkdtemp(join(tmpdir(), 'storefront-workerd-'));
   // An env file of its own: wrangler then reads neither .dev.vars nor .env of the checkout.
   const envFile = join(scratch, 'worker.env');
-  await writeFile(envFile, Object.entries(options.vars).map(([name, value]) => `${name}=${JSON.stringify(value)}`).join('\n') + '\n', { mode: 0o600 });
+  await writeFile(
+    envFile,
+    Object.entries(options.vars)
+      .map(([name, value]) => `${name}=${JSON.stringify(value)}`)
+      .join('\n') + '\n',
+    { mode: 0o600 },
+  );
   // The static assets' headers name the Supabase project in their CSP, as `npm run build` writes them
   // with SUPABASE_URL set (decision 164): here the stand-in, whose port is known only now.
   const csp = contentSecurityPolicy({ supabaseUrl: options.vars.SUPABASE_URL, imageOrigins: list.parse(options.vars.IMAGE_ORIGINS) });

@@ -42,7 +42,11 @@ async function post(deps: Deps, delivery: ClaimedDelivery, signal?: AbortSignal)
       signal: signal ? AbortSignal.any([timeout, signal]) : timeout,
     });
     await answer.body?.cancel().catch(() => {});
-    return { status: answer.status, error: answer.status >= 300 && answer.status < 400 ? 'a redirect, not followed' : null, ok: answer.status >= 200 && answer.status < 300 };
+    return {
+      status: answer.status,
+      error: answer.status >= 300 && answer.status < 400 ? 'a redirect, not followed' : null,
+      ok: answer.status >= 200 && answer.status < 300,
+    };
   } catch (error) {
     return { status: null, error: error instanceof Error ? error.name : 'error', ok: false };
   }

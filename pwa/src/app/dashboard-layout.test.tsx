@@ -49,7 +49,12 @@ function renderDashboard(role: StaffRole = 'admin') {
 }
 
 const sidebar = () => screen.getByRole('navigation', { name: 'Dashboard' });
-const linksOf = (container: HTMLElement) => Object.fromEntries(within(container).getAllByRole('link').map((link) => [link.textContent, link.getAttribute('href')]));
+const linksOf = (container: HTMLElement) =>
+  Object.fromEntries(
+    within(container)
+      .getAllByRole('link')
+      .map((link) => [link.textContent, link.getAttribute('href')]),
+  );
 
 function order(id: string, orderStatus: Order['orderStatus'], paymentStatus: Order['paymentStatus'], extra: Partial<Order> = {}): Order {
   const now = new Date().toISOString();
@@ -121,7 +126,18 @@ describe('DashboardLayout', () => {
     renderDashboard('moderator');
     await screen.findByRole('heading', { name: 'Orders screen' });
     const links = linksOf(sidebar());
-    for (const adminOnly of ['Services', 'Add Service', 'Settings', 'Payments', 'Coupons', 'API Keys', 'User Management', 'Add Wise Stock', 'Import Wise Stock']) expect(links[adminOnly]).toBeUndefined();
+    for (const adminOnly of [
+      'Services',
+      'Add Service',
+      'Settings',
+      'Payments',
+      'Coupons',
+      'API Keys',
+      'User Management',
+      'Add Wise Stock',
+      'Import Wise Stock',
+    ])
+      expect(links[adminOnly]).toBeUndefined();
     expect(links['Admin Orders']).toBe('/dashboard');
     expect(links['All Wise Stocks']).toBe('/dashboard/all-wise-stocks');
     expect(within(sidebar()).queryByRole('heading', { name: 'Users' })).toBeNull();

@@ -19,7 +19,16 @@ const DRAWER_ID = 'dashboard-drawer';
 
 function StorefrontIcon() {
   return (
-    <svg aria-hidden="true" viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+    <svg
+      aria-hidden="true"
+      viewBox="0 0 24 24"
+      className="h-5 w-5"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+    >
       <path d="M3 9l1.5-5h15L21 9M3 9h18M3 9a3 3 0 0 0 6 0 3 3 0 0 0 6 0 3 3 0 0 0 6 0M5 12v8h14v-8M10 20v-5h4v5" />
     </svg>
   );
@@ -105,8 +114,8 @@ export function DashboardLayout() {
           </div>
           {demoShop && (
             <p className="bg-warning px-4 py-2 text-center text-sm text-warning-content" data-testid="demo-banner">
-              <strong>Demo shop.</strong> The demo accounts and their data are still here: remove them on the server with{' '}
-              <code>npm run demo:remove</code> before real customers use the shop.
+              <strong>Demo shop.</strong> The demo accounts and their data are still here: remove them on the server with <code>npm run demo:remove</code>{' '}
+              before real customers use the shop.
             </p>
           )}
           <OfflineBanner />
@@ -119,7 +128,12 @@ export function DashboardLayout() {
       <div className="drawer-side z-40">
         {/* Pointer users close the drawer by tapping beside it; keyboard users with Escape or the close button. */}
         <label htmlFor={DRAWER_ID} aria-hidden="true" className="drawer-overlay" />
-        <aside id="dashboard-sidebar" ref={sidebarRef} aria-labelledby="dashboard-sidebar-title" className="min-h-full w-72 border-r border-base-300 bg-base-100">
+        <aside
+          id="dashboard-sidebar"
+          ref={sidebarRef}
+          aria-labelledby="dashboard-sidebar-title"
+          className="min-h-full w-72 border-r border-base-300 bg-base-100"
+        >
           <div className="flex items-center justify-between gap-2 border-b border-base-300 px-4 py-3">
             <h2 id="dashboard-sidebar-title" className="text-lg font-bold">
               Dashboard

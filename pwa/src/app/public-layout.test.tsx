@@ -48,7 +48,16 @@ function renderLayout(auth: AuthState, path = '/') {
 
 async function signedInAs(role: Role): Promise<AuthState> {
   const now = new Date().toISOString();
-  await getUserDb(uid).users.put({ uid, email: 'ada@example.com', displayName: 'Ada', mobile: '123', userRole: role, createdAt: now, updatedAt: now, version: 1 });
+  await getUserDb(uid).users.put({
+    uid,
+    email: 'ada@example.com',
+    displayName: 'Ada',
+    mobile: '123',
+    userRole: role,
+    createdAt: now,
+    updatedAt: now,
+    version: 1,
+  });
   return { status: 'signedIn', user: { id: uid, email: 'ada@example.com' }, session: {} as Session };
 }
 

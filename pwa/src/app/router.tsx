@@ -12,8 +12,7 @@ import { unbuiltDashboardPaths } from './unbuilt-paths.ts';
 
 // Each screen loads with its route, so the dashboard's code never weighs on the storefront's first load.
 const dashboardFrame = () => import('./dashboard-frame.tsx').then((m) => ({ Component: m.DashboardFrame }));
-const underConstruction = () =>
-  import('../features/under-construction/under-construction-page.tsx').then((m) => ({ Component: m.UnderConstructionPage }));
+const underConstruction = () => import('../features/under-construction/under-construction-page.tsx').then((m) => ({ Component: m.UnderConstructionPage }));
 
 /** Shown while the first screen's code loads. */
 function RouteLoading() {
@@ -98,7 +97,10 @@ export const routes: RouteObject[] = [
             lazy: () => import('../features/wise-stocks/import-stock-page.tsx').then((m) => ({ Component: m.ImportStockPage })),
           },
           { path: 'settings', lazy: () => import('../features/settings/settings-page.tsx').then((m) => ({ Component: m.SettingsPage })) },
-          { path: 'payments', lazy: () => import('../features/payment-settings/payment-settings-page.tsx').then((m) => ({ Component: m.PaymentSettingsPage })) },
+          {
+            path: 'payments',
+            lazy: () => import('../features/payment-settings/payment-settings-page.tsx').then((m) => ({ Component: m.PaymentSettingsPage })),
+          },
           { path: 'coupons', lazy: () => import('../features/coupons/coupons-page.tsx').then((m) => ({ Component: m.CouponsPage })) },
           { path: 'tickets', lazy: () => import('../features/support/staff-tickets-page.tsx').then((m) => ({ Component: m.StaffTicketsPage })) },
           { path: 'api-keys', lazy: () => import('../features/api-keys/api-keys-page.tsx').then((m) => ({ Component: m.ApiKeysPage })) },
@@ -119,5 +121,4 @@ export const routes: RouteObject[] = [
  * more on a phone. The same arguments as createBrowserRouter (react-router 7.18), without the hydration data
  * of a data router's server render, which the app does not use (its server render is a StaticRouter).
  */
-export const createRouter = () =>
-  createDataRouter({ history: createBrowserHistory(), routes, mapRouteProperties, hydrationRouteProperties });
+export const createRouter = () => createDataRouter({ history: createBrowserHistory(), routes, mapRouteProperties, hydrationRouteProperties });

@@ -38,7 +38,14 @@ function Screen() {
 function renderGuard(auth: AuthState) {
   const router = createMemoryRouter(
     [
-      { path: '/dashboard', element: <StaffGuard><Screen /></StaffGuard> },
+      {
+        path: '/dashboard',
+        element: (
+          <StaffGuard>
+            <Screen />
+          </StaffGuard>
+        ),
+      },
       { path: '/login', element: <h1>Login screen</h1> },
       { path: '/', element: <h1>Shop</h1> },
     ],

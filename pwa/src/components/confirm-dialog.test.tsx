@@ -12,7 +12,9 @@ function Asker() {
     <>
       <button
         type="button"
-        onClick={async () => setAnswer(String(await confirm({ title: 'Are you sure?', text: "You won't be able to revert this!", confirmLabel: 'Yes, delete it!', danger: true })))}
+        onClick={async () =>
+          setAnswer(String(await confirm({ title: 'Are you sure?', text: "You won't be able to revert this!", confirmLabel: 'Yes, delete it!', danger: true })))
+        }
       >
         Delete
       </button>
@@ -46,7 +48,9 @@ describe('useConfirm', () => {
       return (
         <button
           type="button"
-          onClick={() => void confirm({ title: 'Are you sure?', subject: ['Sara Khan', 'sara@demo.test'], text: 'This action cannot be undone!', danger: true })}
+          onClick={() =>
+            void confirm({ title: 'Are you sure?', subject: ['Sara Khan', 'sara@demo.test'], text: 'This action cannot be undone!', danger: true })
+          }
         >
           Delete
         </button>
@@ -77,7 +81,11 @@ describe('useConfirm', () => {
     renderAsker();
     fireEvent.click(screen.getByRole('button', { name: 'Delete' }));
     const dialog = await screen.findByRole('dialog');
-    expect(within(dialog).getAllByRole('button').map((button) => button.textContent)).toEqual(['Cancel', 'Yes, delete it!']);
+    expect(
+      within(dialog)
+        .getAllByRole('button')
+        .map((button) => button.textContent),
+    ).toEqual(['Cancel', 'Yes, delete it!']);
     const backdrop = dialog.querySelector<HTMLButtonElement>('.modal-backdrop button');
     expect(backdrop?.getAttribute('aria-hidden')).toBe('true');
     expect(backdrop?.tabIndex).toBe(-1);
@@ -109,7 +117,13 @@ describe('useChoose', () => {
           type="button"
           onClick={async () =>
             setAnswer(
-              await choose({ title: 'Send or discard 2 changes?', alternativeLabel: 'Send 2 changes Now', confirmLabel: 'Discard 2 changes', cancelLabel: 'Stay', danger: true }),
+              await choose({
+                title: 'Send or discard 2 changes?',
+                alternativeLabel: 'Send 2 changes Now',
+                confirmLabel: 'Discard 2 changes',
+                cancelLabel: 'Stay',
+                danger: true,
+              }),
             )
           }
         >

@@ -11,7 +11,12 @@ export function CopyButton({ value, label, size = 'sm' }: { value: string; label
     );
   };
   return (
-    <button type="button" className={`btn btn-outline shrink-0 ${size === 'xs' ? 'btn-xs' : 'btn-sm'}`} onClick={copy} aria-label={`Copy ${label.toLowerCase()}`}>
+    <button
+      type="button"
+      className={`btn btn-outline shrink-0 ${size === 'xs' ? 'btn-xs' : 'btn-sm'}`}
+      onClick={copy}
+      aria-label={`Copy ${label.toLowerCase()}`}
+    >
       <svg viewBox="0 0 24 24" className="h-4 w-4" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
         <rect x="9" y="9" width="11" height="11" rx="2" />
         <path d="M5 15V5a1 1 0 0 1 1-1h10" />

@@ -4,7 +4,17 @@ import { problemText, type DuplicateCheckProblem } from '../lib/duplicate-check-
  * Says that the duplicate check did not run for the credentials as typed (paused past the server's limit,
  * or failed), and what that means for this form: never silence, which would read as "no duplicates".
  */
-export function DuplicateCheckNotice({ id, problem, consequence, className = '' }: { id?: string; problem: DuplicateCheckProblem | null; consequence: string; className?: string }) {
+export function DuplicateCheckNotice({
+  id,
+  problem,
+  consequence,
+  className = '',
+}: {
+  id?: string;
+  problem: DuplicateCheckProblem | null;
+  consequence: string;
+  className?: string;
+}) {
   if (!problem) return null;
   const { title, text } = problemText(problem);
   return (

@@ -22,9 +22,7 @@ const changeLabels: Record<OutboxEntry['name'], string> = {
 export function FailedChanges({ userId, failed }: { userId: string; failed: OutboxEntry[] }) {
   return (
     <details className="bg-error px-4 py-2 text-sm text-error-content">
-      <summary className="cursor-pointer text-center font-semibold">
-        {changes(failed.length)} could not be saved. Show details
-      </summary>
+      <summary className="cursor-pointer text-center font-semibold">{changes(failed.length)} could not be saved. Show details</summary>
       <ul className="mx-auto mt-2 flex max-w-3xl flex-col gap-2">
         {failed.map((entry) => (
           <li key={entry.id} className="flex flex-wrap items-center gap-2 rounded bg-base-100 p-2 text-base-content">
@@ -32,7 +30,11 @@ export function FailedChanges({ userId, failed }: { userId: string; failed: Outb
               <strong>{changeLabels[entry.name]}</strong>
               {entry.target && <span className="font-mono"> #{shortId(entry.target.id)}</span>}: {entry.error ?? 'Refused by the server'}
             </span>
-            <button type="button" className="btn btn-xs btn-primary" onClick={() => void loadDevice().then((device) => device.retryFailed(userId, entry.id).saved.catch(() => {}))}>
+            <button
+              type="button"
+              className="btn btn-xs btn-primary"
+              onClick={() => void loadDevice().then((device) => device.retryFailed(userId, entry.id).saved.catch(() => {}))}
+            >
               Retry
             </button>
             <button type="button" className="btn btn-xs" onClick={() => void loadDevice().then((device) => device.dismissFailed(userId, entry.id))}>

@@ -38,8 +38,7 @@ const isStandalone = () =>
 
 /** iPhone and iPad Safari install only through Share, Add to Home Screen. */
 const isIos = () =>
-  typeof navigator !== 'undefined' &&
-  (/iphone|ipad|ipod/i.test(navigator.userAgent) || (navigator.platform === 'MacIntel' && navigator.maxTouchPoints > 1));
+  typeof navigator !== 'undefined' && (/iphone|ipad|ipod/i.test(navigator.userAgent) || (navigator.platform === 'MacIntel' && navigator.maxTouchPoints > 1));
 
 /** "Install app" where the browser offers installation, or how to add it to the Home Screen on iOS. */
 export function InstallButton() {
@@ -87,7 +86,16 @@ export function InstallButton() {
 
 function DownloadIcon() {
   return (
-    <svg viewBox="0 0 24 24" className="h-4 w-4" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+    <svg
+      viewBox="0 0 24 24"
+      className="h-4 w-4"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+    >
       <path d="M12 3v12M7 10l5 5 5-5M5 21h14" />
     </svg>
   );

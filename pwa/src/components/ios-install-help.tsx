@@ -27,7 +27,17 @@ export function IosInstallHelp({ onClose }: { onClose: () => void }) {
 
 function ShareIcon() {
   return (
-    <svg viewBox="0 0 24 24" className="inline h-4 w-4 align-text-bottom" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-label="(the square with an arrow pointing up)" role="img">
+    <svg
+      viewBox="0 0 24 24"
+      className="inline h-4 w-4 align-text-bottom"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-label="(the square with an arrow pointing up)"
+      role="img"
+    >
       <path d="M12 3v12M8 7l4-4 4 4M6 11H5a1 1 0 0 0-1 1v8a1 1 0 0 0 1 1h14a1 1 0 0 0 1-1v-8a1 1 0 0 0-1-1h-1" />
     </svg>
   );

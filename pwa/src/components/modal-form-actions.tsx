@@ -18,7 +18,12 @@ export function ModalFormActions({ onCancel, busy, submitLabel, submitDisabled =
       <button type="button" className="btn" onClick={onCancel} disabled={busy}>
         Cancel
       </button>
-      <button type="submit" className={`btn ${tone === 'danger' ? 'btn-error' : 'btn-primary'}`} disabled={busy || submitDisabled} aria-busy={busy || undefined}>
+      <button
+        type="submit"
+        className={`btn ${tone === 'danger' ? 'btn-error' : 'btn-primary'}`}
+        disabled={busy || submitDisabled}
+        aria-busy={busy || undefined}
+      >
         {busy && <span className="loading loading-spinner loading-xs" aria-hidden="true" />}
         {submitLabel}
       </button>

@@ -37,7 +37,8 @@ export function NotificationBell({ items, children, unread = 0 }: NotificationBe
 
   const shown = (items ?? []).filter((item) => item.count > 0);
   const total = shown.reduce((sum, item) => sum + item.count, 0) + unread;
-  const summary = items === undefined
+  const summary =
+    items === undefined
       ? 'Loading'
       : total === 0
         ? 'Nothing needs your attention'

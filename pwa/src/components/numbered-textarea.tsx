@@ -19,7 +19,12 @@ export function NumberedTextarea({ value, onChange, heightClass = 'h-32', classN
   const numbers = Array.from({ length: count }, (_, index) => index + 1).join('\n');
   return (
     <div className={`flex w-full overflow-hidden rounded-field border border-base-content/20 bg-base-100 ${heightClass} ${className}`}>
-      <pre ref={gutter} aria-hidden="true" data-testid="line-numbers" className="m-0 shrink-0 overflow-hidden border-r border-base-300 bg-base-200 px-2 py-2 text-right font-mono text-sm leading-6 text-base-content/80 select-none">
+      <pre
+        ref={gutter}
+        aria-hidden="true"
+        data-testid="line-numbers"
+        className="m-0 shrink-0 overflow-hidden border-r border-base-300 bg-base-200 px-2 py-2 text-right font-mono text-sm leading-6 text-base-content/80 select-none"
+      >
         {numbers}
       </pre>
       <textarea

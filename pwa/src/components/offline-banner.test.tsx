@@ -51,7 +51,11 @@ afterEach(() => {
 
 function startEngine() {
   // The transport is never used: nothing here syncs.
-  engine = createSyncEngine({ transport: { api: null as never, refreshSession: async () => false, sessionUserId: async () => null }, locks: null, autoSync: false });
+  engine = createSyncEngine({
+    transport: { api: null as never, refreshSession: async () => false, sessionUserId: async () => null },
+    locks: null,
+    autoSync: false,
+  });
   engine.start(userId);
 }
 

@@ -7,7 +7,11 @@ import type { ReactNode } from 'react';
  */
 export function LoadingState({ text = 'Loading...', fill = false }: { text?: string; fill?: boolean }) {
   return (
-    <div className={`flex ${fill ? 'min-h-screen' : 'min-h-[40vh]'} flex-col items-center justify-center gap-3 p-8 text-center`} role="status" aria-live="polite">
+    <div
+      className={`flex ${fill ? 'min-h-screen' : 'min-h-[40vh]'} flex-col items-center justify-center gap-3 p-8 text-center`}
+      role="status"
+      aria-live="polite"
+    >
       <span className="loading loading-spinner loading-lg text-primary" aria-hidden="true" />
       <p className="text-base-content/80">{text}</p>
     </div>

@@ -2,7 +2,6 @@ import type { PaymentInstructions } from '../../../edge-api/src/contract/setting
 import { paymentMethodName } from '../lib/catalog.ts';
 import { CopyButton } from './copy-button.tsx';
 
-
 /**
  * How to pay with one method, as staff wrote it in the settings: where to send (with a copy button), to
  * whom, a line of instructions and an optional QR code. Without instructions, says to ask the shop.
@@ -27,7 +26,9 @@ export function PaymentInstructionsBox({ method, instructions }: { method: strin
         </div>
       )}
       {instructions.instructions && <p className="whitespace-pre-line">{instructions.instructions}</p>}
-      {instructions.qrImage && <img src={instructions.qrImage} alt={`${name} payment QR code`} className="h-40 w-40 rounded-box bg-white object-contain p-2" loading="lazy" />}
+      {instructions.qrImage && (
+        <img src={instructions.qrImage} alt={`${name} payment QR code`} className="h-40 w-40 rounded-box bg-white object-contain p-2" loading="lazy" />
+      )}
     </div>
   );
 }

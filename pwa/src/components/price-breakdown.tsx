@@ -6,7 +6,8 @@ const money = (value: number) => `$${(value / 100).toFixed(2)}`;
 /** Why the unit price is what it is (decision 178). */
 function ruleText(pricing: NonNullable<Order['pricing']>): string | null {
   if (pricing.rule === 'tier') return `Tier price (${pricing.minQuantity ?? ''} or more): $${pricing.unitPrice} each`;
-  if (pricing.rule === 'customer') return pricing.percentOff ? `Customer price (${pricing.percentOff}% off): $${pricing.unitPrice} each` : `Customer price: $${pricing.unitPrice} each`;
+  if (pricing.rule === 'customer')
+    return pricing.percentOff ? `Customer price (${pricing.percentOff}% off): $${pricing.unitPrice} each` : `Customer price: $${pricing.unitPrice} each`;
   return null;
 }
 
@@ -19,7 +20,8 @@ export function PriceBreakdown({ order }: { order: Pick<Order, 'price' | 'pricin
   const rule = pricing ? ruleText(pricing) : null;
   if (!rule && !coupon && (!pricing || pricing.quantity === 1)) return null;
   const parts: string[] = [];
-  if (pricing) parts.push(`List $${pricing.listUnit}${pricing.quantity > 1 ? ` × ${pricing.quantity} = ${money(cents(pricing.listUnit) * pricing.quantity)}` : ''}`);
+  if (pricing)
+    parts.push(`List $${pricing.listUnit}${pricing.quantity > 1 ? ` × ${pricing.quantity} = ${money(cents(pricing.listUnit) * pricing.quantity)}` : ''}`);
   else if (coupon) parts.push(`List $${coupon.listPrice}`);
   if (rule) parts.push(rule);
   if (coupon) parts.push(`Coupon ${coupon.code}: −$${coupon.discount}`);

@@ -37,7 +37,10 @@ export function ToastProvider({ children }: { children: ReactNode }) {
     (kind: ToastKind, text: string, ms?: number) => {
       const id = nextId.current++;
       setItems((list) => [...list, { id, kind, text }]);
-      timers.current.set(id, setTimeout(() => dismiss(id), ms ?? DEFAULT_MS[kind]));
+      timers.current.set(
+        id,
+        setTimeout(() => dismiss(id), ms ?? DEFAULT_MS[kind]),
+      );
     },
     [dismiss],
   );

@@ -65,7 +65,8 @@ export function useUnsavedChanges(dirty: boolean) {
   }, [dirty, key]);
 }
 
-const TEXT_INPUTS = 'input:not([type]), input[type=text], input[type=email], input[type=password], input[type=tel], input[type=url], input[type=number], textarea';
+const TEXT_INPUTS =
+  'input:not([type]), input[type=text], input[type=email], input[type=password], input[type=tel], input[type=url], input[type=number], textarea';
 
 /** Whether reloading now could lose something typed: a registered dirty form, or text in any open form. */
 export function hasUnsavedInput(root: ParentNode = document): boolean {

@@ -7,12 +7,7 @@ export const WIDE_SCREEN_QUERY = '(min-width: 1024px)';
  * Closes an open menu or panel when the person clicks or moves focus outside `containers`, presses
  * Escape (focus then returns to `trigger`), or the window reaches 1024px or wider.
  */
-export function useDismiss(
-  open: boolean,
-  close: () => void,
-  containers: RefObject<HTMLElement | null>[],
-  trigger?: RefObject<HTMLElement | null>,
-) {
+export function useDismiss(open: boolean, close: () => void, containers: RefObject<HTMLElement | null>[], trigger?: RefObject<HTMLElement | null>) {
   // The latest values without re-subscribing on every render.
   const latest = useRef({ close, containers, trigger });
   useLayoutEffect(() => {
@@ -21,8 +16,7 @@ export function useDismiss(
 
   useEffect(() => {
     if (!open) return;
-    const inside = (target: EventTarget | null) =>
-      target instanceof Node && latest.current.containers.some((ref) => ref.current?.contains(target));
+    const inside = (target: EventTarget | null) => target instanceof Node && latest.current.containers.some((ref) => ref.current?.contains(target));
     const onPointerDown = (event: PointerEvent) => {
       if (!inside(event.target)) latest.current.close();
     };

@@ -55,7 +55,10 @@ export function useSignOut(): { signOut: () => Promise<void>; signingOut: boolea
     const left = userId ? await device.getUserDb(userId).outbox.toArray() : [];
     if (left.length === 0) return finish();
     const refused = left.filter((entry) => entry.status === 'failed').length;
-    const why = refused > 0 ? `${changes(refused)} refused by the server: open ${refused === 1 ? 'it' : 'them'} to retry or discard.` : unreachable || 'Try again in a moment.';
+    const why =
+      refused > 0
+        ? `${changes(refused)} refused by the server: open ${refused === 1 ? 'it' : 'them'} to retry or discard.`
+        : unreachable || 'Try again in a moment.';
     toast.error(`${changes(left.length)} not sent, so you are still signed in. ${why}`, 8000);
   };
 
@@ -64,7 +67,9 @@ export function useSignOut(): { signOut: () => Promise<void>; signingOut: boolea
     let choice: Choice = 'confirm';
     if (unsent > 0) {
       const what = changes(unsent);
-      const parts = [pendingCount > 0 ? `${pendingCount} waiting to sync` : '', failed.length > 0 ? `${failed.length} refused by the server` : ''].filter(Boolean);
+      const parts = [pendingCount > 0 ? `${pendingCount} waiting to sync` : '', failed.length > 0 ? `${failed.length} refused by the server` : ''].filter(
+        Boolean,
+      );
       const it = unsent === 1 ? 'it' : 'them';
       choice = await choose({
         title: `Send or discard ${what} before signing out?`,

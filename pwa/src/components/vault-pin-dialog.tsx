@@ -34,13 +34,24 @@ const pendingLabels: Partial<Record<PendingChange['name'], string>> = {
 
 const submitLabels: Record<PinDialogMode, string> = { enable: 'Turn On', unlock: 'Unlock', disable: 'Turn Off', passkey: 'Add Passkey' };
 
-
 /**
  * Asks for the vault's PIN (decision 068): to switch the vault on (twice), to unlock it, or to switch it
  * off. The fifth wrong PIN in a row clears the device's copy and signs out.
  */
 // eslint-disable-next-line max-lines-per-function -- over 80 lines before the rule came; to split (issue 34)
-export function VaultPinDialog({ mode, db, userId, onClose, onDone }: { mode: PinDialogMode; db: UserDb; userId: string; onClose: () => void; onDone?: () => void }) {
+export function VaultPinDialog({
+  mode,
+  db,
+  userId,
+  onClose,
+  onDone,
+}: {
+  mode: PinDialogMode;
+  db: UserDb;
+  userId: string;
+  onClose: () => void;
+  onDone?: () => void;
+}) {
   const navigate = useNavigate();
   const ids = { pin: useId(), again: useId(), hint: useId(), error: useId() };
   const [pin, setPin] = useState('');
@@ -85,12 +96,19 @@ export function VaultPinDialog({ mode, db, userId, onClose, onDone }: { mode: Pi
       }
       const email = auth.status === 'signedIn' ? auth.user.email : userId;
       const options = { confirmLast };
-      const result = mode === 'unlock' ? await unlockVault(db, pin, options) : mode === 'passkey' ? await addPasskey(db, pin, email, options) : await disableVault(db, pin, options);
+      const result =
+        mode === 'unlock'
+          ? await unlockVault(db, pin, options)
+          : mode === 'passkey'
+            ? await addPasskey(db, pin, email, options)
+            : await disableVault(db, pin, options);
       setLastTry(null);
       if (result.kind === 'last-try') return setLastTry(result.pending);
       if (result.kind === 'wrong') {
         setPin('');
-        return setError(`Wrong PIN. ${result.left === 1 ? 'One more wrong PIN' : `${result.left} more wrong PINs`} and the passwords are removed from this device.`);
+        return setError(
+          `Wrong PIN. ${result.left === 1 ? 'One more wrong PIN' : `${result.left} more wrong PINs`} and the passwords are removed from this device.`,
+        );
       }
       if (result.kind === 'wiped') {
         // Home first, and only once the screen that needs a user has gone: still open at the sign-out, it would
@@ -166,7 +184,8 @@ export function VaultPinDialog({ mode, db, userId, onClose, onDone }: { mode: Pi
         {lastTry && (
           <div role="alert" className="mb-3 rounded border border-warning p-3 text-sm">
             <p className="mb-1 font-semibold">
-              One more wrong PIN removes the passwords from this device, with {lastTry.length === 1 ? 'this change' : `these ${lastTry.length} changes`} not sent yet:
+              One more wrong PIN removes the passwords from this device, with {lastTry.length === 1 ? 'this change' : `these ${lastTry.length} changes`} not
+              sent yet:
             </p>
             <ul className="mb-2 list-disc pl-5">
               {lastTry.map((change) => (

@@ -20,7 +20,15 @@ export async function fetchDeliveredFile(client: ApiClient, order: Pick<Order, '
   } catch (cause) {
     throw new AppError('network', 'You are offline and this file is not saved on this device yet.', { cause });
   }
-  if (response.status === 403 && (await response.clone().json().catch(() => null))?.error?.code === 'vault_locked') {
+  if (
+    response.status === 403 &&
+    (
+      await response
+        .clone()
+        .json()
+        .catch(() => null)
+    )?.error?.code === 'vault_locked'
+  ) {
     throw new AppError('vault_locked', 'Unlock the vault to download this file');
   }
   if (!response.ok) throw new AppError(response.status === 404 ? 'not_found' : 'forbidden', `The file could not be downloaded (${response.status}).`);

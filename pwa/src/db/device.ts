@@ -103,7 +103,8 @@ function watch<T>(query: (device: Device) => Promise<T> | T, next: (value: T) =>
   let active = true;
   let subscription: { unsubscribe(): void } | undefined;
   withDevice((device) => {
-    if (active) subscription = device.liveQuery(() => query(device)).subscribe({ next, error: (error: unknown) => console.warn('A query on the device failed', error) });
+    if (active)
+      subscription = device.liveQuery(() => query(device)).subscribe({ next, error: (error: unknown) => console.warn('A query on the device failed', error) });
   });
   return () => {
     active = false;

@@ -68,9 +68,30 @@ describe('usePendingIds', () => {
     const { result } = renderHook(() => usePendingIds(), { wrapper: wrapper(signedIn(uid)) });
     const base = { createdAt: new Date().toISOString(), attempts: 0 };
     await db.outbox.bulkAdd([
-      { ...base, id: 'e1', name: 'setOrderStatus', args: { orderId: 'order-1', orderStatus: 'processing', version: 1 }, status: 'pending', target: { table: 'orders', id: 'order-1' } },
-      { ...base, id: 'e2', name: 'deliverOrder', args: { orderId: 'order-2', version: 1, stockId: 'stock-1' }, status: 'pending', target: { table: 'orders', id: 'order-2' } },
-      { ...base, id: 'e3', name: 'setOrderStatus', args: { orderId: 'order-3', orderStatus: 'processing', version: 1 }, status: 'failed', target: { table: 'orders', id: 'order-3' } },
+      {
+        ...base,
+        id: 'e1',
+        name: 'setOrderStatus',
+        args: { orderId: 'order-1', orderStatus: 'processing', version: 1 },
+        status: 'pending',
+        target: { table: 'orders', id: 'order-1' },
+      },
+      {
+        ...base,
+        id: 'e2',
+        name: 'deliverOrder',
+        args: { orderId: 'order-2', version: 1, stockId: 'stock-1' },
+        status: 'pending',
+        target: { table: 'orders', id: 'order-2' },
+      },
+      {
+        ...base,
+        id: 'e3',
+        name: 'setOrderStatus',
+        args: { orderId: 'order-3', orderStatus: 'processing', version: 1 },
+        status: 'failed',
+        target: { table: 'orders', id: 'order-3' },
+      },
     ]);
     await waitFor(() => expect([...result.current].sort()).toEqual(['order-1', 'order-2', 'stock-1']));
   });

@@ -32,7 +32,20 @@ export interface RowRef {
   id: string;
 }
 
-export type MutationName = 'placeOrder' | 'setOrderStatus' | 'setPaymentStatus' | 'deliverOrder' | 'setStockStatus' | 'cancelOrder' | 'sendPaymentProof' | 'reportProblem' | 'declineReport' | 'logReveal' | 'openTicket' | 'replyTicket' | 'closeTicket';
+export type MutationName =
+  | 'placeOrder'
+  | 'setOrderStatus'
+  | 'setPaymentStatus'
+  | 'deliverOrder'
+  | 'setStockStatus'
+  | 'cancelOrder'
+  | 'sendPaymentProof'
+  | 'reportProblem'
+  | 'declineReport'
+  | 'logReveal'
+  | 'openTicket'
+  | 'replyTicket'
+  | 'closeTicket';
 
 export interface MetaEntry {
   key: string;
@@ -129,12 +142,7 @@ export class UserDb extends Dexie {
  * with the same creation time come in descending id order.
  */
 export function newestOrdersOf(db: UserDb, userId: string, limit: number): Promise<Order[]> {
-  return db.orders
-    .where('[userId+createdAt]')
-    .between([userId, Dexie.minKey], [userId, Dexie.maxKey])
-    .reverse()
-    .limit(limit)
-    .toArray();
+  return db.orders.where('[userId+createdAt]').between([userId, Dexie.minKey], [userId, Dexie.maxKey]).reverse().limit(limit).toArray();
 }
 
 export const userDbName = (userId: string) => `storefront-user-${userId}`;

@@ -76,10 +76,28 @@ describe('mutations', () => {
     const orderId = crypto.randomUUID();
     await db.wiseStocks.put(sold);
     await db.orders.put({
-      id: orderId, productId: service.id, title: 't', description: '', category: 'wise', image: '', price: '1', deliveryTime: '', userId: 'u',
-      userEmail: '', userName: '', paymentStatus: 'pending', orderStatus: 'pending', orderDate: now, createdAt: now, updatedAt: now, version: 1,
+      id: orderId,
+      productId: service.id,
+      title: 't',
+      description: '',
+      category: 'wise',
+      image: '',
+      price: '1',
+      deliveryTime: '',
+      userId: 'u',
+      userEmail: '',
+      userName: '',
+      paymentStatus: 'pending',
+      orderStatus: 'pending',
+      orderDate: now,
+      createdAt: now,
+      updatedAt: now,
+      version: 1,
     });
-    await expect(deliverOrder(userId, { orderId, version: 1, stockId: sold.id }).saved).rejects.toMatchObject({ code: 'stock_unavailable', message: expect.stringMatching(/no longer available/) });
+    await expect(deliverOrder(userId, { orderId, version: 1, stockId: sold.id }).saved).rejects.toMatchObject({
+      code: 'stock_unavailable',
+      message: expect.stringMatching(/no longer available/),
+    });
     await expect(deliverOrder(userId, { orderId, version: 1, stockId: crypto.randomUUID() }).saved).rejects.toMatchObject({ code: 'stock_unavailable' });
     expect((await db.orders.get(orderId))?.orderStatus).toBe('pending');
     expect(await db.outbox.count()).toBe(0);
@@ -99,9 +117,25 @@ describe('mutations', () => {
     const db = getUserDb(userId);
     const orderId = crypto.randomUUID();
     await db.orders.put({
-      id: orderId, productId: service.id, title: 't', description: '', category: 'wise', image: '', price: '1', deliveryTime: '', userId,
-      userEmail: '', userName: '', paymentStatus: 'paid', orderStatus: 'delivered', orderDate: now, createdAt: now, updatedAt: now, version: 3,
-      wiseEmail: 'a@wise.test', warrantyEndsAt: new Date(Date.now() + 86_400_000).toISOString(),
+      id: orderId,
+      productId: service.id,
+      title: 't',
+      description: '',
+      category: 'wise',
+      image: '',
+      price: '1',
+      deliveryTime: '',
+      userId,
+      userEmail: '',
+      userName: '',
+      paymentStatus: 'paid',
+      orderStatus: 'delivered',
+      orderDate: now,
+      createdAt: now,
+      updatedAt: now,
+      version: 3,
+      wiseEmail: 'a@wise.test',
+      warrantyEndsAt: new Date(Date.now() + 86_400_000).toISOString(),
     });
     await expect(declineReport(userId, { orderId, message: 'No' }).saved).rejects.toMatchObject({ code: 'not_on_device' });
     const screenshot = new Blob([new Uint8Array([137, 80, 78, 71])], { type: 'image/png' });

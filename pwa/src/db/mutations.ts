@@ -102,7 +102,12 @@ function enqueue<N extends MutationName>(userId: string, name: N, args: Mutation
 export function placeOrder(userId: string, input: MutationArgs['placeOrder'], options: { answerNow?: boolean } = {}): MutationHandle {
   const { id, productId, note, paymentMethod, couponCode } = input;
   if (options.answerNow) failOnServerError(id);
-  return enqueue(userId, 'placeOrder', { id, productId, ...(note ? { note } : {}), ...(paymentMethod ? { paymentMethod } : {}), ...(couponCode ? { couponCode } : {}) }, { entryId: id });
+  return enqueue(
+    userId,
+    'placeOrder',
+    { id, productId, ...(note ? { note } : {}), ...(paymentMethod ? { paymentMethod } : {}), ...(couponCode ? { couponCode } : {}) },
+    { entryId: id },
+  );
 }
 
 /** The customer cancels their own pending, unpaid order. */

@@ -44,16 +44,23 @@ export interface MutationArgs extends TicketMutationArgs {
 
 /** A delivery of another kind than an account, as PUT /api/admin/orders/{id} takes it (decision 069). */
 export type OtherDelivery =
-  | { server: { host: string; port: number; user: string; password: string } }
-  | { lines: string[] }
-  | { file: { path: string; name: string; size?: number } };
+  { server: { host: string; port: number; user: string; password: string } } | { lines: string[] } | { file: { path: string; name: string; size?: number } };
 
 /** The order as staff will see it once the server takes the delivery: what may be shown, never the secret. */
 function withOtherDelivery(order: Order, delivery: OtherDelivery): Order {
   const {
-    wiseEmail: _email, wisePassword: _password, wiseImage: _image, stockId: _stock,
-    serverHost: _host, serverPort: _port, serverUser: _user, serverPassword: _serverPassword,
-    deliveryLines: _lines, deliveryLineCount: _count, deliveryFile: _file, ...rest
+    wiseEmail: _email,
+    wisePassword: _password,
+    wiseImage: _image,
+    stockId: _stock,
+    serverHost: _host,
+    serverPort: _port,
+    serverUser: _user,
+    serverPassword: _serverPassword,
+    deliveryLines: _lines,
+    deliveryLineCount: _count,
+    deliveryFile: _file,
+    ...rest
   } = order;
   if ('server' in delivery) {
     const { host, port, user } = delivery.server;
@@ -102,7 +109,12 @@ async function orderOnDevice(db: UserDb, id: string): Promise<Order> {
 }
 
 /** PUT /api/admin/orders/{id}: statuses and deliveries go the same way. */
-async function putOrder(client: ApiClient, orderId: string, json: Parameters<ApiClient['admin']['orders'][':id']['$put']>[0]['json'], key: string): Promise<ServerRow> {
+async function putOrder(
+  client: ApiClient,
+  orderId: string,
+  json: Parameters<ApiClient['admin']['orders'][':id']['$put']>[0]['json'],
+  key: string,
+): Promise<ServerRow> {
   const answer = await unwrap(client.admin.orders[':id'].$put({ param: { id: orderId }, header: { 'idempotency-key': key }, json }));
   return { ref: { table: 'orders', id: orderId }, row: answer as Order };
 }
@@ -161,7 +173,12 @@ export const mutators: { [N in MutationName]: Mutator<MutationArgs[N]> } = {
     // With the value it was made from (decision 043) the server merges by field; entries queued before
     // that carry only the version.
     upload: (client, args, key) =>
-      putOrder(client, args.orderId, args.from ? { orderStatus: args.orderStatus, base: { orderStatus: args.from } } : { orderStatus: args.orderStatus, version: args.version }, key),
+      putOrder(
+        client,
+        args.orderId,
+        args.from ? { orderStatus: args.orderStatus, base: { orderStatus: args.from } } : { orderStatus: args.orderStatus, version: args.version },
+        key,
+      ),
   },
 
   setPaymentStatus: {
@@ -203,7 +220,10 @@ export const mutators: { [N in MutationName]: Mutator<MutationArgs[N]> } = {
           item.kind === 'account'
             ? { ...delivered, wiseEmail: item.email, serviceStockId: item.id }
             : item.kind === 'server'
-              ? { ...withOtherDelivery(delivered, { server: { host: item.host ?? '', port: item.port ?? 0, user: item.user ?? '', password: '' } }), serviceStockId: item.id }
+              ? {
+                  ...withOtherDelivery(delivered, { server: { host: item.host ?? '', port: item.port ?? 0, user: item.user ?? '', password: '' } }),
+                  serviceStockId: item.id,
+                }
               : { ...withOtherDelivery(delivered, { lines: [] }), deliveryLineCount: item.lineCount, serviceStockId: item.id };
         return [{ ref: { table: 'orders', id: order.id }, row: shown }];
       }
@@ -235,7 +255,11 @@ export const mutators: { [N in MutationName]: Mutator<MutationArgs[N]> } = {
       const order = await orderOnDevice(db, args.orderId);
       const at = now();
       const before = order.paymentProof;
-      const proof = { transactionId: args.transactionId || before?.transactionId || null, sentAt: at, ...(before?.screenshotUrl ? { screenshotUrl: before.screenshotUrl } : {}) };
+      const proof = {
+        transactionId: args.transactionId || before?.transactionId || null,
+        sentAt: at,
+        ...(before?.screenshotUrl ? { screenshotUrl: before.screenshotUrl } : {}),
+      };
       return [{ ref: { table: 'orders', id: order.id }, row: { ...order, paymentProof: proof, updatedAt: at } }];
     },
     // The picture goes up first; a retry uploads it again (the first copy is then never referenced).
@@ -253,7 +277,11 @@ export const mutators: { [N in MutationName]: Mutator<MutationArgs[N]> } = {
       const order = await orderOnDevice(db, args.orderId);
       const before = order.views;
       const first = !before || args.revealedAt < before.firstAt;
-      const views = { count: (before?.count ?? 0) + 1, firstAt: first ? args.revealedAt : before.firstAt, firstDevice: first ? args.deviceLabel : before.firstDevice };
+      const views = {
+        count: (before?.count ?? 0) + 1,
+        firstAt: first ? args.revealedAt : before.firstAt,
+        firstDevice: first ? args.deviceLabel : before.firstDevice,
+      };
       return [{ ref: { table: 'orders', id: order.id }, row: { ...order, views } }];
     },
     async upload(client, { orderId, ...json }, key) {
@@ -271,7 +299,9 @@ export const mutators: { [N in MutationName]: Mutator<MutationArgs[N]> } = {
     },
     async upload(client, { orderId, reason, note, screenshot, screenshotName }, key) {
       // Uploaded again on a retry: an unused file costs less than a report without its screenshot.
-      const image = screenshot ? (await uploadImage(new File([screenshot], screenshotName ?? 'screenshot.png', { type: screenshot.type }), 'report')).path : undefined;
+      const image = screenshot
+        ? (await uploadImage(new File([screenshot], screenshotName ?? 'screenshot.png', { type: screenshot.type }), 'report')).path
+        : undefined;
       const answer = await unwrap(
         client.orders[':id'].report.$post({ param: { id: orderId }, header: { 'idempotency-key': key }, json: { reason, note, ...(image ? { image } : {}) } }),
       );
@@ -288,7 +318,9 @@ export const mutators: { [N in MutationName]: Mutator<MutationArgs[N]> } = {
       return [{ ref: { table: 'orders', id: order.id }, row: { ...order, report, updatedAt: now() } }];
     },
     async upload(client, { orderId, message }, key) {
-      const answer = await unwrap(client.admin.orders[':id'].report.decline.$post({ param: { id: orderId }, header: { 'idempotency-key': key }, json: { message } }));
+      const answer = await unwrap(
+        client.admin.orders[':id'].report.decline.$post({ param: { id: orderId }, header: { 'idempotency-key': key }, json: { message } }),
+      );
       return { ref: { table: 'orders', id: orderId }, row: answer as Order };
     },
   },

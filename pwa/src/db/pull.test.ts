@@ -131,7 +131,10 @@ describe('offline images', () => {
     await customerDevice.engine.syncNow();
     expect(customerDevice.imagesAsked).toEqual([]);
 
-    for (const [id, image] of [[order.id, 'order-proofs/proof-7.png'], [othersOrder.id, 'order-proofs/proof-8.png']] as const) {
+    for (const [id, image] of [
+      [order.id, 'order-proofs/proof-7.png'],
+      [othersOrder.id, 'order-proofs/proof-8.png'],
+    ] as const) {
       const delivered = await api.call('PUT', `/api/admin/orders/${id}`, {
         user: admin,
         json: { paymentStatus: 'paid', orderStatus: 'delivered', wiseEmail: 'proof@wise.test', wisePassword: `pw-${image}`, wiseImage: image },

@@ -97,7 +97,12 @@ export async function pullPrivate(
  */
 function applyPrivate(db: UserDb, userId: string, received: SyncResponse, wipe: boolean): Promise<boolean> {
   return withVaultSeal(db, async (seal) => {
-    const changes = { ...received.changes, orders: await sealRows(seal, 'orders', received.changes.orders), wiseStocks: await sealRows(seal, 'wiseStocks', received.changes.wiseStocks), serviceStocks: await sealRows(seal, 'serviceStocks', received.changes.serviceStocks) };
+    const changes = {
+      ...received.changes,
+      orders: await sealRows(seal, 'orders', received.changes.orders),
+      wiseStocks: await sealRows(seal, 'wiseStocks', received.changes.wiseStocks),
+      serviceStocks: await sealRows(seal, 'serviceStocks', received.changes.serviceStocks),
+    };
     return applySealed(db, userId, { ...received, changes }, wipe, () => checkVaultSeal(db, seal));
   });
 }

@@ -139,7 +139,10 @@ describe('push', () => {
     const queued = setOrderStatus(moderator.id, { orderId: order.id, orderStatus: 'processing', version: order.version, from: order.orderStatus });
     await queued.saved;
     // Meanwhile an admin marks it paid on another device, from the same version.
-    const paid = await api.call<Order>('PUT', `/api/admin/orders/${order.id}`, { user: admin, json: { paymentStatus: 'paid', base: { paymentStatus: 'pending' } } });
+    const paid = await api.call<Order>('PUT', `/api/admin/orders/${order.id}`, {
+      user: admin,
+      json: { paymentStatus: 'paid', base: { paymentStatus: 'pending' } },
+    });
     expect(paid.status).toBe(200);
 
     await engine.syncNow();
@@ -152,7 +155,10 @@ describe('push', () => {
     // A true conflict: the same field, changed elsewhere to something else.
     const mine = setOrderStatus(moderator.id, { orderId: order.id, orderStatus: 'completed', version: Number(row!.version), from: 'processing' });
     await mine.saved;
-    const theirs = await api.call<Order>('PUT', `/api/admin/orders/${order.id}`, { user: admin, json: { orderStatus: 'cancelled', base: { orderStatus: 'processing' } } });
+    const theirs = await api.call<Order>('PUT', `/api/admin/orders/${order.id}`, {
+      user: admin,
+      json: { orderStatus: 'cancelled', base: { orderStatus: 'processing' } },
+    });
     expect(theirs.status).toBe(200);
     await engine.syncNow();
     await expect(mine.done).rejects.toMatchObject({ status: 409 });

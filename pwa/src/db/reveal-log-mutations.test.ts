@@ -58,7 +58,11 @@ async function limitedShop(limit: number, autoSync = false) {
   const toNextWindow = 600_000 - (Date.now() % 600_000);
   if (toNextWindow < 5_000) await new Promise((resolve) => setTimeout(resolve, toNextWindow + 50));
   const limited = await inProcessHarness({ rateLimits: { revealsPer10Min: limit } });
-  const [limitedAdmin, limitedModerator, customer] = await Promise.all([limited.createUser('admin'), limited.createUser('moderator'), limited.createUser('user')]);
+  const [limitedAdmin, limitedModerator, customer] = await Promise.all([
+    limited.createUser('admin'),
+    limited.createUser('moderator'),
+    limited.createUser('user'),
+  ]);
   const service = await createService(limited, limitedAdmin, 'Wise limited');
   const order = await orderOnServer(limited, customer, service);
   const delivered = await limited.call('PUT', `/api/admin/orders/${order.id}`, {
@@ -69,7 +73,8 @@ async function limitedShop(limit: number, autoSync = false) {
   const phone = track(device(limited, customer, { autoSync }));
   if (autoSync) await phone.engine.idle();
   else await phone.engine.syncNow();
-  const show = () => logReveal(customer.id, { orderId: order.id, deviceId: 'phone-1', deviceLabel: 'Chrome on Android', revealedAt: new Date().toISOString() }).saved;
+  const show = () =>
+    logReveal(customer.id, { orderId: order.id, deviceId: 'phone-1', deviceLabel: 'Chrome on Android', revealedAt: new Date().toISOString() }).saved;
   const posts = () => phone.exchanges.filter((e) => e.method === 'POST' && e.path.endsWith('/reveals'));
   const rows = () => limited.db.selectFrom('credential_reveals').select('id').where('order_id', '=', order.id).execute();
   return { limited, order, ...phone, show, posts, rows };
@@ -86,7 +91,10 @@ describe('a reveal past the server’s limit', () => {
     try {
       for (let i = 0; i < 4; i += 1) await show();
 
-      const refused = await engine.syncNow().then(() => null, (error: unknown) => error);
+      const refused = await engine.syncNow().then(
+        () => null,
+        (error: unknown) => error,
+      );
       expect(refused).toBeInstanceOf(AppError);
       expect(refused).toMatchObject({ code: 'rate_limited', status: 429 });
       const waitMs = (refused as AppError).retryAfterMs!;

@@ -22,7 +22,10 @@ function clientWith(token: string, network: 'up' | 'down' | 'unavailable' = 'up'
       if (network === 'down') throw new TypeError('Failed to fetch');
       // What the API answers while its database is unreachable (edge-api/src/errors.ts).
       if (network === 'unavailable') {
-        return Response.json({ error: { code: 'unavailable', message: 'The shop cannot reach its database right now.' } }, { status: 503, headers: { 'Retry-After': '2' } });
+        return Response.json(
+          { error: { code: 'unavailable', message: 'The shop cannot reach its database right now.' } },
+          { status: 503, headers: { 'Retry-After': '2' } },
+        );
       }
       return api.app.request(new Request(input, init));
     },
@@ -72,7 +75,11 @@ describe('lookupRole: the role the dashboard guard decides by', () => {
     expect(decideAccess(admin.id, lookup)).toEqual({ kind: 'allowed', role: 'admin' });
 
     const stranger = await api.createUser('admin');
-    expect(await lookupRole(stranger.id, clientWith(stranger.token, 'down').client, neverOffline)).toEqual({ uid: stranger.id, kind: 'unreachable', localUser: null });
+    expect(await lookupRole(stranger.id, clientWith(stranger.token, 'down').client, neverOffline)).toEqual({
+      uid: stranger.id,
+      kind: 'unreachable',
+      localUser: null,
+    });
   });
 
   it('lets the synced user record decide while the server answers 503: nobody is locked out or signed out', async () => {

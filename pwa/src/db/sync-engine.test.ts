@@ -26,4 +26,3 @@ describe('logout', () => {
     expect(await Dexie.exists(userDbName(customer.id))).toBe(false);
   });
 });
-

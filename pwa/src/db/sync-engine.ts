@@ -83,8 +83,7 @@ export function createSyncEngine(options: SyncEngineOptions = {}) {
     }
   }
 
-  const withLock = (work: () => Promise<void>): Promise<void> =>
-    locks ? (locks.request(SYNC_LOCK, work) as Promise<void>) : work();
+  const withLock = (work: () => Promise<void>): Promise<void> => (locks ? (locks.request(SYNC_LOCK, work) as Promise<void>) : work());
 
   async function runOnce() {
     clearTimeout(retryTimer);
@@ -124,7 +123,11 @@ export function createSyncEngine(options: SyncEngineOptions = {}) {
       // Files delivered to this user's own orders, read from the device (a sync cut short by a reload
       // still brings them next time); those already kept are skipped (decision 069).
       if (userId && db && status.userId === userId) {
-        const withFiles = await db.orders.where('userId').equals(userId).filter((order) => order.deliveryKind === 'file').toArray();
+        const withFiles = await db.orders
+          .where('userId')
+          .equals(userId)
+          .filter((order) => order.deliveryKind === 'file')
+          .toArray();
         if (withFiles.length > 0) await keepDeliveredFiles(db, transport.api, withFiles);
       }
       const now = new Date().toISOString();
@@ -134,10 +137,7 @@ export function createSyncEngine(options: SyncEngineOptions = {}) {
       const ended = hasCode(error, 'session_ended');
       if (ended && userId) transport.sessionEnded?.(userId);
       const transient = !ended && isTransient(error);
-      const message =
-        ended || isApiAnswer(error)
-          ? error.message
-          : 'Could not reach the server. Changes will sync when the connection is back.';
+      const message = ended || isApiAnswer(error) ? error.message : 'Could not reach the server. Changes will sync when the connection is back.';
       setStatus({ syncing: false, lastError: message, online: browserOnline() });
       if (transient && detach && autoSync) {
         failures += 1;

@@ -48,7 +48,10 @@ export function useSyncStatus(): {
       async (loaded) => {
         const db = loaded.getSyncEngine().userDb();
         if (!userId || !db || db.name !== loaded.userDbName(userId)) return emptyOutbox;
-        return db.outbox.orderBy('createdAt').toArray().catch(() => emptyOutbox);
+        return db.outbox
+          .orderBy('createdAt')
+          .toArray()
+          .catch(() => emptyOutbox);
       },
       [engine, userId],
     ) ?? emptyOutbox;

@@ -72,7 +72,14 @@ export const ticketMutators: { [N in keyof TicketMutationArgs]: Mutator<TicketMu
     },
     async upload(client, args, key) {
       const images = await uploadPictures(args.pictures);
-      const json = { id: args.id, messageId: args.messageId, subject: args.subject, body: args.body, images, ...(args.orderId ? { orderId: args.orderId } : {}) };
+      const json = {
+        id: args.id,
+        messageId: args.messageId,
+        subject: args.subject,
+        body: args.body,
+        images,
+        ...(args.orderId ? { orderId: args.orderId } : {}),
+      };
       const answer = await unwrap(client.tickets.$post({ header: { 'idempotency-key': key }, json }));
       return { ref: ref(args.id), row: answer as Ticket };
     },
@@ -97,7 +104,13 @@ export const ticketMutators: { [N in keyof TicketMutationArgs]: Mutator<TicketMu
     },
     async upload(client, args, key) {
       const images = await uploadPictures(args.pictures);
-      const answer = await unwrap(client.tickets[':id'].messages.$post({ param: { id: args.ticketId }, header: { 'idempotency-key': key }, json: { id: args.messageId, body: args.body, images } }));
+      const answer = await unwrap(
+        client.tickets[':id'].messages.$post({
+          param: { id: args.ticketId },
+          header: { 'idempotency-key': key },
+          json: { id: args.messageId, body: args.body, images },
+        }),
+      );
       return { ref: ref(args.ticketId), row: answer as Ticket };
     },
   },

@@ -171,7 +171,13 @@ async function secretSlots(db: UserDb): Promise<Slot[]> {
     const row = (meta.value as { row: Record<string, unknown> | null }).row;
     if (!row) continue;
     for (const field of SECRET_FIELDS[table] ?? []) {
-      slots.push({ store: 'meta', key: meta.key, holder: (record) => (record.value as { row: Record<string, unknown> | null }).row ?? undefined, field, from: row[field] });
+      slots.push({
+        store: 'meta',
+        key: meta.key,
+        holder: (record) => (record.value as { row: Record<string, unknown> | null }).row ?? undefined,
+        field,
+        from: row[field],
+      });
     }
   }
   return slots.filter((slot) => slot.from !== undefined);
@@ -181,7 +187,12 @@ async function secretSlots(db: UserDb): Promise<Slot[]> {
  * Rewrites stored secrets that `pick` selects with `change`, computed before the transaction (WebCrypto
  * cannot run inside one); a value changed meanwhile is left alone. Answers how many were rewritten.
  */
-export async function sweep(db: UserDb, pick: (value: unknown) => boolean, change: (value: unknown) => Promise<unknown>, inTransaction?: () => Promise<void>): Promise<number> {
+export async function sweep(
+  db: UserDb,
+  pick: (value: unknown) => boolean,
+  change: (value: unknown) => Promise<unknown>,
+  inTransaction?: () => Promise<void>,
+): Promise<number> {
   const slots = (await secretSlots(db)).filter((slot) => pick(slot.from));
   const next = await Promise.all(slots.map((slot) => change(slot.from)));
   let count = 0;

@@ -46,7 +46,7 @@ async function deliveredTo(customer: TestUser, password: string): Promise<Order>
 }
 
 describe('the vault against a copied device (issue 30 item 4, decision 181)', () => {
-  it('keeps nothing on the device that checks a PIN guess: the copied record opens only with the server\'s pepper', async () => {
+  it("keeps nothing on the device that checks a PIN guess: the copied record opens only with the server's pepper", async () => {
     const customer = await api.createUser('user');
     await deliveredTo(customer, 'Copied-Device-1');
     const { engine, db, client } = track(device(api, customer));
@@ -102,14 +102,21 @@ describe('the vault against a copied device (issue 30 item 4, decision 181)', ()
 
   it('shows the changes waiting to be sent before the try that could destroy the vault, and tries only when told to', async () => {
     const staff = await api.createUser('admin');
-    const created = await api.call<Service>('POST', '/api/services', { user: staff, json: { ...serviceBody('Vault last try'), category: 'Other', deliveryKind: 'server' } });
+    const created = await api.call<Service>('POST', '/api/services', {
+      user: staff,
+      json: { ...serviceBody('Vault last try'), category: 'Other', deliveryKind: 'server' },
+    });
     const customer = await api.createUser('user');
     const order = await orderOnServer(api, customer, created.body);
     const { engine, db, client } = track(device(api, staff));
     await engine.syncNow();
     await enableVault(db!, PIN, { iterations, client });
     lockVault();
-    const delivery = deliverOrder(staff.id, { orderId: order.id, version: order.version, server: { host: 'last.vault.test', port: 22, user: 'root', password: 'Last-Try-9' } });
+    const delivery = deliverOrder(staff.id, {
+      orderId: order.id,
+      version: order.version,
+      server: { host: 'last.vault.test', port: 22, user: 'root', password: 'Last-Try-9' },
+    });
     await delivery.saved;
     delivery.done.catch(() => undefined);
 
@@ -130,7 +137,10 @@ describe('the vault against a copied device (issue 30 item 4, decision 181)', ()
 describe('delivered files in the vault (decision 183)', () => {
   it('seals a kept file when the vault is switched on, opens it only unlocked, and the server gives it only to an unlocked vault', async () => {
     const customer = await api.createUser('user');
-    const service = await api.call<Service>('POST', '/api/services', { user: admin, json: { ...serviceBody('Vault file'), category: 'Other', deliveryKind: 'file' } });
+    const service = await api.call<Service>('POST', '/api/services', {
+      user: admin,
+      json: { ...serviceBody('Vault file'), category: 'Other', deliveryKind: 'file' },
+    });
     const order = await orderOnServer(api, customer, service.body);
     const form = new FormData();
     form.append('kind', 'delivery');

@@ -2,7 +2,21 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ApiHarness, TestUser } from '../../../edge-api/src/testing/api-harness.ts';
 import type { Order } from '../../../edge-api/src/contract/orders.ts';
 import type { WiseStock } from '../../../edge-api/src/contract/wise-stocks.ts';
-import { createVaultKeys, isSealed, newPinSalt, openerFor, pinProof, sealerFor, toB64, unwrapWithPepper, unwrapWithPin, unwrapWithSecret, wrapWithPepper, wrapWithPin, wrapWithSecret } from '../lib/vault-crypto.ts';
+import {
+  createVaultKeys,
+  isSealed,
+  newPinSalt,
+  openerFor,
+  pinProof,
+  sealerFor,
+  toB64,
+  unwrapWithPepper,
+  unwrapWithPin,
+  unwrapWithSecret,
+  wrapWithPepper,
+  wrapWithPin,
+  wrapWithSecret,
+} from '../lib/vault-crypto.ts';
 import { keepOnDevice } from './device-copy.ts';
 import type { UserDb } from './local-db.ts';
 import { deliverOrder } from './mutations.ts';
@@ -132,14 +146,17 @@ describe('vault on a device', () => {
     expect(await openSealedValue(db!, row!.wisePassword!)).toBe('Arrived-While-Locked');
   });
 
-  it('seals the secrets of a service\'s own stock on an admin\'s device (decision 072), synced before and while locked', async () => {
+  it("seals the secrets of a service's own stock on an admin's device (decision 072), synced before and while locked", async () => {
     const service = await bench.api.call<Service>('POST', '/api/services', {
       user: admin,
       json: { title: 'VPS in stock', description: 'A server', category: 'vps', price: '9', deliveryTime: '1hour', deliveryKind: 'server' },
     });
     expect(service.status).toBe(201);
     const addServer = async (password: string) => {
-      const added = await api.call<{ id: string }>('POST', '/api/service-stocks', { user: admin, json: { serviceId: service.body.id, server: { host: 'vps.example.net', port: 22, user: 'root', password } } });
+      const added = await api.call<{ id: string }>('POST', '/api/service-stocks', {
+        user: admin,
+        json: { serviceId: service.body.id, server: { host: 'vps.example.net', port: 22, user: 'root', password } },
+      });
       expect(added.status).toBe(201);
       return added.body.id;
     };
@@ -189,9 +206,12 @@ describe('vault on a device', () => {
     expect(await everything(db!)).not.toContain('Typed-Offline-7');
   });
 
-  it('seals a server login\'s password and delivered lines (decision 069) arriving while locked, and opens them as they were', async () => {
+  it("seals a server login's password and delivered lines (decision 069) arriving while locked, and opens them as they were", async () => {
     const kindService = async (kind: 'server' | 'lines') => {
-      const created = await api.call<Service>('POST', '/api/services', { user: admin, json: { ...serviceBody(`Vault ${kind}`), category: 'Other', deliveryKind: kind } });
+      const created = await api.call<Service>('POST', '/api/services', {
+        user: admin,
+        json: { ...serviceBody(`Vault ${kind}`), category: 'Other', deliveryKind: kind },
+      });
       expect(created.status).toBe(201);
       return created.body;
     };
@@ -207,7 +227,10 @@ describe('vault on a device', () => {
       [server, { server: { host: 'vps.vault.test', port: 2222, user: 'root', password: 'Server-Vault-3' } }],
       [lines, { lines: ['10.0.0.1:8080:user:Line-Vault-1', '10.0.0.2:8080:user:Line-Vault-2'] }],
     ] as const) {
-      const answer = await api.call('PUT', `/api/admin/orders/${order.id}`, { user: admin, json: { paymentStatus: 'paid', orderStatus: 'delivered', version: order.version, ...delivery } });
+      const answer = await api.call('PUT', `/api/admin/orders/${order.id}`, {
+        user: admin,
+        json: { paymentStatus: 'paid', orderStatus: 'delivered', version: order.version, ...delivery },
+      });
       expect(answer.status).toBe(200);
     }
     await engine.syncNow();
@@ -227,7 +250,10 @@ describe('vault on a device', () => {
   it('keeps a server password typed by staff sealed in the outbox, its host readable; it is sent once unlocked', async () => {
     // A staff member of its own: another test's device of the shared admin already has its vault on.
     const staff = await api.createUser('admin');
-    const created = await api.call<Service>('POST', '/api/services', { user: staff, json: { ...serviceBody('Vault staff server'), category: 'Other', deliveryKind: 'server' } });
+    const created = await api.call<Service>('POST', '/api/services', {
+      user: staff,
+      json: { ...serviceBody('Vault staff server'), category: 'Other', deliveryKind: 'server' },
+    });
     const customer = await api.createUser('user');
     const order = await orderOnServer(api, customer, created.body);
     const { engine, db, client } = track(device(api, staff));
@@ -235,7 +261,11 @@ describe('vault on a device', () => {
     await enableVault(db!, PIN, { iterations, client });
     lockVault();
 
-    const delivery = deliverOrder(staff.id, { orderId: order.id, version: order.version, server: { host: 'typed.vault.test', port: 22, user: 'admin', password: 'Typed-Server-8' } });
+    const delivery = deliverOrder(staff.id, {
+      orderId: order.id,
+      version: order.version,
+      server: { host: 'typed.vault.test', port: 22, user: 'admin', password: 'Typed-Server-8' },
+    });
     await delivery.saved;
     expect(await everything(db!)).not.toContain('Typed-Server-8');
     const [entry] = await db!.outbox.toArray();
@@ -247,7 +277,11 @@ describe('vault on a device', () => {
     await engine.syncNow();
     await delivery.done;
     const answer = await api.call<Order[]>('GET', `/api/orders/user/${customer.id}`, { user: customer });
-    expect(answer.body.find((row) => row.id === order.id)).toMatchObject({ deliveryKind: 'server', serverHost: 'typed.vault.test', serverPassword: 'Typed-Server-8' });
+    expect(answer.body.find((row) => row.id === order.id)).toMatchObject({
+      deliveryKind: 'server',
+      serverHost: 'typed.vault.test',
+      serverPassword: 'Typed-Server-8',
+    });
     expect(await everything(db!)).not.toContain('Typed-Server-8');
   });
 

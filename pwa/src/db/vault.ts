@@ -65,11 +65,24 @@ export async function enableVault(db: UserDb, pin: string, options: VaultOptions
   const iterations = options.iterations ?? PIN_ITERATIONS;
   const proof = await pinProof(pin, salt, iterations);
   const client = options.client ?? api;
-  const json = { id, publicKey: keys.publicKey, pinSalt: salt, pinIterations: iterations, verifier: proof.verifier, deviceLabel: options.deviceLabel ?? deviceLabel() };
+  const json = {
+    id,
+    publicKey: keys.publicKey,
+    pinSalt: salt,
+    pinIterations: iterations,
+    verifier: proof.verifier,
+    deviceLabel: options.deviceLabel ?? deviceLabel(),
+  };
   const { pepper } = await unwrap(client.vaults.$post({ json })).catch((cause: unknown) => {
     throw needsServer(cause, 'Turning the PIN lock on');
   });
-  const record: VaultRecord = { id, publicKey: keys.publicKey, pin: await wrapWithPepper(keys.privateKey, proof, pepper, salt, iterations), wrongPins: 0, createdAt: new Date().toISOString() };
+  const record: VaultRecord = {
+    id,
+    publicKey: keys.publicKey,
+    pin: await wrapWithPepper(keys.privateKey, proof, pepper, salt, iterations),
+    wrongPins: 0,
+    createdAt: new Date().toISOString(),
+  };
   const sealer = await sealerFor(record.publicKey);
   const seal = (value: unknown) => sealer.seal(sealable(value));
   await sweep(db, needsSealing, seal, async () => {
@@ -176,7 +189,14 @@ async function tryLegacyPin(db: UserDb, record: VaultRecord, pin: string, option
     const salt = newPinSalt();
     const proof = await pinProof(pin, salt, record.pin.iterations);
     const client = options.client ?? api;
-    const json = { id: record.id, publicKey: record.publicKey, pinSalt: salt, pinIterations: record.pin.iterations, verifier: proof.verifier, deviceLabel: deviceLabel() };
+    const json = {
+      id: record.id,
+      publicKey: record.publicKey,
+      pinSalt: salt,
+      pinIterations: record.pin.iterations,
+      verifier: proof.verifier,
+      deviceLabel: deviceLabel(),
+    };
     const { pepper } = await unwrap(client.vaults.$post({ json }));
     const wrapped = await wrapWithPepper(key, proof, pepper, salt, record.pin.iterations);
     await db.meta.put({ key: VAULT_KEY, value: { ...record, pin: wrapped, wrongPins: 0 } });

@@ -3,7 +3,11 @@ import { AppError, hasCode, isApiAnswer, isTransient } from './app-error.ts';
 import { retryAfterMs, unwrap } from './api-client.ts';
 
 const answer = (status: number, body: string, type = 'application/json') => Promise.resolve(new Response(body, { status, headers: { 'content-type': type } }));
-const failureOf = (request: Promise<Response>) => unwrap(request).then(() => null, (error: unknown) => error);
+const failureOf = (request: Promise<Response>) =>
+  unwrap(request).then(
+    () => null,
+    (error: unknown) => error,
+  );
 
 describe('what the client makes of an answer', () => {
   it("keeps the API's code, message and field details of a refusal", async () => {
@@ -37,7 +41,14 @@ describe('what the client makes of an answer', () => {
 
   it('keeps how long a 429 or 503 asks to wait (Retry-After in seconds or as a date), believed up to 15 minutes', async () => {
     const limited = (retryAfter?: string, status = 429) =>
-      failureOf(Promise.resolve(new Response(JSON.stringify({ error: { code: 'rate_limited', message: 'Too many requests' } }), { status, headers: retryAfter ? { 'retry-after': retryAfter } : {} })));
+      failureOf(
+        Promise.resolve(
+          new Response(JSON.stringify({ error: { code: 'rate_limited', message: 'Too many requests' } }), {
+            status,
+            headers: retryAfter ? { 'retry-after': retryAfter } : {},
+          }),
+        ),
+      );
     expect(await limited('120')).toMatchObject({ code: 'rate_limited', status: 429, retryAfterMs: 120_000 });
     expect(await limited('5', 503)).toMatchObject({ retryAfterMs: 5_000 });
     expect(isTransient(await limited('120'))).toBe(true);

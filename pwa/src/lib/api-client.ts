@@ -32,7 +32,9 @@ export function retryAfterMs(header: string | null | undefined, now = Date.now()
  * Reads a typed answer. A non-2xx answer becomes an AppError with the server's code and message (and its
  * Retry-After on a 429 or 503); no answer at all (fetch rejects) an AppError 'network'.
  */
-export async function unwrap<T>(request: Promise<{ ok: boolean; status: number; headers?: { get(name: string): string | null }; json(): Promise<T> }>): Promise<T> {
+export async function unwrap<T>(
+  request: Promise<{ ok: boolean; status: number; headers?: { get(name: string): string | null }; json(): Promise<T> }>,
+): Promise<T> {
   let response: Awaited<typeof request>;
   try {
     response = await request;
@@ -48,5 +50,9 @@ export async function unwrap<T>(request: Promise<{ ok: boolean; status: number; 
   }
   const code = isErrorCode(body.error?.code) ? body.error.code : codeForStatus(response.status);
   const wait = response.status === 429 || response.status === 503 ? retryAfterMs(response.headers?.get('retry-after')) : undefined;
-  throw new AppError(code, body.error?.message ?? `Request failed (${response.status})`, { status: response.status, details: body.error?.details, retryAfterMs: wait });
+  throw new AppError(code, body.error?.message ?? `Request failed (${response.status})`, {
+    status: response.status,
+    details: body.error?.details,
+    retryAfterMs: wait,
+  });
 }

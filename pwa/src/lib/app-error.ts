@@ -45,8 +45,7 @@ export const hasCode = (error: unknown, ...codes: AppErrorCode[]): error is AppE
 export const isApiAnswer = (error: unknown): error is AppError & { status: number } => error instanceof AppError && error.status !== undefined;
 
 /** Worth trying again later (no answer, or the server failed or was busy), rather than refused for good. */
-export const isTransient = (error: unknown): boolean =>
-  !isApiAnswer(error) || error.status >= 500 || error.status === 408 || error.status === 429;
+export const isTransient = (error: unknown): boolean => !isApiAnswer(error) || error.status >= 500 || error.status === 408 || error.status === 429;
 
 /** The API refused the request itself (a 4xx): its message says why, in words fit to show. */
 export const isRefusal = (error: unknown): error is AppError & { status: number } => isApiAnswer(error) && error.status < 500;

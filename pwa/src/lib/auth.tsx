@@ -112,7 +112,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       const stored = storedSessionUser();
       if (stored) {
         // supabase-js could not renew the token (offline, server down): keep reading the device copy.
-        setState((previous) => (previous.status === 'signedIn' && previous.user.id === stored.id && !previous.sessionEnded ? previous : { status: 'signedIn', user: stored }));
+        setState((previous) =>
+          previous.status === 'signedIn' && previous.user.id === stored.id && !previous.sessionEnded ? previous : { status: 'signedIn', user: stored },
+        );
         return;
       }
       const last = signingOutOnPurpose ? null : lastUser();
@@ -134,7 +136,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     afterSignOut.add(signedOut);
     const ended = (userId: string) => {
       if (cancelled) return;
-      setState((previous) => (previous.status === 'signedIn' && previous.user.id === userId && !previous.sessionEnded ? { status: 'signedIn', user: previous.user, sessionEnded: true } : previous));
+      setState((previous) =>
+        previous.status === 'signedIn' && previous.user.id === userId && !previous.sessionEnded
+          ? { status: 'signedIn', user: previous.user, sessionEnded: true }
+          : previous,
+      );
     };
     sessionEndedListeners.add(ended);
     return () => {

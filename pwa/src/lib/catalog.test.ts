@@ -11,7 +11,19 @@ describe('the shop catalog', () => {
 
   it('names every listed id', () => {
     expect(serviceCategoryIds.map(categoryLabel)).toEqual(['Documents', 'Editable Files', 'Wise', 'VPS']);
-    expect(paymentMethodIds.map(paymentMethodName)).toEqual(['Binance', 'bKash', 'USDT (TRC20)', 'Nagad', 'Upay', 'Rocket', 'Wise', 'Payoneer', 'Remitly', 'ACH Transfer', 'Xoom']);
+    expect(paymentMethodIds.map(paymentMethodName)).toEqual([
+      'Binance',
+      'bKash',
+      'USDT (TRC20)',
+      'Nagad',
+      'Upay',
+      'Rocket',
+      'Wise',
+      'Payoneer',
+      'Remitly',
+      'ACH Transfer',
+      'Xoom',
+    ]);
     expect(paymentMethodName('PayPal')).toBe('PayPal');
     expect(paymentMethodName('BANK')).toBe('Bank Transfer');
   });

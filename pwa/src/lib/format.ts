@@ -51,9 +51,7 @@ export function formatDateLong(value: string | number | Date | null | undefined)
 /** en-US date and time, e.g. Nov 21, 2026, 3:04 PM. */
 export function formatDateTime(value: string | number | Date | null | undefined): string {
   const date = toDate(value);
-  return date
-    ? date.toLocaleString('en-US', { year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' })
-    : 'Unknown';
+  return date ? date.toLocaleString('en-US', { year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' }) : 'Unknown';
 }
 
 /** The first letter upper case, the rest as it is (the statuses in the order list and its filters). */

@@ -45,7 +45,10 @@ describe('checkImageFile (Wise stock images)', () => {
       ['vector.svg', 'image/svg+xml'],
       ['no-type.png', ''],
     ]) {
-      expect(checkImageFile(fileOf(10, name!, type!)), name).toEqual({ title: 'Invalid file type!', text: 'Please select JPG, PNG, WEBP, GIF, or HEIC image files' });
+      expect(checkImageFile(fileOf(10, name!, type!)), name).toEqual({
+        title: 'Invalid file type!',
+        text: 'Please select JPG, PNG, WEBP, GIF, or HEIC image files',
+      });
     }
   });
 

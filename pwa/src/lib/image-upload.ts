@@ -125,5 +125,7 @@ export async function uploadImage(file: File, kind: UploadKind, options: UploadI
   const form = new FormData();
   form.set('kind', kind);
   form.set('file', image);
-  return unwrap<UploadedImage>(send(`${options.baseUrl ?? ''}/api/uploads`, { method: 'POST', body: form, headers: token ? { authorization: `Bearer ${token}` } : {} }));
+  return unwrap<UploadedImage>(
+    send(`${options.baseUrl ?? ''}/api/uploads`, { method: 'POST', body: form, headers: token ? { authorization: `Bearer ${token}` } : {} }),
+  );
 }

@@ -32,6 +32,9 @@ export function readEmbeddedSnapshot(): PublicSnapshot | null {
 
 /** The snapshot as page text: JSON that cannot end the script element it sits in. */
 export function snapshotScript(snapshot: PublicSnapshot): string {
-  const json = JSON.stringify(snapshot).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  const json = JSON.stringify(snapshot)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
   return `<script id="${SNAPSHOT_ELEMENT_ID}" type="application/json">${json}</script>`;
 }

@@ -98,7 +98,8 @@ export function useCredentialCheck<Check, Warning>(options: {
 
   // Shown while online and the values as they are now have no answer: a pause covers whatever is typed.
   const unanswered = online && !blank && result?.key !== currentKey;
-  const problem = unanswered && failure && (pausedAt(failure.problem) || (failure.problem.kind === 'failed' && failure.key === currentKey)) ? failure.problem : null;
+  const problem =
+    unanswered && failure && (pausedAt(failure.problem) || (failure.problem.kind === 'failed' && failure.key === currentKey)) ? failure.problem : null;
 
   return { warning, checkNow, learn, problem };
 }

@@ -74,10 +74,13 @@ async function pepperedKey(proof: PinProof, pepper: string, salt: string): Promi
   ikm.set(proof.pinPart, 0);
   ikm.set(pepperBytes, 32);
   const material = await subtle().importKey('raw', ikm, 'HKDF', false, ['deriveKey']);
-  return subtle().deriveKey({ name: 'HKDF', hash: 'SHA-256', salt: fromB64(salt), info: new TextEncoder().encode('storefront-vault-v2-wrap') }, material, { name: 'AES-GCM', length: 256 }, false, [
-    'wrapKey',
-    'unwrapKey',
-  ]);
+  return subtle().deriveKey(
+    { name: 'HKDF', hash: 'SHA-256', salt: fromB64(salt), info: new TextEncoder().encode('storefront-vault-v2-wrap') },
+    material,
+    { name: 'AES-GCM', length: 256 },
+    false,
+    ['wrapKey', 'unwrapKey'],
+  );
 }
 
 /** A new salt for a vault's PIN (16 random bytes). */
@@ -120,10 +123,13 @@ export async function unwrapWithPin(wrapped: WrappedKey, pin: string, extractabl
 /** A wrapping key from a passkey's PRF output (32 secret bytes), through HKDF-SHA-256. */
 async function prfKey(secret: ArrayBuffer | Uint8Array<ArrayBuffer>, salt: Uint8Array<ArrayBuffer>): Promise<CryptoKey> {
   const material = await subtle().importKey('raw', secret, 'HKDF', false, ['deriveKey']);
-  return subtle().deriveKey({ name: 'HKDF', hash: 'SHA-256', salt, info: new TextEncoder().encode('storefront-vault-passkey-v1') }, material, { name: 'AES-GCM', length: 256 }, false, [
-    'wrapKey',
-    'unwrapKey',
-  ]);
+  return subtle().deriveKey(
+    { name: 'HKDF', hash: 'SHA-256', salt, info: new TextEncoder().encode('storefront-vault-passkey-v1') },
+    material,
+    { name: 'AES-GCM', length: 256 },
+    false,
+    ['wrapKey', 'unwrapKey'],
+  );
 }
 
 /** The private key wrapped with a key from a passkey's PRF output (`iterations` is 0: no PBKDF2). */
@@ -171,4 +177,6 @@ export const isBytes = (value: unknown): value is ArrayBuffer => Object.prototyp
 export const sealable = (value: unknown): unknown => (isBytes(value) ? { $bytes: toB64(value) } : value);
 /** A value opened from a seal, bytes back as an ArrayBuffer. */
 export const unsealed = (value: unknown): unknown =>
-  value && typeof value === 'object' && typeof (value as { $bytes?: unknown }).$bytes === 'string' ? fromB64((value as { $bytes: string }).$bytes).buffer : value;
+  value && typeof value === 'object' && typeof (value as { $bytes?: unknown }).$bytes === 'string'
+    ? fromB64((value as { $bytes: string }).$bytes).buffer
+    : value;

@@ -18,8 +18,7 @@ export type PushState =
   | 'off'
   | 'on';
 
-export const pushSupported = () =>
-  typeof window !== 'undefined' && 'serviceWorker' in navigator && 'PushManager' in window && 'Notification' in window;
+export const pushSupported = () => typeof window !== 'undefined' && 'serviceWorker' in navigator && 'PushManager' in window && 'Notification' in window;
 
 async function registration(): Promise<ServiceWorkerRegistration | undefined> {
   // The worker registers after the first paint (update-prompt.tsx); an unregistered page has none.
@@ -44,12 +43,15 @@ export const ALLOW_STEPS =
 export function pushProblem(cause: unknown): string {
   const name = cause instanceof DOMException || cause instanceof Error ? cause.name : '';
   if (name === 'NotAllowedError') return `Your browser refused notifications for this site. ${ALLOW_STEPS}`;
-  if (name === 'NotSupportedError') return 'This browser cannot receive notifications from the shop. Try Chrome, Edge, Firefox or Safari, or on an iPhone the shop added to your Home Screen.';
+  if (name === 'NotSupportedError')
+    return 'This browser cannot receive notifications from the shop. Try Chrome, Edge, Firefox or Safari, or on an iPhone the shop added to your Home Screen.';
   if (name === 'AbortError' || name === 'InvalidStateError' || name === 'NetworkError') {
     return 'Your browser could not sign this device up with its notification service. Check your connection and try again; in Brave, first turn on “Use Google services for push messaging” in its privacy settings.';
   }
   if (cause instanceof AppError) {
-    return cause.code === 'network' ? 'You are offline. Connect to the internet and try again.' : 'The shop could not save this device for notifications. Try again in a moment.';
+    return cause.code === 'network'
+      ? 'You are offline. Connect to the internet and try again.'
+      : 'The shop could not save this device for notifications. Try again in a moment.';
   }
   return 'Could not turn notifications on. Check your connection and try again.';
 }

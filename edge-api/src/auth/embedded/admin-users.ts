@@ -2,7 +2,16 @@ import bcrypt from 'bcryptjs';
 import { sql } from 'kysely';
 import { Hono } from 'hono';
 import type { AuthKit } from './auth-kit.ts';
-import { BCRYPT_COST, deleteAuthUser, endSessions, findAuthUserByEmail, findAuthUserById, insertAuthUser, lockAuthUser, type AuthUserRow } from './auth-store.ts';
+import {
+  BCRYPT_COST,
+  deleteAuthUser,
+  endSessions,
+  findAuthUserByEmail,
+  findAuthUserById,
+  insertAuthUser,
+  lockAuthUser,
+  type AuthUserRow,
+} from './auth-store.ts';
 import { AuthFailure, checkNewPassword, normalizeEmail, readJsonObject, validationFailed } from './auth-requests.ts';
 import { profileData } from './profile-data.ts';
 import { toAuthUser } from './auth-user.ts';

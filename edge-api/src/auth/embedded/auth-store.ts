@@ -37,7 +37,11 @@ export function findAuthUserById(db: Db, id: string): Promise<AuthUserRow | unde
 
 /** `email` is already normalised to lower case; the unique index is on lower(email) too. */
 export function findAuthUserByEmail(db: Db, email: string): Promise<AuthUserRow | undefined> {
-  return db.selectFrom('auth_users').selectAll().where(sql<string>`lower(email)`, '=', email).executeTakeFirst();
+  return db
+    .selectFrom('auth_users')
+    .selectAll()
+    .where(sql<string>`lower(email)`, '=', email)
+    .executeTakeFirst();
 }
 
 /** Inserts a user, or returns undefined when the email is taken (also when another sign-up just won the race). */
@@ -72,7 +76,15 @@ export async function createAuthUser(
 ): Promise<AuthUserRow | undefined> {
   const passwordHash = await bcrypt.hash(user.password, BCRYPT_COST);
   const email = user.email.trim().toLowerCase();
-  return insertAuthUser(db, { id: crypto.randomUUID(), email, passwordHash, metadata: user.metadata ?? {}, now: user.now ?? new Date(), signedIn: false, confirmed: true });
+  return insertAuthUser(db, {
+    id: crypto.randomUUID(),
+    email,
+    passwordHash,
+    metadata: user.metadata ?? {},
+    now: user.now ?? new Date(),
+    signedIn: false,
+    confirmed: true,
+  });
 }
 
 /** Whether the account's address has been confirmed; false for an account that does not exist. */
@@ -92,7 +104,12 @@ export async function setOwnerAccount(
 ): Promise<{ user: AuthUserRow; created: boolean }> {
   const email = account.email.trim().toLowerCase();
   const passwordHash = await bcrypt.hash(account.password, BCRYPT_COST);
-  const existing = await db.selectFrom('auth_users').selectAll().where(sql<string>`lower(email)`, '=', email).forUpdate().executeTakeFirst();
+  const existing = await db
+    .selectFrom('auth_users')
+    .selectAll()
+    .where(sql<string>`lower(email)`, '=', email)
+    .forUpdate()
+    .executeTakeFirst();
   if (!existing) {
     const user = await insertAuthUser(db, { id: crypto.randomUUID(), email, passwordHash, metadata: {}, now: account.now, signedIn: false, confirmed: true });
     if (!user) throw new Error(`${email} was registered at the same moment; run the command again`);
@@ -116,11 +133,7 @@ export function lockAuthUser(db: Db, id: string): Promise<AuthUserRow | undefine
   return db.selectFrom('auth_users').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
 }
 
-export function updateAuthUser(
-  db: Db,
-  id: string,
-  changes: { metadata: Record<string, unknown>; passwordHash?: string; now: Date },
-): Promise<AuthUserRow> {
+export function updateAuthUser(db: Db, id: string, changes: { metadata: Record<string, unknown>; passwordHash?: string; now: Date }): Promise<AuthUserRow> {
   return db
     .updateTable('auth_users')
     .set({
@@ -158,7 +171,12 @@ export async function sessionExists(db: Db, sessionId: string, userId: string): 
 /** How and when the user's session began; undefined when it does not exist (ended, or someone else's). */
 export async function findSession(db: Db, sessionId: string, userId: string): Promise<{ method: SessionMethod; startedAt: Date } | undefined> {
   if (!isUuid(sessionId)) return undefined;
-  const row = await db.selectFrom('auth_sessions').select(['method', 'created_at']).where('id', '=', sessionId).where('user_id', '=', userId).executeTakeFirst();
+  const row = await db
+    .selectFrom('auth_sessions')
+    .select(['method', 'created_at'])
+    .where('id', '=', sessionId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
   return row && { method: row.method as SessionMethod, startedAt: new Date(row.created_at) };
 }
 
@@ -186,7 +204,13 @@ export async function saveOneTimeToken(
     .insertInto('auth_one_time_tokens')
     .values(values)
     .onConflict((oc) =>
-      oc.columns(['user_id', 'purpose']).doUpdateSet({ token_hash: values.token_hash, new_email: values.new_email, code_hash: values.code_hash, code_failures: 0, created_at: values.created_at }),
+      oc.columns(['user_id', 'purpose']).doUpdateSet({
+        token_hash: values.token_hash,
+        new_email: values.new_email,
+        code_hash: values.code_hash,
+        code_failures: 0,
+        created_at: values.created_at,
+      }),
     )
     .execute();
 }
@@ -195,20 +219,25 @@ export async function saveOneTimeToken(
  * Uses up the sign-in code of an account's live sign-in link when `codeHash` is its code and it was issued
  * after `notBefore`. A wrong code counts on the link, which is gone at the `maxFailures`th (decision 168).
  */
-export async function takeSignInCode(
-  trx: Transaction<Database>,
-  userId: string,
-  codeHash: string,
-  notBefore: Date,
-  maxFailures: number,
-): Promise<boolean> {
-  const row = await trx.selectFrom('auth_one_time_tokens').selectAll().where('user_id', '=', userId).where('purpose', '=', 'magiclink').forUpdate().executeTakeFirst();
+export async function takeSignInCode(trx: Transaction<Database>, userId: string, codeHash: string, notBefore: Date, maxFailures: number): Promise<boolean> {
+  const row = await trx
+    .selectFrom('auth_one_time_tokens')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('purpose', '=', 'magiclink')
+    .forUpdate()
+    .executeTakeFirst();
   if (!row?.code_hash) return false;
   const live = row.created_at.getTime() >= notBefore.getTime();
   const matches = live && row.code_hash === codeHash;
   const used = matches || !live || row.code_failures + 1 >= maxFailures;
   if (used) await trx.deleteFrom('auth_one_time_tokens').where('token_hash', '=', row.token_hash).execute();
-  else await trx.updateTable('auth_one_time_tokens').set({ code_failures: row.code_failures + 1 }).where('token_hash', '=', row.token_hash).execute();
+  else
+    await trx
+      .updateTable('auth_one_time_tokens')
+      .set({ code_failures: row.code_failures + 1 })
+      .where('token_hash', '=', row.token_hash)
+      .execute();
   return matches;
 }
 
@@ -229,7 +258,12 @@ export async function takeOneTimeToken(
 
 /** The address an account asked to move to and has not confirmed yet, if any. */
 export async function pendingEmailChange(db: Db, userId: string): Promise<{ newEmail: string; sentAt: Date } | undefined> {
-  const row = await db.selectFrom('auth_one_time_tokens').select(['new_email', 'created_at']).where('user_id', '=', userId).where('purpose', '=', 'email_change').executeTakeFirst();
+  const row = await db
+    .selectFrom('auth_one_time_tokens')
+    .select(['new_email', 'created_at'])
+    .where('user_id', '=', userId)
+    .where('purpose', '=', 'email_change')
+    .executeTakeFirst();
   return row?.new_email ? { newEmail: row.new_email, sentAt: row.created_at } : undefined;
 }
 
@@ -311,7 +345,11 @@ export async function rotateRefreshToken(
     for (let step = 0; step < MAX_GRACE_STEPS && current.row.revoked; step += 1) {
       const next = current.row.successor_sealed ? await openSuccessor(current.plain, current.row.successor_sealed) : undefined;
       const row = next
-        ? await trx.selectFrom('auth_refresh_tokens').selectAll().where('token_hash', '=', await hashRefreshToken(next)).executeTakeFirst()
+        ? await trx
+            .selectFrom('auth_refresh_tokens')
+            .selectAll()
+            .where('token_hash', '=', await hashRefreshToken(next))
+            .executeTakeFirst()
         : undefined;
       if (!next || !row) return revoke();
       current = { plain: next, row };

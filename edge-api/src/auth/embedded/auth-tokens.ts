@@ -20,7 +20,11 @@ export interface AuthTokens {
   /** A valid access token whose user and session still exist, else GoTrue's 401/403. */
   authenticate(c: Context): Promise<Caller>;
   /** GoTrue's session answer: a new access token, the refresh token, the user. */
-  tokenResponse(user: AuthUserRow, sessionId: string, refreshToken: string): Promise<Record<string, unknown> & { access_token: string; refresh_token: string; expires_at: number; expires_in: number; token_type: string }>;
+  tokenResponse(
+    user: AuthUserRow,
+    sessionId: string,
+    refreshToken: string,
+  ): Promise<Record<string, unknown> & { access_token: string; refresh_token: string; expires_at: number; expires_in: number; token_type: string }>;
   /** Public keys only. */
   jwks(): { keys: JWK[] };
 }

@@ -113,7 +113,11 @@ describe('sign-up', () => {
 
   it('refuses NUL characters and unpaired surrogates anywhere in the body with 400, on sign-up and sign-in, creating nothing', async () => {
     const call = (path: string, body: unknown) =>
-      fetch(`${server.url}/auth/v1${path}`, { method: 'POST', headers: { apikey: ANON_KEY, 'content-type': 'application/json', 'x-test-client-ip': '10.9.9.9' }, body: JSON.stringify(body) });
+      fetch(`${server.url}/auth/v1${path}`, {
+        method: 'POST',
+        headers: { apikey: ANON_KEY, 'content-type': 'application/json', 'x-test-client-ip': '10.9.9.9' },
+        body: JSON.stringify(body),
+      });
     const email = freshEmail('nul').toLowerCase();
     for (const body of [
       { email: `a\u0000${email}`, password: 'correct horse' },
@@ -134,7 +138,11 @@ describe('sign-up', () => {
     const { session, email } = await signUp();
     const nest = (depth: number, leaf: string) => `${'{"k":'.repeat(depth)}${JSON.stringify(leaf)}${'}'.repeat(depth)}`;
     const put = (body: string) =>
-      fetch(`${server.url}/auth/v1/user`, { method: 'PUT', headers: { apikey: ANON_KEY, authorization: `Bearer ${session.access_token}`, 'content-type': 'application/json' }, body });
+      fetch(`${server.url}/auth/v1/user`, {
+        method: 'PUT',
+        headers: { apikey: ANON_KEY, authorization: `Bearer ${session.access_token}`, 'content-type': 'application/json' },
+        body,
+      });
     for (const body of [`{"data":${nest(80, 'nul \u0000 here')}}`, `{"data":${nest(80, 'lone \ud800')}}`, `{"data":${nest(5000, 'x')}}`]) {
       const answer = await put(body);
       expect(answer.status).toBe(400);
@@ -217,7 +225,12 @@ describe('refresh tokens', () => {
     expect(tabC.error).toBeNull();
     const late = await client().auth.refreshSession({ refresh_token: session.refresh_token });
     expect(late.data.session!.refresh_token).toBe(tabC.data.session!.refresh_token);
-    const active = await db.selectFrom('auth_refresh_tokens').select('token_hash').where('session_id', '=', decodeJwt(session.access_token).session_id as string).where('revoked', '=', false).execute();
+    const active = await db
+      .selectFrom('auth_refresh_tokens')
+      .select('token_hash')
+      .where('session_id', '=', decodeJwt(session.access_token).session_id as string)
+      .where('revoked', '=', false)
+      .execute();
     expect(active).toHaveLength(1);
   });
 

@@ -45,7 +45,10 @@ export function createEmbeddedAuth(options: EmbeddedAuthOptions): EmbeddedAuth {
     if (isDatabaseUnavailable(err)) {
       kit.logger.warn('auth: database unavailable', { method: c.req.method, path: c.req.path, error: err.message });
       c.header('Retry-After', String(RETRY_AFTER_SECONDS));
-      return c.json({ code: 'database_unavailable', message: 'The sign-in service cannot reach its database right now. Please try again in a few seconds.' }, 503);
+      return c.json(
+        { code: 'database_unavailable', message: 'The sign-in service cannot reach its database right now. Please try again in a few seconds.' },
+        503,
+      );
     }
     kit.logger.error('auth: unexpected error', { method: c.req.method, path: c.req.path, error: err.stack ?? String(err) });
     return c.json({ code: 'unexpected_failure', message: 'Unexpected failure, please check server logs for more information' }, 500);

@@ -72,7 +72,8 @@ export function linkRoutes(kit: AuthKit): Hono {
   // supabase-js's verifyOtp({email, token, type: 'email'}) too: the six-digit code of a sign-in link.
   app.post('/verify', async (c) => {
     const body = await readJsonObject(c);
-    if (body.email !== undefined && body.token_hash === undefined && purposeOf(body.type) === 'magiclink') return c.json(await verifyCode(kit, body.email, body.token));
+    if (body.email !== undefined && body.token_hash === undefined && purposeOf(body.type) === 'magiclink')
+      return c.json(await verifyCode(kit, body.email, body.token));
     return c.json(await verifyLink(kit, body.token_hash ?? body.token, body.type));
   });
   return app;
@@ -135,7 +136,9 @@ async function verifyCode(kit: AuthKit, email: unknown, code: unknown) {
   const codeHash = await signInCodeHash(user.id, code);
   const notBefore = new Date(kit.clock().getTime() - LINK_LIFETIME_MS);
   try {
-    return await openSession(kit, 'magiclink', async (trx) => ((await takeSignInCode(trx, user.id, codeHash, notBefore, SIGN_IN_CODE_TRIES)) ? { userId: user.id } : undefined));
+    return await openSession(kit, 'magiclink', async (trx) =>
+      (await takeSignInCode(trx, user.id, codeHash, notBefore, SIGN_IN_CODE_TRIES)) ? { userId: user.id } : undefined,
+    );
   } catch (error) {
     if (error instanceof AuthFailure) throw new AuthFailure(403, 'otp_expired', CODE_INVALID);
     throw error;
@@ -170,7 +173,11 @@ async function openSession(
     return { user: await recordSignIn(trx, user.id, now), sessionId };
   });
   if (!verified) throw new AuthFailure(403, 'otp_expired', LINK_INVALID);
-  const events: Record<LinkPurpose, string> = { recovery: 'auth: recovery link used', email_change: 'auth: email address changed', magiclink: 'auth: signed in by a mailed link or code' };
+  const events: Record<LinkPurpose, string> = {
+    recovery: 'auth: recovery link used',
+    email_change: 'auth: email address changed',
+    magiclink: 'auth: signed in by a mailed link or code',
+  };
   kit.logger.info(events[purpose], { userId: verified.user.id });
   return kit.tokenResponse(verified.user, verified.sessionId, refreshToken);
 }

@@ -50,7 +50,12 @@ afterAll(() => new Promise<void>((resolve) => receiver.server.close(() => resolv
 describe('SMTP_URL set', () => {
   it('hands each message to the SMTP server, from MAIL_FROM to the recipient, with its subject and link', async () => {
     const mailer = await smtpMailer(`smtp://127.0.0.1:${receiver.port}`, 'Shop <no-reply@shop.example>');
-    await mailer.send({ to: 'ana@example.test', subject: 'Reset your password', text: 'Open this link:\nhttp://localhost/auth/v1/verify?token=abc', link: 'unused' });
+    await mailer.send({
+      to: 'ana@example.test',
+      subject: 'Reset your password',
+      text: 'Open this link:\nhttp://localhost/auth/v1/verify?token=abc',
+      link: 'unused',
+    });
     expect(receiver.received).toHaveLength(1);
     const [mail] = receiver.received;
     expect(mail!.from).toContain('<no-reply@shop.example>');

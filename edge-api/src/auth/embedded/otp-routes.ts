@@ -40,12 +40,24 @@ export function otpRoutes(kit: AuthKit): Hono {
 }
 
 /** Finds or makes the account, then mails its link and code; failures are logged, never thrown (the caller has answered). */
-export async function mailSignIn(kit: AuthKit, email: string, options: { createUser: boolean; metadata: Record<string, unknown>; redirectTo: string | undefined }): Promise<void> {
+export async function mailSignIn(
+  kit: AuthKit,
+  email: string,
+  options: { createUser: boolean; metadata: Record<string, unknown>; redirectTo: string | undefined },
+): Promise<void> {
   try {
     let user = await findAuthUserByEmail(kit.db, email);
     if (!user && options.createUser) {
       const passwordHash = await bcrypt.hash(crypto.randomUUID(), BCRYPT_COST);
-      user = await insertAuthUser(kit.db, { id: crypto.randomUUID(), email, passwordHash, metadata: options.metadata, now: kit.clock(), signedIn: false, confirmed: false });
+      user = await insertAuthUser(kit.db, {
+        id: crypto.randomUUID(),
+        email,
+        passwordHash,
+        metadata: options.metadata,
+        now: kit.clock(),
+        signedIn: false,
+        confirmed: false,
+      });
       user ??= await findAuthUserByEmail(kit.db, email);
       if (user) kit.logger.info('auth: account made for a sign-in link', { userId: user.id });
     }
@@ -83,7 +95,15 @@ export async function ensureAccount(kit: AuthKit, email: string): Promise<string
   const passwordHash = await bcrypt.hash(crypto.randomUUID(), BCRYPT_COST);
   const found = await findAuthUserByEmail(kit.db, address);
   if (found) return found.id;
-  const made = await insertAuthUser(kit.db, { id: crypto.randomUUID(), email: address, passwordHash, metadata: {}, now: kit.clock(), signedIn: false, confirmed: false });
+  const made = await insertAuthUser(kit.db, {
+    id: crypto.randomUUID(),
+    email: address,
+    passwordHash,
+    metadata: {},
+    now: kit.clock(),
+    signedIn: false,
+    confirmed: false,
+  });
   if (made) kit.logger.info('auth: account made for an order with an email', { userId: made.id });
   const user = made ?? (await findAuthUserByEmail(kit.db, address));
   if (!user) throw new Error('the account of an order with an email could not be made');

@@ -44,7 +44,12 @@ export async function recordOwnerAdmin(
   let outcome: OwnerAdminResult['record'];
   if (!record) {
     // Another live record may hold the address (a user whose auth account was deleted meanwhile): it goes.
-    await trx.updateTable('users').set({ deleted_at: writeTime(), updated_at: writeTime(), version }).where('email', '=', email).where('deleted_at', 'is', null).execute();
+    await trx
+      .updateTable('users')
+      .set({ deleted_at: writeTime(), updated_at: writeTime(), version })
+      .where('email', '=', email)
+      .where('deleted_at', 'is', null)
+      .execute();
     await trx
       .insertInto('users')
       .values({ id: userId, email, display_name: input.name ?? 'Owner', mobile: '', user_role: 'admin', version })

@@ -160,7 +160,10 @@ describe('password recovery (resetPasswordForEmail)', () => {
       const body = JSON.stringify({ email });
       const sent = request(
         `${server.url}/auth/v1/recover`,
-        { method: 'POST', headers: { host: 'attacker.example', apikey: ANON_KEY, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+        {
+          method: 'POST',
+          headers: { host: 'attacker.example', apikey: ANON_KEY, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        },
         (response) => {
           response.resume();
           resolve(response.statusCode ?? 0);
@@ -334,7 +337,12 @@ describe('the local mailbox (no SMTP_URL)', () => {
       const lines: string[] = [];
       const logger = { info: (message: string) => lines.push(message), warn: () => {}, error: () => {} };
       const mailer = await mailboxMailer(join(dir, 'mailbox'), { logger });
-      await mailer.send({ to: 'ana@example.test', subject: 'Reset your password', text: 'Open http://localhost/x?token=abc', link: 'http://localhost/x?token=abc' });
+      await mailer.send({
+        to: 'ana@example.test',
+        subject: 'Reset your password',
+        text: 'Open http://localhost/x?token=abc',
+        link: 'http://localhost/x?token=abc',
+      });
       const [mail] = await readMailbox(join(dir, 'mailbox'));
       expect(mail).toMatchObject({ to: 'ana@example.test', subject: 'Reset your password', text: 'Open http://localhost/x?token=abc\n' });
       expect((await stat(join(dir, 'mailbox'))).mode & 0o777).toBe(0o700);

@@ -2,7 +2,16 @@ import bcrypt from 'bcryptjs';
 import { Hono, type Context } from 'hono';
 import { limitMailsTo, refuseFor, spend } from './auth-limits.ts';
 import type { AuthKit } from './auth-kit.ts';
-import { BCRYPT_COST, deleteOneTimeTokens, endSessions, findAuthUserByEmail, lockAuthUser, setSessionMethod, updateAuthUser, type AuthUserRow } from './auth-store.ts';
+import {
+  BCRYPT_COST,
+  deleteOneTimeTokens,
+  endSessions,
+  findAuthUserByEmail,
+  lockAuthUser,
+  setSessionMethod,
+  updateAuthUser,
+  type AuthUserRow,
+} from './auth-store.ts';
 import { AuthFailure, checkNewPassword, normalizeEmail, readJsonObject } from './auth-requests.ts';
 import type { Caller } from './auth-tokens.ts';
 import { toAuthUser } from './auth-user.ts';

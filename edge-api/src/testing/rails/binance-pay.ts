@@ -43,7 +43,9 @@ export function binancePayStandIn(account = BINANCE_TEST_ACCOUNT) {
   app.use('/binancepay/*', async (c, next) => {
     counts.requests += 1;
     const body = await c.req.text();
-    const [timestamp, nonce, serial, signature] = ['binancepay-timestamp', 'binancepay-nonce', 'binancepay-certificate-sn', 'binancepay-signature'].map((h) => c.req.header(h));
+    const [timestamp, nonce, serial, signature] = ['binancepay-timestamp', 'binancepay-nonce', 'binancepay-certificate-sn', 'binancepay-signature'].map((h) =>
+      c.req.header(h),
+    );
     if (serial !== account.apiKey) return fail(c, '400002', 'Invalid API key.');
     const expected = createHmac('sha512', account.secretKey).update(`${timestamp}\n${nonce}\n${body}\n`).digest('hex').toUpperCase();
     if (!timestamp || nonce?.length !== 32 || signature !== expected) return fail(c, '400002', 'Signature for this request is not valid.');
@@ -52,20 +54,63 @@ export function binancePayStandIn(account = BINANCE_TEST_ACCOUNT) {
   const find = (body: { prepayId?: string; merchantTradeNo?: string }) =>
     body.prepayId ? orders.get(body.prepayId) : [...orders.values()].find((o) => o.merchantTradeNo === body.merchantTradeNo);
   app.post('/binancepay/openapi/v3/order', async (c) => {
-    const body = await c.req.json<{ merchantTradeNo?: string; orderAmount?: string; currency?: string; webhookUrl?: string; env?: { terminalType?: string }; goodsDetails?: unknown[]; description?: string }>();
-    if (!body.env?.terminalType || !body.description || !Array.isArray(body.goodsDetails)) return fail(c, '400001', 'Mandatory parameter missing: env, description or goodsDetails.');
-    if (!body.merchantTradeNo || !/^[A-Za-z0-9]{1,32}$/.test(body.merchantTradeNo) || find(body)) return fail(c, '400201', 'merchantTradeNo is invalid or duplicated.');
+    const body = await c.req.json<{
+      merchantTradeNo?: string;
+      orderAmount?: string;
+      currency?: string;
+      webhookUrl?: string;
+      env?: { terminalType?: string };
+      goodsDetails?: unknown[];
+      description?: string;
+    }>();
+    if (!body.env?.terminalType || !body.description || !Array.isArray(body.goodsDetails))
+      return fail(c, '400001', 'Mandatory parameter missing: env, description or goodsDetails.');
+    if (!body.merchantTradeNo || !/^[A-Za-z0-9]{1,32}$/.test(body.merchantTradeNo) || find(body))
+      return fail(c, '400201', 'merchantTradeNo is invalid or duplicated.');
     if (!body.orderAmount || !(Number(body.orderAmount) >= 0.00000001) || !body.currency) return fail(c, '400001', 'orderAmount or currency is invalid.');
-    const prepayId = BigInt.asUintN(63, BigInt(`0x${randomBytes(8).toString('hex')}`)).toString().padStart(19, '1').slice(0, 19);
-    const order: StandInBinanceOrder = { prepayId, merchantTradeNo: body.merchantTradeNo, amount: body.orderAmount, currency: body.currency, status: 'INITIAL', webhookUrl: body.webhookUrl ?? '', createTime: Date.now() };
+    const prepayId = BigInt.asUintN(63, BigInt(`0x${randomBytes(8).toString('hex')}`))
+      .toString()
+      .padStart(19, '1')
+      .slice(0, 19);
+    const order: StandInBinanceOrder = {
+      prepayId,
+      merchantTradeNo: body.merchantTradeNo,
+      amount: body.orderAmount,
+      currency: body.currency,
+      status: 'INITIAL',
+      webhookUrl: body.webhookUrl ?? '',
+      createTime: Date.now(),
+    };
     orders.set(prepayId, order);
     const checkoutUrl = `${new URL(c.req.url).origin}/binance/checkout/${prepayId}`;
-    return ok(c, { prepayId, terminalType: body.env.terminalType, expireTime: Date.now() + 3_600_000, qrcodeLink: `${checkoutUrl}/qr.png`, qrContent: checkoutUrl, checkoutUrl, deeplink: `bnc://app.binance.com/payment/secpay?tempToken=${prepayId}`, universalUrl: checkoutUrl, currency: order.currency, totalFee: order.amount });
+    return ok(c, {
+      prepayId,
+      terminalType: body.env.terminalType,
+      expireTime: Date.now() + 3_600_000,
+      qrcodeLink: `${checkoutUrl}/qr.png`,
+      qrContent: checkoutUrl,
+      checkoutUrl,
+      deeplink: `bnc://app.binance.com/payment/secpay?tempToken=${prepayId}`,
+      universalUrl: checkoutUrl,
+      currency: order.currency,
+      totalFee: order.amount,
+    });
   });
   app.post('/binancepay/openapi/v2/order/query', async (c) => {
     const order = find(await c.req.json());
     if (!order) return fail(c, '400202', 'Order not found.');
-    return ok(c, { merchantId: 1, prepayId: order.prepayId, transactionId: order.transactionId, merchantTradeNo: order.merchantTradeNo, status: order.status, currency: order.currency, orderAmount: order.amount, openUserId: 'standinpayer', transactTime: order.transactionId ? Date.now() : undefined, createTime: order.createTime });
+    return ok(c, {
+      merchantId: 1,
+      prepayId: order.prepayId,
+      transactionId: order.transactionId,
+      merchantTradeNo: order.merchantTradeNo,
+      status: order.status,
+      currency: order.currency,
+      orderAmount: order.amount,
+      openUserId: 'standinpayer',
+      transactTime: order.transactionId ? Date.now() : undefined,
+      createTime: order.createTime,
+    });
   });
   app.post('/binancepay/openapi/order/close', async (c) => {
     const order = find(await c.req.json());
@@ -78,12 +123,32 @@ export function binancePayStandIn(account = BINANCE_TEST_ACCOUNT) {
 
   /** A notification as Binance sends it: bizId a bare (long) number in the body, data a JSON string. */
   const notification = (order: StandInBinanceOrder, bizType: string, bizStatus: string): SignedWebhook => {
-    const data = JSON.stringify({ merchantTradeNo: order.merchantTradeNo, productType: '02', productName: 'Order', transactTime: Date.now(), tradeType: 'WEB', totalFee: order.amount, currency: order.currency, transactionId: order.transactionId, openUserId: 'standinpayer' });
+    const data = JSON.stringify({
+      merchantTradeNo: order.merchantTradeNo,
+      productType: '02',
+      productName: 'Order',
+      transactTime: Date.now(),
+      tradeType: 'WEB',
+      totalFee: order.amount,
+      currency: order.currency,
+      transactionId: order.transactionId,
+      openUserId: 'standinpayer',
+    });
     const body = `{"bizType":${JSON.stringify(bizType)},"bizId":${order.prepayId},"bizIdStr":${JSON.stringify(order.prepayId)},"bizStatus":${JSON.stringify(bizStatus)},"data":${JSON.stringify(data)}}`;
     const timestamp = String(Date.now());
     const nonce = randomBytes(16).toString('hex');
     const signature = sign('sha256', Buffer.from(`${timestamp}\n${nonce}\n${body}\n`), privateKey).toString('base64');
-    return { url: order.webhookUrl, body, headers: { 'content-type': 'application/json', 'BinancePay-Timestamp': timestamp, 'BinancePay-Nonce': nonce, 'BinancePay-Signature': signature, 'BinancePay-Certificate-SN': certSerial } };
+    return {
+      url: order.webhookUrl,
+      body,
+      headers: {
+        'content-type': 'application/json',
+        'BinancePay-Timestamp': timestamp,
+        'BinancePay-Nonce': nonce,
+        'BinancePay-Signature': signature,
+        'BinancePay-Certificate-SN': certSerial,
+      },
+    };
   };
   const orderOf = (ref: { prepayId?: string; merchantTradeNo?: string }) => {
     const order = find(ref);

@@ -21,7 +21,12 @@ export interface StandInBkashPayment {
   createdAt: number;
 }
 
-export const BKASH_TEST_ACCOUNT = { appKey: 'bkash-stand-in-app-key', appSecret: 'bkash-stand-in-app-secret', username: 'sandboxTokenizedUser02', password: 'sandbox-stand-in-password' };
+export const BKASH_TEST_ACCOUNT = {
+  appKey: 'bkash-stand-in-app-key',
+  appSecret: 'bkash-stand-in-app-secret',
+  username: 'sandboxTokenizedUser02',
+  password: 'sandbox-stand-in-password',
+};
 
 export function bkashStandIn(account = BKASH_TEST_ACCOUNT) {
   const payments = new Map<string, StandInBkashPayment>();
@@ -32,11 +37,19 @@ export function bkashStandIn(account = BKASH_TEST_ACCOUNT) {
   app.post('/tokenized/checkout/token/grant', async (c) => {
     counts.requests += 1;
     const body = await c.req.json<{ app_key?: string; app_secret?: string }>();
-    if (c.req.header('username') !== account.username || c.req.header('password') !== account.password) return error(c, '2079', 'Invalid username and password');
+    if (c.req.header('username') !== account.username || c.req.header('password') !== account.password)
+      return error(c, '2079', 'Invalid username and password');
     if (body.app_key !== account.appKey || body.app_secret !== account.appSecret) return error(c, '2001', 'Invalid App Key');
     const idToken = randomBytes(24).toString('base64url');
     tokens.add(idToken);
-    return c.json({ statusCode: '0000', statusMessage: 'Successful', id_token: idToken, token_type: 'Bearer', expires_in: 3600, refresh_token: randomBytes(24).toString('base64url') });
+    return c.json({
+      statusCode: '0000',
+      statusMessage: 'Successful',
+      id_token: idToken,
+      token_type: 'Bearer',
+      expires_in: 3600,
+      refresh_token: randomBytes(24).toString('base64url'),
+    });
   });
   app.use('/tokenized/checkout/*', async (c, next) => {
     if (c.req.path.endsWith('/token/grant')) return next();
@@ -46,14 +59,57 @@ export function bkashStandIn(account = BKASH_TEST_ACCOUNT) {
   });
   app.post('/tokenized/checkout/create', async (c) => {
     const body = await c.req.json<Record<string, string>>();
-    if (body.mode !== '0011' || !body.callbackURL || !body.payerReference || body.currency !== 'BDT' || body.intent !== 'sale' || !/^\d+(\.\d{1,2})?$/.test(body.amount ?? '')) return error(c, '2065', 'Mandatory field missing');
+    if (
+      body.mode !== '0011' ||
+      !body.callbackURL ||
+      !body.payerReference ||
+      body.currency !== 'BDT' ||
+      body.intent !== 'sale' ||
+      !/^\d+(\.\d{1,2})?$/.test(body.amount ?? '')
+    )
+      return error(c, '2065', 'Mandatory field missing');
     const paymentID = `TR0011${randomBytes(8).toString('hex').toUpperCase()}`;
-    const payment: StandInBkashPayment = { paymentID, amount: body.amount!, invoice: body.merchantInvoiceNumber ?? '', callbackURL: body.callbackURL, state: 'Initiated', createdAt: Date.now() };
+    const payment: StandInBkashPayment = {
+      paymentID,
+      amount: body.amount!,
+      invoice: body.merchantInvoiceNumber ?? '',
+      callbackURL: body.callbackURL,
+      state: 'Initiated',
+      createdAt: Date.now(),
+    };
     payments.set(paymentID, payment);
     const back = (status: string) => `${body.callbackURL}?paymentID=${paymentID}&status=${status}`;
-    return c.json({ statusCode: '0000', statusMessage: 'Successful', paymentID, bkashURL: `${new URL(c.req.url).origin}/bkash/checkout/${paymentID}`, callbackURL: body.callbackURL, successCallbackURL: back('success'), failureCallbackURL: back('failure'), cancelledCallbackURL: back('cancel'), amount: payment.amount, intent: 'sale', currency: 'BDT', paymentCreateTime: new Date().toISOString(), transactionStatus: 'Initiated', merchantInvoiceNumber: payment.invoice });
+    return c.json({
+      statusCode: '0000',
+      statusMessage: 'Successful',
+      paymentID,
+      bkashURL: `${new URL(c.req.url).origin}/bkash/checkout/${paymentID}`,
+      callbackURL: body.callbackURL,
+      successCallbackURL: back('success'),
+      failureCallbackURL: back('failure'),
+      cancelledCallbackURL: back('cancel'),
+      amount: payment.amount,
+      intent: 'sale',
+      currency: 'BDT',
+      paymentCreateTime: new Date().toISOString(),
+      transactionStatus: 'Initiated',
+      merchantInvoiceNumber: payment.invoice,
+    });
   });
-  const answer = (p: StandInBkashPayment) => ({ statusCode: '0000', statusMessage: 'Successful', paymentID: p.paymentID, payerReference: '01770618575', customerMsisdn: '01770618575', trxID: p.trxID, amount: p.amount, transactionStatus: p.state === 'Approved' ? 'Initiated' : p.state, paymentExecuteTime: p.trxID ? new Date().toISOString() : undefined, currency: 'BDT', intent: 'sale', merchantInvoiceNumber: p.invoice });
+  const answer = (p: StandInBkashPayment) => ({
+    statusCode: '0000',
+    statusMessage: 'Successful',
+    paymentID: p.paymentID,
+    payerReference: '01770618575',
+    customerMsisdn: '01770618575',
+    trxID: p.trxID,
+    amount: p.amount,
+    transactionStatus: p.state === 'Approved' ? 'Initiated' : p.state,
+    paymentExecuteTime: p.trxID ? new Date().toISOString() : undefined,
+    currency: 'BDT',
+    intent: 'sale',
+    merchantInvoiceNumber: p.invoice,
+  });
   app.post('/tokenized/checkout/execute', async (c) => {
     const p = payments.get((await c.req.json<{ paymentID?: string }>()).paymentID ?? '');
     if (!p) return error(c, '2056', 'Invalid Payment State');
@@ -71,7 +127,9 @@ export function bkashStandIn(account = BKASH_TEST_ACCOUNT) {
   app.get('/checkout/:paymentID', (c) => {
     const p = payments.get(c.req.param('paymentID'));
     if (!p) return c.text('Unknown payment', 404);
-    return c.html(`<!doctype html><html lang="en"><title>bKash</title><main><h1>bKash</h1><p>Pay ৳${p.amount} (invoice ${p.invoice})</p><a href="${p.paymentID}/approve">Pay with bKash</a> <a href="${p.paymentID}/cancel">Cancel</a></main></html>`);
+    return c.html(
+      `<!doctype html><html lang="en"><title>bKash</title><main><h1>bKash</h1><p>Pay ৳${p.amount} (invoice ${p.invoice})</p><a href="${p.paymentID}/approve">Pay with bKash</a> <a href="${p.paymentID}/cancel">Cancel</a></main></html>`,
+    );
   });
   app.get('/checkout/:paymentID/:choice', (c) => {
     const p = payments.get(c.req.param('paymentID'));

@@ -30,9 +30,11 @@ export function tronGridStandIn(options: { apiKey?: string } = {}) {
   const app = new Hono();
   app.get('/v1/accounts/:address/transactions/trc20', (c) => {
     counts.requests += 1;
-    if (options.apiKey && c.req.header('TRON-PRO-API-KEY') !== options.apiKey) return c.json({ success: false, error: 'ApiKey not exists', statusCode: 401 }, 401);
+    if (options.apiKey && c.req.header('TRON-PRO-API-KEY') !== options.apiKey)
+      return c.json({ success: false, error: 'ApiKey not exists', statusCode: 401 }, 401);
     const q = (name: string, alias?: string) => c.req.query(name) ?? (alias ? c.req.query(alias) : undefined);
-    if (q('only_confirmed') === 'true' && q('only_unconfirmed') === 'true') return c.json({ success: false, error: 'only_confirmed and only_unconfirmed cannot be used together', statusCode: 400 }, 400);
+    if (q('only_confirmed') === 'true' && q('only_unconfirmed') === 'true')
+      return c.json({ success: false, error: 'only_confirmed and only_unconfirmed cannot be used together', statusCode: 400 }, 400);
     const limit = Number(q('limit') ?? 20);
     if (!Number.isInteger(limit) || limit < 1 || limit > 200) return c.json({ success: false, error: 'limit must be between 1 and 200', statusCode: 400 }, 400);
     const address = c.req.param('address');
@@ -55,9 +57,21 @@ export function tronGridStandIn(options: { apiKey?: string } = {}) {
     const more = start + limit < rows.length;
     const fingerprint = more ? Buffer.from(page[page.length - 1]!.txid).toString('base64url') : undefined;
     return c.json({
-      data: page.map((t) => ({ transaction_id: t.txid, token_info: { symbol: 'USDT', address: t.contract, decimals: 6, name: 'Tether USD' }, block_timestamp: t.blockTimestamp, from: t.from, to: t.to, type: 'Transfer', value: t.value })),
+      data: page.map((t) => ({
+        transaction_id: t.txid,
+        token_info: { symbol: 'USDT', address: t.contract, decimals: 6, name: 'Tether USD' },
+        block_timestamp: t.blockTimestamp,
+        from: t.from,
+        to: t.to,
+        type: 'Transfer',
+        value: t.value,
+      })),
       success: true,
-      meta: { at: Date.now(), page_size: page.length, ...(fingerprint && { fingerprint, links: { next: `${new URL(c.req.url).href}&fingerprint=${fingerprint}` } }) },
+      meta: {
+        at: Date.now(),
+        page_size: page.length,
+        ...(fingerprint && { fingerprint, links: { next: `${new URL(c.req.url).href}&fingerprint=${fingerprint}` } }),
+      },
     });
   });
   /** A transfer made on the chain: unconfirmed until `confirm` (or at once with confirmed: true). */

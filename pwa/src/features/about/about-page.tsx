@@ -56,8 +56,8 @@ export function AboutPage() {
           <p className="text-lg font-semibold">Who We Are</p>
           <h1 className="mt-2 text-4xl font-extrabold md:text-5xl">Your Global Service Partner</h1>
           <p className="mt-4 text-lg">
-            We help buyers around the world get the digital services they need: accounts, documents, servers and proxies,
-            delivered quickly and backed by real support.
+            We help buyers around the world get the digital services they need: accounts, documents, servers and proxies, delivered quickly and backed by real
+            support.
           </p>
         </div>
       </section>
@@ -112,8 +112,8 @@ export function AboutPage() {
           Our Mission
         </h2>
         <p className="mt-4 text-lg">
-          Our mission is to make premium digital services simple, safe and affordable for everyone, everywhere: honest
-          prices, fast delivery and support that is there whenever you need it.
+          Our mission is to make premium digital services simple, safe and affordable for everyone, everywhere: honest prices, fast delivery and support that is
+          there whenever you need it.
         </p>
         <Link to="/services" className="btn btn-primary mt-6">
           Browse Services

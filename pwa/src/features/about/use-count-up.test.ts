@@ -10,9 +10,7 @@ afterEach(() => {
 });
 
 function preferReducedMotion(reduce: boolean) {
-  vi.spyOn(window, 'matchMedia').mockImplementation(
-    (query: string) => ({ matches: reduce && query.includes('reduce'), media: query }) as MediaQueryList,
-  );
+  vi.spyOn(window, 'matchMedia').mockImplementation((query: string) => ({ matches: reduce && query.includes('reduce'), media: query }) as MediaQueryList);
 }
 
 function Counter({ target }: { target: number }) {

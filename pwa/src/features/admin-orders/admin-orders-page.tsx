@@ -51,13 +51,21 @@ export function AdminOrdersPage() {
 
   return (
     <div className="space-y-6">
-      <OrdersHeader online={online} pendingCount={pendingCount} refusedCount={failed.length} exporting={exporting} onRefresh={reload} onExport={() => void exportCsv()} />
+      <OrdersHeader
+        online={online}
+        pendingCount={pendingCount}
+        refusedCount={failed.length}
+        exporting={exporting}
+        onRefresh={reload}
+        onExport={() => void exportCsv()}
+      />
       <RefusedChanges entries={failed.filter(isOrderChange)} userId={userId} />
       <OrderFigures stats={stats} local={localStats} />
       <OrderFiltersBar filters={filters} onChange={updateFilters} />
       {source === 'local' && (
         <p className="text-sm text-base-content/70">
-          {online ? 'The server cannot be reached' : 'Offline'}: showing the orders saved on this device. Changes are queued and sync when the connection returns.
+          {online ? 'The server cannot be reached' : 'Offline'}: showing the orders saved on this device. Changes are queued and sync when the connection
+          returns.
         </p>
       )}
 

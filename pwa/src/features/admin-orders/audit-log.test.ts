@@ -14,12 +14,14 @@ const entry = (action: string, details: Record<string, unknown> = {}): AuditEntr
 });
 
 describe('order history lines', () => {
-  it("says when the customer cancelled, and what proof they sent, flagging a reused one", () => {
+  it('says when the customer cancelled, and what proof they sent, flagging a reused one', () => {
     expect(describeAuditEntry(entry('order.cancel', { by: 'customer' }))).toBe('The customer cancelled the order');
     expect(describeAuditEntry(entry('order.payment_proof', { transactionId: 'TX1', screenshot: true, reusedOn: ['o2'] }))).toBe(
       'Sent a payment proof: transaction ID TX1 and a screenshot (already used on 1 other order)',
     );
-    expect(describeAuditEntry(entry('order.payment_proof', { transactionId: null, screenshot: true, reusedOn: [] }))).toBe('Sent a payment proof: a screenshot');
+    expect(describeAuditEntry(entry('order.payment_proof', { transactionId: null, screenshot: true, reusedOn: [] }))).toBe(
+      'Sent a payment proof: a screenshot',
+    );
   });
 
   it('says when the customer first viewed the delivered password, and on which device', () => {
@@ -28,9 +30,11 @@ describe('order history lines', () => {
   });
 
   it('says what a status change did', () => {
-    expect(describeAuditEntry(entry('order.update', { from: { paymentStatus: 'pending', orderStatus: 'pending' }, to: { paymentStatus: 'pending', orderStatus: 'processing' } }))).toBe(
-      'Changed order status pending → processing',
-    );
+    expect(
+      describeAuditEntry(
+        entry('order.update', { from: { paymentStatus: 'pending', orderStatus: 'pending' }, to: { paymentStatus: 'pending', orderStatus: 'processing' } }),
+      ),
+    ).toBe('Changed order status pending → processing');
   });
 
   it('says how an order was delivered, never with a password', () => {

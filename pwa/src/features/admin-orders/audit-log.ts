@@ -41,7 +41,10 @@ export function describeAuditEntry(entry: AuditEntry): string {
     case 'order.payment_proof': {
       const reference = typeof details.transactionId === 'string' ? ` transaction ID ${details.transactionId}` : '';
       const screenshot = details.screenshot ? `${reference ? ' and' : ''} a screenshot` : '';
-      const reused = Array.isArray(details.reusedOn) && details.reusedOn.length > 0 ? ` (already used on ${details.reusedOn.length} other order${details.reusedOn.length === 1 ? '' : 's'})` : '';
+      const reused =
+        Array.isArray(details.reusedOn) && details.reusedOn.length > 0
+          ? ` (already used on ${details.reusedOn.length} other order${details.reusedOn.length === 1 ? '' : 's'})`
+          : '';
       return `Sent a payment proof:${reference}${screenshot}${reused}`;
     }
     default:

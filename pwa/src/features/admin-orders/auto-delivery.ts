@@ -18,13 +18,18 @@ export async function deliversAutomatically(order: Order): Promise<boolean> {
 /** What staff are told once the server answered: delivered from stock, or paid and waiting for stock. */
 export function autoDeliveryOutcome(after: Order | undefined, orderId: string): { ok: boolean; text: string } {
   const label = `Order #${shortOrderId(orderId)}`;
-  if (after?.orderStatus === 'delivered' && (after.stockId || after.serviceStockId)) return { ok: true, text: `${label} is paid and was delivered automatically from stock.` };
+  if (after?.orderStatus === 'delivered' && (after.stockId || after.serviceStockId))
+    return { ok: true, text: `${label} is paid and was delivered automatically from stock.` };
   return { ok: false, text: `${label} is paid, but no stock was left to deliver: it waits. Add stock, then mark it paid again or deliver it by hand.` };
 }
 
 /** Marks the order paid through the outbox; answers the message for staff. */
 export async function markPaidForAutoDelivery(userId: string, db: UserDb, order: Order): Promise<{ ok: boolean; text: string }> {
-  const handle = setPaymentStatus(userId, { orderId: order.id, paymentStatus: 'paid', version: order.version, from: order.paymentStatus }, { shown: { orders: [order] } });
+  const handle = setPaymentStatus(
+    userId,
+    { orderId: order.id, paymentStatus: 'paid', version: order.version, from: order.paymentStatus },
+    { shown: { orders: [order] } },
+  );
   const outcome = await serverOutcome(handle.done);
   if (outcome !== 'confirmed') {
     return { ok: true, text: `Order #${shortOrderId(order.id)} is marked paid on this device; it is delivered from stock when it syncs.` };

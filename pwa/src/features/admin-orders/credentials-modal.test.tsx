@@ -34,7 +34,10 @@ let engine: SyncEngine;
 
 beforeAll(async () => {
   api = await createApiHarness();
-  fetchFromApp(() => api, () => network === 'down');
+  fetchFromApp(
+    () => api,
+    () => network === 'down',
+  );
   admin = await api.createUser('admin');
   customer = await api.createUser('user');
   const service = await api.call<{ id: string }>('POST', '/api/services', {
@@ -90,7 +93,13 @@ async function orderOnDevice(productId = serviceId): Promise<Order> {
 async function stockOnServer(name: string): Promise<WiseStock> {
   const created = await api.call<WiseStock>('POST', '/api/wise-stocks', {
     user: admin,
-    json: { wiseName: name, wiseEmail: `${name.toLowerCase()}-${crypto.randomUUID().slice(0, 6)}@wise.test`, wisePassword: `Pw-${name}`, authImage: 'https://img.example/auth.png', userName: 'Demo Admin' },
+    json: {
+      wiseName: name,
+      wiseEmail: `${name.toLowerCase()}-${crypto.randomUUID().slice(0, 6)}@wise.test`,
+      wisePassword: `Pw-${name}`,
+      authImage: 'https://img.example/auth.png',
+      userName: 'Demo Admin',
+    },
   });
   expect(created.status).toBe(201);
   return created.body;
@@ -198,7 +207,11 @@ describe('Add WISE Credentials', () => {
     expect(await screen.findByText(SAVED_OFFLINE_MESSAGE)).toBeTruthy();
     expect(onClose).toHaveBeenCalled();
     const [entry] = await outbox();
-    expect(entry).toMatchObject({ name: 'deliverOrder', status: 'pending', args: { orderId: order.id, wiseEmail: 'buyer@wise.test', wisePassword: 'Secret#1' } });
+    expect(entry).toMatchObject({
+      name: 'deliverOrder',
+      status: 'pending',
+      args: { orderId: order.id, wiseEmail: 'buyer@wise.test', wisePassword: 'Secret#1' },
+    });
     expect(await getUserDb(admin.id).orders.get(order.id)).toMatchObject({ orderStatus: 'delivered', paymentStatus: 'paid', wiseEmail: 'buyer@wise.test' });
   });
 

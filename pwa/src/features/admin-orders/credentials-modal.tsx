@@ -70,7 +70,10 @@ function AccountCredentialsModal({ order, userId, online, onClose, replace = fal
   // The service's own accounts as synced (decision 072), offered beside the Wise pool; delivered by id.
   const db = useUserDb();
   const ownStock = useLiveQuery(
-    async () => (db ? (await db.serviceStocks.where('serviceId').equals(order.productId).toArray()).filter((item) => item.status === 'available' && item.kind === 'account') : []),
+    async () =>
+      db
+        ? (await db.serviceStocks.where('serviceId').equals(order.productId).toArray()).filter((item) => item.status === 'available' && item.kind === 'account')
+        : [],
     [db, order.productId],
   );
   const [ownStockId, setOwnStockId] = useState('');
@@ -111,7 +114,11 @@ function AccountCredentialsModal({ order, userId, online, onClose, replace = fal
     const base = { orderId: order.id, version: order.version, ...(replace ? { replace: true as const } : {}) };
     if (ownStockId) return deliverOrder(userId, { ...base, serviceStockId: ownStockId }, { shown });
     if (stock) return deliverOrder(userId, { ...base, stockId: stock.id }, { shown });
-    return deliverOrder(userId, { ...base, wiseEmail: email.trim(), wisePassword: password, ...(upload.proof ? { wiseImage: upload.proof.path } : {}) }, { shown });
+    return deliverOrder(
+      userId,
+      { ...base, wiseEmail: email.trim(), wisePassword: password, ...(upload.proof ? { wiseImage: upload.proof.path } : {}) },
+      { shown },
+    );
   };
 
   const submit = async (event: FormEvent) => {
@@ -191,11 +198,7 @@ function AccountCredentialsModal({ order, userId, online, onClose, replace = fal
       )}
       {!ownStockId && <StockPicker stocks={stocks} picked={stock} onPick={pickStock} onTypeInstead={clearStock} />}
 
-      <form
-        noValidate
-        onSubmit={(event) => void submit(event)}
-        aria-describedby={describedBy(warning.title && bannerId, !ownStockId && problem && problemId)}
-      >
+      <form noValidate onSubmit={(event) => void submit(event)} aria-describedby={describedBy(warning.title && bannerId, !ownStockId && problem && problemId)}>
         <DuplicateBanner id={bannerId} warning={warning} className="mb-4" />
         {!ownStockId && <DuplicateCheckNotice id={problemId} problem={problem} consequence={UNCHECKED_MESSAGE} className="mb-4" />}
         {!online && (

@@ -102,7 +102,12 @@ export function OrderFiltersBar({ filters, onChange }: { filters: OrderFilters; 
         <label htmlFor={`${id}-report`} className="mb-1 block text-sm font-medium">
           Problem reports
         </label>
-        <select id={`${id}-report`} className="select w-full" value={filters.report ?? ''} onChange={(event) => onChange({ report: event.target.value === 'open' ? 'open' : '' })}>
+        <select
+          id={`${id}-report`}
+          className="select w-full"
+          value={filters.report ?? ''}
+          onChange={(event) => onChange({ report: event.target.value === 'open' ? 'open' : '' })}
+        >
           <option value="">All orders</option>
           <option value="open">Reported problems</option>
         </select>

@@ -163,7 +163,17 @@ describe('the problem report filter (decision 063)', () => {
     expect(filtersFromSearchParams(new URLSearchParams('report=closed')).report).toBeUndefined();
     const order = { id: 'o', title: 't', userEmail: 'e', userName: 'n', orderStatus: 'delivered', paymentStatus: 'paid' } as Order;
     expect(matchesFilters(order, { status: '', paymentStatus: '', search: '', report: 'open' })).toBe(false);
-    expect(matchesFilters({ ...order, report: { status: 'open', reason: 'locked', note: '', reportedAt: '' } }, { status: '', paymentStatus: '', search: '', report: 'open' })).toBe(true);
-    expect(matchesFilters({ ...order, report: { status: 'declined', reason: 'locked', note: '', reportedAt: '' } }, { status: '', paymentStatus: '', search: '', report: 'open' })).toBe(false);
+    expect(
+      matchesFilters(
+        { ...order, report: { status: 'open', reason: 'locked', note: '', reportedAt: '' } },
+        { status: '', paymentStatus: '', search: '', report: 'open' },
+      ),
+    ).toBe(true);
+    expect(
+      matchesFilters(
+        { ...order, report: { status: 'declined', reason: 'locked', note: '', reportedAt: '' } },
+        { status: '', paymentStatus: '', search: '', report: 'open' },
+      ),
+    ).toBe(false);
   });
 });

@@ -51,7 +51,11 @@ describe('the order list', () => {
   });
 
   it('offers no credentials for a cancelled or refunded order, and says why', () => {
-    renderList([order('02', { orderStatus: 'cancelled' }), order('03', { paymentStatus: 'refunded', orderStatus: 'completed' }), order('04', { orderStatus: 'processing' })]);
+    renderList([
+      order('02', { orderStatus: 'cancelled' }),
+      order('03', { paymentStatus: 'refunded', orderStatus: 'completed' }),
+      order('04', { orderStatus: 'processing' }),
+    ]);
     expect(within(card('02')).queryByRole('button', { name: /Add credentials/ })).toBeNull();
     expect(within(card('02')).getByText('None: the order is cancelled')).toBeTruthy();
     expect(within(card('03')).queryByRole('button', { name: /Add credentials/ })).toBeNull();

@@ -1,6 +1,13 @@
 import { useId } from 'react';
 import { ExternalLink } from '../../components/external-link.tsx';
-import { orderStatuses, paymentStatuses, reportReasonLabels, type Order, type OrderStatus, type PaymentStatus } from '../../../../edge-api/src/contract/orders.ts';
+import {
+  orderStatuses,
+  paymentStatuses,
+  reportReasonLabels,
+  type Order,
+  type OrderStatus,
+  type PaymentStatus,
+} from '../../../../edge-api/src/contract/orders.ts';
 import { capitalize, formatDateShort, formatDateTime } from '../../lib/format.ts';
 import { normalizeOrderStatus, normalizePaymentStatus, shortOrderId } from '../../lib/order-rules.ts';
 import { RailPaymentSummary } from './rail-payment-summary.tsx';
@@ -205,7 +212,17 @@ function OrderItem({
 }
 
 /** A problem report waiting for staff: what the customer said, and the two answers. */
-function ReportSummary({ order, label, onReplace, onDecline }: { order: Order; label: string; onReplace?: (order: Order) => void; onDecline?: (order: Order) => void }) {
+function ReportSummary({
+  order,
+  label,
+  onReplace,
+  onDecline,
+}: {
+  order: Order;
+  label: string;
+  onReplace?: (order: Order) => void;
+  onDecline?: (order: Order) => void;
+}) {
   const report = order.report!;
   return (
     <div className="w-full min-w-0 rounded-box border border-error p-2 text-sm" data-testid="open-report">

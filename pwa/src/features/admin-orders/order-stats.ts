@@ -51,5 +51,4 @@ export function statsFromOrders(orders: readonly Order[], now: Date): OrderStats
 }
 
 /** Revenue to 2 decimals, as dollars (spec section 9). */
-export const formatRevenue = (amount: number) =>
-  `$${amount.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+export const formatRevenue = (amount: number) => `$${amount.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;

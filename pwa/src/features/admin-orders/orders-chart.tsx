@@ -10,8 +10,7 @@ const PAD = { left: 34, right: 58, top: 12, bottom: 24 };
 const PLOT_W = WIDTH - PAD.left - PAD.right;
 const PLOT_H = HEIGHT - PAD.top - PAD.bottom;
 
-const shortDate = (date: string) =>
-  new Date(`${date}T00:00:00Z`).toLocaleDateString('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
+const shortDate = (date: string) => new Date(`${date}T00:00:00Z`).toLocaleDateString('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
 
 /** Bars and line positions in the SVG's coordinates; a flat series sits on the baseline. */
 export function chartGeometry(daily: readonly Day[]) {

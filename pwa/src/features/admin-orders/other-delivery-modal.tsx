@@ -97,7 +97,10 @@ export function OtherDeliveryModal({ kind, order, userId, online, onClose, repla
   // The service's own stock as synced (decision 072): staff may deliver one of its available items instead of typing.
   const db = useUserDb();
   const stock = useLiveQuery(
-    async () => (db && kind !== 'file' ? (await db.serviceStocks.where('serviceId').equals(order.productId).toArray()).filter((item) => item.status === 'available' && item.kind === kind) : []),
+    async () =>
+      db && kind !== 'file'
+        ? (await db.serviceStocks.where('serviceId').equals(order.productId).toArray()).filter((item) => item.status === 'available' && item.kind === kind)
+        : [],
     [db, order.productId, kind],
   );
   const [fromStock, setFromStock] = useState('');
@@ -156,13 +159,20 @@ export function OtherDeliveryModal({ kind, order, userId, online, onClose, repla
     setSubmitting(true);
     const handle = deliverOrder(
       userId,
-      { orderId: order.id, version: order.version, ...built.value, ...(replace ? { replace: true as const } : {}), ...(duplicate ? { overrideDuplicates: true as const } : {}) },
+      {
+        orderId: order.id,
+        version: order.version,
+        ...built.value,
+        ...(replace ? { replace: true as const } : {}),
+        ...(duplicate ? { overrideDuplicates: true as const } : {}),
+      },
       { shown: { orders: [order], stocks: [] } },
     );
     try {
       await finishQueuedChange(userId, handle, { toast, confirmed: KIND_DELIVERED_MESSAGE, savedOffline: SAVED_OFFLINE_MESSAGE, close: onClose });
     } catch (cause) {
-      if (hasCode(cause, 'duplicate_credentials')) setDuplicate(`${cause instanceof Error ? cause.message.replace(/ Send overrideDuplicates.*$/, '') : 'Already delivered.'} Deliver it anyway?`);
+      if (hasCode(cause, 'duplicate_credentials'))
+        setDuplicate(`${cause instanceof Error ? cause.message.replace(/ Send overrideDuplicates.*$/, '') : 'Already delivered.'} Deliver it anyway?`);
       else setError(`Failed to update order: ${cause instanceof Error ? cause.message : String(cause)}`);
     } finally {
       setSubmitting(false);
@@ -200,16 +210,41 @@ export function OtherDeliveryModal({ kind, order, userId, online, onClose, repla
           <>
             <div className="grid gap-x-3 sm:grid-cols-[1fr_8rem]">
               <Field label="Host" id={ids.host}>
-                <input id={ids.host} className="input w-full" required autoComplete="off" placeholder="vps.example.com" value={host} onChange={(e) => edit(() => setHost(e.target.value))} />
+                <input
+                  id={ids.host}
+                  className="input w-full"
+                  required
+                  autoComplete="off"
+                  placeholder="vps.example.com"
+                  value={host}
+                  onChange={(e) => edit(() => setHost(e.target.value))}
+                />
               </Field>
               <Field label="Port" id={ids.port}>
-                <input id={ids.port} className="input w-full" required type="number" inputMode="numeric" min={1} max={65535} value={port} onChange={(e) => edit(() => setPort(e.target.value))} />
+                <input
+                  id={ids.port}
+                  className="input w-full"
+                  required
+                  type="number"
+                  inputMode="numeric"
+                  min={1}
+                  max={65535}
+                  value={port}
+                  onChange={(e) => edit(() => setPort(e.target.value))}
+                />
               </Field>
             </div>
             <Field label="User" id={ids.user}>
               <input id={ids.user} className="input w-full" required autoComplete="off" value={user} onChange={(e) => edit(() => setUser(e.target.value))} />
             </Field>
-            <PasswordInput label="Password" className="mb-3" required autoComplete="new-password" value={password} onChange={(e) => edit(() => setPassword(e.target.value))} />
+            <PasswordInput
+              label="Password"
+              className="mb-3"
+              required
+              autoComplete="new-password"
+              value={password}
+              onChange={(e) => edit(() => setPassword(e.target.value))}
+            />
           </>
         )}
         {kind === 'lines' && !fromStock && (
@@ -242,9 +277,17 @@ export function OtherDeliveryModal({ kind, order, userId, online, onClose, repla
               </div>
             ) : (
               <>
-                <input id={ids.file} type="file" className="file-input w-full" disabled={!online || uploading} onChange={(e) => void chooseFile(e.target.files?.[0])} />
+                <input
+                  id={ids.file}
+                  type="file"
+                  className="file-input w-full"
+                  disabled={!online || uploading}
+                  onChange={(e) => void chooseFile(e.target.files?.[0])}
+                />
                 <p className="mt-1 text-sm text-base-content/70">
-                  {online ? `Any document up to ${DELIVERY_FILE_MAX_MEGABYTES} MB; only this customer and staff can download it.` : 'Uploading the file needs a connection.'}
+                  {online
+                    ? `Any document up to ${DELIVERY_FILE_MAX_MEGABYTES} MB; only this customer and staff can download it.`
+                    : 'Uploading the file needs a connection.'}
                 </p>
                 {uploading && (
                   <p className="mt-1 text-sm" role="status">

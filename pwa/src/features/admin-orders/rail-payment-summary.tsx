@@ -48,8 +48,8 @@ export function RailPaymentSummary({ order, online }: { order: Order; online: bo
         <ol className="mt-1 space-y-1">
           {events.map((event) => (
             <li key={event.id}>
-              <time dateTime={event.receivedAt}>{formatDateTime(event.receivedAt)}</time> · {railNames[event.rail]} · {event.amount ?? '-'} {event.currency} · ref{' '}
-              <span className="font-mono break-all">{event.reference}</span> · {outcomeWords[event.outcome]}
+              <time dateTime={event.receivedAt}>{formatDateTime(event.receivedAt)}</time> · {railNames[event.rail]} · {event.amount ?? '-'} {event.currency} ·
+              ref <span className="font-mono break-all">{event.reference}</span> · {outcomeWords[event.outcome]}
               {event.seen > 1 && ` (received ${event.seen} times)`}
             </li>
           ))}

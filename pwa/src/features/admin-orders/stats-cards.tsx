@@ -20,12 +20,14 @@ export function StatsCards({ stats, local }: { stats: OrderStats | undefined; lo
         {cards.map((card) => (
           <div key={card.label} className="rounded-box bg-base-100 p-3 shadow-sm sm:p-4">
             <dt className="text-sm text-base-content/70">{card.label}</dt>
-            <dd className="mt-1 text-xl font-bold sm:text-2xl">{card.value ?? (
+            <dd className="mt-1 text-xl font-bold sm:text-2xl">
+              {card.value ?? (
                 <>
                   <span className="loading loading-dots loading-sm" aria-hidden="true" />
                   <span className="sr-only">Loading</span>
                 </>
-              )}</dd>
+              )}
+            </dd>
           </div>
         ))}
       </dl>

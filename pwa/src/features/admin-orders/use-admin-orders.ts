@@ -68,7 +68,10 @@ export function useOrdersPage(filters: OrderFilters, localOrders: Order[] | unde
   const current = server?.key === key ? server : undefined;
   const idsKey = current?.page?.ids.join(',');
   // The page's orders as the device has them, in the server's order.
-  const rows = useLiveQuery(async () => (db && current?.page ? (await db.orders.bulkGet(current.page.ids)).filter((order) => order !== undefined) : undefined), [db, idsKey]);
+  const rows = useLiveQuery(
+    async () => (db && current?.page ? (await db.orders.bulkGet(current.page.ids)).filter((order) => order !== undefined) : undefined),
+    [db, idsKey],
+  );
 
   const reload = useCallback(() => setReloads((n) => n + 1), []);
 
@@ -80,7 +83,15 @@ export function useOrdersPage(filters: OrderFilters, localOrders: Order[] | unde
     const found = current?.page;
     const page: AdminOrderPage | undefined =
       found && rows
-        ? { orders: rows, total: found.total, totalIsLowerBound: found.totalIsLowerBound, page: found.page, limit: found.limit, nextCursor: found.nextCursor, prevCursor: found.prevCursor }
+        ? {
+            orders: rows,
+            total: found.total,
+            totalIsLowerBound: found.totalIsLowerBound,
+            page: found.page,
+            limit: found.limit,
+            nextCursor: found.nextCursor,
+            prevCursor: found.prevCursor,
+          }
         : undefined;
     return { page, source: 'server', loading: !current || (!current.page && !current.error), failed: current?.error === 'failed', reload };
   }, [online, server, current, rows, localOrders, filters, reload]);

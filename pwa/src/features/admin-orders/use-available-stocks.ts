@@ -23,8 +23,5 @@ export function useAvailableStocks(online: boolean, reloads: number): WiseStock[
       .catch((error: unknown) => console.warn('Could not load Wise stocks from the server; using the synced ones', error));
   }, [online, reloads, db]);
 
-  return useMemo(
-    () => local?.filter((stock) => !pendingIds.has(stock.id)).sort((a, b) => a.wiseName.localeCompare(b.wiseName)),
-    [local, pendingIds],
-  );
+  return useMemo(() => local?.filter((stock) => !pendingIds.has(stock.id)).sort((a, b) => a.wiseName.localeCompare(b.wiseName)), [local, pendingIds]);
 }

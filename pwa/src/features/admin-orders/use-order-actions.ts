@@ -30,7 +30,11 @@ export function useOrderActions(userId: string, reload: () => void, onDeliver: (
   const changeOrderStatus = async (order: Order, orderStatus: OrderStatus) => {
     if (orderStatus === order.orderStatus) return;
     try {
-      const handle = setOrderStatus(userId, { orderId: order.id, orderStatus, version: order.version, from: order.orderStatus }, { shown: { orders: [order] } });
+      const handle = setOrderStatus(
+        userId,
+        { orderId: order.id, orderStatus, version: order.version, from: order.orderStatus },
+        { shown: { orders: [order] } },
+      );
       const outcome = await serverOutcome(handle.done);
       toast.success(changedMessage(`Order #${shortOrderId(order.id)} is now ${capitalize(orderStatus)}`, outcome));
     } catch (error) {
@@ -56,7 +60,11 @@ export function useOrderActions(userId: string, reload: () => void, onDeliver: (
     if (paymentStatus === order.paymentStatus) return;
     if (paymentStatus === 'paid') return markPaid(order);
     try {
-      const handle = setPaymentStatus(userId, { orderId: order.id, paymentStatus, version: order.version, from: order.paymentStatus }, { shown: { orders: [order] } });
+      const handle = setPaymentStatus(
+        userId,
+        { orderId: order.id, paymentStatus, version: order.version, from: order.paymentStatus },
+        { shown: { orders: [order] } },
+      );
       const outcome = await serverOutcome(handle.done);
       toast.success(changedMessage(`Payment of order #${shortOrderId(order.id)} is now ${capitalize(paymentStatus)}`, outcome));
     } catch (error) {

@@ -23,12 +23,20 @@ let admin: TestUser;
 let uploadsFail = false;
 
 /** A 1x1 PNG. */
-const png = () => new File([Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=='), (c) => c.charCodeAt(0))], 'shot.png', { type: 'image/png' });
+const png = () =>
+  new File(
+    [Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=='), (c) => c.charCodeAt(0))],
+    'shot.png',
+    { type: 'image/png' },
+  );
 
 beforeAll(async () => {
   api = await createApiHarness();
   admin = await api.createUser('admin');
-  fetchFromApp(() => api, (url) => uploadsFail && url.pathname === '/api/uploads');
+  fetchFromApp(
+    () => api,
+    (url) => uploadsFail && url.pathname === '/api/uploads',
+  );
 });
 
 afterAll(async () => {

@@ -17,7 +17,8 @@ const fieldOrder: ServiceField[] = ['title', 'description', 'category', 'price',
 /** Add New Service (/dashboard/add-services): admins only. */
 export function AddServicePage() {
   const { can } = useAuthorization();
-  if (!can('services:manage')) return <NoAccess screen="Add New Service" message="You do not have permission to access this data. Services are added by admins." />;
+  if (!can('services:manage'))
+    return <NoAccess screen="Add New Service" message="You do not have permission to access this data. Services are added by admins." />;
   return <AddServiceForm />;
 }
 
@@ -29,12 +30,26 @@ function BasicInfoSection({ form, image }: { form: ServiceForm; image: ReturnTyp
         <h2 id={fieldId('basic')} className="card-title">
           Basic Information
         </h2>
-        {field('title', <>Service Title <Required /></>, <input className="input w-full" required {...bind('title')} />)}
-        {field('description', <>Description <Required /></>, <textarea className="textarea w-full" rows={4} required {...bind('description')} />)}
+        {field(
+          'title',
+          <>
+            Service Title <Required />
+          </>,
+          <input className="input w-full" required {...bind('title')} />,
+        )}
+        {field(
+          'description',
+          <>
+            Description <Required />
+          </>,
+          <textarea className="textarea w-full" rows={4} required {...bind('description')} />,
+        )}
         <ServiceImageField id={fieldId('image')} choice={image} />
         {field(
           'category',
-          <>Category <Required /></>,
+          <>
+            Category <Required />
+          </>,
           <select className="select w-full" required {...bind('category')}>
             {serviceCategoryIds.map((category) => (
               <option key={category} value={category}>

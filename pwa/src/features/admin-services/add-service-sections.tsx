@@ -117,10 +117,18 @@ export function PricingSection({ form }: { form: ServiceForm }) {
           Pricing &amp; Delivery
         </h2>
         <div className="grid gap-4 sm:grid-cols-2">
-          {field('price', <>Price <Required /></>, <input type="text" className="input w-full" placeholder="e.g. 25" required {...bind('price')} />)}
+          {field(
+            'price',
+            <>
+              Price <Required />
+            </>,
+            <input type="text" className="input w-full" placeholder="e.g. 25" required {...bind('price')} />,
+          )}
           {field(
             'deliveryTime',
-            <>Delivery Time <Required /></>,
+            <>
+              Delivery Time <Required />
+            </>,
             <select className="select w-full" required {...bind('deliveryTime')}>
               <option value="">Select delivery time</option>
               {deliveryTimeIds.map((time) => (

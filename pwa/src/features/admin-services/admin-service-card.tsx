@@ -64,10 +64,22 @@ export function AdminServiceCard({ service, busy, canEdit, onEdit, onDelete, onS
               Stock
             </button>
           )}
-          <button type="button" className="btn btn-outline btn-sm" aria-label={`Edit ${service.title}`} disabled={busy || !canEdit} onClick={() => onEdit(service)}>
+          <button
+            type="button"
+            className="btn btn-outline btn-sm"
+            aria-label={`Edit ${service.title}`}
+            disabled={busy || !canEdit}
+            onClick={() => onEdit(service)}
+          >
             Edit
           </button>
-          <button type="button" className="btn btn-error btn-sm" aria-label={`Delete ${service.title}`} disabled={busy || !canEdit} onClick={() => onDelete(service)}>
+          <button
+            type="button"
+            className="btn btn-error btn-sm"
+            aria-label={`Delete ${service.title}`}
+            disabled={busy || !canEdit}
+            onClick={() => onDelete(service)}
+          >
             Delete
           </button>
         </div>

@@ -31,7 +31,8 @@ const reasonOf = (error: unknown, fallback: string) => (isRefusal(error) ? `${fa
 /** All Services (/dashboard/admin-services): admins only. */
 export function AdminServicesPage() {
   const { can } = useAuthorization();
-  if (!can('services:manage')) return <NoAccess screen="All Services" message="You do not have permission to access this data. Services are managed by admins." />;
+  if (!can('services:manage'))
+    return <NoAccess screen="All Services" message="You do not have permission to access this data. Services are managed by admins." />;
   return <ServiceManagement />;
 }
 

@@ -16,6 +16,7 @@ export function deliveryKindChangeNote(from: string, to: string, available: read
     const items = stranded === 1 ? '1 available stock item delivers' : `${stranded} available stock items deliver`;
     return `${items} ${kindName(from)}. Once this service delivers ${kindName(to)}, ${stranded === 1 ? 'it stays' : 'they stay'} on the shelf and ${stranded === 1 ? 'is' : 'are'} never delivered: withdraw ${stranded === 1 ? 'it' : 'them'} in Stock, or keep delivering ${kindName(from)}.`;
   }
-  if (from === 'account' && category === 'wise') return `This service draws accounts from the Wise stock. Once it delivers ${kindName(to)}, its orders no longer draw on the Wise stock.`;
+  if (from === 'account' && category === 'wise')
+    return `This service draws accounts from the Wise stock. Once it delivers ${kindName(to)}, its orders no longer draw on the Wise stock.`;
   return null;
 }

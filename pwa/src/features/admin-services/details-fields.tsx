@@ -6,12 +6,23 @@ import type { ServiceFormValues } from './service-form.ts';
  * Whether an order of this service needs details from the customer (an editable document's data, say),
  * and the hint shown under the note they must then write.
  */
-export function DetailsFields({ values, set }: { values: ServiceFormValues; set: <K extends keyof ServiceFormValues>(key: K, value: ServiceFormValues[K]) => void }) {
+export function DetailsFields({
+  values,
+  set,
+}: {
+  values: ServiceFormValues;
+  set: <K extends keyof ServiceFormValues>(key: K, value: ServiceFormValues[K]) => void;
+}) {
   const id = useId();
   return (
     <div className="space-y-2">
       <label className="label cursor-pointer gap-3 text-base-content">
-        <input type="checkbox" className="checkbox checkbox-primary" checked={values.needsDetails ?? false} onChange={(e) => set('needsDetails', e.target.checked)} />
+        <input
+          type="checkbox"
+          className="checkbox checkbox-primary"
+          checked={values.needsDetails ?? false}
+          onChange={(e) => set('needsDetails', e.target.checked)}
+        />
         Orders need details from the customer
       </label>
       {values.needsDetails && (

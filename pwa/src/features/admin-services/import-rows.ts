@@ -5,7 +5,12 @@ import type { ServiceStockImportRow, ServiceStockImportSplit, ServiceStockKind }
  * `kept` without them (a header line stays), `left` with only them, to fix and import next. A row is the
  * line it starts on (`row`, from 1); for lines imported in blocks, the block runs to the next blank line.
  */
-export function splitOutRows(text: string, rows: readonly Pick<ServiceStockImportRow, 'row'>[], kind: ServiceStockKind, split: ServiceStockImportSplit): { kept: string; left: string } {
+export function splitOutRows(
+  text: string,
+  rows: readonly Pick<ServiceStockImportRow, 'row'>[],
+  kind: ServiceStockKind,
+  split: ServiceStockImportSplit,
+): { kept: string; left: string } {
   const lines = text.split(/\r?\n/);
   const out = new Set<number>();
   for (const { row } of rows) {

@@ -17,14 +17,32 @@ export type ServiceBody = Omit<Service, 'id' | 'createdAt' | 'updatedAt' | 'vers
  * What the service forms edit: the same fields, but lists keep their blank rows until saved, and the
  * low-stock threshold is the text typed ('' for the shop's threshold).
  */
-export type ServiceFormValues = Omit<ServiceBody, 'autoDeliver' | 'lowStockThreshold' | 'deliveryKind'> & { autoDeliver?: boolean; lowStockThreshold?: string; deliveryKind?: string };
+export type ServiceFormValues = Omit<ServiceBody, 'autoDeliver' | 'lowStockThreshold' | 'deliveryKind'> & {
+  autoDeliver?: boolean;
+  lowStockThreshold?: string;
+  deliveryKind?: string;
+};
 
 export type ServiceField = 'title' | 'category' | 'description' | 'price' | 'deliveryTime' | 'image' | 'lowStockThreshold' | 'warrantyDays' | 'deliveryKind';
 export type ServiceFormErrors = Partial<Record<ServiceField, string>>;
 
 /** The dashboard modal in create mode: every field empty, one empty entry in each list. */
 export function emptyModalValues(): ServiceFormValues {
-  return { title: '', category: '', description: '', price: '', deliveryTime: '', image: '', features: [''], paymentMethods: [''], popular: false, autoDeliver: false, lowStockThreshold: '', warrantyDays: 0, deliveryKind: 'account' };
+  return {
+    title: '',
+    category: '',
+    description: '',
+    price: '',
+    deliveryTime: '',
+    image: '',
+    features: [''],
+    paymentMethods: [''],
+    popular: false,
+    autoDeliver: false,
+    lowStockThreshold: '',
+    warrantyDays: 0,
+    deliveryKind: 'account',
+  };
 }
 
 /** The modal in edit mode: the service's values, and still one (empty) entry in a list that has none. */
@@ -51,7 +69,18 @@ export function valuesFromService(service: Service): ServiceFormValues {
 
 /** The Add New Service form: category documents, three empty features, popular off, the rest empty. */
 export function emptyAddFormValues(): ServiceFormValues {
-  return { title: '', category: 'documents', description: '', price: '', deliveryTime: '', image: '', features: ['', '', ''], paymentMethods: [], popular: false, warrantyDays: 0 };
+  return {
+    title: '',
+    category: 'documents',
+    description: '',
+    price: '',
+    deliveryTime: '',
+    image: '',
+    features: ['', '', ''],
+    paymentMethods: [],
+    popular: false,
+    warrantyDays: 0,
+  };
 }
 
 const fieldLabels: Record<ServiceField, string> = {
@@ -70,7 +99,12 @@ const fieldLabels: Record<ServiceField, string> = {
 const modalRules = serviceBody.extend({ image: serviceImage.refine((value) => value !== '', { message: 'is required' }) });
 
 /** The problems the contract's rules find in the form's fields, each as "{label} {problem}". */
-function problemsOf(schema: ZodType, values: ServiceFormValues, fields: readonly ServiceField[], labels: Partial<Record<ServiceField, string>>): ServiceFormErrors {
+function problemsOf(
+  schema: ZodType,
+  values: ServiceFormValues,
+  fields: readonly ServiceField[],
+  labels: Partial<Record<ServiceField, string>>,
+): ServiceFormErrors {
   const found = checkWith(schema, toServiceBody(values));
   const errors: ServiceFormErrors = {};
   for (const field of fields) if (found[field]) errors[field] = `${labels[field] ?? fieldLabels[field]} ${found[field]}`;
@@ -79,7 +113,12 @@ function problemsOf(schema: ZodType, values: ServiceFormValues, fields: readonly
 
 /** Spec section 5 (service modal): title, category, description, price, deliveryTime and image required; image a URL. */
 export function validateModal(values: ServiceFormValues, keepsStock = false): ServiceFormErrors {
-  const errors = problemsOf(modalRules, values, ['title', 'category', 'description', 'price', 'deliveryTime', 'image', 'lowStockThreshold', 'warrantyDays'], {});
+  const errors = problemsOf(
+    modalRules,
+    values,
+    ['title', 'category', 'description', 'price', 'deliveryTime', 'image', 'lowStockThreshold', 'warrantyDays'],
+    {},
+  );
   // Automatic delivery draws on Wise stock (decision 061): said under the category, the field to change.
   const auto = autoDeliverProblem(toServiceBody(values), keepsStock);
   if (auto === AUTO_DELIVER_ACCOUNTS_ONLY) errors.deliveryKind = auto;
@@ -111,7 +150,9 @@ export function toServiceBody(values: ServiceFormValues): ServiceBody {
     ...(values.lowStockThreshold !== undefined && {
       lowStockThreshold: values.lowStockThreshold.trim() === '' ? null : Number(values.lowStockThreshold.trim()),
     }),
-    ...(values.needsDetails !== undefined ? { needsDetails: values.needsDetails, detailsHint: values.needsDetails ? (values.detailsHint ?? '').trim() : '' } : {}),
+    ...(values.needsDetails !== undefined
+      ? { needsDetails: values.needsDetails, detailsHint: values.needsDetails ? (values.detailsHint ?? '').trim() : '' }
+      : {}),
     warrantyDays: values.warrantyDays ?? 0,
     // Only from the dashboard's modal (decision 069); left out, the service keeps what it delivers.
     ...(values.deliveryKind !== undefined && { deliveryKind: values.deliveryKind as DeliveryKind }),

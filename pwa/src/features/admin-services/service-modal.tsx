@@ -39,8 +39,13 @@ export function ServiceModal({ service, save, onClose }: ServiceModalProps) {
   const editing = service !== null;
   // Stock of its own (decision 072, as synced): such a service may deliver automatically whatever its category.
   const db = useUserDb();
-  const keepsStock = useLiveQuery(async () => (db && service ? (await db.serviceStocks.where('serviceId').equals(service.id).count()) > 0 : false), [db, service?.id]) ?? false;
-  const onShelf = useLiveQuery(async () => (db && service ? (await db.serviceStocks.where('serviceId').equals(service.id).toArray()).filter((item) => item.status === 'available') : []), [db, service?.id]) ?? [];
+  const keepsStock =
+    useLiveQuery(async () => (db && service ? (await db.serviceStocks.where('serviceId').equals(service.id).count()) > 0 : false), [db, service?.id]) ?? false;
+  const onShelf =
+    useLiveQuery(
+      async () => (db && service ? (await db.serviceStocks.where('serviceId').equals(service.id).toArray()).filter((item) => item.status === 'available') : []),
+      [db, service?.id],
+    ) ?? [];
   const kindChange = service ? deliveryKindChangeNote(service.deliveryKind ?? 'account', values.deliveryKind ?? 'account', onShelf, service.category) : null;
 
   const submit = async (event: FormEvent) => {
@@ -132,7 +137,13 @@ export function ServiceModal({ service, save, onClose }: ServiceModalProps) {
           items={values.features}
           onChange={(features) => set('features', features)}
           renderItem={({ value, label, onChange }) => (
-            <input className="input input-sm w-full" aria-label={label} placeholder="Enter a feature" value={value} onChange={(e) => onChange(e.target.value)} />
+            <input
+              className="input input-sm w-full"
+              aria-label={label}
+              placeholder="Enter a feature"
+              value={value}
+              onChange={(e) => onChange(e.target.value)}
+            />
           )}
         />
         <ListField
@@ -170,13 +181,21 @@ export function ServiceModal({ service, save, onClose }: ServiceModalProps) {
           </label>
           <p className="text-sm text-base-content/70">
             {keepsStock
-              ? 'The oldest available item of this service\'s own stock (Stock button on its card) goes to the order.'
+              ? "The oldest available item of this service's own stock (Stock button on its card) goes to the order."
               : 'Wise services: the oldest available Wise stock account goes to the order. Any other service needs stock of its own first (Stock button on its card).'}
           </p>
           {field(
             'lowStockThreshold',
             'Low-stock threshold for this service',
-            <input type="number" inputMode="numeric" min={0} step={1} className="input w-full" placeholder="The shop's threshold" {...bind('lowStockThreshold')} />,
+            <input
+              type="number"
+              inputMode="numeric"
+              min={0}
+              step={1}
+              className="input w-full"
+              placeholder="The shop's threshold"
+              {...bind('lowStockThreshold')}
+            />,
           )}
         </fieldset>
         <DetailsFields values={values} set={set} />

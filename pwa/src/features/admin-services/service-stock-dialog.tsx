@@ -61,7 +61,10 @@ export function ServiceStockDialog({ service, online, onClose }: { service: Serv
   const toast = useToast();
   const db = useUserDb();
   const kind = (service.deliveryKind ?? 'account') as Kind;
-  const items = useLiveQuery(async () => (db ? (await db.serviceStocks.where('serviceId').equals(service.id).toArray()).sort((a, b) => b.createdAt.localeCompare(a.createdAt)) : []), [db, service.id]);
+  const items = useLiveQuery(
+    async () => (db ? (await db.serviceStocks.where('serviceId').equals(service.id).toArray()).sort((a, b) => b.createdAt.localeCompare(a.createdAt)) : []),
+    [db, service.id],
+  );
   const [fields, setFields] = useState<Fields>(emptyFields);
   const [eachLine, setEachLine] = useState(false);
   const [problems, setProblems] = useState<string[]>([]);
@@ -89,7 +92,9 @@ export function ServiceStockDialog({ service, online, onClose }: { service: Serv
     const bodies = kind === 'lines' && eachLine ? splitLines(fields.lines).map((line) => itemOf(kind, fields, [line])) : [itemOf(kind, fields)];
     const found = bodies.flatMap((body) => {
       const checked = newServiceStockBody.safeParse({ serviceId: service.id, ...body });
-      return checked.success ? [] : fieldIssues(checked.error).map((issue) => `${fieldLabels[issue.path] ?? fieldLabels[issue.path.split('.')[0]!] ?? issue.path} ${issue.message}`);
+      return checked.success
+        ? []
+        : fieldIssues(checked.error).map((issue) => `${fieldLabels[issue.path] ?? fieldLabels[issue.path.split('.')[0]!] ?? issue.path} ${issue.message}`);
     });
     setProblems([...new Set(found)]);
     if (found.length > 0) return;
@@ -175,14 +180,26 @@ export function ServiceStockDialog({ service, online, onClose }: { service: Serv
                 <div className="min-w-0">
                   <p className="font-medium break-all">{label}</p>
                   <p className="text-base-content/80">
-                    {item.kind === 'lines' ? 'Lines hidden' : <>Password <span aria-label="hidden">••••••••</span></>}
+                    {item.kind === 'lines' ? (
+                      'Lines hidden'
+                    ) : (
+                      <>
+                        Password <span aria-label="hidden">••••••••</span>
+                      </>
+                    )}
                     {item.faultyAt ? ' · replaced as faulty' : ''}
                   </p>
                 </div>
                 <div className="flex items-center gap-2">
                   <span className={`badge ${statusBadge[item.status]}`}>{statusLabel[item.status]}</span>
                   {item.status === 'available' && (
-                    <button type="button" className="btn btn-outline btn-xs" aria-label={`Withdraw ${label}`} disabled={!online || withdrawing !== null} onClick={() => void withdraw(item)}>
+                    <button
+                      type="button"
+                      className="btn btn-outline btn-xs"
+                      aria-label={`Withdraw ${label}`}
+                      disabled={!online || withdrawing !== null}
+                      onClick={() => void withdraw(item)}
+                    >
                       Withdraw
                     </button>
                   )}
@@ -202,7 +219,13 @@ export function ServiceStockDialog({ service, online, onClose }: { service: Serv
           <div className="grid gap-3 sm:grid-cols-2">
             <TextField label="Email" type="email" autoComplete="off" value={fields.email} onChange={set('email')} />
             <TextField label="Name" value={fields.name} onChange={set('name')} />
-            <PasswordInput label="Password" required autoComplete="new-password" value={fields.password} onChange={(event) => set('password')(event.target.value)} />
+            <PasswordInput
+              label="Password"
+              required
+              autoComplete="new-password"
+              value={fields.password}
+              onChange={(event) => set('password')(event.target.value)}
+            />
           </div>
         )}
         {kind === 'server' && (
@@ -210,7 +233,13 @@ export function ServiceStockDialog({ service, online, onClose }: { service: Serv
             <TextField label="Host" value={fields.host} onChange={set('host')} placeholder="vps1.example.net" />
             <TextField label="Port" inputMode="numeric" value={fields.port} onChange={set('port')} />
             <TextField label="User" autoComplete="off" value={fields.user} onChange={set('user')} />
-            <PasswordInput label="Password" required autoComplete="new-password" value={fields.password} onChange={(event) => set('password')(event.target.value)} />
+            <PasswordInput
+              label="Password"
+              required
+              autoComplete="new-password"
+              value={fields.password}
+              onChange={(event) => set('password')(event.target.value)}
+            />
           </div>
         )}
         {kind === 'lines' && (
@@ -218,7 +247,14 @@ export function ServiceStockDialog({ service, online, onClose }: { service: Serv
             <label className="block text-sm font-medium" htmlFor={`${formId}-lines`}>
               Lines (one per line)
             </label>
-            <textarea id={`${formId}-lines`} className="textarea w-full font-mono" rows={4} required value={fields.lines} onChange={(event) => set('lines')(event.target.value)} />
+            <textarea
+              id={`${formId}-lines`}
+              className="textarea w-full font-mono"
+              rows={4}
+              required
+              value={fields.lines}
+              onChange={(event) => set('lines')(event.target.value)}
+            />
             <label className="flex items-center gap-2 text-sm">
               <input type="checkbox" className="checkbox checkbox-sm" checked={eachLine} onChange={(event) => setEachLine(event.target.checked)} />
               One item per line (each order gets one line)
@@ -259,7 +295,11 @@ export function ServiceStockDialog({ service, online, onClose }: { service: Serv
   );
 }
 
-function TextField({ label, onChange, ...input }: { label: string; onChange: (value: string) => void } & Omit<React.InputHTMLAttributes<HTMLInputElement>, 'onChange'>) {
+function TextField({
+  label,
+  onChange,
+  ...input
+}: { label: string; onChange: (value: string) => void } & Omit<React.InputHTMLAttributes<HTMLInputElement>, 'onChange'>) {
   const id = useId();
   return (
     <div>

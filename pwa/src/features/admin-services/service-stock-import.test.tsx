@@ -29,7 +29,10 @@ const calls: string[] = [];
 
 beforeAll(async () => {
   api = await createApiHarness();
-  fetchFromApp(() => api, () => network === 'down');
+  fetchFromApp(
+    () => api,
+    () => network === 'down',
+  );
   admin = await api.createUser('admin');
 });
 
@@ -58,7 +61,14 @@ afterEach(async () => {
 async function serverService(): Promise<Service> {
   const created = await api.call<Service>('POST', '/api/services', {
     user: admin,
-    json: { title: `VPS ${crypto.randomUUID().slice(0, 6)}`, description: 'Servers', category: 'Other', price: '9', deliveryTime: '1hour', deliveryKind: 'server' },
+    json: {
+      title: `VPS ${crypto.randomUUID().slice(0, 6)}`,
+      description: 'Servers',
+      category: 'Other',
+      price: '9',
+      deliveryTime: '1hour',
+      deliveryKind: 'server',
+    },
   });
   expect(created.status).toBe(201);
   return created.body;
@@ -81,7 +91,7 @@ function renderDialog(service: Service, role: 'admin' | 'moderator', online = tr
 const rowsOnServer = async (serviceId: string) => (await api.db.selectFrom('service_stocks').selectAll().where('service_id', '=', serviceId).execute()).length;
 const tag = () => crypto.randomUUID().slice(0, 6);
 
-describe('Add many at once, in a service\'s stock dialog', () => {
+describe("Add many at once, in a service's stock dialog", () => {
   // Skipped, with its reason: in two loaded clean-clone CI runs (2026-11-29) the button "Import 1 item"
   // never came after the fixed row's second preview, though the test passed in two other runs and locally.
   // Whether the dialog keeps a stale preview after a partial import is not known yet (issue 33 item 1).
@@ -99,9 +109,16 @@ describe('Add many at once, in a service\'s stock dialog', () => {
     const table = await screen.findByRole('table', { name: 'Rows with problems' }, { timeout: 5_000 });
     expect([...within(table).getAllByRole('columnheader')].map((cell) => cell.textContent)).toEqual(['Line', 'Item', 'Field', 'Problem']);
     const cells = within(table).getAllByRole('row')[1]!.querySelectorAll('td');
-    expect([...cells].map((cell) => cell.textContent)).toEqual(['3', expect.stringContaining(':70000') as unknown as string, 'port', 'must be a whole number from 1 to 65535']);
+    expect([...cells].map((cell) => cell.textContent)).toEqual([
+      '3',
+      expect.stringContaining(':70000') as unknown as string,
+      'port',
+      'must be a whole number from 1 to 65535',
+    ]);
     expect(screen.getByText(/2 rows ready · 0 rows already in stock or delivered · 1 row with problems/)).toBeTruthy();
-    expect(screen.getByTestId('import-blocked').textContent).toMatch(/^1 row cannot be imported as it is: fix it in the box above .* or import the 2 good rows now/);
+    expect(screen.getByTestId('import-blocked').textContent).toMatch(
+      /^1 row cannot be imported as it is: fix it in the box above .* or import the 2 good rows now/,
+    );
     expect(await rowsOnServer(service.id)).toBe(0);
 
     fireEvent.click(screen.getByRole('button', { name: 'Import the 2 good rows' }));
@@ -122,7 +139,14 @@ describe('Add many at once, in a service\'s stock dialog', () => {
   it('reads a chosen file into the rows, and asks for the override before importing duplicates', async () => {
     const service = await serverService();
     const password = `Dup-${tag()}`;
-    expect((await api.call('POST', '/api/service-stocks', { user: admin, json: { serviceId: service.id, server: { host: 'kept.example.net', port: 22, user: 'root', password } } })).status).toBe(201);
+    expect(
+      (
+        await api.call('POST', '/api/service-stocks', {
+          user: admin,
+          json: { serviceId: service.id, server: { host: 'kept.example.net', port: 22, user: 'root', password } },
+        })
+      ).status,
+    ).toBe(201);
     renderDialog(service, 'admin');
     const text = `d${tag()}.example.net,22,root,${password}\n`;
     const file = new File([text], 'servers.csv', { type: 'text/csv' });

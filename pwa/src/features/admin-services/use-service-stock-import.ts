@@ -87,7 +87,9 @@ export function useServiceStockImport(serviceId: string, kind: ServiceStockKind,
     setBusy('import');
     setProblem(null);
     try {
-      const result = await unwrap(api['service-stocks'].batch.$post({ json: { id: importId, serviceId, text: kept, ...splitBody, ...(override && { overrideDuplicates: true }) } }));
+      const result = await unwrap(
+        api['service-stocks'].batch.$post({ json: { id: importId, serviceId, text: kept, ...splitBody, ...(override && { overrideDuplicates: true }) } }),
+      );
       toast.success(`${plural(result.imported, 'item')} imported.${left ? ` Left out, to fix in the box: ${plural(invalidRows.length, 'row')}.` : ''}`, 6000);
       draft.setText(left);
       setPreview(null);

@@ -24,7 +24,10 @@ let network: 'up' | 'down' = 'up';
 
 beforeAll(async () => {
   api = await createApiHarness();
-  fetchFromApp(() => api, () => network === 'down');
+  fetchFromApp(
+    () => api,
+    () => network === 'down',
+  );
 });
 
 afterAll(async () => {

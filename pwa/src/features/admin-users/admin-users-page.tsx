@@ -18,7 +18,8 @@ export function AdminUsersPage() {
   const { can } = useAuthorization();
   const auth = useAuth();
   if (auth.status !== 'signedIn') return null;
-  if (!can('users:manage')) return <NoAccess screen="User Management" title={accessDenied.title} message={`${accessDenied.text} Users are managed by admins.`} />;
+  if (!can('users:manage'))
+    return <NoAccess screen="User Management" title={accessDenied.title} message={`${accessDenied.text} Users are managed by admins.`} />;
   return <UserManagement viewerId={auth.user.id} />;
 }
 

@@ -18,7 +18,16 @@ export const nameOf = (user: Pick<User, 'displayName'>) => user.displayName?.tri
 
 function TrashIcon() {
   return (
-    <svg aria-hidden="true" viewBox="0 0 24 24" className="h-4 w-4" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+    <svg
+      aria-hidden="true"
+      viewBox="0 0 24 24"
+      className="h-4 w-4"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+    >
       <path d="M3 6h18M8 6V4h8v2M19 6l-1 14H6L5 6M10 11v6M14 11v6" />
     </svg>
   );
@@ -34,11 +43,21 @@ export function UsersTable({ users, viewerId, busy, canEdit, onRoleChange, onDel
       <table className={`table ${stacked.table}`} role="table">
         <thead className={stacked.head} role="rowgroup">
           <tr role="row">
-            <th scope="col" role="columnheader">User</th>
-            <th scope="col" role="columnheader">Role</th>
-            <th scope="col" role="columnheader">Joined</th>
-            <th scope="col" role="columnheader">Status</th>
-            <th scope="col" role="columnheader">Actions</th>
+            <th scope="col" role="columnheader">
+              User
+            </th>
+            <th scope="col" role="columnheader">
+              Role
+            </th>
+            <th scope="col" role="columnheader">
+              Joined
+            </th>
+            <th scope="col" role="columnheader">
+              Status
+            </th>
+            <th scope="col" role="columnheader">
+              Actions
+            </th>
           </tr>
         </thead>
         <tbody className={stacked.body} role="rowgroup">
@@ -51,7 +70,10 @@ export function UsersTable({ users, viewerId, busy, canEdit, onRoleChange, onDel
               <tr key={user.uid} aria-busy={updating} role="row" className={`${stacked.row} grid-cols-2 @md:grid-cols-4`}>
                 <td role="cell" className={`${stacked.cell} col-span-full`}>
                   <div className="flex items-center gap-3">
-                    <div className="flex h-10 w-10 shrink-0 items-center justify-center rounded-full bg-primary font-bold text-primary-content" aria-hidden="true">
+                    <div
+                      className="flex h-10 w-10 shrink-0 items-center justify-center rounded-full bg-primary font-bold text-primary-content"
+                      aria-hidden="true"
+                    >
                       {initialOf(user.displayName || user.email)}
                     </div>
                     <div className="min-w-0">

@@ -12,7 +12,8 @@ export const scopeLabels: Record<ApiKeyScope, string> = {
 };
 
 function fieldErrors(error: unknown): Record<string, string> {
-  if (!(error instanceof AppError) || !Array.isArray(error.details)) return { form: error instanceof AppError ? error.message : 'The key could not be made. Try again.' };
+  if (!(error instanceof AppError) || !Array.isArray(error.details))
+    return { form: error instanceof AppError ? error.message : 'The key could not be made. Try again.' };
   return Object.fromEntries((error.details as { path: string; message: string }[]).map((d) => [d.path.split('.')[0]!, d.message]));
 }
 
@@ -67,7 +68,14 @@ export function ApiKeyForm({ users, onCreated }: { users: User[]; onCreated: (ke
           <label htmlFor={`${id}-user`} className="mb-1 block text-sm font-semibold">
             Account
           </label>
-          <select id={`${id}-user`} className="select w-full" value={userId} onChange={(event) => setUserId(event.target.value)} aria-invalid={errors.userId ? true : undefined} aria-describedby={described('userId')}>
+          <select
+            id={`${id}-user`}
+            className="select w-full"
+            value={userId}
+            onChange={(event) => setUserId(event.target.value)}
+            aria-invalid={errors.userId ? true : undefined}
+            aria-describedby={described('userId')}
+          >
             <option value="">Choose the account it acts as</option>
             {users.map((user) => (
               <option key={user.uid} value={user.uid}>
@@ -81,7 +89,15 @@ export function ApiKeyForm({ users, onCreated }: { users: User[]; onCreated: (ke
           <label htmlFor={`${id}-name`} className="mb-1 block text-sm font-semibold">
             Name
           </label>
-          <input id={`${id}-name`} className="input w-full" value={name} maxLength={80} onChange={(event) => setName(event.target.value)} aria-invalid={errors.name ? true : undefined} aria-describedby={described('name')} />
+          <input
+            id={`${id}-name`}
+            className="input w-full"
+            value={name}
+            maxLength={80}
+            onChange={(event) => setName(event.target.value)}
+            aria-invalid={errors.name ? true : undefined}
+            aria-describedby={described('name')}
+          />
           {error('name')}
         </div>
       </div>

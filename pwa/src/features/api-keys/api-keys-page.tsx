@@ -54,7 +54,11 @@ function ApiKeysEditor() {
       <header>
         <h1 className="text-2xl font-bold">API Keys</h1>
         <p className="text-sm">
-          A key acts as its account on the public API (<a className="link" href="/api/openapi.json">OpenAPI document</a>). The server keeps only a hash: a key is shown once, when it is made.
+          A key acts as its account on the public API (
+          <a className="link" href="/api/openapi.json">
+            OpenAPI document
+          </a>
+          ). The server keeps only a hash: a key is shown once, when it is made.
         </p>
       </header>
       <ApiKeyForm
@@ -71,7 +75,11 @@ function ApiKeysEditor() {
           </h2>
           <code className="break-all rounded bg-base-100 p-2 text-sm text-base-content">{shown.secret}</code>
           <div className="flex flex-wrap gap-2">
-            <button type="button" className="btn btn-sm min-h-11" onClick={() => void navigator.clipboard?.writeText(shown.secret).then(() => toast.success('Key copied', 1500))}>
+            <button
+              type="button"
+              className="btn btn-sm min-h-11"
+              onClick={() => void navigator.clipboard?.writeText(shown.secret).then(() => toast.success('Key copied', 1500))}
+            >
               Copy Key
             </button>
             <button type="button" className="btn btn-sm btn-ghost min-h-11" onClick={() => setShown(null)}>

@@ -26,11 +26,7 @@ export function AuthCard({ title, subtitle, reason, children }: { title: string;
 }
 
 /** A labelled text field in the sign-in screens' style. */
-export function TextField({
-  id,
-  label,
-  ...input
-}: { id: string; label: string } & Omit<InputHTMLAttributes<HTMLInputElement>, 'id'>) {
+export function TextField({ id, label, ...input }: { id: string; label: string } & Omit<InputHTMLAttributes<HTMLInputElement>, 'id'>) {
   return (
     <div>
       <label className="label mb-1 block text-sm font-medium text-base-content" htmlFor={id}>

@@ -36,8 +36,8 @@ export function ForgotPasswordPage() {
       <AuthCard title="Check Your Email" subtitle="A link to choose a new password is on its way.">
         <div role="status" className="alert alert-success alert-soft">
           <span>
-            If an account uses <strong className="break-all">{sentTo}</strong>, we have sent it a link to reset your password. The link works for
-            one hour. Nothing there? Check the spam folder, or ask again in a minute.
+            If an account uses <strong className="break-all">{sentTo}</strong>, we have sent it a link to reset your password. The link works for one hour.
+            Nothing there? Check the spam folder, or ask again in a minute.
           </span>
         </div>
         <Link to="/login" className="btn btn-primary w-full">

@@ -77,7 +77,15 @@ export function RegisterPage() {
             <span>{notice}</span>
           </div>
         )}
-        <TextField id="register-name" label="Full Name" name="displayName" autoComplete="name" required value={fields.displayName} onChange={set('displayName')} />
+        <TextField
+          id="register-name"
+          label="Full Name"
+          name="displayName"
+          autoComplete="name"
+          required
+          value={fields.displayName}
+          onChange={set('displayName')}
+        />
         <TextField
           id="register-email"
           label="Email Address"

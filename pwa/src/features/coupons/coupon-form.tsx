@@ -17,7 +17,18 @@ interface Draft {
   serviceIds: string[];
 }
 
-const empty: Draft = { code: '', kind: 'percent', amount: '', minTotal: '', maxUses: '', maxUsesPerCustomer: '', startsAt: '', endsAt: '', firstOrderOnly: false, serviceIds: [] };
+const empty: Draft = {
+  code: '',
+  kind: 'percent',
+  amount: '',
+  minTotal: '',
+  maxUses: '',
+  maxUsesPerCustomer: '',
+  startsAt: '',
+  endsAt: '',
+  firstOrderOnly: false,
+  serviceIds: [],
+};
 
 const count = (text: string) => (text.trim() === '' ? null : Number(text));
 const instant = (local: string) => (local ? new Date(local).toISOString() : null);
@@ -38,7 +49,8 @@ const bodyOf = (draft: Draft) => ({
 });
 
 function fieldErrors(error: unknown): Record<string, string> {
-  if (!(error instanceof AppError) || !Array.isArray(error.details)) return { form: error instanceof AppError ? error.message : 'The coupon could not be saved. Try again.' };
+  if (!(error instanceof AppError) || !Array.isArray(error.details))
+    return { form: error instanceof AppError ? error.message : 'The coupon could not be saved. Try again.' };
   return Object.fromEntries((error.details as { path: string; message: string }[]).map((d) => [d.path, d.message]));
 }
 
@@ -104,7 +116,12 @@ export function CouponForm({ services, onSaved }: { services: Service[]; onSaved
         </p>
       )}
       <div className="grid gap-4 sm:grid-cols-2">
-        {field('code', 'Code', { required: true, autoCapitalize: 'characters', maxLength: 32 }, '3 to 32 letters, digits, - or _; customers type it in any case.')}
+        {field(
+          'code',
+          'Code',
+          { required: true, autoCapitalize: 'characters', maxLength: 32 },
+          '3 to 32 letters, digits, - or _; customers type it in any case.',
+        )}
         <div>
           <label htmlFor={`${id}-kind`} className="mb-1 block text-sm font-semibold">
             Takes off
@@ -134,7 +151,9 @@ export function CouponForm({ services, onSaved }: { services: Service[]; onSaved
                 type="checkbox"
                 className="checkbox checkbox-sm"
                 checked={draft.serviceIds.includes(service.id)}
-                onChange={(event) => set('serviceIds', event.target.checked ? [...draft.serviceIds, service.id] : draft.serviceIds.filter((s) => s !== service.id))}
+                onChange={(event) =>
+                  set('serviceIds', event.target.checked ? [...draft.serviceIds, service.id] : draft.serviceIds.filter((s) => s !== service.id))
+                }
               />
               {service.title}
             </label>

@@ -77,12 +77,18 @@ function CouponsEditor() {
                 </p>
                 <p>
                   Used {coupon.uses}
-                  {coupon.maxUses !== null && ` of ${coupon.maxUses}`} times{coupon.maxUsesPerCustomer !== null && ` · ${coupon.maxUsesPerCustomer} per customer`}
+                  {coupon.maxUses !== null && ` of ${coupon.maxUses}`} times
+                  {coupon.maxUsesPerCustomer !== null && ` · ${coupon.maxUsesPerCustomer} per customer`}
                   {coupon.endsAt && ` · ends ${new Date(coupon.endsAt).toLocaleString()}`}
                 </p>
                 {coupon.serviceIds.length > 0 && <p>For: {coupon.serviceIds.map(titleOf).join(', ')}</p>}
               </div>
-              <button type="button" className="btn btn-outline min-h-11" onClick={() => void toggle(coupon)} aria-label={`${coupon.enabled ? 'Switch off' : 'Switch on'} ${coupon.code}`}>
+              <button
+                type="button"
+                className="btn btn-outline min-h-11"
+                onClick={() => void toggle(coupon)}
+                aria-label={`${coupon.enabled ? 'Switch off' : 'Switch on'} ${coupon.code}`}
+              >
                 {coupon.enabled ? 'Switch Off' : 'Switch On'}
               </button>
             </li>

@@ -60,7 +60,10 @@ export function useStockAccess(): StockAccess {
   const found = useLiveQuery(async () => {
     const services = await getPublicDb().services.toArray();
     const stocked = db ? ((await db.serviceStocks.orderBy('serviceId').uniqueKeys()) as string[]) : [];
-    const own = new Set([...stocked, ...services.filter((service) => service.deliveryKind === 'server' || service.deliveryKind === 'lines').map((service) => service.id)]);
+    const own = new Set([
+      ...stocked,
+      ...services.filter((service) => service.deliveryKind === 'server' || service.deliveryKind === 'lines').map((service) => service.id),
+    ]);
     return { ownStock: own, titles: new Map(services.map((service) => [service.id, service.title])) };
   }, [db]);
   return found ? { canAdd, ...found } : { ...NO_STOCK, canAdd };

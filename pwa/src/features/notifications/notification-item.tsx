@@ -7,7 +7,17 @@ import { kindLabel, notificationLink } from './notifications-data.ts';
 const when = (iso: string) => new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 
 /** One notification: its kind, title, text and time, unread marked in words as well as colour. */
-export function NotificationItem({ notification, stock, compact = false, action }: { notification: StaffNotification; stock: StockAccess; compact?: boolean; action?: ReactNode }) {
+export function NotificationItem({
+  notification,
+  stock,
+  compact = false,
+  action,
+}: {
+  notification: StaffNotification;
+  stock: StockAccess;
+  compact?: boolean;
+  action?: ReactNode;
+}) {
   const unread = notification.readAt === null;
   const link = notificationLink(notification, stock);
   return (
@@ -17,7 +27,15 @@ export function NotificationItem({ notification, stock, compact = false, action 
         {unread && <span className="badge badge-primary badge-sm">Unread</span>}
         {notification.resolved && <span className="badge badge-ghost badge-sm">Resolved</span>}
       </div>
-      <p className="mt-1 font-semibold">{link ? <Link to={link} className="link link-hover inline-flex min-h-6 items-center">{notification.title}</Link> : notification.title}</p>
+      <p className="mt-1 font-semibold">
+        {link ? (
+          <Link to={link} className="link link-hover inline-flex min-h-6 items-center">
+            {notification.title}
+          </Link>
+        ) : (
+          notification.title
+        )}
+      </p>
       {!compact && notification.body && <p className="text-sm text-base-content/80">{notification.body}</p>}
       {compact && notification.body && <p className="line-clamp-2 text-sm text-base-content/80">{notification.body}</p>}
       <div className="mt-1 flex flex-wrap items-center justify-between gap-2">

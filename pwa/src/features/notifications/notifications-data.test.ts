@@ -4,7 +4,14 @@ import { kindLabel, notificationLink } from './notifications-data.ts';
 
 const VPS = '00000000-0000-0000-0000-00000000a001';
 const WISE_SERVICE = '00000000-0000-0000-0000-00000000a002';
-const admin: StockAccess = { canAdd: true, ownStock: new Set([VPS]), titles: new Map([[VPS, 'Linux VPS Login'], [WISE_SERVICE, 'Wise Business']]) };
+const admin: StockAccess = {
+  canAdd: true,
+  ownStock: new Set([VPS]),
+  titles: new Map([
+    [VPS, 'Linux VPS Login'],
+    [WISE_SERVICE, 'Wise Business'],
+  ]),
+};
 const moderator: StockAccess = { ...admin, canAdd: false };
 
 describe('where a notification leads', () => {

@@ -50,7 +50,10 @@ export async function markNotificationsRead(db: UserDb, ids: readonly string[] |
   await unwrap(api.notifications.read.$post({ json: ids === 'all' ? { all: true } : { ids: [...ids] } }));
   const at = new Date().toISOString();
   await db.transaction('rw', db.notifications, async () => {
-    const rows = ids === 'all' ? await db.notifications.filter((n) => n.readAt === null).toArray() : ((await db.notifications.bulkGet([...ids])).filter(Boolean) as StaffNotification[]);
+    const rows =
+      ids === 'all'
+        ? await db.notifications.filter((n) => n.readAt === null).toArray()
+        : ((await db.notifications.bulkGet([...ids])).filter(Boolean) as StaffNotification[]);
     await db.notifications.bulkPut(rows.filter((n) => n.readAt === null).map((n) => ({ ...n, readAt: at })));
   });
   requestSync().catch((error: unknown) => console.warn('Sync after marking notifications read failed', error));

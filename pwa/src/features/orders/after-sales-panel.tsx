@@ -44,12 +44,14 @@ export function AfterSalesPanel({ order }: { order: Order }) {
       )}
       {report?.status === 'open' && (
         <p role="status" className="alert alert-warning text-sm" data-testid="report-outcome">
-          You reported a problem on {formatDateTime(report.reportedAt)} ({reportReasonLabels[report.reason]}). Our team is looking at it; the outcome will show here.
+          You reported a problem on {formatDateTime(report.reportedAt)} ({reportReasonLabels[report.reason]}). Our team is looking at it; the outcome will show
+          here.
         </p>
       )}
       {report?.status === 'replaced' && (
         <p role="status" className="alert alert-success text-sm" data-testid="report-outcome">
-          Your problem report was answered with new credentials{report.resolvedAt ? ` on ${formatDateTime(report.resolvedAt)}` : ''}. They are shown below; the earlier ones no longer apply.
+          Your problem report was answered with new credentials{report.resolvedAt ? ` on ${formatDateTime(report.resolvedAt)}` : ''}. They are shown below; the
+          earlier ones no longer apply.
         </p>
       )}
       {report?.status === 'declined' && (
@@ -147,7 +149,8 @@ function ReportDialog({ order, onClose }: { order: Order; onClose: () => void })
   return (
     <ModalDialog title="Report a problem" onClose={onClose} busy={sending}>
       <p className="mb-4 text-sm">
-        {order.title}: tell us what does not work. Within the warranty (until {formatDateLong(order.warrantyEndsAt)}) we replace the credentials or answer you here.
+        {order.title}: tell us what does not work. Within the warranty (until {formatDateLong(order.warrantyEndsAt)}) we replace the credentials or answer you
+        here.
       </p>
       <form noValidate onSubmit={(event) => void submit(event)} className="space-y-4">
         <div>

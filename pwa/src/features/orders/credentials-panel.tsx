@@ -66,7 +66,10 @@ export function CredentialsPanel({
   };
 
   return (
-    <section className="rounded-box border border-success bg-base-100 p-4" aria-label={`Credentials for ${title}${orderNumber ? `, order #${orderNumber}` : ''}`}>
+    <section
+      className="rounded-box border border-success bg-base-100 p-4"
+      aria-label={`Credentials for ${title}${orderNumber ? `, order #${orderNumber}` : ''}`}
+    >
       <h3 className="mb-3 flex items-center gap-2 text-lg font-bold">
         <svg viewBox="0 0 24 24" className="h-5 w-5 text-success" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
           <rect x="4" y="11" width="16" height="10" rx="2" />

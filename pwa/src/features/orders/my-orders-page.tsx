@@ -119,31 +119,31 @@ function MyOrders({ user }: { user: SignedInUser }) {
         <LoadingState text="Loading your orders..." />
       ) : orders && orders.length > 0 ? (
         <>
-        <ul className="space-y-6">
-          {orders.map((order) => (
-            <li key={order.id} id={`order-${order.id}`}>
-              <OrderCard
-                order={order}
-                providerChatUrl={settings.providerChatUrl}
-                waitingToSync={pendingIds.has(order.id)}
-                syncError={failedByOrder.get(order.id)}
-                paymentInstructions={settings.paymentInstructions}
-                userId={user.id}
-                rails={rails}
-              />
-            </li>
-          ))}
-        </ul>
-        {total > orders.length && (
-          <div className="mt-6 flex flex-col items-center gap-2">
-            <p className="text-sm text-base-content/70">
-              Showing the newest {orders.length} of {total} orders.
-            </p>
-            <button type="button" className="btn btn-outline" onClick={() => setShown((n) => n + ORDERS_PAGE)}>
-              Show {Math.min(ORDERS_PAGE, total - orders.length)} More Orders
-            </button>
-          </div>
-        )}
+          <ul className="space-y-6">
+            {orders.map((order) => (
+              <li key={order.id} id={`order-${order.id}`}>
+                <OrderCard
+                  order={order}
+                  providerChatUrl={settings.providerChatUrl}
+                  waitingToSync={pendingIds.has(order.id)}
+                  syncError={failedByOrder.get(order.id)}
+                  paymentInstructions={settings.paymentInstructions}
+                  userId={user.id}
+                  rails={rails}
+                />
+              </li>
+            ))}
+          </ul>
+          {total > orders.length && (
+            <div className="mt-6 flex flex-col items-center gap-2">
+              <p className="text-sm text-base-content/70">
+                Showing the newest {orders.length} of {total} orders.
+              </p>
+              <button type="button" className="btn btn-outline" onClick={() => setShown((n) => n + ORDERS_PAGE)}>
+                Show {Math.min(ORDERS_PAGE, total - orders.length)} More Orders
+              </button>
+            </div>
+          )}
         </>
       ) : firstSyncFailed ? null : (
         <EmptyState

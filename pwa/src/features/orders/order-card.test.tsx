@@ -27,7 +27,12 @@ const base: Order = {
 function renderCard(order: Partial<Order>, props: { waitingToSync?: boolean; syncError?: string } = {}) {
   return render(
     <ToastProvider>
-      <OrderCard order={{ ...base, ...order }} providerChatUrl="https://wa.me/8801700000000" waitingToSync={props.waitingToSync ?? false} syncError={props.syncError} />
+      <OrderCard
+        order={{ ...base, ...order }}
+        providerChatUrl="https://wa.me/8801700000000"
+        waitingToSync={props.waitingToSync ?? false}
+        syncError={props.syncError}
+      />
     </ToastProvider>,
   );
 }
@@ -85,7 +90,13 @@ describe('order card', () => {
     renderCard({ paymentStatus: 'paid', orderStatus: 'delivered', wiseEmail: 'v@wise.test', wisePassword: 'P1' });
     expect(screen.getByTestId('password-views').textContent).toBe('Not viewed yet');
     cleanup();
-    renderCard({ paymentStatus: 'paid', orderStatus: 'delivered', wiseEmail: 'v@wise.test', wisePassword: 'P1', views: { count: 3, firstAt: '2026-11-24T01:02:00.000Z', firstDevice: 'Chrome on Android' } });
+    renderCard({
+      paymentStatus: 'paid',
+      orderStatus: 'delivered',
+      wiseEmail: 'v@wise.test',
+      wisePassword: 'P1',
+      views: { count: 3, firstAt: '2026-11-24T01:02:00.000Z', firstDevice: 'Chrome on Android' },
+    });
     expect(screen.getByTestId('password-views').textContent).toMatch(/^Viewed 3 times, first on Nov 24, 2026, .+ \(Chrome on Android\)$/);
   });
 

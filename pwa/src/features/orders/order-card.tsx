@@ -67,9 +67,7 @@ export function OrderCard({ order, providerChatUrl, waitingToSync, syncError, pa
     <article className="card border border-base-300 bg-base-100 shadow-sm">
       <div className="card-body gap-4">
         <div className="flex flex-col gap-4 sm:flex-row">
-          {order.image ? (
-            <img src={order.image} alt={order.title} className="h-24 w-full rounded-box object-cover sm:w-36" loading="lazy" />
-          ) : null}
+          {order.image ? <img src={order.image} alt={order.title} className="h-24 w-full rounded-box object-cover sm:w-36" loading="lazy" /> : null}
           <div className="min-w-0 flex-1">
             <div className="flex flex-wrap items-start justify-between gap-2">
               <h2 className="card-title text-xl">{order.title}</h2>
@@ -152,7 +150,11 @@ export function OrderCard({ order, providerChatUrl, waitingToSync, syncError, pa
             title={order.title}
             orderNumber={shortOrderId(order.id)}
             views={order.views}
-            onReveal={userId && order.userId === userId ? () => void logReveal(userId, { orderId: order.id, deviceId: deviceId(), deviceLabel: deviceLabel(), revealedAt: new Date().toISOString() }) : undefined}
+            onReveal={
+              userId && order.userId === userId
+                ? () => void logReveal(userId, { orderId: order.id, deviceId: deviceId(), deviceLabel: deviceLabel(), revealedAt: new Date().toISOString() })
+                : undefined
+            }
           />
         )}
       </div>

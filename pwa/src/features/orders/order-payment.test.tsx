@@ -36,7 +36,13 @@ function renderCard(order: Partial<Order>) {
     <MemoryRouter>
       <ToastProvider>
         <ConfirmProvider>
-          <OrderCard order={{ ...base, ...order }} providerChatUrl="https://wa.me/8801700000000" waitingToSync={false} paymentInstructions={instructions} userId="u1" />
+          <OrderCard
+            order={{ ...base, ...order }}
+            providerChatUrl="https://wa.me/8801700000000"
+            waitingToSync={false}
+            paymentInstructions={instructions}
+            userId="u1"
+          />
         </ConfirmProvider>
       </ToastProvider>
     </MemoryRouter>,
@@ -101,7 +107,14 @@ describe("an order card's payment part", () => {
         <ToastProvider>
           <ConfirmProvider>
             {[base, { ...base, id: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d' }].map((order) => (
-              <OrderCard key={order.id} order={order} providerChatUrl="https://wa.me/8801700000000" waitingToSync={false} paymentInstructions={instructions} userId="u1" />
+              <OrderCard
+                key={order.id}
+                order={order}
+                providerChatUrl="https://wa.me/8801700000000"
+                waitingToSync={false}
+                paymentInstructions={instructions}
+                userId="u1"
+              />
             ))}
           </ConfirmProvider>
         </ToastProvider>

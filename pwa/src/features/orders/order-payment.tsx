@@ -119,7 +119,11 @@ function CustomerPaymentActions({ order, userId }: { order: Order; userId: strin
         const file = (await isHeicFile(screenshot)) ? await convertHeicToJpeg(screenshot) : screenshot;
         picture = { bytes: await file.arrayBuffer(), type: file.type };
       }
-      const handle = sendPaymentProof(userId, { orderId: order.id, ...(reference ? { transactionId: reference } : {}), ...(picture ? { screenshot: picture } : {}) });
+      const handle = sendPaymentProof(userId, {
+        orderId: order.id,
+        ...(reference ? { transactionId: reference } : {}),
+        ...(picture ? { screenshot: picture } : {}),
+      });
       await handle.saved;
       setTransactionId('');
       setScreenshot(null);
@@ -163,7 +167,12 @@ function CustomerPaymentActions({ order, userId }: { order: Order; userId: strin
   return (
     <div className="space-y-3">
       {acceptsPaymentProof(order) && (
-        <form noValidate onSubmit={(event) => void submitProof(event)} className="space-y-2" aria-label={`Send a payment proof for order #${shortOrderId(order.id)}`}>
+        <form
+          noValidate
+          onSubmit={(event) => void submitProof(event)}
+          className="space-y-2"
+          aria-label={`Send a payment proof for order #${shortOrderId(order.id)}`}
+        >
           <h3 className="font-semibold">{order.paymentProof ? 'Send another payment proof' : 'Already paid? Send the proof'}</h3>
           <div className="grid gap-2 sm:grid-cols-2">
             <div>

@@ -46,7 +46,8 @@ export function OrderStatusPage() {
       <h1 className="text-3xl font-extrabold">{state === 'missing' ? 'Order status' : 'Order placed'}</h1>
       {state === 'missing' ? (
         <p className="alert">
-          This page shows an order&apos;s state only on the device that placed it, for a day. To see your orders, open the sign-in link we mailed you, or sign in.
+          This page shows an order&apos;s state only on the device that placed it, for a day. To see your orders, open the sign-in link we mailed you, or sign
+          in.
         </p>
       ) : (
         <>

@@ -29,12 +29,17 @@ export function RailPayment({ order, userId, rails = [] }: { order: Order; userI
   const payment = order.payment;
   const waiting = payment?.state === 'waiting' && order.orderStatus !== 'cancelled';
   usePaymentCheck(order.id, waiting && order.userId === userId);
-  const unpaid = (order.paymentStatus === 'pending' || order.paymentStatus === 'failed') && (order.orderStatus === 'pending' || order.orderStatus === 'processing');
+  const unpaid =
+    (order.paymentStatus === 'pending' || order.paymentStatus === 'failed') && (order.orderStatus === 'pending' || order.orderStatus === 'processing');
   const current = waiting ? payment!.rail : undefined;
   const offered = unpaid && userId === order.userId && (!payment || waiting) ? railsOffered(rails, order, current) : [];
   if (!payment && offered.length === 0) return null;
   return (
-    <section className="space-y-3 rounded-box border border-primary/40 p-4" aria-label={`Automatic payment of order ${shortOrderId(order.id)}`} data-testid="rail-payment">
+    <section
+      className="space-y-3 rounded-box border border-primary/40 p-4"
+      aria-label={`Automatic payment of order ${shortOrderId(order.id)}`}
+      data-testid="rail-payment"
+    >
       {payment && <PaymentUnderway payment={payment} waiting={waiting} />}
       {offered.length > 0 && <RailChoices order={order} offered={offered} again={current !== undefined} />}
     </section>
@@ -91,7 +96,9 @@ function PaymentUnderway({ payment, waiting }: { payment: OrderPayment; waiting:
         </strong>
         <CopyButton size="xs" value={payment.amount} label="Amount" />
       </div>
-      {payment.rail === 'usdt_trc20' && <p className="text-sm">Send exactly this amount, to the last digit, on the TRON network (TRC20): the amount tells your order apart.</p>}
+      {payment.rail === 'usdt_trc20' && (
+        <p className="text-sm">Send exactly this amount, to the last digit, on the TRON network (TRC20): the amount tells your order apart.</p>
+      )}
       {payment.payTo && (
         <div className="flex flex-wrap items-center gap-2">
           <span>Address:</span>
@@ -106,7 +113,9 @@ function PaymentUnderway({ payment, waiting }: { payment: OrderPayment; waiting:
           {payment.rail === 'bkash' ? 'Pay with bKash' : 'Open Binance Pay'}
         </ExternalLink>
       )}
-      {payment.qrContent && <PaymentQr content={payment.qrContent} label={payment.payTo ? `QR code of the address ${payment.payTo}` : `QR code of the ${name} payment`} />}
+      {payment.qrContent && (
+        <PaymentQr content={payment.qrContent} label={payment.payTo ? `QR code of the address ${payment.payTo}` : `QR code of the ${name} payment`} />
+      )}
       <TimeLeft until={payment.expiresAt} />
       <p role="status" aria-live="polite" className="text-sm">
         Waiting for your payment… this page updates by itself once {name} confirms it.

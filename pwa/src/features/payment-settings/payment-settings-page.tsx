@@ -33,7 +33,8 @@ function PaymentSettingsEditor() {
       <header>
         <h1 className="text-2xl font-bold">Payments</h1>
         <p className="text-sm">
-          Switch on the ways of paying that confirm themselves: an order paid on one is marked paid, and delivered when its service delivers by itself, with nobody checking. Every other payment method keeps the payment instructions and proofs of Settings. How to set up each one: docs/payments.md.
+          Switch on the ways of paying that confirm themselves: an order paid on one is marked paid, and delivered when its service delivers by itself, with
+          nobody checking. Every other payment method keeps the payment instructions and proofs of Settings. How to set up each one: docs/payments.md.
         </p>
       </header>
       <ShopPaymentForm view={view} onSaved={setView} />

@@ -40,7 +40,13 @@ function Field({ id, label, problem, ...input }: { id: string; label: string; pr
       <label className="label mb-1 block text-sm font-medium text-base-content" htmlFor={id}>
         {label}
       </label>
-      <input id={id} className={`input w-full ${problem ? 'input-error' : ''}`} aria-invalid={problem ? true : undefined} aria-describedby={problem ? problemId : undefined} {...input} />
+      <input
+        id={id}
+        className={`input w-full ${problem ? 'input-error' : ''}`}
+        aria-invalid={problem ? true : undefined}
+        aria-describedby={problem ? problemId : undefined}
+        {...input}
+      />
       {problem && (
         <p id={problemId} className="mt-1 text-sm text-error">
           {problem}
@@ -254,7 +260,9 @@ export function OtherDevicesCard() {
   return (
     <Card id="other-devices-title" title="Other Devices">
       <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4" aria-busy={busy}>
-        <p className="text-base-content/80">Still signed in on a phone or computer you no longer use, or one you lost? Sign out everywhere else; this device stays signed in.</p>
+        <p className="text-base-content/80">
+          Still signed in on a phone or computer you no longer use, or one you lost? Sign out everywhere else; this device stays signed in.
+        </p>
         <OutcomeLine outcome={outcome} />
         <SubmitButton busy={busy} label="Sign Out Other Devices" busyLabel="Signing Out..." />
       </form>

@@ -24,7 +24,8 @@ describe('NotificationsCard', () => {
   it('tells staff what they get, and how to undo a block, when notifications are blocked for the site', async () => {
     vi.stubGlobal('PushManager', class {});
     vi.stubGlobal('Notification', { permission: 'denied', requestPermission: vi.fn() });
-    if (!('serviceWorker' in navigator)) Object.defineProperty(navigator, 'serviceWorker', { value: { getRegistration: async () => undefined }, configurable: true });
+    if (!('serviceWorker' in navigator))
+      Object.defineProperty(navigator, 'serviceWorker', { value: { getRegistration: async () => undefined }, configurable: true });
     render(<NotificationsCard staff />);
     await screen.findByText(/Notifications are blocked for this site/);
     expect(screen.getByText(/new orders and payment proofs to check/)).toBeTruthy();
@@ -38,9 +39,15 @@ describe('NotificationsCard', () => {
       vi.stubGlobal('PushManager', class {});
       const notification = { permission: 'default' as NotificationPermission, requestPermission: vi.fn(async () => (notification.permission = answer)) };
       vi.stubGlobal('Notification', notification);
-      vi.stubGlobal('fetch', vi.fn(async () => Response.json({ pushPublicKey: 'BPv3aWtleQ' })));
+      vi.stubGlobal(
+        'fetch',
+        vi.fn(async () => Response.json({ pushPublicKey: 'BPv3aWtleQ' })),
+      );
       const registration = { pushManager: { getSubscription: async () => null, subscribe } };
-      Object.defineProperty(navigator, 'serviceWorker', { value: { getRegistration: async () => registration, ready: Promise.resolve(registration) }, configurable: true });
+      Object.defineProperty(navigator, 'serviceWorker', {
+        value: { getRegistration: async () => registration, ready: Promise.resolve(registration) },
+        configurable: true,
+      });
     }
 
     async function turnOn() {

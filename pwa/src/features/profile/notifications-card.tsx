@@ -2,8 +2,7 @@ import { useEffect, useId, useState } from 'react';
 import { ALLOW_STEPS, disablePush, enablePush, pushProblem, pushState, type PushState } from '../../lib/web-push.ts';
 
 const explain: Record<PushState, string> = {
-  unsupported:
-    'This browser cannot show notifications from the shop. On an iPhone or iPad, add the shop to your Home Screen and open it from there.',
+  unsupported: 'This browser cannot show notifications from the shop. On an iPhone or iPad, add the shop to your Home Screen and open it from there.',
   unavailable: 'Notifications are not set up on this shop yet.',
   denied: `Notifications are blocked for this site. ${ALLOW_STEPS}`,
   off: 'Off on this device.',

@@ -105,7 +105,10 @@ describe('ProfilePage', () => {
     beforeAll(async () => {
       api = await createApiHarness();
       account = await api.createUser('user');
-      fetchFromApp(() => api, () => network === 'down');
+      fetchFromApp(
+        () => api,
+        () => network === 'down',
+      );
     });
     afterAll(async () => {
       vi.unstubAllGlobals();

@@ -8,7 +8,11 @@ import { useSettings } from '../../db/device-hooks.ts';
 const icon = (path: ReactNode) => <LineIcon className="h-7 w-7">{path}</LineIcon>;
 
 const features = [
-  { title: 'High Security', text: 'Private, encrypted connections that keep your traffic yours.', icon: icon(<path d="M12 3l8 3v6c0 4.5-3.4 8.3-8 9-4.6-.7-8-4.5-8-9V6z" />) },
+  {
+    title: 'High Security',
+    text: 'Private, encrypted connections that keep your traffic yours.',
+    icon: icon(<path d="M12 3l8 3v6c0 4.5-3.4 8.3-8 9-4.6-.7-8-4.5-8-9V6z" />),
+  },
   { title: 'Lightning Fast', text: 'High-speed servers with 99.9% uptime.', icon: icon(<path d="M13 2L4 14h7l-1 8 9-12h-7z" />) },
   {
     title: '24/7 Available',
@@ -85,7 +89,10 @@ export function ProxyPage() {
           <ol className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
             {steps.map((step, index) => (
               <li key={step.title} className="rounded-box bg-base-100 p-6 text-center shadow-sm">
-                <span className="mx-auto mb-3 flex h-10 w-10 items-center justify-center rounded-full bg-primary font-bold text-primary-content" aria-hidden="true">
+                <span
+                  className="mx-auto mb-3 flex h-10 w-10 items-center justify-center rounded-full bg-primary font-bold text-primary-content"
+                  aria-hidden="true"
+                >
                   {index + 1}
                 </span>
                 <h3 className="text-lg font-bold">{step.title}</h3>
@@ -102,10 +109,7 @@ export function ProxyPage() {
         </h2>
         <div className="grid gap-6 md:grid-cols-2">
           {plans.map((plan) => (
-            <article
-              key={plan.duration}
-              className={`card bg-base-100 shadow-md ${plan.popular ? 'border-2 border-primary' : 'border border-base-300'}`}
-            >
+            <article key={plan.duration} className={`card bg-base-100 shadow-md ${plan.popular ? 'border-2 border-primary' : 'border border-base-300'}`}>
               <div className="card-body">
                 <div className="flex items-center justify-between gap-2">
                   <h3 className="card-title text-2xl">{plan.duration}</h3>
@@ -122,7 +126,11 @@ export function ProxyPage() {
                     </li>
                   ))}
                 </ul>
-                <ExternalLink className={`btn ${plan.popular ? 'btn-primary' : 'btn-outline btn-primary'}`} aria-label={`Choose Plan: ${plan.duration}`} href={settings.telegramBotUrl}>
+                <ExternalLink
+                  className={`btn ${plan.popular ? 'btn-primary' : 'btn-outline btn-primary'}`}
+                  aria-label={`Choose Plan: ${plan.duration}`}
+                  href={settings.telegramBotUrl}
+                >
                   Choose Plan
                 </ExternalLink>
               </div>

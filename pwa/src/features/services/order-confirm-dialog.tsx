@@ -138,8 +138,18 @@ export function OrderConfirmDialog({
             <legend className="mb-2 font-semibold">Payment method</legend>
             <div className="flex flex-wrap gap-2">
               {service.paymentMethods.map((option) => (
-                <label key={option} className={`flex cursor-pointer items-center gap-2 rounded-box border px-3 py-2 ${method === option ? 'border-primary' : 'border-base-300'}`}>
-                  <input type="radio" className="radio radio-sm" name={`${id}-method`} value={option} checked={method === option} onChange={() => setMethod(option)} />
+                <label
+                  key={option}
+                  className={`flex cursor-pointer items-center gap-2 rounded-box border px-3 py-2 ${method === option ? 'border-primary' : 'border-base-300'}`}
+                >
+                  <input
+                    type="radio"
+                    className="radio radio-sm"
+                    name={`${id}-method`}
+                    value={option}
+                    checked={method === option}
+                    onChange={() => setMethod(option)}
+                  />
                   <span className="text-primary">
                     <PaymentMethodSymbol method={option} />
                   </span>

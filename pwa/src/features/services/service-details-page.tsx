@@ -20,7 +20,8 @@ import { usePlaceOrder } from './use-place-order.ts';
 import { usePublicService } from './use-public-services.ts';
 
 /** Said on Create Account to a visitor who tapped View Details. */
-export const SIGN_UP_REASON = 'Create a free account, or sign in, to see the full details of this service and order it. You come straight back here afterwards.';
+export const SIGN_UP_REASON =
+  'Create a free account, or sign in, to see the full details of this service and order it. You come straight back here afterwards.';
 
 const trustPoints = ['Money-back guarantee', 'Secure payment processing', 'Quality assurance'];
 

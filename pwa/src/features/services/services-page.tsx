@@ -66,7 +66,9 @@ export function ServicesPage() {
                     className={`btn btn-sm btn-primary ${tab.key === activeCategory ? '' : 'btn-outline'}`}
                   >
                     {tab.label}{' '}
-                    <span className={`rounded-full px-2 text-xs font-bold ${tab.key === activeCategory ? 'bg-primary-content text-primary' : 'bg-base-200 text-base-content'}`}>
+                    <span
+                      className={`rounded-full px-2 text-xs font-bold ${tab.key === activeCategory ? 'bg-primary-content text-primary' : 'bg-base-200 text-base-content'}`}
+                    >
                       {tab.count}
                     </span>
                   </Link>
@@ -96,10 +98,7 @@ export function ServicesPage() {
           </div>
 
           {shown.length === 0 ? (
-            <EmptyState
-              title="No Services Found"
-              text={all.length === 0 ? 'No services available at the moment.' : 'Try adjusting your search or filters.'}
-            />
+            <EmptyState title="No Services Found" text={all.length === 0 ? 'No services available at the moment.' : 'Try adjusting your search or filters.'} />
           ) : (
             <ul className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
               {shown.map((service) => (

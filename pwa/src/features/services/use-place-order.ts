@@ -7,7 +7,8 @@ import { serverOutcome } from '../../db/server-outcome.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { couponRefusal } from './coupon-field.tsx';
 
-const hasCouponReason = (error: unknown) => error instanceof AppError && Array.isArray(error.details) && (error.details as { path?: string }[]).some((d) => d.path === 'couponCode');
+const hasCouponReason = (error: unknown) =>
+  error instanceof AppError && Array.isArray(error.details) && (error.details as { path?: string }[]).some((d) => d.path === 'couponCode');
 
 const ORDER_PLACED = 'Order placed successfully!';
 const ORDER_FAILED = 'Failed to place order. Please try again.';

@@ -61,7 +61,13 @@ export function PaymentInstructionsEditor({
                     <label htmlFor={fieldId(methodPath)} className={labelClass}>
                       Payment method {index + 1}
                     </label>
-                    <select id={fieldId(methodPath)} className="select w-full" value={entry.method} onChange={(e) => setPart(index, 'method', e.target.value)} {...errorProps(methodPath)}>
+                    <select
+                      id={fieldId(methodPath)}
+                      className="select w-full"
+                      value={entry.method}
+                      onChange={(e) => setPart(index, 'method', e.target.value)}
+                      {...errorProps(methodPath)}
+                    >
                       {[entry.method, ...unused].map((method) => (
                         <option key={method} value={method}>
                           {paymentMethodName(method)}
@@ -73,7 +79,12 @@ export function PaymentInstructionsEditor({
                     type="button"
                     className="btn btn-ghost text-error"
                     aria-label={`Remove the ${paymentMethodName(entry.method)} instructions`}
-                    onClick={() => onChange(list.filter((_, i) => i !== index), 'paymentInstructions')}
+                    onClick={() =>
+                      onChange(
+                        list.filter((_, i) => i !== index),
+                        'paymentInstructions',
+                      )
+                    }
                   >
                     Remove
                   </button>
@@ -81,7 +92,12 @@ export function PaymentInstructionsEditor({
                 {errorText(methodPath, 'Method')}
                 {parts.map((part) => {
                   const path = `paymentInstructions.${index}.${part.key}`;
-                  const props = { id: fieldId(path), value: entry[part.key], onChange: (e: { target: { value: string } }) => setPart(index, part.key, e.target.value), ...errorProps(path) };
+                  const props = {
+                    id: fieldId(path),
+                    value: entry[part.key],
+                    onChange: (e: { target: { value: string } }) => setPart(index, part.key, e.target.value),
+                    ...errorProps(path),
+                  };
                   return (
                     <div key={part.key}>
                       <label htmlFor={fieldId(path)} className={labelClass}>

@@ -58,7 +58,14 @@ describe('settings field errors', () => {
     let settings: SiteSettings = { ...defaultSettings, wallets: [] };
     for (let i = 0; i < MAX_WALLETS + 2; i++) settings = addWallet(settings);
     expect(settings.wallets).toHaveLength(MAX_WALLETS);
-    const three = { ...defaultSettings, wallets: [{ name: 'a', number: '1' }, { name: 'b', number: '2' }, { name: 'c', number: '3' }] };
+    const three = {
+      ...defaultSettings,
+      wallets: [
+        { name: 'a', number: '1' },
+        { name: 'b', number: '2' },
+        { name: 'c', number: '3' },
+      ],
+    };
     expect(removeWallet(three, 1).wallets.map((w) => w.name)).toEqual(['a', 'c']);
   });
 });

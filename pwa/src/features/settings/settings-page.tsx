@@ -31,7 +31,8 @@ async function storedSettings(): Promise<SiteSettings | null> {
 /** Settings (/dashboard/settings): the shop's name, links, contact details and wallets; admins only. */
 export function SettingsPage() {
   const { can } = useAuthorization();
-  if (!can('settings:manage')) return <NoAccess screen="Settings" message="You do not have permission to access this data. The shop's settings are changed by admins." />;
+  if (!can('settings:manage'))
+    return <NoAccess screen="Settings" message="You do not have permission to access this data. The shop's settings are changed by admins." />;
   return <SettingsEditor />;
 }
 
@@ -168,7 +169,8 @@ function SettingsForm({ initial, fromDevice, onReload }: { initial: SiteSettings
           list={settings.paymentInstructions ?? []}
           onChange={(next, changedPath) => {
             setSettings((current) => ({ ...current, paymentInstructions: next }));
-            if (changedPath === 'paymentInstructions') setErrors((current) => Object.fromEntries(Object.entries(current).filter(([path]) => !path.startsWith('paymentInstructions'))));
+            if (changedPath === 'paymentInstructions')
+              setErrors((current) => Object.fromEntries(Object.entries(current).filter(([path]) => !path.startsWith('paymentInstructions'))));
             else if (changedPath) kit.clearError(changedPath);
           }}
           fieldId={kit.fieldId}

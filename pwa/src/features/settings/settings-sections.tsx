@@ -174,7 +174,13 @@ function WalletRow({ settings, setSettings, kit, index, setErrors }: WalletRowPr
   );
 }
 
-export function WalletsSection({ settings, setSettings, kit, errors, setErrors }: SectionProps & { errors: FieldProblems; setErrors: WalletRowProps['setErrors'] }) {
+export function WalletsSection({
+  settings,
+  setSettings,
+  kit,
+  errors,
+  setErrors,
+}: SectionProps & { errors: FieldProblems; setErrors: WalletRowProps['setErrors'] }) {
   const { fieldId, cardClass } = kit;
   return (
     <section className={cardClass} aria-labelledby={fieldId('wallets-heading')}>

@@ -43,10 +43,20 @@ export function StaffTicketsPage() {
           <strong>{unreadTotal}</strong> with unread customer messages
         </p>
       </header>
-      {!online && <p className="alert alert-info">Offline: tickets as last synced. Replies are sent when the connection is back; assigning and warranty reports need a connection.</p>}
+      {!online && (
+        <p className="alert alert-info">
+          Offline: tickets as last synced. Replies are sent when the connection is back; assigning and warranty reports need a connection.
+        </p>
+      )}
       <div role="group" aria-label="Filter tickets" className="flex flex-wrap gap-2">
         {(['all', ...ticketStatuses] as const).map((status) => (
-          <button key={status} type="button" aria-pressed={filter === status} className={`btn btn-sm ${filter === status ? 'btn-primary' : 'btn-outline'}`} onClick={() => setFilter(status)}>
+          <button
+            key={status}
+            type="button"
+            aria-pressed={filter === status}
+            className={`btn btn-sm ${filter === status ? 'btn-primary' : 'btn-outline'}`}
+            onClick={() => setFilter(status)}
+          >
             {status === 'all' ? `All (${all?.length ?? 0})` : `${ticketStatusLabels[status]} (${count(status)})`}
           </button>
         ))}
@@ -57,7 +67,13 @@ export function StaffTicketsPage() {
         <EmptyState title="No tickets here" text="Tickets customers open appear here." />
       ) : (
         <div className="grid gap-4 md:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
-          <TicketList tickets={shown} selected={selected} unread={(t) => t.unreadByStaff} onSelect={(id) => void navigate({ hash: `ticket-${id}` })} showCustomer />
+          <TicketList
+            tickets={shown}
+            selected={selected}
+            unread={(t) => t.unreadByStaff}
+            onSelect={(id) => void navigate({ hash: `ticket-${id}` })}
+            showCustomer
+          />
           <div>
             {ticket && (
               <TicketThread ticket={ticket} userId={auth.user.id} pending={pendingIds.has(ticket.id)}>
@@ -91,7 +107,13 @@ function StaffActions({ ticket, online, onDeleted }: { ticket: Ticket; online: b
         <label htmlFor={`${id}-assignee`} className="mb-1 block text-sm font-medium">
           Assigned to
         </label>
-        <select id={`${id}-assignee`} className="select select-bordered select-sm" disabled={!online} value={ticket.assigneeId ?? ''} onChange={(event) => run(() => assign(ticket.id, event.target.value || null), 'Assigned.')}>
+        <select
+          id={`${id}-assignee`}
+          className="select select-bordered select-sm"
+          disabled={!online}
+          value={ticket.assigneeId ?? ''}
+          onChange={(event) => run(() => assign(ticket.id, event.target.value || null), 'Assigned.')}
+        >
           <option value="">Nobody</option>
           {staff.map((user) => (
             <option key={user.uid} value={user.uid}>
@@ -101,12 +123,22 @@ function StaffActions({ ticket, online, onDeleted }: { ticket: Ticket; online: b
         </select>
       </div>
       {ticket.orderId && (
-        <button type="button" className="btn btn-secondary btn-sm" disabled={!online} onClick={() => run(() => makeWarrantyReport(ticket.id), 'Warranty report made; the customer is told.')}>
+        <button
+          type="button"
+          className="btn btn-secondary btn-sm"
+          disabled={!online}
+          onClick={() => run(() => makeWarrantyReport(ticket.id), 'Warranty report made; the customer is told.')}
+        >
           Make warranty report
         </button>
       )}
       {can('users:manage') && (
-        <button type="button" className="btn btn-error btn-outline btn-sm" disabled={!online} onClick={() => window.confirm('Delete this ticket for everyone?') && run(() => removeTicket(ticket.id).then(onDeleted), 'Deleted.')}>
+        <button
+          type="button"
+          className="btn btn-error btn-outline btn-sm"
+          disabled={!online}
+          onClick={() => window.confirm('Delete this ticket for everyone?') && run(() => removeTicket(ticket.id).then(onDeleted), 'Deleted.')}
+        >
           Delete ticket
         </button>
       )}

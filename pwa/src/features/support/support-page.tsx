@@ -62,7 +62,9 @@ function Support({ user }: { user: SignedInUser }) {
         </button>
       </header>
       {!online && <p className="alert alert-info">Offline: your tickets are as last synced. A reply you write now is sent when you are back online.</p>}
-      {creating && <NewTicketForm userId={user.id} orderId={order?.id} orderLabel={order ? `#${order.id.slice(-8)} (${order.title})` : undefined} onOpened={open} />}
+      {creating && (
+        <NewTicketForm userId={user.id} orderId={order?.id} orderLabel={order ? `#${order.id.slice(-8)} (${order.title})` : undefined} onOpened={open} />
+      )}
       {tickets === undefined ? (
         <LoadingState text="Loading tickets..." />
       ) : tickets.length === 0 && !creating ? (

@@ -2,7 +2,19 @@ import { ticketStatusLabels, type Ticket } from '../../../../edge-api/src/contra
 import { formatDateTime } from '../../lib/format.ts';
 
 /** Tickets as buttons that open their thread; `unread` is the viewer's side's count. */
-export function TicketList({ tickets, selected, unread, onSelect, showCustomer = false }: { tickets: Ticket[]; selected: string | null; unread: (t: Ticket) => number; onSelect: (id: string) => void; showCustomer?: boolean }) {
+export function TicketList({
+  tickets,
+  selected,
+  unread,
+  onSelect,
+  showCustomer = false,
+}: {
+  tickets: Ticket[];
+  selected: string | null;
+  unread: (t: Ticket) => number;
+  onSelect: (id: string) => void;
+  showCustomer?: boolean;
+}) {
   return (
     <ul className="space-y-2" aria-label="Tickets">
       {tickets.map((ticket) => {

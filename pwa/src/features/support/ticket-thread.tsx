@@ -23,10 +23,12 @@ export function TicketThread({ ticket, userId, pending, children }: { ticket: Ti
     setError(null);
     // Saved on this device at once; sent now, or when the connection is back (once).
     const picked = pictures.slice(0, TICKET_IMAGES_MAX);
-    void replyTicket(userId, { ticketId: ticket.id, messageId: crypto.randomUUID(), body: text, ...(picked.length ? { pictures: picked } : {}) }).saved.then(() => {
-      setBody('');
-      setPictures([]);
-    });
+    void replyTicket(userId, { ticketId: ticket.id, messageId: crypto.randomUUID(), body: text, ...(picked.length ? { pictures: picked } : {}) }).saved.then(
+      () => {
+        setBody('');
+        setPictures([]);
+      },
+    );
   };
 
   return (

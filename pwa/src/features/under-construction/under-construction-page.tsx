@@ -61,11 +61,7 @@ export function UnderConstructionPage() {
           {support && (
             <p className="text-sm text-base-content/80">
               Need help now? Contact support:{' '}
-              <a
-                href={support.href}
-                className="link link-primary"
-                {...(support.external ? { target: '_blank', rel: 'noopener noreferrer' } : {})}
-              >
+              <a href={support.href} className="link link-primary" {...(support.external ? { target: '_blank', rel: 'noopener noreferrer' } : {})}>
                 {support.label}
               </a>
             </p>

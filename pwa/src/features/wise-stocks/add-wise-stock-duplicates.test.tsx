@@ -36,7 +36,6 @@ afterEach(async () => {
   await deleteUserDb(staffId);
 });
 
-
 async function stockOnServer(wiseEmail: string, wisePassword: string) {
   const created = await api.call<WiseStock>('POST', '/api/wise-stocks', {
     user: admin,

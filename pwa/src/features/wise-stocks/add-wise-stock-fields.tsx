@@ -12,7 +12,15 @@ export const UNCHECKED_STOCK_MESSAGE = 'Adding them is still refused if they are
 type Duplicates = ReturnType<typeof useStockDuplicateCheck>;
 
 /** What stands above the form: why it was not sent, the duplicate warning, and a check that could not run. */
-export function AddStockNotices({ notice, duplicates, ids }: { notice: Notice | null; duplicates: Duplicates; ids: { notice: string; duplicate: string; unchecked: string } }) {
+export function AddStockNotices({
+  notice,
+  duplicates,
+  ids,
+}: {
+  notice: Notice | null;
+  duplicates: Duplicates;
+  ids: { notice: string; duplicate: string; unchecked: string };
+}) {
   const { warning, problem } = duplicates;
   return (
     <>
@@ -33,7 +41,11 @@ export function AddStockNotices({ notice, duplicates, ids }: { notice: Notice | 
 }
 
 const labelClass = 'label mb-1 block text-sm font-medium text-base-content';
-const RequiredMark = () => <span aria-hidden="true" className="text-error">*</span>;
+const RequiredMark = () => (
+  <span aria-hidden="true" className="text-error">
+    *
+  </span>
+);
 
 export interface FieldsProps {
   draft: StockDraft;
@@ -42,7 +54,15 @@ export interface FieldsProps {
   change: <K extends DraftField>(field: K, value: StockDraft[K]) => void;
 }
 
-function TextField({ id, label, field, type, describedBy, note, ...props }: FieldsProps & { id: string; label: ReactNode; field: 'wiseName' | 'wiseEmail'; type?: string; describedBy?: string; note?: ReactNode }) {
+function TextField({
+  id,
+  label,
+  field,
+  type,
+  describedBy,
+  note,
+  ...props
+}: FieldsProps & { id: string; label: ReactNode; field: 'wiseName' | 'wiseEmail'; type?: string; describedBy?: string; note?: ReactNode }) {
   const { draft, missing, busy, change } = props;
   return (
     <div>
@@ -67,7 +87,11 @@ function TextField({ id, label, field, type, describedBy, note, ...props }: Fiel
 }
 
 /** The account's holder name, email and password, with what the duplicate check says of each. */
-export function AccountDetailsFields({ ids, warning, ...props }: FieldsProps & { ids: { wiseName: string; wiseEmail: string; wisePassword: string; emailNote: string }; warning: Duplicates['warning'] }) {
+export function AccountDetailsFields({
+  ids,
+  warning,
+  ...props
+}: FieldsProps & { ids: { wiseName: string; wiseEmail: string; wisePassword: string; emailNote: string }; warning: Duplicates['warning'] }) {
   const { draft, missing, busy, change } = props;
   return (
     <fieldset className="space-y-4">
@@ -106,7 +130,19 @@ export function AccountDetailsFields({ ids, warning, ...props }: FieldsProps & {
 }
 
 /** Who adds the stock: the signed-in person's name until another is typed. */
-export function AddedByField({ id, value, invalid, busy, onChange }: { id: string; value: string; invalid: boolean; busy: boolean; onChange: (value: string) => void }) {
+export function AddedByField({
+  id,
+  value,
+  invalid,
+  busy,
+  onChange,
+}: {
+  id: string;
+  value: string;
+  invalid: boolean;
+  busy: boolean;
+  onChange: (value: string) => void;
+}) {
   return (
     <fieldset className="space-y-4">
       <legend className="mb-2 text-lg font-semibold">Added By</legend>

@@ -37,7 +37,10 @@ export function ChangePasswordModal({ stock, buyer, online, onClose }: { stock: 
     setError(null);
     try {
       const answer = await unwrap(
-        api['wise-stocks'][':id'].password.$post({ param: { id: stock.id }, json: { wisePassword: password, version: stock.version, ...(overrideDuplicates ? { overrideDuplicates } : {}) } }),
+        api['wise-stocks'][':id'].password.$post({
+          param: { id: stock.id },
+          json: { wisePassword: password, version: stock.version, ...(overrideDuplicates ? { overrideDuplicates } : {}) },
+        }),
       );
       if (db) await keepOnDevice(db, { stocks: [answer.stock as WiseStock] });
       toast.success(answer.orderId ? ROTATED_ORDER_MESSAGE(answer.orderId) : 'Password changed.');
@@ -69,12 +72,12 @@ export function ChangePasswordModal({ stock, buyer, online, onClose }: { stock: 
   return (
     <ModalDialog title="Change Password" onClose={onClose} busy={sending}>
       <p className="mb-3 text-sm">
-        {stock.wiseName} (<span className="break-all">{stock.wiseEmail}</span>)
-        {stock.orderId ? ': sold.' : '.'}
+        {stock.wiseName} (<span className="break-all">{stock.wiseEmail}</span>){stock.orderId ? ': sold.' : '.'}
       </p>
       {stock.orderId && (
         <p className="alert alert-warning mb-4 text-sm" data-testid="rotation-reaches">
-          This changes what a customer sees: order #{shortOrderId(stock.orderId)} of {buyer ?? 'its customer'} will show the new password at once, and they are told on the order.
+          This changes what a customer sees: order #{shortOrderId(stock.orderId)} of {buyer ?? 'its customer'} will show the new password at once, and they are
+          told on the order.
         </p>
       )}
       <form noValidate onSubmit={submit}>
@@ -115,7 +118,12 @@ export function ChangePasswordModal({ stock, buyer, online, onClose }: { stock: 
             {error}
           </p>
         )}
-        <ModalFormActions onCancel={onClose} busy={sending} submitLabel={stock.orderId ? `Change password of order #${shortOrderId(stock.orderId)}` : 'Change password'} submitDisabled={!online || password === '' || confirmation === ''} />
+        <ModalFormActions
+          onCancel={onClose}
+          busy={sending}
+          submitLabel={stock.orderId ? `Change password of order #${shortOrderId(stock.orderId)}` : 'Change password'}
+          submitDisabled={!online || password === '' || confirmation === ''}
+        />
       </form>
     </ModalDialog>
   );

@@ -158,7 +158,15 @@ export function ImageDropZone({
           {stage ? (
             <span className="loading loading-spinner text-primary" aria-hidden="true" />
           ) : (
-            <svg aria-hidden="true" viewBox="0 0 24 24" className="h-8 w-8 text-base-content/60" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
+            <svg
+              aria-hidden="true"
+              viewBox="0 0 24 24"
+              className="h-8 w-8 text-base-content/60"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="2"
+              strokeLinecap="round"
+            >
               <path d="M12 16V4M7 9l5-5 5 5M4 16v3a1 1 0 001 1h14a1 1 0 001-1v-3" />
             </svg>
           )}

@@ -19,7 +19,10 @@ export function ImportStockPage() {
   const { can } = useAuthorization();
   if (!can('stocks:manage')) {
     return (
-      <NoAccess screen="Import Wise Stock" message="You do not have permission to access this data. Wise stocks are imported by admins; you can read them in the list.">
+      <NoAccess
+        screen="Import Wise Stock"
+        message="You do not have permission to access this data. Wise stocks are imported by admins; you can read them in the list."
+      >
         <Link to={STOCKS_PATH} className="btn btn-primary">
           Back to Stocks
         </Link>
@@ -132,9 +135,20 @@ function ImportStockForm() {
 
           <div>
             <label htmlFor={ids.label} className="label mb-1 block text-sm font-medium text-base-content">
-              Batch label <span aria-hidden="true" className="text-error">*</span>
+              Batch label{' '}
+              <span aria-hidden="true" className="text-error">
+                *
+              </span>
             </label>
-            <input id={ids.label} className="input w-full" value={label} onChange={(event) => setLabel(event.target.value)} required maxLength={200} autoComplete="off" />
+            <input
+              id={ids.label}
+              className="input w-full"
+              value={label}
+              onChange={(event) => setLabel(event.target.value)}
+              required
+              maxLength={200}
+              autoComplete="off"
+            />
           </div>
           <div>
             <label htmlFor={ids.file} className="label mb-1 block text-sm font-medium text-base-content">
@@ -162,7 +176,13 @@ function ImportStockForm() {
               {busy === 'preview' && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
               Preview
             </button>
-            <button type="button" className="btn btn-primary" onClick={() => void runImport()} disabled={busy !== null || !online || newCount === 0} aria-busy={busy === 'import' || undefined}>
+            <button
+              type="button"
+              className="btn btn-primary"
+              onClick={() => void runImport()}
+              disabled={busy !== null || !online || newCount === 0}
+              aria-busy={busy === 'import' || undefined}
+            >
               {busy === 'import' && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
               {current ? `Import ${newCount} new ${newCount === 1 ? 'line' : 'lines'}` : 'Import'}
             </button>

@@ -28,7 +28,17 @@ export function useStockBatches(online: boolean) {
 export const withdrawnMessage = (count: number, label: string) => `Withdrew ${count} available ${count === 1 ? 'stock' : 'stocks'} of batch “${label}”`;
 
 /** Import batches under the stock list: label, who, when, how many; admins withdraw what is still available. */
-export function StockBatchesPanel({ batches, failed, canManage, onChanged }: { batches: StockBatch[] | null; failed: boolean; canManage: boolean; onChanged: (batch: StockBatch) => void }) {
+export function StockBatchesPanel({
+  batches,
+  failed,
+  canManage,
+  onChanged,
+}: {
+  batches: StockBatch[] | null;
+  failed: boolean;
+  canManage: boolean;
+  onChanged: (batch: StockBatch) => void;
+}) {
   const headingId = useId();
   const confirm = useConfirm();
   const toast = useToast();

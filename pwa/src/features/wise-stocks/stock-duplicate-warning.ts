@@ -54,5 +54,10 @@ export function selectStockDuplicateWarning(check: StockDuplicateCheck | null | 
   if (check.emailExists) {
     return { ...flagged, kind: 'email', title: `⚠️ This email is already ${placesText(check.emailIn)}`, lines: ['Consider using a different email address.'] };
   }
-  return { ...flagged, kind: 'password', title: `⚠️ This password is already ${placesText(check.passwordIn)}`, lines: ['Consider using a different password.'] };
+  return {
+    ...flagged,
+    kind: 'password',
+    title: `⚠️ This password is already ${placesText(check.passwordIn)}`,
+    lines: ['Consider using a different password.'],
+  };
 }

@@ -25,7 +25,13 @@ beforeAll(async () => {
   admin = await api.createUser('admin');
   const added = await api.call('POST', '/api/wise-stocks', {
     user: admin,
-    json: { wiseName: 'Export Holder', wiseEmail: 'export.holder@wise.test', wisePassword: 'Export#Secret-1', authImage: 'https://img.example/a.png', userName: 'Demo Admin' },
+    json: {
+      wiseName: 'Export Holder',
+      wiseEmail: 'export.holder@wise.test',
+      wisePassword: 'Export#Secret-1',
+      authImage: 'https://img.example/a.png',
+      userName: 'Demo Admin',
+    },
   });
   expect(added.status).toBe(201);
 });

@@ -68,9 +68,7 @@ function ImageSlot({ label, url, canManage, onEdit }: SlotProps) {
 
   return (
     <li className="flex flex-col gap-2 rounded-box border border-base-300 p-3">
-      <h3 className="font-medium">
-        {label}
-      </h3>
+      <h3 className="font-medium">{label}</h3>
       {url ? (
         <>
           {broken ? (
@@ -144,7 +142,15 @@ function UpdateImageModal({ stock, field, label, onClose }: UpdateImageModalProp
             <figcaption className="text-sm text-base-content/70">Current image</figcaption>
           </figure>
         )}
-        <ImageDropZone label={`New ${label}`} required value={null} onChange={(image) => void save(image)} announceSuccess={false} showFilled={false} disabled={saving} />
+        <ImageDropZone
+          label={`New ${label}`}
+          required
+          value={null}
+          onChange={(image) => void save(image)}
+          announceSuccess={false}
+          showFilled={false}
+          disabled={saving}
+        />
         {saving && (
           <p role="status" className="flex items-center gap-2 text-sm">
             <span className="loading loading-spinner loading-sm" aria-hidden="true" /> Saving image...
@@ -176,7 +182,13 @@ export function StockImagesPanel({ stock, canManage }: { stock: WiseStock; canMa
         {(any || canManage) && (
           <ul className="grid gap-4 md:grid-cols-3">
             {stockImageSlots.map((slot) => (
-              <ImageSlot key={`${slot.field}:${stock[slot.field]}`} label={slot.label} url={stock[slot.field]} canManage={canManage} onEdit={() => setEditing(slot)} />
+              <ImageSlot
+                key={`${slot.field}:${stock[slot.field]}`}
+                label={slot.label}
+                url={stock[slot.field]}
+                canManage={canManage}
+                onEdit={() => setEditing(slot)}
+              />
             ))}
           </ul>
         )}

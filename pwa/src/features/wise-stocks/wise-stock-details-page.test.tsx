@@ -41,7 +41,11 @@ describe('Wise Stock Details', () => {
 
     const images = screen.getByRole('region', { name: 'Account Images' });
     expect(within(images).getByRole('img', { name: 'Authentication Image' }).getAttribute('src')).toBe('https://img.example/auth.png');
-    expect(within(images).getByRole('link', { name: /View Full Screen: Authentication Image/ }).getAttribute('target')).toBe('_blank');
+    expect(
+      within(images)
+        .getByRole('link', { name: /View Full Screen: Authentication Image/ })
+        .getAttribute('target'),
+    ).toBe('_blank');
     expect(within(images).getAllByRole('button', { name: /Upload Image/ })).toHaveLength(2);
     const addedBy = screen.getByRole('region', { name: 'Added By' });
     expect(within(addedBy).getByText('Demo Admin')).toBeTruthy();

@@ -51,15 +51,11 @@ describe('Wise Stocks Management', () => {
     await seedDevice('admin', stocks);
     renderAsStaff('/dashboard/all-wise-stocks');
     const select = await screen.findByLabelText('Status');
-    expect(within(select).getAllByRole('option').map((option) => option.textContent)).toEqual([
-      'All Status',
-      'Available',
-      'Sold',
-      'Active',
-      'Suspended',
-      'Disabled',
-      'Used',
-    ]);
+    expect(
+      within(select)
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual(['All Status', 'Available', 'Sold', 'Active', 'Suspended', 'Disabled', 'Used']);
   });
 
   it("shows the account with its password, and the buyer's name only for sold stock ('Unknown User' when unknown)", async () => {

@@ -84,7 +84,13 @@ export function WiseStocksPage() {
     return page(<LoadingState text="Loading Wise stocks..." />);
   }
   if (!local.synced && local.stocks.length === 0 && (fetchFailed || !online)) {
-    return page(<ErrorState title={FETCH_FAILED_MESSAGE} message="The stock list could not be loaded. Check your connection and try again." onRetry={() => void refresh()} />);
+    return page(
+      <ErrorState
+        title={FETCH_FAILED_MESSAGE}
+        message="The stock list could not be loaded. Check your connection and try again."
+        onRetry={() => void refresh()}
+      />,
+    );
   }
 
   const filtering = hasActiveFilters(filters);
@@ -112,7 +118,15 @@ export function WiseStocksPage() {
           }
         />
       ) : (
-        <WiseStocksTable stocks={filtered} usersById={usersById} batchLabels={batchLabels} pendingIds={pendingIds} canManage={canManage} deleting={deleting} onDelete={(stock) => void remove(stock)} />
+        <WiseStocksTable
+          stocks={filtered}
+          usersById={usersById}
+          batchLabels={batchLabels}
+          pendingIds={pendingIds}
+          canManage={canManage}
+          deleting={deleting}
+          onDelete={(stock) => void remove(stock)}
+        />
       )}
       <p className="text-sm text-base-content/70" aria-live="polite">
         Showing {filtered.length} of {local.stocks.length} Wise stocks

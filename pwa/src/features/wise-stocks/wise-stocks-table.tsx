@@ -98,12 +98,24 @@ export function WiseStocksTable({ stocks, usersById, batchLabels, pendingIds, ca
         <caption className="sr-only">Wise stocks</caption>
         <thead className={stacked.head} role="rowgroup">
           <tr role="row">
-            <th scope="col" role="columnheader">Wise Account</th>
-            <th scope="col" role="columnheader">Added By</th>
-            <th scope="col" role="columnheader">Sold To</th>
-            <th scope="col" role="columnheader">Status</th>
-            <th scope="col" role="columnheader">Date Added</th>
-            <th scope="col" role="columnheader">Actions</th>
+            <th scope="col" role="columnheader">
+              Wise Account
+            </th>
+            <th scope="col" role="columnheader">
+              Added By
+            </th>
+            <th scope="col" role="columnheader">
+              Sold To
+            </th>
+            <th scope="col" role="columnheader">
+              Status
+            </th>
+            <th scope="col" role="columnheader">
+              Date Added
+            </th>
+            <th scope="col" role="columnheader">
+              Actions
+            </th>
           </tr>
         </thead>
         <tbody className={stacked.body} role="rowgroup">
