@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import { appendTestLog } from './edge-api/src/testing/test-logs.ts';
 
 /** Test files that spawn processes or take minutes (issue 34 item 5): a project of their own. */
 const PROCESS_TESTS = [
@@ -23,6 +24,11 @@ export default defineConfig({
     globalSetup: ['edge-api/src/testing/global-setup.ts'],
     // Two cores do not gain from more workers than that.
     maxWorkers: 2,
+    // What the tests and the apps they run in-process print goes to the run's logs too, which are checked
+    // for secrets at the end (edge-api/src/testing/test-logs.ts, decision 238); the console shows it as before.
+    onConsoleLog: (log, type) => {
+      appendTestLog(`console-${type}`, log.endsWith('\n') ? log : `${log}\n`);
+    },
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects: [

@@ -2,7 +2,7 @@ import { AxeBuilder } from '@axe-core/playwright';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before } from 'node:test';
@@ -12,6 +12,7 @@ import type { Service } from '../edge-api/src/contract/services.ts';
 import { demoLoginsIn } from '../edge-api/src/testing/demo-logins.ts';
 import { freePort } from '../edge-api/src/testing/free-port.ts';
 import { shortOrderId } from '../pwa/src/lib/order-rules.ts';
+import { appendTestLog, teeToTestLog } from '../edge-api/src/testing/test-logs.ts';
 
 /**
  * Browser tests against the built app as `npm start` runs it: one Node process on a free port with a fresh
@@ -58,6 +59,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<App
     env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  // With TEST_LOG_DIR set (CI), its log lines are kept there and checked for secrets (decision 238).
+  teeToTestLog(child, 'e2e-server');
   let output = '';
   // E2E_SERVER_LOG=1 shows the server's log lines as they come, to see what a failing test's server did.
   if (process.env.E2E_SERVER_LOG === '1') {
@@ -93,6 +96,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<App
         await exited;
         clearTimeout(forced);
       }
+      if (process.env.TEST_LOG_DIR) appendTestLog('e2e-postgres', await readFile(join(dataDir, 'postgres.log')).catch(() => ''));
       await rm(dataDir, { recursive: true, force: true });
     },
   };

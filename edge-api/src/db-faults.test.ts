@@ -1,4 +1,5 @@
 import { mkdtemp, rm } from 'node:fs/promises';
+import { testLogger } from './testing/test-logs.ts';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -113,7 +114,7 @@ beforeAll(async () => {
   server = await startNodeServer(
     // The default timeouts: a stalled database answers 503 within 2 s with them (decision 042).
     parseEnv({ PORT: '0', DATA_DIR: dataDir, DATABASE_URL: databaseUrl }),
-    { logger: silentLogger, staticRoot: dataDir },
+    { logger: testLogger(), staticRoot: dataDir },
   );
 }, 120_000);
 

@@ -22,6 +22,7 @@ import { EXIT_INLINE_IMAGES_LEFT, runMigrate } from './migrate-command.ts';
 import { countInlineImageRows } from './operations/move-inline-images.ts';
 import { demoAuthPng, legacyDemoImages } from './seed/demo-images.ts';
 import { createDedicatedDatabase, type DedicatedDatabase } from './testing/workerd.ts';
+import { teeToTestLog } from './testing/test-logs.ts';
 
 // `npm run migrate` on a database of an earlier version whose rows still hold inline data: images: the
 // real entry (migrate.ts) in its own process against a database of its own, with a Supabase-like Storage
@@ -136,6 +137,7 @@ function runEntry(env: Record<string, string>): Promise<{ code: number | null; s
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  teeToTestLog(child, 'migrate-entry');
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

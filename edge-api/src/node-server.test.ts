@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { createClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseEnv } from './env.ts';
-import { silentLogger } from './lib/logger.ts';
+import { testLogger } from './testing/test-logs.ts';
 import { generateKey } from './lib/secrets.ts';
 import { startNodeServer, type RunningServer } from './node-server.ts';
 import { demoLoginsIn } from './testing/demo-logins.ts';
@@ -18,7 +18,7 @@ let dataDir: string;
 let staticRoot: string;
 let server: RunningServer;
 
-const start = (env: Record<string, string> = {}) => startNodeServer(parseEnv({ PORT: '0', DATA_DIR: dataDir, ...env }), { logger: silentLogger, staticRoot });
+const start = (env: Record<string, string> = {}) => startNodeServer(parseEnv({ PORT: '0', DATA_DIR: dataDir, ...env }), { logger: testLogger(), staticRoot });
 
 /** A build as vite leaves it in dist/: the shell, the service worker, the manifest, a hashed chunk and its map. */
 async function fakeBuild(root: string) {

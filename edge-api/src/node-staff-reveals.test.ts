@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { parseEnv } from './env.ts';
-import { silentLogger } from './lib/logger.ts';
+import { testLogger } from './testing/test-logs.ts';
 import { startNodeServer, type RunningServer } from './node-server.ts';
 import { demoLoginsIn } from './testing/demo-logins.ts';
 import { insideOneWindow } from './testing/limit-window.ts';
@@ -19,7 +19,7 @@ beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'storefront-reveals-'));
   staticRoot = await mkdtemp(join(tmpdir(), 'storefront-dist-'));
   await writeFile(join(staticRoot, 'index.html'), '<!doctype html><title>Shop</title>');
-  server = await startNodeServer(parseEnv({ PORT: '0', DATA_DIR: dataDir, STAFF_REVEALS_PER_10_MIN: '2' }), { logger: silentLogger, staticRoot });
+  server = await startNodeServer(parseEnv({ PORT: '0', DATA_DIR: dataDir, STAFF_REVEALS_PER_10_MIN: '2' }), { logger: testLogger(), staticRoot });
 });
 afterAll(async () => {
   await server?.close();

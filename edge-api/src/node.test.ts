@@ -22,6 +22,7 @@ import { seedDemoData } from './seed/demo-data.ts';
 import { demoPassword } from './seed/demo-passwords.ts';
 import { demoLoginsIn } from './testing/demo-logins.ts';
 import type { Deps } from './deps.ts';
+import { appendTestLog, teeToTestLog } from './testing/test-logs.ts';
 
 // `npm start` as a shop owner runs it: the real entry (node.ts) in its own process on the embedded
 // Postgres server, stopped with signals, killed, started twice, moved from PGlite, backed up and restored.
@@ -53,7 +54,10 @@ interface App {
 }
 
 function runScript(script: string, args: string[], env: Record<string, string>) {
-  return spawnSync(process.execPath, [join(ROOT, script), ...args], { cwd: ROOT, env: { ...process.env, ...env }, encoding: 'utf8', timeout: 60_000 });
+  const result = spawnSync(process.execPath, [join(ROOT, script), ...args], { cwd: ROOT, env: { ...process.env, ...env }, encoding: 'utf8', timeout: 60_000 });
+  appendTestLog('node-script-out', result.stdout ?? '');
+  appendTestLog('node-script-err', result.stderr ?? '');
+  return result;
 }
 
 /** Which data directory each started app's URL serves, for its demo logins. */
@@ -66,6 +70,7 @@ function startApp(dataDir: string, env: Record<string, string> = {}): Promise<Ap
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   apps.push(child);
+  teeToTestLog(child, 'node-entry');
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { teeToTestLog } from './testing/test-logs.ts';
 
 // `npm start` as a container runtime or a process manager runs it: the signal goes to the npm process
 // (or to its whole group, as Ctrl-C does) and the app, its shell and its embedded Postgres are all gone
@@ -79,6 +80,7 @@ async function npmStart(): Promise<NpmStart> {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   started.push(npm);
+  teeToTestLog(npm, 'npm-start');
   let output = '';
   npm.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   npm.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));

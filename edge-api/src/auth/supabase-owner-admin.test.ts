@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/schema.ts';
 import { ANON_KEY, freshEmail, SERVICE_ROLE_KEY, startAuthServer, supabaseClient, type AuthServer } from '../testing/auth-server.ts';
 import { openTestDatabase } from '../testing/test-database.ts';
+import { teeToTestLog } from '../testing/test-logs.ts';
 
 // `npm run admin` with SUPABASE_URL: the script itself, run as the owner runs it, against a running
 // embedded auth server that speaks GoTrue's admin API (the same endpoints Supabase Auth has), with the
@@ -42,6 +43,7 @@ function runAdmin(args: string[]): Promise<{ status: number | null; stdout: stri
       BLIND_INDEX_KEY: key,
     },
   });
+  teeToTestLog(child, 'admin-script');
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

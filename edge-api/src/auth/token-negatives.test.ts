@@ -9,7 +9,7 @@ import { createApp } from '../app.ts';
 import { createDiskBlobStore } from '../blobs/disk-store.ts';
 import type { Database } from '../db/schema.ts';
 import { nextVersion } from '../db/versions.ts';
-import { silentLogger } from '../lib/logger.ts';
+import { testLogger } from '../testing/test-logs.ts';
 import { createSecrets } from '../lib/secrets.ts';
 import { openTestDatabase } from '../testing/test-database.ts';
 import { generateSigningKey, importSigningKey, signAccessToken, type SigningKey } from './signing-key.ts';
@@ -65,7 +65,7 @@ beforeAll(async () => {
     secrets: await createSecrets(crypto.getRandomValues(new Uint8Array(32)), crypto.getRandomValues(new Uint8Array(32))),
     clock: () => new Date(),
     config: { adminEmails: [], supabaseUrl: ISSUER, supabaseAnonKey: 'anon', allowedOrigins: [] },
-    logger: silentLogger,
+    logger: testLogger(),
   });
   api = new Hono().route('/', app);
 });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPool, databaseOn } from '../db/connect.ts';
 import { parseEnv } from '../env.ts';
-import { silentLogger } from '../lib/logger.ts';
+import { testLogger } from '../testing/test-logs.ts';
 import { startNodeServer, type RunningServer } from '../node-server.ts';
 import { createMetrics } from './metrics.ts';
 
@@ -14,7 +14,7 @@ let server: RunningServer;
 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'storefront-metrics-'));
-  server = await startNodeServer(parseEnv({ PORT: '0', DATA_DIR: dataDir, METRICS_TOKEN: TOKEN }), { logger: silentLogger, staticRoot: dataDir });
+  server = await startNodeServer(parseEnv({ PORT: '0', DATA_DIR: dataDir, METRICS_TOKEN: TOKEN }), { logger: testLogger(), staticRoot: dataDir });
 }, 120_000);
 
 afterAll(async () => {

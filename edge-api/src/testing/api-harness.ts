@@ -13,7 +13,7 @@ import { openDatabase } from '../db/connect.ts';
 import type { Database } from '../db/schema.ts';
 import { moreVersions, nextVersion } from '../db/versions.ts';
 import type { Deps } from '../deps.ts';
-import { silentLogger } from '../lib/logger.ts';
+import { testLogger } from './test-logs.ts';
 import { createSecrets, decodeKey, type Secrets } from '../lib/secrets.ts';
 import { fileRoutes } from '../routes/files.ts';
 import { openTestDatabase } from './test-database.ts';
@@ -105,7 +105,7 @@ export async function inProcessHarness(overrides: Partial<Deps['config']> = {}, 
     secrets: await createSecrets(crypto.getRandomValues(new Uint8Array(32)), crypto.getRandomValues(new Uint8Array(32))),
     clock: () => new Date(),
     config: { adminEmails: [], supabaseUrl: 'http://auth.test', supabaseAnonKey: TEST_ANON_KEY, allowedOrigins: [], ...overrides },
-    logger: silentLogger,
+    logger: testLogger(),
   };
   // As both entries mount them: the API and the stored files.
   const app = new Hono();

@@ -11,7 +11,7 @@ import { createTokenVerifier } from '../auth/verifier.ts';
 import { createDiskBlobStore } from '../blobs/disk-store.ts';
 import type { Database } from '../db/schema.ts';
 import type { Deps } from '../deps.ts';
-import { silentLogger } from '../lib/logger.ts';
+import { testLogger } from './test-logs.ts';
 import { createSecrets } from '../lib/secrets.ts';
 import type { AuthServer } from './auth-server.ts';
 
@@ -32,7 +32,7 @@ export async function apiWithEmbeddedAuth(db: Kysely<Database>, server: AuthServ
     secrets: await createSecrets(crypto.getRandomValues(new Uint8Array(32)), crypto.getRandomValues(new Uint8Array(32))),
     clock: () => new Date(),
     config: { adminEmails: [], supabaseUrl: server.url, supabaseAnonKey: 'anon', allowedOrigins: [], ...config },
-    logger: silentLogger,
+    logger: testLogger(),
   });
   return new Hono().route('/', app);
 }

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createClient } from '@supabase/supabase-js';
 import { demoLoginsIn, type DemoRole } from './demo-logins.ts';
+import { teeToTestLog } from './test-logs.ts';
 
 /**
  * The real entry (edge-api/src/node.ts, what `npm start` runs after its build check) in a process of its
@@ -28,6 +29,7 @@ export function startApp(dataDir: string, env: Record<string, string> = {}, time
     env: { ...process.env, PORT: '0', DATA_DIR: dataDir, DATABASE_URL: '', SUPABASE_URL: '', SMTP_URL: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  teeToTestLog(child, 'app-process');
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));

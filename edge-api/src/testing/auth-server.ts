@@ -12,7 +12,7 @@ import { createEmbeddedAuth, type EmbeddedAuth, type EmbeddedAuthOptions } from 
 import { mailboxMailer } from '../auth/embedded/mailer.ts';
 import { generateSigningKey, importSigningKey } from '../auth/signing-key.ts';
 import type { Database } from '../db/schema.ts';
-import { silentLogger } from '../lib/logger.ts';
+import { testLogger } from './test-logs.ts';
 
 export const ANON_KEY = 'sb_publishable_test_anon_key';
 export const SERVICE_ROLE_KEY = 'sb_secret_test_service_role_key';
@@ -49,10 +49,10 @@ export async function startAuthServer(
     serviceRoleKey: SERVICE_ROLE_KEY,
     clientIp: (c) => c.req.header('x-test-client-ip') ?? getConnInfo(c).remote.address ?? 'unknown',
     clock: options.clock,
-    logger: silentLogger,
+    logger: testLogger(),
     rateLimits: options.rateLimits,
     unconfirmedEmails: options.unconfirmedEmails,
-    mailer: await mailboxMailer(mailbox, { logger: silentLogger }),
+    mailer: await mailboxMailer(mailbox, { logger: testLogger() }),
     redirectOrigins: options.redirectOrigins,
   });
   const root = new Hono().route('/auth/v1', auth.app);

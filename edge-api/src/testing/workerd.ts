@@ -8,6 +8,7 @@ import { list } from '../env.ts';
 import { contentSecurityPolicy, workersHeadersFile } from '../lib/http-headers.ts';
 import { generateKey } from '../lib/secrets.ts';
 import { freePort } from './free-port.ts';
+import { teeToTestLog } from './test-logs.ts';
 
 export { freePort };
 
@@ -45,6 +46,7 @@ function startProcess(command: string, args: string[], env: Record<string, strin
   return new Promise<Started & { match: RegExpMatchArray }>((resolve, reject) => {
     const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     if (child.pid) running.add(child.pid);
+    teeToTestLog(child, what.replace(/\W+/g, '-'));
     child.once('exit', () => running.delete(child.pid!));
     let output = '';
     let done = false;
