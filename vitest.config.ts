@@ -18,6 +18,9 @@ const PROCESS_TESTS = [
   'edge-api/src/disk-full.test.ts',
 ];
 
+/** Every project: a request outside the test's own servers fails the test (issue 34 item 5). */
+const NO_NETWORK = 'edge-api/src/testing/no-network.ts';
+
 export default defineConfig({
   test: {
     // One embedded Postgres for the run (or TEST_DATABASE_URL's), a schema per test file.
@@ -39,12 +42,13 @@ export default defineConfig({
           environment: 'node',
           include: ['edge-api/**/*.test.ts', 'migrations/**/*.test.ts'],
           exclude: ['**/*.workerd.test.ts', '**/node_modules/**', ...PROCESS_TESTS],
+          setupFiles: [NO_NETWORK],
         },
       },
       {
         // Files that start processes of their own (the app, npm, a Postgres server, Caddy) or run for
         // minutes: `npm run test:processes`, which CI runs; `npm test` stays a run a developer keeps running.
-        test: { name: 'processes', environment: 'node', include: PROCESS_TESTS },
+        test: { name: 'processes', environment: 'node', include: PROCESS_TESTS, setupFiles: [NO_NETWORK] },
       },
       {
         plugins: [react()],
@@ -52,7 +56,7 @@ export default defineConfig({
           name: 'pwa',
           environment: 'happy-dom',
           include: ['pwa/**/*.test.{ts,tsx}'],
-          setupFiles: ['pwa/src/test/setup.ts'],
+          setupFiles: [NO_NETWORK, 'pwa/src/test/setup.ts'],
         },
       },
     ],

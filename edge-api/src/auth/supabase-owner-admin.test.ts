@@ -13,12 +13,13 @@ import { teeToTestLog } from '../testing/test-logs.ts';
 const ROOT = join(import.meta.dirname, '../../..');
 let db: Kysely<Database>;
 let schema: string;
+let databaseUrl: string;
 let closeDb: () => Promise<void>;
 let server: AuthServer;
 const listed = freshEmail('listed-owner').toLowerCase();
 
 beforeAll(async () => {
-  ({ db, schema, close: closeDb } = await openTestDatabase());
+  ({ db, schema, databaseUrl, close: closeDb } = await openTestDatabase());
   server = await startAuthServer(db, { unconfirmedEmails: [listed] });
 });
 afterAll(async () => {
@@ -27,7 +28,7 @@ afterAll(async () => {
 });
 
 function runAdmin(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const url = new URL(process.env.TEST_DATABASE_URL!);
+  const url = new URL(databaseUrl);
   url.searchParams.set('options', `-c search_path=${schema},public`);
   const key = Buffer.alloc(32, 7).toString('base64');
   // Asynchronous: the auth server answering the script runs in this process.

@@ -70,7 +70,7 @@ describe('listAdminOrders count memory (decision 071)', () => {
     const statements: string[] = [];
     const watched = new Kysely<Database>({
       dialect: new PostgresDialect({
-        pool: createPool({ databaseUrl: process.env.TEST_DATABASE_URL!, searchPath: `${database.schema},public`, maxConnections: 2 }),
+        pool: createPool({ databaseUrl: database.databaseUrl, searchPath: `${database.schema},public`, maxConnections: 2 }),
       }),
       log: (event) => void statements.push(event.query.sql),
     });

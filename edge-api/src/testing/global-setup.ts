@@ -3,12 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmbeddedPostgres } from '../db/embedded-postgres.ts';
 import { checkTestLogs } from '../../../scripts/check-test-logs.ts';
+import { createTemplateDatabase } from './test-database.ts';
 
 const ROOT = new URL('../../..', import.meta.url).pathname;
 
 /**
  * Vitest's global setup: one embedded Postgres server for the whole run, each test file in a schema of its
- * own on it (test-database.ts). With TEST_DATABASE_URL set, the tests use that Postgres instead.
+ * own copied from a template database migrated once here (test-database.ts). With TEST_DATABASE_URL set,
+ * the tests use that Postgres instead.
  *
  * It also gives the run a directory for its log lines (test-logs.ts; decision 238): under TEST_LOG_DIR when
  * the caller set it (CI, which checks every suite's logs at the end), else under .data/test-logs. At the end
@@ -32,11 +34,29 @@ export default async function setup(): Promise<() => Promise<void>> {
     // Kept for the caller's own check; a clean local run leaves nothing behind.
     if (!callerLogDir) await rm(runLogDir, { recursive: true, force: true });
   };
-  if (process.env.TEST_DATABASE_URL) return checkLogs;
+  if (nested) return checkLogs;
+  // The run's migrated template, which every test file's database copies (decision 239).
+  const withTemplate = async (url: string) => {
+    const template = await createTemplateDatabase(url);
+    process.env.TEST_TEMPLATE_DATABASE = template.name;
+    return async () => {
+      delete process.env.TEST_TEMPLATE_DATABASE;
+      await template.drop();
+    };
+  };
+  if (process.env.TEST_DATABASE_URL) {
+    const dropTemplate = await withTemplate(process.env.TEST_DATABASE_URL);
+    return async () => {
+      await dropTemplate();
+      await checkLogs();
+    };
+  }
   const dataDir = await mkdtemp(join(tmpdir(), 'storefront-test-db-'));
   const server = await startEmbeddedPostgres(dataDir);
   process.env.TEST_DATABASE_URL = server.databaseUrl;
+  const dropTemplate = await withTemplate(server.databaseUrl);
   return async () => {
+    await dropTemplate();
     delete process.env.TEST_DATABASE_URL;
     await server.stop();
     // The database server's own log is one of the run's logs.
