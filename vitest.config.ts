@@ -16,6 +16,10 @@ const PROCESS_TESTS = [
   'edge-api/src/database-restarts.test.ts',
   'edge-api/src/double-start.test.ts',
   'edge-api/src/disk-full.test.ts',
+  // The Node entry in-process on an embedded Postgres server of its own (initdb, the demo seed): a process each.
+  'edge-api/src/node-server.test.ts',
+  'edge-api/src/node-staff-reveals.test.ts',
+  'edge-api/src/metrics/metrics.test.ts',
 ];
 
 /** Every project: a request outside the test's own servers fails the test (issue 34 item 5). */

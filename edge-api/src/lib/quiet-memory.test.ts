@@ -1,10 +1,15 @@
 import { getHeapStatistics } from 'node:v8';
-import { expect, it } from 'vitest';
+import { afterEach, expect, it, vi } from 'vitest';
 import { fullCollection, returnMemoryWhenQuiet } from './quiet-memory.ts';
 
-const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+// A clock of the test's own: the quiet spells pass at once, and a loaded machine cannot stretch them.
+const sleep = (ms: number) => vi.advanceTimersByTimeAsync(ms);
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 it('collects once the requests have stopped for the quiet time: never while they come, once per quiet spell', async () => {
+  vi.useFakeTimers();
   let collections = 0;
   const quiet = returnMemoryWhenQuiet({ quietMs: 400, collect: () => (collections += 1) });
   try {

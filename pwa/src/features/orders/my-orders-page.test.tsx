@@ -41,10 +41,15 @@ const order = (i: number): Order => {
   };
 };
 
-beforeEach(() => vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false));
+beforeEach(() => {
+  // The device is offline: no request leaves it (the page still asks for the payment rails).
+  vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+  vi.stubGlobal('fetch', () => Promise.reject(new TypeError('Failed to fetch')));
+});
 afterEach(async () => {
   cleanup();
   vi.restoreAllMocks();
+  vi.unstubAllGlobals();
   await deleteUserDb(uid);
 });
 
