@@ -1,5 +1,4 @@
 import { Hono } from 'hono';
-import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { idempotencyHeader, idParam } from '../contract/fields.ts';
 import { ADMIN_ORDER_OFFSET_MAX, adminOrderFilterQuery, adminOrderListQuery, orderChangeBody, reportDeclineBody } from '../contract/order-requests.ts';
 import type { AdminOrderPage, OrderStats } from '../contract/orders.ts';
@@ -95,7 +94,7 @@ export function adminOrderRoutes(deps: Deps) {
     .put('/:id', requireStaff, validate('param', idParam), validate('header', idempotencyHeader), validate('json', orderChangeBody), async (c) => {
       const { id } = c.req.valid('param');
       const change = c.req.valid('json');
-      const user = c.get('user')!;
+      const user = c.get('user');
       const idempotencyKey = c.req.valid('header')['idempotency-key'];
       // Lines and a server password are compared with every delivered and stocked secret, so each delivery
       // of them draws its lines from a budget of its own first, known or not: past it the answer is 429
@@ -105,7 +104,7 @@ export function adminOrderRoutes(deps: Deps) {
         await limitDeliveredLines(user, 'PUT /api/admin/orders/:id', new Set(secrets).size);
       }
       const answer = await changeOrder(deps, user, id, change, idempotencyKey);
-      return c.json(answer.body, answer.status as ContentfulStatusCode);
+      return c.json(answer.body, answer.status);
     })
     .post(
       '/:id/report/decline',
@@ -114,13 +113,7 @@ export function adminOrderRoutes(deps: Deps) {
       validate('header', idempotencyHeader),
       validate('json', reportDeclineBody),
       async (c) => {
-        const answer = await declineReport(
-          deps,
-          c.get('user')!,
-          c.req.valid('param').id,
-          c.req.valid('json').message,
-          c.req.valid('header')['idempotency-key'],
-        );
+        const answer = await declineReport(deps, c.get('user'), c.req.valid('param').id, c.req.valid('json').message, c.req.valid('header')['idempotency-key']);
         return c.json(answer.body, 200);
       },
     )

@@ -59,14 +59,14 @@ export function orderRoutes(deps: Deps) {
   return new Hono<AppEnv>()
     .post('/', requireRole(), validate('json', placeOrderBody), async (c) => {
       const { id = crypto.randomUUID(), productId, note = '', paymentMethod, couponCode, quantity } = c.req.valid('json');
-      const me = c.get('user')!;
+      const me = c.get('user');
       const result = await deps.db.transaction().execute((trx) => placeOrderIn(trx, deps, me, { id, productId, note, paymentMethod, couponCode, quantity }));
       const order = await presentOrder(result.row, 'owner', deps.secrets, deps.blobs);
       return c.json({ success: true as const, order }, result.created ? 201 : 200);
     })
     .post('/:id/cancel', requireRole(), validate('param', idParam), async (c) => {
       const { id } = c.req.valid('param');
-      const me = c.get('user')!;
+      const me = c.get('user');
       const row = await deps.db.transaction().execute(async (trx) => {
         // Under the order's row lock: a cancel and a staff member's "paid" are never both taken.
         const current = await lockOrder(trx, id);
@@ -99,7 +99,7 @@ export function orderRoutes(deps: Deps) {
     .put('/:id/payment-proof', requireRole(), validate('param', idParam), validate('json', paymentProofBody), async (c) => {
       const { id } = c.req.valid('param');
       const { transactionId = '', screenshot = '' } = c.req.valid('json');
-      const me = c.get('user')!;
+      const me = c.get('user');
       // The screenshot's bytes decide its hash, read before any row is locked.
       let screenshotHash: string | null = null;
       assertOwnUpload(me.id, 'screenshot', 'payments', screenshot);
@@ -154,7 +154,7 @@ export function orderRoutes(deps: Deps) {
     .get('/user/:userId', requireRole(), validate('param', userIdParam), validate('query', userOrdersQuery), async (c) => {
       const { userId } = c.req.valid('param');
       const { limit = USER_ORDERS_PAGE_DEFAULT, cursor } = c.req.valid('query');
-      const me = c.get('user')!;
+      const me = c.get('user');
       if (me.id !== userId && !isStaff(me)) throw forbidden('You can only read your own orders');
       // Never unbounded (decision 185): one more than asked tells whether another page follows; only the page is decrypted.
       const found = await listUserOrdersPage(deps.db, userId, limit + 1, cursor === undefined ? undefined : readCursor(cursor));
@@ -167,14 +167,14 @@ export function orderRoutes(deps: Deps) {
     })
     .post('/:id/report', requireRole(), validate('param', idParam), validate('header', idempotencyHeader), validate('json', orderReportBody), async (c) => {
       const input = c.req.valid('json');
-      assertOwnUpload(c.get('user')!.id, 'image', 'reports', input.image);
-      const order = await reportProblem(deps, c.get('user')!, c.req.valid('param').id, input, c.req.valid('header')['idempotency-key']);
+      assertOwnUpload(c.get('user').id, 'image', 'reports', input.image);
+      const order = await reportProblem(deps, c.get('user'), c.req.valid('param').id, input, c.req.valid('header')['idempotency-key']);
       c.header('Cache-Control', 'no-store');
       return c.json(order, 200);
     })
     .get('/:id/file', requireRole(), validate('param', idParam), async (c) => {
       // The delivered file (decision 069): its customer once delivered, and staff; nobody through a link.
-      const me = c.get('user')!;
+      const me = c.get('user');
       const row = await findOrder(deps.db, c.req.valid('param').id);
       if (!row) throw notFound('Order');
       if (row.user_id !== me.id && !isStaff(me)) throw forbidden('You can only download the files of your own orders');
@@ -197,7 +197,7 @@ export function orderRoutes(deps: Deps) {
       });
     })
     .post('/:id/reveals', requireRole(), validate('param', idParam), validate('header', idempotencyHeader), validate('json', revealBody), async (c) => {
-      const order = await logReveal(deps, reveals, c.get('user')!, c.req.valid('param').id, c.req.valid('json'), c.req.valid('header')['idempotency-key']);
+      const order = await logReveal(deps, reveals, c.get('user'), c.req.valid('param').id, c.req.valid('json'), c.req.valid('header')['idempotency-key']);
       c.header('Cache-Control', 'no-store');
       return c.json(order, 200);
     });

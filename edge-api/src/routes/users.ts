@@ -84,7 +84,7 @@ export function userRoutes(deps: Deps) {
     .get('/', requireStaff, async (c) => c.json((await listUsers(deps.db)).map(toUser)))
     .get('/:uid', requireRole(), validate('param', uidParam), async (c) => {
       const { uid } = c.req.valid('param');
-      const me = c.get('user')!;
+      const me = c.get('user');
       if (me.id !== uid && !isStaff(me)) throw forbidden('You can only read your own profile');
       const row = await findUser(deps.db, uid);
       if (!row) throw notFound('User');
@@ -93,7 +93,7 @@ export function userRoutes(deps: Deps) {
     .put('/:uid', requireRole(), validate('param', uidParam), validate('json', profileBody), async (c) => {
       const { uid } = c.req.valid('param');
       const { displayName, mobile, version } = c.req.valid('json');
-      const me = c.get('user')!;
+      const me = c.get('user');
       if (me.id !== uid) throw forbidden('You can only edit your own profile');
       const claims = c.get('auth')!;
       let row: UserRow;
@@ -123,7 +123,7 @@ export function userRoutes(deps: Deps) {
     .put('/:uid/role', requireAdmin, validate('param', uidParam), validate('json', roleBody), async (c) => {
       const { uid } = c.req.valid('param');
       const { userRole, version } = c.req.valid('json');
-      const me = c.get('user')!;
+      const me = c.get('user');
       const row = await deps.db.transaction().execute(async (trx) => {
         const admins = await lockAdminIds(trx);
         // The caller may have lost the admin role while this request waited for the lock.
@@ -142,7 +142,7 @@ export function userRoutes(deps: Deps) {
     })
     .delete('/:uid', requireAdmin, validate('param', uidParam), async (c) => {
       const { uid } = c.req.valid('param');
-      const me = c.get('user')!;
+      const me = c.get('user');
       await deps.db.transaction().execute(async (trx) => {
         const admins = await lockAdminIds(trx);
         if (!admins.includes(me.id)) throw forbidden();
