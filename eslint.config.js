@@ -65,11 +65,50 @@ const apiZones = [
     target: source(`${api}/middleware`),
     ...allBut(api, ['middleware', 'auth', 'db', 'contract', 'lib', 'errors.ts', 'deps.ts'], 'Middleware sits below the routes.'),
   },
+  {
+    target: source(`${api}/auth`),
+    ...allBut(api, ['auth', 'db', 'contract', 'lib', 'deps.ts', 'errors.ts'], 'auth/ (token checks, the embedded auth server) sits below the routes.'),
+  },
+  {
+    target: source(`${api}/push`),
+    ...allBut(api, ['push', 'db', 'contract', 'lib', 'deps.ts'], 'push/ sends notices: it imports only db/, the contract and lib/.'),
+  },
+  { target: source(`${api}/blobs`), ...allBut(api, ['blobs', 'contract', 'lib'], 'blobs/ store files: they know nothing of the database or the routes.') },
+  {
+    target: source(`${api}/webhooks`),
+    ...allBut(api, ['webhooks', 'db', 'contract', 'lib', 'deps.ts'], 'webhooks/ deliver queued events: they import only db/, the contract and lib/.'),
+  },
+  {
+    target: source(`${api}/metrics`),
+    ...allBut(api, ['metrics', 'db', 'auth', 'contract', 'lib'], 'metrics/ read counters: no routes, operations or entries.'),
+  },
+  {
+    target: source(`${api}/backup`),
+    ...allBut(api, ['backup', 'db', 'lib', 'env.ts'], 'backup/ copies the database: it imports only db/, lib/ and the environment.'),
+  },
+  {
+    target: source(`${api}/seed`),
+    ...allBut(
+      api,
+      ['seed', 'db', 'contract', 'operations', 'presenters', 'auth', 'blobs', 'lib', 'deps.ts', 'errors.ts'],
+      'seed/ (the demo shop) writes through db/ and operations/: never through routes, middleware or the entries.',
+    ),
+  },
   { target: source(`${api}/routes`), from: `${api}/routes`, message: 'One file per resource: routes never import each other; createApp composes them.' },
   {
     target: source(`${api}/routes`),
     from: [`${api}/app.ts`, `${api}/node.ts`, `${api}/node-server.ts`, `${api}/worker.ts`],
     message: 'Routes never import the app or its entries.',
+  },
+];
+
+/** What no server code may import, whatever its folder: the PWA, and (for migrations) the app itself. */
+const serverZones = [
+  { target: ['edge-api/**/*.ts', 'migrations/**/*.ts'], from: 'pwa', message: 'Server code never imports the PWA: share through edge-api/src/contract.' },
+  {
+    target: ['migrations/**/*.ts'],
+    from: ['edge-api', 'scripts'],
+    message: 'A migration is frozen once it ran: it uses Kysely only, never the app code that goes on changing.',
   },
 ];
 
@@ -111,7 +150,7 @@ export default tseslint.config(
     rules: {
       // Type-only imports are erased and never form a cycle at run time; the rule skips them.
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
-      'import-x/no-restricted-paths': ['error', { zones: [...pwaZones, ...apiZones] }],
+      'import-x/no-restricted-paths': ['error', { zones: [...pwaZones, ...apiZones, ...serverZones] }],
     },
   },
   {

@@ -5,6 +5,7 @@ import type { VerifyToken } from './auth/verifier.ts';
 import type { BlobStore } from './blobs/blob-store.ts';
 import type { Database } from './db/schema.ts';
 import type { Logger } from './lib/logger.ts';
+import type { RateLimits } from './lib/rate-limit-settings.ts';
 import type { PushConfig } from './push/vapid.ts';
 import type { Secrets } from './lib/secrets.ts';
 import type { ReceiptMailer } from './operations/receipts.ts';
@@ -19,18 +20,8 @@ export interface AppConfig {
   allowedOrigins: string[];
   /** Orders changed within this many days are in a staff device's first sync (STAFF_SYNC_DAYS, default 30; decision 187). */
   staffSyncDays?: number;
-  /**
-   * Per signed-in user in 10 minutes: orders placed (60), images uploaded (40), password reveals logged (60),
-   * staff duplicate checks of credentials (120), lines and server logins a staff member delivers (1000),
-   * stock passwords a staff member reads in clear (30; decision 160).
-   */
-  rateLimits?: {
-    ordersPer10Min?: number;
-    uploadsPer10Min?: number;
-    revealsPer10Min?: number;
-    credentialChecksPer10Min?: number;
-    deliveredLinesPer10Min?: number;
-    staffRevealsPer10Min?: number;
+  /** The per-user write limits, each defaulting as lib/rate-limit-settings.ts says. */
+  rateLimits?: Partial<RateLimits> & {
     /** Requests one API key may make in a minute (decision 173; 120). */
     apiKeyRequestsPerMinute?: number;
   };

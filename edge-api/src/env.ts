@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { rateLimitEnv } from './lib/rate-limit-settings.ts';
 
 export const list = z
   .string()
@@ -51,21 +52,10 @@ const envSchema = z
     METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters (openssl rand -hex 16)').optional(),
     /** Hosts service pictures may be loaded from besides this site and the Supabase project (the CSP names them; decision 164). */
     IMAGE_ORIGINS: list,
-    /** Orders one signed-in user may place, images upload and password reveals log, in 10 minutes (429 past them). */
     /** Orders changed within this many days go to a staff device's first sync (decision 187). */
     STAFF_SYNC_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
-    ORDERS_PER_10_MIN: z.coerce.number().int().positive().default(60),
-    UPLOADS_PER_10_MIN: z.coerce.number().int().positive().default(40),
-    REVEALS_PER_10_MIN: z.coerce.number().int().positive().default(60),
-    /** Duplicate checks of credentials one staff member may run in 10 minutes (429 past them; decision 076). */
-    CREDENTIAL_CHECKS_PER_10_MIN: z.coerce.number().int().positive().default(120),
-    /** Lines and server logins one staff member may deliver in 10 minutes (429 past them; decision 138). */
-    DELIVERED_LINES_PER_10_MIN: z.coerce.number().int().positive().default(1000),
-    /**
-     * Stock passwords one staff member, admins included, may read in clear in 10 minutes: a reveal is 1, an
-     * export with passwords the whole budget (429 past it; admins warned at 80 %; decision 160).
-     */
-    STAFF_REVEALS_PER_10_MIN: z.coerce.number().int().positive().default(30),
+    /** The per-user write limits (ORDERS_PER_10_MIN, REVEALS_PER_10_MIN, …): lib/rate-limit-settings.ts names them all. */
+    ...rateLimitEnv,
     /**
      * Embedded auth: where its mail goes, e.g. smtps://user:pass@smtp.example.com:465; unset, every message
      * is kept in DATA_DIR/mailbox and the console names its file, never its link (decision 057).

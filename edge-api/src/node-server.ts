@@ -15,10 +15,10 @@ import { healthRoutes } from './routes/health.ts';
 import { createEmbeddedAuth } from './auth/embedded/embedded-auth.ts';
 import { DEFAULT_MAIL_FROM, mailboxMailer, smtpMailer } from './auth/embedded/mailer.ts';
 import { importSigningKey } from './auth/signing-key.ts';
-import { cachedSessionCheck, embeddedSessionCheck, supabaseSessionCheck } from './auth/session-check.ts';
-import { supabaseEmailConfirmed, supabaseUserDeleter } from './auth/supabase-admin.ts';
+import { cachedSessionCheck, embeddedSessionCheck } from './auth/session-check.ts';
+import { supabaseAuthDeps } from './auth/supabase-mode.ts';
 import { isEmailConfirmed } from './auth/embedded/auth-store.ts';
-import { createTokenVerifier, remoteKeys } from './auth/verifier.ts';
+import { createTokenVerifier } from './auth/verifier.ts';
 import type { BlobStore } from './blobs/blob-store.ts';
 import { storageStandIn } from './blobs/storage-stand-in.ts';
 import { scheduleBackups } from './backup/schedule.ts';
@@ -37,7 +37,6 @@ import { startPaymentJobs } from './payments/round.ts';
 import { pushConfigOf } from './push/vapid.ts';
 import { applyApiHeaders, contentSecurityPolicy, isUnpublished, staticHeaders } from './lib/http-headers.ts';
 import { clientIpFrom } from './lib/client-ip.ts';
-import { supabaseGuestAccounts } from './auth/supabase-guest-accounts.ts';
 import { writeLimitsOf } from './node-limits.ts';
 import { compressAnswers } from './middleware/compress-json.ts';
 import { createMetrics } from './metrics/metrics.ts';
@@ -249,20 +248,18 @@ async function serveApp(
   };
   const apiClientIp = (c: Context) => clientIpFrom(getConnInfo(c).remote.address, c.req.header('x-forwarded-for'), env.TRUSTED_PROXIES);
   if (env.SUPABASE_URL && env.SUPABASE_ANON_KEY && env.SUPABASE_SERVICE_ROLE_KEY) {
-    const authUrl = `${env.SUPABASE_URL.replace(/\/$/, '')}/auth/v1`;
     const serviceRoleKey = env.SUPABASE_SERVICE_ROLE_KEY;
     blobs = await supabaseImageStore({ url: env.SUPABASE_URL, serviceRoleKey }, credentialsKey);
     deps = {
       db,
-      verifyToken: createTokenVerifier({ issuer: authUrl, keys: remoteKeys(authUrl), hs256Secret: env.SUPABASE_JWT_SECRET, logger }),
-      sessionAlive: cachedSessionCheck(supabaseSessionCheck(authUrl, env.SUPABASE_ANON_KEY)),
-      deleteAuthUser: supabaseUserDeleter(authUrl, serviceRoleKey),
-      emailConfirmed: supabaseEmailConfirmed(authUrl, serviceRoleKey),
-      guestAccounts: supabaseGuestAccounts(
-        authUrl,
-        { anonKey: env.SUPABASE_ANON_KEY, serviceRoleKey },
-        { redirectTo: `${payments.siteUrl}/my-orders`, logger },
-      ),
+      ...supabaseAuthDeps({
+        url: env.SUPABASE_URL,
+        anonKey: env.SUPABASE_ANON_KEY,
+        serviceRoleKey,
+        jwtSecret: env.SUPABASE_JWT_SECRET,
+        redirectTo: `${payments.siteUrl}/my-orders`,
+        logger,
+      }),
       clientIp: apiClientIp,
       blobs,
       secrets,

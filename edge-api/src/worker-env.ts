@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { dataKey, list } from './env.ts';
+import { rateLimitEnv } from './lib/rate-limit-settings.ts';
 
 /** What the worker needs of the platform's bindings: checked like the variables, so a missing one is named. */
 export interface HyperdriveBinding {
@@ -38,12 +39,8 @@ const workerEnvSchema = z.object({
   IMAGE_ORIGINS: list,
   /** Orders changed within this many days go to a staff device's first sync (decision 187). */
   STAFF_SYNC_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
-  ORDERS_PER_10_MIN: z.coerce.number().int().positive().default(60),
-  UPLOADS_PER_10_MIN: z.coerce.number().int().positive().default(40),
-  REVEALS_PER_10_MIN: z.coerce.number().int().positive().default(60),
-  CREDENTIAL_CHECKS_PER_10_MIN: z.coerce.number().int().positive().default(120),
-  DELIVERED_LINES_PER_10_MIN: z.coerce.number().int().positive().default(1000),
-  STAFF_REVEALS_PER_10_MIN: z.coerce.number().int().positive().default(30),
+  /** The per-user write limits, as on Node (lib/rate-limit-settings.ts). */
+  ...rateLimitEnv,
   /** Web push (decision 067): `wrangler secret put VAPID_PRIVATE_KEY`; the public key and contact under [vars]. Unset: push is off. */
   VAPID_PUBLIC_KEY: z.string().min(1).optional(),
   VAPID_PRIVATE_KEY: z.string().min(1).optional(),

@@ -2,10 +2,7 @@ import { Hono } from 'hono';
 import { apiNotFound, createApp } from './app.ts';
 import { requestId, requestIdOf } from './middleware/request-id.ts';
 import { healthRoutes } from './routes/health.ts';
-import { cachedSessionCheck, supabaseSessionCheck } from './auth/session-check.ts';
-import { supabaseGuestAccounts } from './auth/supabase-guest-accounts.ts';
-import { supabaseEmailConfirmed, supabaseUserDeleter } from './auth/supabase-admin.ts';
-import { createTokenVerifier, remoteKeys } from './auth/verifier.ts';
+import { supabaseAuthDeps } from './auth/supabase-mode.ts';
 import { deriveUrlSigningKey } from './blobs/signed-urls.ts';
 import { createSupabaseBlobStore } from './blobs/supabase-store.ts';
 import { DataKeyMismatch, verifyDataKeys } from './db/data-keys.ts';
@@ -23,6 +20,7 @@ import { fileRoutes } from './routes/files.ts';
 import { parseWorkerEnv, type AssetsBinding, type EnvProblem, type WorkerEnv } from './worker-env.ts';
 import { isPublicPath, renderPublicHtml } from './public-pages.ts';
 import { contentSecurityPolicy, staticHeaders } from './lib/http-headers.ts';
+import { rateLimitsOf } from './lib/rate-limit-settings.ts';
 // The build's server render (dist-ssr/server-render.js, made by `npm run build`), bundled by wrangler
 // through the alias in wrangler.toml (decision 053).
 import * as serverRender from 'storefront-server-render';
@@ -70,7 +68,6 @@ async function buildIsolate(source: Record<string, unknown>, logger: Logger): Pr
   }
   const env = parsed.env;
   const supabaseUrl = env.SUPABASE_URL.replace(/\/+$/, '');
-  const authUrl = `${supabaseUrl}/auth/v1`;
   const credentialsKey = decodeKey(env.CREDENTIALS_KEY, 'CREDENTIALS_KEY');
   const { db, run } = requestScopedDatabase();
   const blobs = await createSupabaseBlobStore({
@@ -87,16 +84,15 @@ async function buildIsolate(source: Record<string, unknown>, logger: Logger): Pr
   }
   const deps: Deps = {
     db,
-    verifyToken: createTokenVerifier({ issuer: authUrl, keys: remoteKeys(authUrl), hs256Secret: env.SUPABASE_JWT_SECRET, logger }),
     // Per isolate, like the key set: a live session is believed for a few seconds.
-    sessionAlive: cachedSessionCheck(supabaseSessionCheck(authUrl, env.SUPABASE_ANON_KEY)),
-    deleteAuthUser: supabaseUserDeleter(authUrl, env.SUPABASE_SERVICE_ROLE_KEY),
-    emailConfirmed: supabaseEmailConfirmed(authUrl, env.SUPABASE_SERVICE_ROLE_KEY),
-    guestAccounts: supabaseGuestAccounts(
-      authUrl,
-      { anonKey: env.SUPABASE_ANON_KEY, serviceRoleKey: env.SUPABASE_SERVICE_ROLE_KEY },
-      { redirectTo: env.SITE_URL && `${env.SITE_URL}/my-orders`, logger },
-    ),
+    ...supabaseAuthDeps({
+      url: supabaseUrl,
+      anonKey: env.SUPABASE_ANON_KEY,
+      serviceRoleKey: env.SUPABASE_SERVICE_ROLE_KEY,
+      jwtSecret: env.SUPABASE_JWT_SECRET,
+      redirectTo: env.SITE_URL && `${env.SITE_URL}/my-orders`,
+      logger,
+    }),
     // Cloudflare names the caller; nothing else in front of a Worker can.
     clientIp: (c) => c.req.header('cf-connecting-ip') ?? 'unknown',
     blobs,
@@ -108,14 +104,7 @@ async function buildIsolate(source: Record<string, unknown>, logger: Logger): Pr
       supabaseAnonKey: env.SUPABASE_ANON_KEY,
       allowedOrigins: env.ALLOWED_ORIGINS,
       staffSyncDays: env.STAFF_SYNC_DAYS,
-      rateLimits: {
-        ordersPer10Min: env.ORDERS_PER_10_MIN,
-        uploadsPer10Min: env.UPLOADS_PER_10_MIN,
-        revealsPer10Min: env.REVEALS_PER_10_MIN,
-        credentialChecksPer10Min: env.CREDENTIAL_CHECKS_PER_10_MIN,
-        deliveredLinesPer10Min: env.DELIVERED_LINES_PER_10_MIN,
-        staffRevealsPer10Min: env.STAFF_REVEALS_PER_10_MIN,
-      },
+      rateLimits: rateLimitsOf(env),
       push,
       webhooks: { allowHosts: env.WEBHOOK_TEST_HOSTS },
       payments: { tronApiUrl: env.TRON_API_URL, binancePayApiUrl: env.BINANCE_PAY_API_URL, bkashApiUrl: env.BKASH_API_URL, siteUrl: env.SITE_URL },

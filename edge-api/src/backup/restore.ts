@@ -55,11 +55,44 @@ function parseHeader(line: string | undefined): BackupHeader {
 }
 
 /**
+ * Brings an empty database to the backup's migration. Refuses a backup of a newer app, a database at a newer
+ * schema than the backup, and a database that holds rows already.
+ */
+async function prepareTarget(db: AnyDb, header: BackupHeader, schema: string | undefined): Promise<void> {
+  const known = new Set(migrationNames());
+  const unknown = header.migrations.find((name) => !known.has(name));
+  if (unknown) throw new RestoreError(`This backup comes from a newer version of the storefront (migration ${unknown}): update the app, then restore.`);
+  const applied = await appliedMigrations(db);
+  if (!applied.every((name, i) => header.migrations[i] === name)) {
+    throw new RestoreError('The database is at a newer schema than the backup. Restore into an empty DATA_DIR or database.');
+  }
+  const last = header.migrations.at(-1);
+  if (last) await migrateTo(db, last, { schema });
+  for (const table of header.tables) {
+    if (COUNTER_TABLES.has(table.name)) continue;
+    const taken = await sql<{ taken: boolean }>`select exists (select 1 from ${sql.table(table.name)}) as taken`.execute(db);
+    if (taken.rows[0]?.taken) {
+      throw new RestoreError(`The database is not empty (table ${table.name} has rows). Restore into an empty DATA_DIR or database.`);
+    }
+  }
+}
+
+/** Every table holds as many rows as the backup's end line says, or nothing is restored. */
+function assertCounts(header: BackupHeader, rows: Record<string, number>, expected: Record<string, number>): void {
+  for (const table of header.tables) {
+    if ((rows[table.name] ?? 0) !== (expected[table.name] ?? 0)) {
+      throw new RestoreError(
+        `The backup's table ${table.name} should have ${expected[table.name]} rows and has ${rows[table.name] ?? 0}; nothing was restored.`,
+      );
+    }
+  }
+}
+
+/**
  * Restores a backup into an empty database: brings its schema to the backup's migration, then inserts every
  * row in one transaction (all or nothing) and checks the counts against the backup's end line. The caller
  * migrates to the latest afterwards.
  */
-// eslint-disable-next-line max-lines-per-function -- over 80 lines once the formatter came (decision 223); to split (issue 34)
 export async function restoreLines(
   lines: AsyncIterable<string> | Iterable<string>,
   db: AnyDb,
@@ -69,24 +102,7 @@ export async function restoreLines(
     yield* lines;
   })();
   const header = parseHeader((await iterator.next()).value as string | undefined);
-
-  const known = new Set(migrationNames());
-  const unknown = header.migrations.find((name) => !known.has(name));
-  if (unknown) throw new RestoreError(`This backup comes from a newer version of the storefront (migration ${unknown}): update the app, then restore.`);
-  const applied = await appliedMigrations(db);
-  if (!applied.every((name, i) => header.migrations[i] === name)) {
-    throw new RestoreError('The database is at a newer schema than the backup. Restore into an empty DATA_DIR or database.');
-  }
-  const last = header.migrations.at(-1);
-  if (last) await migrateTo(db, last, { schema: options.schema });
-
-  for (const table of header.tables) {
-    if (COUNTER_TABLES.has(table.name)) continue;
-    const taken = await sql<{ taken: boolean }>`select exists (select 1 from ${sql.table(table.name)}) as taken`.execute(db);
-    if (taken.rows[0]?.taken) {
-      throw new RestoreError(`The database is not empty (table ${table.name} has rows). Restore into an empty DATA_DIR or database.`);
-    }
-  }
+  await prepareTarget(db, header, options.schema);
 
   const columns = new Map(header.tables.map((table) => [table.name, table.columns]));
   const rows: Record<string, number> = {};
@@ -132,13 +148,7 @@ export async function restoreLines(
     }
     await flush();
     if (!ended) throw new RestoreError('The backup ends early (it has no end line): it is incomplete. Nothing was restored.');
-    for (const table of header.tables) {
-      if ((rows[table.name] ?? 0) !== (ended.rows[table.name] ?? 0)) {
-        throw new RestoreError(
-          `The backup's table ${table.name} should have ${ended.rows[table.name]} rows and has ${rows[table.name] ?? 0}; nothing was restored.`,
-        );
-      }
-    }
+    assertCounts(header, rows, ended.rows);
     for (const [name, { value, called }] of Object.entries(header.sequences)) {
       await sql`select setval(${`"${name.replaceAll('"', '""')}"`}::regclass, ${value}, ${called})`.execute(trx);
     }

@@ -1,9 +1,8 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql } from 'kysely';
 import type { ApiKey, ApiKeyScope } from '../contract/partners.ts';
 import type { ApiKeyRow } from './partner-schema.ts';
-import type { Database, UserRow } from './schema.ts';
-
-type Db = Kysely<Database> | Transaction<Database>;
+import type { UserRow } from './schema.ts';
+import type { Db } from './handle.ts';
 
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 

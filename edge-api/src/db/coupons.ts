@@ -1,9 +1,8 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import type { Coupon } from '../contract/coupons.ts';
 import type { CouponRow } from './coupon-schema.ts';
 import type { Database } from './schema.ts';
-
-type Db = Kysely<Database> | Transaction<Database>;
+import type { Db } from './handle.ts';
 
 const iso = (value: Date | null) => (value ? value.toISOString() : null);
 

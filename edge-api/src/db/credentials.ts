@@ -1,8 +1,6 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql } from 'kysely';
 import type { DuplicatePlace, StockDuplicateCheck } from '../contract/wise-stocks.ts';
-import type { Database } from './schema.ts';
-
-type Db = Kysely<Database> | Transaction<Database>;
+import type { Db } from './handle.ts';
 
 export interface CredentialsProbe {
   emailIndex?: string;

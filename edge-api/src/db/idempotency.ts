@@ -14,9 +14,10 @@ export async function keyClaimed(db: Kysely<Database>, userId: string, key: stri
   return row !== undefined;
 }
 
-export interface StoredAnswer {
-  status: number;
-  body: unknown;
+/** A mutation's answer as kept under its key: typed by the effect that made it, so a replay answers the same type. */
+export interface StoredAnswer<Body = unknown, Status extends number = number> {
+  status: Status;
+  body: Body;
 }
 
 /**
@@ -29,13 +30,13 @@ export interface StoredAnswer {
  * `requestHash` (a keyed hash of the request, never the request itself) is kept with the key: the same
  * key sent with another request throws KeyReusedError (422 idempotency_mismatch) and changes nothing, as Stripe does.
  */
-export async function onceForKey(
+export async function onceForKey<Body, Status extends number>(
   trx: Transaction<Database>,
   userId: string,
   key: string | undefined,
-  effect: () => Promise<StoredAnswer>,
+  effect: () => Promise<StoredAnswer<Body, Status>>,
   requestHash?: string,
-): Promise<StoredAnswer & { replayed: boolean }> {
+): Promise<StoredAnswer<Body, Status> & { replayed: boolean }> {
   if (key === undefined) return { ...(await effect()), replayed: false };
   const claimed = await trx
     .insertInto('idempotency_keys')
@@ -53,7 +54,9 @@ export async function onceForKey(
     if (stored.request_hash !== null && requestHash !== undefined && stored.request_hash !== requestHash) {
       throw new KeyReusedError();
     }
-    return { status: stored.status, body: stored.response, replayed: true };
+    // The one place the wire's type is taken on trust: this row was written below, by this effect, under
+    // this (user, key) and request hash, from a StoredAnswer<Body, Status>; JSON keeps the shape.
+    return { status: stored.status as Status, body: stored.response as Body, replayed: true };
   }
   const answer = await effect();
   await trx

@@ -1,10 +1,9 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import { adminOnlyNotificationKinds, type NotificationKind } from '../contract/notifications.ts';
 import type { Database, UserRow } from './schema.ts';
 import type { VersionWindow } from './sync.ts';
 import { writeTime } from './versions.ts';
-
-type Db = Kysely<Database> | Transaction<Database>;
+import type { Db } from './handle.ts';
 
 export interface NewNotification {
   kind: NotificationKind;

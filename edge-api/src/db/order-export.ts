@@ -1,8 +1,6 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql } from 'kysely';
 import { matches, type AdminOrderFilter } from './order-search.ts';
-import type { Database } from './schema.ts';
-
-type Db = Kysely<Database> | Transaction<Database>;
+import type { Db } from './handle.ts';
 
 export interface ExportCursor {
   /** created_at as Postgres text, so no microseconds are lost on the way through JavaScript. */

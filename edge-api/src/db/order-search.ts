@@ -1,11 +1,10 @@
-import { sql, type Expression, type ExpressionBuilder, type Kysely, type RawBuilder, type SqlBool, type Transaction } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { attentionSql, type OrderAttention } from '../contract/order-attention.ts';
 import type { OrderStatus, PaymentStatus } from '../contract/orders.ts';
 import { cursorAt, pastCursor, writeOrderCursor, type OrderCursor } from './order-cursor.ts';
 import type { Database, OrderRow } from './schema.ts';
 import { readVersionToken, versionToken } from './versions.ts';
-
-type Db = Kysely<Database> | Transaction<Database>;
+import type { Db } from './handle.ts';
 
 export interface AdminOrderFilter {
   status?: OrderStatus;

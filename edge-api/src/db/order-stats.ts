@@ -1,7 +1,5 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
-import type { Database } from './schema.ts';
-
-type Db = Kysely<Database> | Transaction<Database>;
+import { sql } from 'kysely';
+import type { Db } from './handle.ts';
 
 /** The leading number of a price text ('$25.50 USD' -> 25.50), thousands separators ignored; 0 when there is none. */
 const priceAmount = sql<number>`coalesce(substring(replace(price, ',', '') from '[0-9]+(?:[.][0-9]+)?')::numeric, 0)`;

@@ -1,10 +1,9 @@
-import type { Kysely, Transaction, Updateable } from 'kysely';
+import type { Transaction, Updateable } from 'kysely';
 import type { Order } from '../contract/orders.ts';
 import { cursorAt, pastCursor, type OrderCursor } from './order-cursor.ts';
 import type { Database, OrdersTable } from './schema.ts';
 import { writeTime } from './versions.ts';
-
-type Db = Kysely<Database> | Transaction<Database>;
+import type { Db } from './handle.ts';
 
 /** A new order: the service's details as the customer saw them, who placed it, and when. */
 export type NewOrderFields = Pick<

@@ -1,7 +1,6 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { Database, PushPayload } from './schema.ts';
-
-type Db = Kysely<Database> | Transaction<Database>;
+import type { Db } from './handle.ts';
 
 /** What a browser's PushSubscription.toJSON() gives, with the device it was made on. */
 export interface NewPushSubscription {

@@ -1,9 +1,6 @@
-import type { Kysely, Transaction } from 'kysely';
 import type { ServiceFields } from '../contract/services.ts';
-import type { Database } from './schema.ts';
 import { writeTime } from './versions.ts';
-
-type Db = Kysely<Database> | Transaction<Database>;
+import type { Db } from './handle.ts';
 
 /** The columns a service's fields are stored in (the lists as JSON text). */
 export const toServiceColumns = (fields: ServiceFields) => ({

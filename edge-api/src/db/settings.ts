@@ -1,8 +1,6 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql } from 'kysely';
 import type { SiteSettings } from '../contract/settings.ts';
-import type { Database } from './schema.ts';
-
-type Db = Kysely<Database> | Transaction<Database>;
+import type { Db } from './handle.ts';
 
 /** The one settings row. */
 export const SITE_SETTINGS_ID = 'site';

@@ -1,9 +1,8 @@
-import { sql, type ExpressionBuilder, type Kysely, type Transaction } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
 import { attentionSql } from '../contract/order-attention.ts';
 import type { Database } from './schema.ts';
 import { SITE_SETTINGS_ID } from './settings.ts';
-
-type Db = Kysely<Database> | Transaction<Database>;
+import type { Db } from './handle.ts';
 
 /**
  * A half-open window of versions, (after, upTo]: what changed since a client's cursor, as of one

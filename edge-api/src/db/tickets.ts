@@ -1,10 +1,9 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import type { TicketStatus } from '../contract/tickets.ts';
 import type { Database } from './schema.ts';
 import type { VersionWindow } from './sync.ts';
 import type { TicketMessageRow, TicketRow } from './ticket-schema.ts';
-
-type Db = Kysely<Database> | Transaction<Database>;
+import type { Db } from './handle.ts';
 
 /** A ticket with what is shown beside it: its customer, its assignee and its order's title. */
 export type TicketView = TicketRow & { user_name: string; user_email: string; assignee_name: string | null; order_title: string | null };

@@ -1,9 +1,8 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import type { Role } from '../contract/users.ts';
 import type { Database } from './schema.ts';
 import { writeTime } from './versions.ts';
-
-type Db = Kysely<Database> | Transaction<Database>;
+import type { Db } from './handle.ts';
 
 export interface NewUserFields {
   id: string;

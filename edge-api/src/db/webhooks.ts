@@ -1,9 +1,8 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { WebhookEvent } from '../contract/partners.ts';
 import type { WebhookPayload } from './partner-schema.ts';
 import type { Database, OrderRow } from './schema.ts';
-
-type Db = Kysely<Database> | Transaction<Database>;
+import type { Db } from './handle.ts';
 
 const delivered = (row: OrderRow) => row.wise_email !== null || row.delivery_kind !== null;
 

@@ -8,10 +8,10 @@ import type { Deps } from '../deps.ts';
 import { forbidden, RateLimitedError, unauthorized } from '../errors.ts';
 import { hashApiKey } from '../lib/api-key-secret.ts';
 import { createFixedWindowLimiter } from '../lib/rate-limit.ts';
-import type { AppEnv } from './session.ts';
+import type { SignedInEnv } from './session.ts';
 
 export interface ApiKeyEnv {
-  Variables: AppEnv['Variables'] & { apiKey: ApiKeyRow };
+  Variables: SignedInEnv['Variables'] & { apiKey: ApiKeyRow };
 }
 
 /** Requests one key may make in a minute (`rateLimits.apiKeyRequestsPerMinute`). */

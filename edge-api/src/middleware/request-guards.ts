@@ -7,6 +7,7 @@ import type { Deps } from '../deps.ts';
 import { ApiError, badRequest } from '../errors.ts';
 import { createFixedWindowLimiter } from '../lib/rate-limit.ts';
 import type { AppEnv } from './session.ts';
+import { rateLimit } from '../lib/rate-limit-settings.ts';
 
 /** The largest JSON body any route takes: a service with its features, settings, a delivery. */
 export const MAX_JSON_BODY_BYTES = 256 * 1024;
@@ -97,14 +98,14 @@ export function limitWrites(deps: Deps) {
   const orders = createFixedWindowLimiter({
     db: deps.db,
     name: 'api.orders',
-    limit: deps.config.rateLimits?.ordersPer10Min ?? 60,
+    limit: rateLimit(deps.config.rateLimits, 'ordersPer10Min'),
     windowMs: WRITE_WINDOW_MS,
     clock: deps.clock,
   });
   const uploads = createFixedWindowLimiter({
     db: deps.db,
     name: 'api.uploads',
-    limit: deps.config.rateLimits?.uploadsPer10Min ?? 40,
+    limit: rateLimit(deps.config.rateLimits, 'uploadsPer10Min'),
     windowMs: WRITE_WINDOW_MS,
     clock: deps.clock,
   });

@@ -82,11 +82,20 @@ export const requireAuth = createMiddleware<AppEnv>(async (c, next) => {
   return next();
 });
 
+/**
+ * What a route behind requireRole sees: a verified token and its user record, never null. The middleware
+ * that checks them is the one that types them, so a handler reads `c.get('user')` without an assertion.
+ */
+export interface SignedInEnv {
+  Variables: AppEnv['Variables'] & { auth: TokenClaims; user: UserRow };
+}
+
 /** A signed-in user with a user record whose role is one of `roles` (any role when none are named). */
 export const requireRole = (...roles: Role[]) =>
-  createMiddleware<AppEnv>(async (c, next) => {
-    if (!c.get('auth')) throw unauthorized();
-    const user = c.get('user');
+  createMiddleware<SignedInEnv>(async (c, next) => {
+    // As session() left them: either may still be null here.
+    const { auth, user }: AppEnv['Variables'] = c.var;
+    if (!auth) throw unauthorized();
     if (!user) throw forbidden('No user record for this account');
     if (roles.length > 0 && !roles.includes(user.user_role)) throw forbidden();
     return next();

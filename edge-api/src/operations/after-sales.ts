@@ -115,13 +115,7 @@ export async function reportProblem(deps: Deps, me: UserRow, orderId: string, in
 }
 
 /** POST /api/admin/orders/{id}/report/decline: staff answer an open report without replacing the delivery. */
-export async function declineReport(
-  deps: Deps,
-  actor: UserRow,
-  orderId: string,
-  message: string,
-  idempotencyKey?: string,
-): Promise<StoredAnswer & { body: Order }> {
+export async function declineReport(deps: Deps, actor: UserRow, orderId: string, message: string, idempotencyKey?: string): Promise<StoredAnswer<Order, 200>> {
   const requestHash = await hashOf(deps, `POST /admin/orders/${orderId}/report/decline`, { message }, idempotencyKey);
   const answer = await deps.db
     .transaction()
@@ -147,5 +141,5 @@ export async function declineReport(
       ),
     )
     .catch(keyReused);
-  return answer as StoredAnswer & { body: Order };
+  return answer;
 }

@@ -3,20 +3,21 @@ import type { UserRow } from '../db/schema.ts';
 import type { Deps } from '../deps.ts';
 import { RateLimitedError } from '../errors.ts';
 import { createFixedWindowLimiter } from '../lib/rate-limit.ts';
+import { rateLimit, rateLimitSettings } from '../lib/rate-limit-settings.ts';
 
 /**
  * Duplicate checks one staff member may run in 10 minutes (`CREDENTIAL_CHECKS_PER_10_MIN`): a check goes
  * out when the typing pauses, a few per delivery or stock added, so an honest day never comes near 120;
  * asking over and over whether a customer's password is this one or that one does (decision 076).
  */
-export const CREDENTIAL_CHECKS_PER_10_MIN = 120;
+export const CREDENTIAL_CHECKS_PER_10_MIN = rateLimitSettings.credentialChecksPer10Min.default;
 
 /**
  * Lines (a server login: one) one staff member may deliver in 10 minutes (`DELIVERED_LINES_PER_10_MIN`):
  * each delivered secret is compared with every delivered and stocked one, so a delivery is a check too
  * (decision 138). Two full deliveries of 500 lines fit in a window.
  */
-export const DELIVERED_LINES_PER_10_MIN = 1000;
+export const DELIVERED_LINES_PER_10_MIN = rateLimitSettings.deliveredLinesPer10Min.default;
 
 const WINDOW_MS = 10 * 60_000;
 
@@ -52,7 +53,7 @@ function staffBudget(deps: Deps, options: { name: string; limit: number; auditAc
 
 /** The limit on duplicate checks (decision 076): one budget shared by both check routes. */
 export function createCredentialCheckGuard(deps: Deps) {
-  const limit = deps.config.rateLimits?.credentialChecksPer10Min ?? CREDENTIAL_CHECKS_PER_10_MIN;
+  const limit = rateLimit(deps.config.rateLimits, 'credentialChecksPer10Min');
   return staffBudget(deps, { name: 'api.credential_checks', limit, auditAction: 'user.credential_checks_limited' });
 }
 
@@ -63,6 +64,6 @@ export function createCredentialCheckGuard(deps: Deps) {
  * `user.delivered_lines_limited`.
  */
 export function createDeliveredLinesGuard(deps: Deps) {
-  const limit = deps.config.rateLimits?.deliveredLinesPer10Min ?? DELIVERED_LINES_PER_10_MIN;
+  const limit = rateLimit(deps.config.rateLimits, 'deliveredLinesPer10Min');
   return staffBudget(deps, { name: 'api.delivered_lines', limit, auditAction: 'user.delivered_lines_limited' });
 }

@@ -177,7 +177,7 @@ export async function changeOrder(
   orderId: string,
   change: OrderChange,
   idempotencyKey?: string,
-): Promise<StoredAnswer & { body: Order }> {
+): Promise<StoredAnswer<Order, 200>> {
   const sealed = await sealOrderChange(deps, change);
   // The request a key stands for, as a keyed hash (the body may hold a password): fields in a fixed order.
   const requestHash = idempotencyKey ? await deps.secrets.blindIndex(`PUT /admin/orders/${orderId} ${canonicalJson(change)}`) : undefined;
@@ -205,7 +205,7 @@ export async function changeOrder(
       // The unique index on orders.stock_id (or service_stock_id): another order got this stock after all.
       throw isUniqueViolation(error) ? stockUnavailable() : error;
     });
-  return result as StoredAnswer & { body: Order };
+  return result;
 }
 
 /** Typed credentials and other deliveries of a change, sealed before its transaction so no encryption runs while rows are locked. */

@@ -1,8 +1,5 @@
-import type { Kysely, Transaction } from 'kysely';
 import { formatCents, toCents } from '../contract/coupons.ts';
-import type { Database } from '../db/schema.ts';
-
-type Db = Kysely<Database> | Transaction<Database>;
+import type { Db } from '../db/handle.ts';
 
 /** The rules that may lower a customer's unit price for one service (decision 178). */
 export interface PriceRules {

@@ -11,15 +11,16 @@ import { ApiError, forbidden, notFound, RateLimitedError } from '../errors.ts';
 import { createFixedWindowLimiter, type RateLimiter } from '../lib/rate-limit.ts';
 import { presentOrder } from '../presenters/orders.ts';
 import { canonicalJson } from './deliver.ts';
+import { rateLimit, rateLimitSettings } from '../lib/rate-limit-settings.ts';
 
 export type RevealInput = z.infer<typeof revealBody>;
 
 /** Reveals a customer may log in 10 minutes (`REVEALS_PER_10_MIN`): a Show every 10 seconds for 10 minutes, no honest use comes near. */
-export const REVEALS_PER_10_MIN = 60;
+export const REVEALS_PER_10_MIN = rateLimitSettings.revealsPer10Min.default;
 
 /** The per-user limit on logged reveals, counted in the database like every limit (decisions 049, 066). */
 export function createRevealLimiter(deps: Deps): RateLimiter {
-  const limit = deps.config.rateLimits?.revealsPer10Min ?? REVEALS_PER_10_MIN;
+  const limit = rateLimit(deps.config.rateLimits, 'revealsPer10Min');
   return createFixedWindowLimiter({ db: deps.db, name: 'api.reveals', limit, windowMs: 10 * 60_000, clock: deps.clock });
 }
 

@@ -5,13 +5,14 @@ import { nextVersion } from '../db/versions.ts';
 import type { Deps } from '../deps.ts';
 import { RateLimitedError } from '../errors.ts';
 import { createFixedWindowLimiter } from '../lib/rate-limit.ts';
+import { rateLimit, rateLimitSettings } from '../lib/rate-limit-settings.ts';
 
 /**
  * Stock passwords one staff member, admins included, may read in clear in 10 minutes
  * (`STAFF_REVEALS_PER_10_MIN`; decision 160): a moderator shows a password to hand an account over or to
  * check one, a few an hour; 30 in 10 minutes is far past that and far short of emptying the stock.
  */
-export const STAFF_REVEALS_PER_10_MIN = 30;
+export const STAFF_REVEALS_PER_10_MIN = rateLimitSettings.staffRevealsPer10Min.default;
 
 const WINDOW_MS = 10 * 60_000;
 
@@ -53,7 +54,7 @@ async function warnAdmins(deps: Deps, user: UserRow, used: number, limit: number
  * refusal of the window goes to the audit log (later ones do not, so a script asking on cannot flood it).
  */
 export function createStaffRevealGuard(deps: Deps) {
-  const limit = deps.config.rateLimits?.staffRevealsPer10Min ?? STAFF_REVEALS_PER_10_MIN;
+  const limit = rateLimit(deps.config.rateLimits, 'staffRevealsPer10Min');
   const window = { windowMs: WINDOW_MS, clock: deps.clock };
   const budget = createFixedWindowLimiter({ db: deps.db, name: 'api.staff_reveals', limit, ...window });
   // Limits of 1, counted only when there is something to say: one warning and one refusal entry a window.

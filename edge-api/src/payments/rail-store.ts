@@ -1,9 +1,6 @@
-import type { Kysely, Transaction } from 'kysely';
 import { missingFields, USDT_TRC20_CONTRACT, type PaymentRail } from '../contract/payments.ts';
-import type { Database } from '../db/schema.ts';
 import type { Secrets } from '../lib/secrets.ts';
-
-type Db = Kysely<Database> | Transaction<Database>;
+import type { Db } from '../db/handle.ts';
 
 /** Where each rail's API is: the public hosts unless the environment names others (tests, sandboxes). */
 export interface PaymentsConfig {

@@ -34,8 +34,10 @@ export const base64Url = b64url;
 export async function generateVapidKeys(): Promise<VapidKeys> {
   const pair = (await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify'])) as CryptoKeyPair;
   const jwk = await crypto.subtle.exportKey('jwk', pair.privateKey);
+  // workerd types the answer of exportKey as either form; 'jwk' always gives the JSON one.
+  if (jwk instanceof ArrayBuffer || !jwk.d) throw new Error('The new VAPID private key did not export as a JWK');
   const raw = new Uint8Array((await crypto.subtle.exportKey('raw', pair.publicKey)) as ArrayBuffer);
-  return { publicKey: b64url.encode(raw), privateKey: jwk.d! };
+  return { publicKey: b64url.encode(raw), privateKey: jwk.d };
 }
 
 /**

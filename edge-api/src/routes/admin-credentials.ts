@@ -14,7 +14,7 @@ export function adminCredentialRoutes(deps: Deps) {
     const { email, password, excludeOrderId } = c.req.valid('query');
     // Each answer says whether a password was delivered before: limited per staff member, one budget with
     // GET /api/wise-stocks/check (decision 076).
-    await limitChecks(c.get('user')!, 'GET /api/admin/credentials/check');
+    await limitChecks(c.get('user'), 'GET /api/admin/credentials/check');
     const [emailIndex, passwordIndex] = await Promise.all([
       email !== undefined ? deps.secrets.blindIndex(email.toLowerCase()) : undefined,
       password !== undefined ? deps.secrets.blindIndex(password) : undefined,

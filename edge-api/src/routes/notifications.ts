@@ -12,7 +12,7 @@ import { toStaffNotification } from '../presenters/notifications.ts';
 export function notificationRoutes(deps: Deps) {
   return new Hono<AppEnv>()
     .get('/', requireStaff, async (c) => {
-      const me = c.get('user')!;
+      const me = c.get('user');
       const [rows, counts] = await Promise.all([listNotifications(deps.db, me, NOTIFICATION_LIST_MAX), unreadCounts(deps.db, me)]);
       const unreadByKind = Object.fromEntries(counts) as Partial<Record<NotificationKind, number>>;
       const answer: NotificationList = {
@@ -24,7 +24,7 @@ export function notificationRoutes(deps: Deps) {
       return c.json(answer);
     })
     .post('/read', requireStaff, validate('json', markNotificationsReadBody), async (c) => {
-      const me = c.get('user')!;
+      const me = c.get('user');
       const body = c.req.valid('json');
       const read = await deps.db.transaction().execute(async (trx) => markRead(trx, me, 'ids' in body ? body.ids : null, await nextVersion(trx)));
       return c.json<NotificationsRead>({ read });

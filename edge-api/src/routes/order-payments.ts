@@ -23,13 +23,13 @@ export function orderPaymentRoutes(deps: Deps) {
   return new Hono<AppEnv>()
     .post('/:id/payment', requireRole(), validate('param', idParam), validate('json', startPaymentBody), async (c) => {
       const { id } = c.req.valid('param');
-      await startPayment(deps, c.get('user')!, id, c.req.valid('json').rail, new URL(c.req.url).origin);
+      await startPayment(deps, c.get('user'), id, c.req.valid('json').rail, new URL(c.req.url).origin);
       c.header('Cache-Control', 'no-store');
       return c.json(await asOwner(id));
     })
     .post('/:id/payment/check', requireRole(), validate('param', idParam), async (c) => {
       const { id } = c.req.valid('param');
-      const user = c.get('user')!;
+      const user = c.get('user');
       const order = await findOrder(deps.db, id);
       if (!order) throw notFound('Order');
       if (order.user_id !== user.id && !isStaff(user)) throw forbidden();

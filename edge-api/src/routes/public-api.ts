@@ -41,7 +41,7 @@ function asApiOrder(deps: Deps): MiddlewareHandler<ApiKeyEnv> {
     const { order } = (await c.res.clone().json()) as { order: { id: string } };
     const row = await findOrder(deps.db, order.id);
     if (!row) throw notFound('Order');
-    const status = c.res.status as 200 | 201;
+    const status = c.res.status === 201 ? 201 : 200;
     c.res = undefined;
     c.res = c.json(toApiOrder(await presentOrder(row, 'owner', deps.secrets, deps.blobs), false), status);
   };
@@ -66,7 +66,7 @@ export function publicApiRoutes(deps: Deps, orders: Hono<never>) {
     .get('/orders', requireScope('orders:read'), validate('query', apiOrdersQuery), async (c) => {
       const { limit = 50, cursor } = c.req.valid('query');
       // The same page and cursor as the app's own list (decision 185).
-      const found = await listUserOrdersPage(deps.db, c.get('user')!.id, limit + 1, cursor === undefined ? undefined : readCursor(cursor));
+      const found = await listUserOrdersPage(deps.db, c.get('user').id, limit + 1, cursor === undefined ? undefined : readCursor(cursor));
       const page = found.slice(0, limit);
       const last = page.at(-1);
       if (found.length > limit && last) c.header('X-Next-Cursor', writeOrderCursor({ direction: 'after', createdAt: last.cursor_at, id: last.id }));
@@ -74,7 +74,7 @@ export function publicApiRoutes(deps: Deps, orders: Hono<never>) {
       return c.json(await Promise.all(rows.map(async (row) => toApiOrder(await presentOrder(row, 'owner', deps.secrets, deps.blobs), false))));
     })
     .get('/orders/:id', requireScope('orders:read'), validate('param', idParam), async (c) => {
-      const row = await ownOrder(deps, c.get('user')!.id, c.req.valid('param').id);
+      const row = await ownOrder(deps, c.get('user').id, c.req.valid('param').id);
       return c.json(toApiOrder(await presentOrder(row, 'owner', deps.secrets, deps.blobs), false));
     })
     .post(
@@ -85,9 +85,9 @@ export function publicApiRoutes(deps: Deps, orders: Hono<never>) {
       validate('json', revealBody),
       async (c) => {
         const { id } = c.req.valid('param');
-        await ownOrder(deps, c.get('user')!.id, id);
+        await ownOrder(deps, c.get('user').id, id);
         // The owner's reveal, logged as the app logs it (decision 066): counted, limited, in the order's history.
-        const order = await logReveal(deps, reveals, c.get('user')!, id, c.req.valid('json'), c.req.valid('header')['idempotency-key']);
+        const order = await logReveal(deps, reveals, c.get('user'), id, c.req.valid('json'), c.req.valid('header')['idempotency-key']);
         return c.json(toApiOrder(order, true));
       },
     );

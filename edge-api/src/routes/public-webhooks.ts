@@ -15,10 +15,10 @@ import { endpointProblem } from '../webhooks/endpoint-url.ts';
 export function publicWebhookRoutes(deps: Deps) {
   return new Hono<ApiKeyEnv>()
     .use('*', requireScope('orders:read'))
-    .get('/', async (c) => c.json((await listEndpoints(deps.db, c.get('user')!.id)).map(toApiWebhook)))
+    .get('/', async (c) => c.json((await listEndpoints(deps.db, c.get('user').id)).map(toApiWebhook)))
     .post('/', validate('json', createWebhookBody), async (c) => {
       const { url, events } = c.req.valid('json');
-      const me = c.get('user')!;
+      const me = c.get('user');
       // Resolved now, before anything is written: a private, loopback or link-local address is refused.
       const problem = await endpointProblem(url, deps.config.webhooks?.allowHosts ?? []);
       if (problem) throw badRequest(`url: ${problem}`, [{ path: 'url', message: problem }]);
@@ -45,7 +45,7 @@ export function publicWebhookRoutes(deps: Deps) {
       return c.json({ ...toApiWebhook(row), secret }, 201);
     })
     .delete('/:id', validate('param', idParam), async (c) => {
-      const me = c.get('user')!;
+      const me = c.get('user');
       const { id } = c.req.valid('param');
       await deps.db.transaction().execute(async (trx) => {
         const gone = await trx
@@ -62,7 +62,7 @@ export function publicWebhookRoutes(deps: Deps) {
       return c.body(null, 204);
     })
     .get('/:id/deliveries', validate('param', idParam), async (c) => {
-      const endpoint = await findEndpoint(deps.db, c.get('user')!.id, c.req.valid('param').id);
+      const endpoint = await findEndpoint(deps.db, c.get('user').id, c.req.valid('param').id);
       if (!endpoint) throw notFound('Webhook endpoint');
       return c.json((await listDeliveries(deps.db, endpoint.id)).map(toApiWebhookDelivery));
     });

@@ -40,7 +40,7 @@ export function pushRoutes(deps: Deps) {
         configured();
         const body = c.req.valid('json');
         checkEndpoint(deps, body.endpoint);
-        const me = c.get('user')!;
+        const me = c.get('user');
         const saved = await deps.db.transaction().execute((trx) =>
           saveSubscription(trx, me.id, {
             endpoint: body.endpoint,
@@ -54,14 +54,14 @@ export function pushRoutes(deps: Deps) {
         return c.json({ subscribed: true as const, createdAt: new Date(saved.created_at).toISOString() }, 201);
       })
       .delete('/subscriptions', requireRole(), validate('json', pushUnsubscribeBody), async (c) => {
-        const me = c.get('user')!;
+        const me = c.get('user');
         const removed = await removeOwnSubscription(deps.db, me.id, c.req.valid('json').endpoint);
         c.header('Cache-Control', 'no-store');
         return c.json({ removed });
       })
       // "Sign out other devices": the devices signed out stop being told too (they cannot be named, so all but this one go).
       .post('/subscriptions/others', requireRole(), validate('json', pushKeepOnlyBody), async (c) => {
-        const me = c.get('user')!;
+        const me = c.get('user');
         const removed = await removeOtherSubscriptions(deps.db, me.id, c.req.valid('json').keep);
         c.header('Cache-Control', 'no-store');
         return c.json({ removed });

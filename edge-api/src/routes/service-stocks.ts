@@ -32,7 +32,7 @@ import type { Deps } from '../deps.ts';
 import { ApiError, badRequest, conflict, notFound } from '../errors.ts';
 import { validate } from '../lib/validate.ts';
 import { assertVersion } from '../lib/versioning.ts';
-import { requireAdmin, requireStaff, type AppEnv } from '../middleware/session.ts';
+import { requireAdmin, requireStaff, type AppEnv, type SignedInEnv } from '../middleware/session.ts';
 import { assertNoDuplicateSecrets, sealOtherDelivery } from '../operations/other-deliveries.ts';
 import type { OrderChange } from '../operations/deliver.ts';
 import { canonicalJson } from '../operations/deliver.ts';
@@ -79,7 +79,7 @@ function describeProblems(rows: ServiceStockImportRow[], then = 'Nothing was imp
  */
 // eslint-disable-next-line max-lines-per-function -- over 80 lines before the rule came; to split (issue 34)
 export function serviceStockRoutes(deps: Deps) {
-  const viewerOf = (c: Context<AppEnv>): StockViewer => (c.get('user')?.user_role === 'admin' ? 'admin' : 'moderator');
+  const viewerOf = (c: Context<SignedInEnv>): StockViewer => (c.get('user').user_role === 'admin' ? 'admin' : 'moderator');
   const limitReveals = createStaffRevealGuard(deps);
 
   return (

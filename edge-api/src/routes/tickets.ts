@@ -23,7 +23,7 @@ export function ticketRoutes(deps: Deps) {
       c.header('Cache-Control', 'no-store');
     })
     .get('/', requireRole(), validate('query', ticketListQuery), async (c) => {
-      const me = c.get('user')!;
+      const me = c.get('user');
       const { status, assignee } = c.req.valid('query');
       const staff = isStaff(me);
       const filter: TicketFilter = staff ? { status } : { userId: me.id, status };
@@ -38,29 +38,29 @@ export function ticketRoutes(deps: Deps) {
       return c.json({ tickets, unread } satisfies TicketList);
     })
     .post('/', requireRole(), validate('header', idempotencyHeader), validate('json', openTicketBody), async (c) => {
-      const ticket = await openTicket(deps, c.get('user')!, c.req.valid('json'), c.req.valid('header')['idempotency-key']);
+      const ticket = await openTicket(deps, c.get('user'), c.req.valid('json'), c.req.valid('header')['idempotency-key']);
       return c.json(ticket, 200);
     })
-    .get('/:id', requireRole(), validate('param', idParam), async (c) => c.json(await readTicket(deps, c.get('user')!, c.req.valid('param').id)))
+    .get('/:id', requireRole(), validate('param', idParam), async (c) => c.json(await readTicket(deps, c.get('user'), c.req.valid('param').id)))
     .post('/:id/messages', requireRole(), validate('param', idParam), validate('header', idempotencyHeader), validate('json', ticketReplyBody), async (c) => {
-      const ticket = await replyToTicket(deps, c.get('user')!, c.req.valid('param').id, c.req.valid('json'), c.req.valid('header')['idempotency-key']);
+      const ticket = await replyToTicket(deps, c.get('user'), c.req.valid('param').id, c.req.valid('json'), c.req.valid('header')['idempotency-key']);
       await sendMail();
       return c.json(ticket, 200);
     })
     .post('/:id/close', requireRole(), validate('param', idParam), validate('header', idempotencyHeader), async (c) =>
-      c.json(await closeTicket(deps, c.get('user')!, c.req.valid('param').id, c.req.valid('header')['idempotency-key'])),
+      c.json(await closeTicket(deps, c.get('user'), c.req.valid('param').id, c.req.valid('header')['idempotency-key'])),
     )
-    .post('/:id/read', requireRole(), validate('param', idParam), async (c) => c.json(await markTicketRead(deps, c.get('user')!, c.req.valid('param').id)))
+    .post('/:id/read', requireRole(), validate('param', idParam), async (c) => c.json(await markTicketRead(deps, c.get('user'), c.req.valid('param').id)))
     .put('/:id/assignee', requireStaff, validate('param', idParam), validate('header', idempotencyHeader), validate('json', ticketAssigneeBody), async (c) =>
-      c.json(await assignTicket(deps, c.get('user')!, c.req.valid('param').id, c.req.valid('json').assigneeId, c.req.valid('header')['idempotency-key'])),
+      c.json(await assignTicket(deps, c.get('user'), c.req.valid('param').id, c.req.valid('json').assigneeId, c.req.valid('header')['idempotency-key'])),
     )
     .post('/:id/warranty-report', requireStaff, validate('param', idParam), validate('header', idempotencyHeader), async (c) => {
-      const ticket = await ticketToWarrantyReport(deps, c.get('user')!, c.req.valid('param').id, c.req.valid('header')['idempotency-key']);
+      const ticket = await ticketToWarrantyReport(deps, c.get('user'), c.req.valid('param').id, c.req.valid('header')['idempotency-key']);
       await sendMail();
       return c.json(ticket, 200);
     })
     .delete('/:id', requireAdmin, validate('param', idParam), async (c) => {
-      await deleteTicket(deps, c.get('user')!, c.req.valid('param').id);
+      await deleteTicket(deps, c.get('user'), c.req.valid('param').id);
       return c.body(null, 204);
     });
 }

@@ -8,7 +8,7 @@ import type { Role } from '../contract/users.ts';
 import type { Deps } from '../deps.ts';
 import { ApiError, badRequest, forbidden, misconfigured } from '../errors.ts';
 import { detectImageType } from '../lib/image-types.ts';
-import { requireRole, type AppEnv } from '../middleware/session.ts';
+import { requireRole, type AppEnv, type SignedInEnv } from '../middleware/session.ts';
 
 const MB = 1024 * 1024;
 
@@ -41,8 +41,8 @@ const tooLarge = (megabytes: number) => new ApiError('payload_too_large', `File 
  * Refuses a body larger than the biggest file this caller's role may upload, before reading it when
  * Content-Length says so, and while streaming it otherwise.
  */
-const limitBodyForRole = createMiddleware<AppEnv>(async (c, next) => {
-  const role = c.get('user')!.user_role;
+const limitBodyForRole = createMiddleware<SignedInEnv>(async (c, next) => {
+  const role = c.get('user').user_role;
   const largest = Math.max(
     ...Object.values(uploadKinds)
       .filter((kind) => kind.roles.includes(role))
@@ -87,7 +87,7 @@ export function uploadRoutes(deps: Deps) {
       ]);
     }
     const rules = uploadKinds[kind];
-    if (!rules.roles.includes(c.get('user')!.user_role)) throw forbidden(`You may not upload ${kind} images`);
+    if (!rules.roles.includes(c.get('user').user_role)) throw forbidden(`You may not upload ${kind} images`);
 
     const file = form.get('file');
     if (!(file instanceof File)) throw badRequest('file: is required', [{ path: 'file', message: 'is required' }]);
@@ -108,7 +108,7 @@ export function uploadRoutes(deps: Deps) {
     if (!type) {
       throw new ApiError('unsupported_media_type', 'Invalid file type! Please select a JPG, PNG, WEBP or GIF image (HEIC is converted to JPEG before upload)');
     }
-    const name = `${rules.folder ?? ''}${rules.mine ? `${c.get('user')!.id}/` : ''}${crypto.randomUUID()}.${type.extension}`;
+    const name = `${rules.folder ?? ''}${rules.mine ? `${c.get('user').id}/` : ''}${crypto.randomUUID()}.${type.extension}`;
     await putOrExplain(deps, rules.bucket, name, bytes, type.mime);
     return c.json({ path: `${rules.bucket}/${name}`, url: await deps.blobs.url(rules.bucket, name) }, 201);
   });

@@ -6,6 +6,7 @@ import type { StockStatus } from '../contract/wise-stocks.ts';
 import { toServiceColumns } from '../db/services.ts';
 import { nextVersion, writeTime } from '../db/versions.ts';
 import { sql } from 'kysely';
+import type { Db } from '../db/handle.ts';
 import type { Deps } from '../deps.ts';
 import { DEMO_AUTH_IMAGE, demoAuthPng, demoImage } from './demo-images.ts';
 import { demoPaymentInstructions, seedShowcaseOrders, seedShowcaseStock, showcaseServices } from './demo-showcase.ts';
@@ -115,16 +116,164 @@ const stocks: { name: string; email: string; password: string; status: StockStat
   { name: 'Shakib Rahman', email: 'shakib.wise@demo-mail.test', password: 'Wise#Shakib2026', status: 'suspended' },
 ];
 
+/** The demo shop's coupon: 10 % off, 100 uses. */
+export const DEMO_COUPON = 'WELCOME10';
+
+const DAY = 24 * 3600 * 1000;
+
+/** The demo logins and extra customers, each with an auth account and a user record. */
+async function seedPeople(trx: Db, passwordFor: (email: string) => Promise<string>, version: number, now: number) {
+  const day = DAY;
+  const people = [];
+  for (const [i, person] of [...demoLogins, ...extraCustomers].entries()) {
+    const createdAt = new Date(now - (40 - i) * day);
+    const account = await createAuthUser(trx, {
+      email: person.email,
+      password: await passwordFor(person.email),
+      metadata: { displayName: person.name, mobile: person.mobile },
+      now: createdAt,
+    });
+    if (!account) throw new Error(`Could not create the demo account ${person.email}`);
+    await trx
+      .insertInto('users')
+      .values({
+        id: account.id,
+        email: person.email,
+        display_name: person.name,
+        mobile: person.mobile,
+        user_role: person.role,
+        version,
+        created_at: createdAt,
+        updated_at: createdAt,
+      })
+      .execute();
+    people.push({ ...person, id: account.id });
+  }
+  return people;
+}
+
+/** The services in every category, then the showcase's (the list is oldest first). */
+async function seedServices(trx: Db, version: number, now: number) {
+  const day = DAY;
+  const serviceRows = services.map((service, i) => ({ ...service, id: crypto.randomUUID(), createdAt: new Date(now - (30 - i) * day) }));
+  // The showcase's services come after the others (the list is oldest first); the orders below are of the others.
+  const showcaseRows = showcaseServices.map((service, i) => ({ ...service, id: crypto.randomUUID(), createdAt: new Date(now - (24 - i) * day) }));
+  for (const service of [...serviceRows, ...showcaseRows]) {
+    await trx
+      .insertInto('services')
+      .values({
+        id: service.id,
+        ...toServiceColumns(service),
+        version,
+        created_at: service.createdAt,
+        updated_at: service.createdAt,
+      })
+      .execute();
+  }
+  return { serviceRows, showcaseRows };
+}
+
+/** The shop's settings with the payment instructions, and a coupon to try. */
+async function seedSettings(trx: Db, deps: Deps, version: number, now: number) {
+  const paymentInstructions = await demoPaymentInstructions(deps);
+  await trx
+    .insertInto('settings')
+    .values({ id: 'site', value: JSON.stringify({ ...defaultSettings, paymentInstructions, guestCheckout: true }), version })
+    .execute();
+  // A coupon to try in the confirm step (decision 220).
+  await trx
+    .insertInto('coupons')
+    .values({
+      id: crypto.randomUUID(),
+      code: DEMO_COUPON,
+      kind: 'percent',
+      amount: '10',
+      max_uses: 100,
+      created_at: new Date(now),
+      updated_at: new Date(now),
+    })
+    .execute();
+}
+
+/** The Wise inventory, added by the admin. */
+async function seedStocks(trx: Db, deps: Deps, admin: { id: string; name: string; email: string }, version: number, now: number) {
+  const day = DAY;
+  for (const [i, stock] of stocks.entries()) {
+    await trx
+      .insertInto('wise_stocks')
+      .values({
+        id: crypto.randomUUID(),
+        wise_name: stock.name,
+        wise_email: stock.email,
+        wise_password_enc: await deps.secrets.encrypt(stock.password),
+        wise_password_index: await deps.secrets.blindIndex(stock.password),
+        auth_image: `${DEMO_AUTH_IMAGE.bucket}/${DEMO_AUTH_IMAGE.name}`,
+        user_name: admin.name,
+        user_email: admin.email,
+        added_by: admin.id,
+        status: stock.status,
+        version,
+        created_at: new Date(now - (20 - i) * day),
+        updated_at: new Date(now - (20 - i) * day),
+      })
+      .execute();
+  }
+}
+
+/** Orders in every order and payment state, for every customer. */
+async function seedOrders(
+  trx: Db,
+  deps: Deps,
+  customers: { id: string; name: string; email: string }[],
+  serviceRows: Awaited<ReturnType<typeof seedServices>>['serviceRows'],
+  version: number,
+  now: number,
+) {
+  const day = DAY;
+  // Orders spread over the last four weeks, every order and payment state, most of them the demo customer's.
+  let n = 0;
+  for (const [status, payment] of orderStates) {
+    for (const customer of customers) {
+      const service = serviceRows[n % serviceRows.length]!;
+      const placed = new Date(now - ((n * 5) % 28) * day - n * 3600 * 1000);
+      const delivered = status === 'delivered';
+      const password = `Demo#${1000 + n}`;
+      await trx
+        .insertInto('orders')
+        .values({
+          id: crypto.randomUUID(),
+          product_id: service.id,
+          title: service.title,
+          description: service.description,
+          category: service.category,
+          image: service.image,
+          price: service.price,
+          delivery_time: service.deliveryTime,
+          user_id: customer.id,
+          user_email: customer.email,
+          user_name: customer.name,
+          payment_status: payment,
+          order_status: status,
+          order_date: placed,
+          wise_email: delivered ? `delivered${n}@demo-mail.test` : null,
+          wise_email_index: delivered ? await deps.secrets.blindIndex(`delivered${n}@demo-mail.test`) : null,
+          wise_password_enc: delivered ? await deps.secrets.encrypt(password) : null,
+          wise_password_index: delivered ? await deps.secrets.blindIndex(password) : null,
+          version,
+          created_at: placed,
+          updated_at: placed,
+        })
+        .execute();
+      n += 1;
+    }
+  }
+}
+
 /**
  * Fills an empty database with a shop to try: staff and customers who can sign in, services in every
  * category, orders in every state and an inventory of accounts. Returns false when there is data already.
  */
-/** The demo shop's coupon: 10 % off, 100 uses. */
-export const DEMO_COUPON = 'WELCOME10';
-
-// eslint-disable-next-line max-lines-per-function -- over 80 lines before the rule came; to split (issue 34)
 export async function seedDemoData(deps: Deps, passwordFor: (email: string) => Promise<string>): Promise<DemoLogin[] | undefined> {
-  // eslint-disable-next-line max-lines-per-function -- over 80 lines before the rule came; to split (issue 34)
   return deps.db.transaction().execute(async (trx) => {
     const existing = await trx.selectFrom('users').select('id').limit(1).executeTakeFirst();
     const existingAuth = await trx.selectFrom('auth_users').select('id').limit(1).executeTakeFirst();
@@ -133,129 +282,14 @@ export async function seedDemoData(deps: Deps, passwordFor: (email: string) => P
     await deps.blobs.put(DEMO_AUTH_IMAGE.bucket, DEMO_AUTH_IMAGE.name, demoAuthPng(), 'image/png');
     const version = await nextVersion(trx);
     const now = deps.clock().getTime();
-    const day = 24 * 3600 * 1000;
-
-    const people = [];
-    for (const [i, person] of [...demoLogins, ...extraCustomers].entries()) {
-      const createdAt = new Date(now - (40 - i) * day);
-      const account = await createAuthUser(trx, {
-        email: person.email,
-        password: await passwordFor(person.email),
-        metadata: { displayName: person.name, mobile: person.mobile },
-        now: createdAt,
-      });
-      if (!account) throw new Error(`Could not create the demo account ${person.email}`);
-      await trx
-        .insertInto('users')
-        .values({
-          id: account.id,
-          email: person.email,
-          display_name: person.name,
-          mobile: person.mobile,
-          user_role: person.role,
-          version,
-          created_at: createdAt,
-          updated_at: createdAt,
-        })
-        .execute();
-      people.push({ ...person, id: account.id });
-    }
+    const people = await seedPeople(trx, passwordFor, version, now);
     const admin = people[0]!;
     const customers = people.filter((p) => p.role === 'user');
-
-    const serviceRows = services.map((service, i) => ({ ...service, id: crypto.randomUUID(), createdAt: new Date(now - (30 - i) * day) }));
-    // The showcase's services come after the others (the list is oldest first); the orders below are of the others.
-    const showcaseRows = showcaseServices.map((service, i) => ({ ...service, id: crypto.randomUUID(), createdAt: new Date(now - (24 - i) * day) }));
-    for (const service of [...serviceRows, ...showcaseRows]) {
-      await trx
-        .insertInto('services')
-        .values({
-          id: service.id,
-          ...toServiceColumns(service),
-          version,
-          created_at: service.createdAt,
-          updated_at: service.createdAt,
-        })
-        .execute();
-    }
-
-    const paymentInstructions = await demoPaymentInstructions(deps);
-    await trx
-      .insertInto('settings')
-      .values({ id: 'site', value: JSON.stringify({ ...defaultSettings, paymentInstructions, guestCheckout: true }), version })
-      .execute();
-    // A coupon to try in the confirm step (decision 220).
-    await trx
-      .insertInto('coupons')
-      .values({
-        id: crypto.randomUUID(),
-        code: DEMO_COUPON,
-        kind: 'percent',
-        amount: '10',
-        max_uses: 100,
-        created_at: new Date(now),
-        updated_at: new Date(now),
-      })
-      .execute();
-
-    for (const [i, stock] of stocks.entries()) {
-      await trx
-        .insertInto('wise_stocks')
-        .values({
-          id: crypto.randomUUID(),
-          wise_name: stock.name,
-          wise_email: stock.email,
-          wise_password_enc: await deps.secrets.encrypt(stock.password),
-          wise_password_index: await deps.secrets.blindIndex(stock.password),
-          auth_image: `${DEMO_AUTH_IMAGE.bucket}/${DEMO_AUTH_IMAGE.name}`,
-          user_name: admin.name,
-          user_email: admin.email,
-          added_by: admin.id,
-          status: stock.status,
-          version,
-          created_at: new Date(now - (20 - i) * day),
-          updated_at: new Date(now - (20 - i) * day),
-        })
-        .execute();
-    }
-
+    const { serviceRows, showcaseRows } = await seedServices(trx, version, now);
+    await seedSettings(trx, deps, version, now);
+    await seedStocks(trx, deps, admin, version, now);
     // Orders spread over the last four weeks, every order and payment state, most of them the demo customer's.
-    let n = 0;
-    for (const [status, payment] of orderStates) {
-      for (const customer of customers) {
-        const service = serviceRows[n % serviceRows.length]!;
-        const placed = new Date(now - ((n * 5) % 28) * day - n * 3600 * 1000);
-        const delivered = status === 'delivered';
-        const password = `Demo#${1000 + n}`;
-        await trx
-          .insertInto('orders')
-          .values({
-            id: crypto.randomUUID(),
-            product_id: service.id,
-            title: service.title,
-            description: service.description,
-            category: service.category,
-            image: service.image,
-            price: service.price,
-            delivery_time: service.deliveryTime,
-            user_id: customer.id,
-            user_email: customer.email,
-            user_name: customer.name,
-            payment_status: payment,
-            order_status: status,
-            order_date: placed,
-            wise_email: delivered ? `delivered${n}@demo-mail.test` : null,
-            wise_email_index: delivered ? await deps.secrets.blindIndex(`delivered${n}@demo-mail.test`) : null,
-            wise_password_enc: delivered ? await deps.secrets.encrypt(password) : null,
-            wise_password_index: delivered ? await deps.secrets.blindIndex(password) : null,
-            version,
-            created_at: placed,
-            updated_at: placed,
-          })
-          .execute();
-        n += 1;
-      }
-    }
+    await seedOrders(trx, deps, customers, serviceRows, version, now);
     const showcase = {
       version,
       now,

@@ -116,7 +116,7 @@ async function putOrder(
   key: string,
 ): Promise<ServerRow> {
   const answer = await unwrap(client.admin.orders[':id'].$put({ param: { id: orderId }, header: { 'idempotency-key': key }, json }));
-  return { ref: { table: 'orders', id: orderId }, row: answer as Order };
+  return { ref: { table: 'orders', id: orderId }, row: answer };
 }
 
 export const mutators: { [N in MutationName]: Mutator<MutationArgs[N]> } = {
@@ -160,7 +160,7 @@ export const mutators: { [N in MutationName]: Mutator<MutationArgs[N]> } = {
         ...(args.couponCode ? { couponCode: args.couponCode } : {}),
       };
       const answer = await unwrap(client.orders.$post({ json }, { headers: { 'Idempotency-Key': key } }));
-      return { ref: { table: 'orders', id: args.id }, row: answer.order as Order };
+      return { ref: { table: 'orders', id: args.id }, row: answer.order };
     },
   },
 
@@ -245,7 +245,7 @@ export const mutators: { [N in MutationName]: Mutator<MutationArgs[N]> } = {
     },
     async upload(client, args) {
       const answer = await unwrap(client.orders[':id'].cancel.$post({ param: { id: args.orderId } }));
-      return { ref: { table: 'orders', id: args.orderId }, row: answer as Order };
+      return { ref: { table: 'orders', id: args.orderId }, row: answer };
     },
   },
 
@@ -267,7 +267,7 @@ export const mutators: { [N in MutationName]: Mutator<MutationArgs[N]> } = {
       const screenshot = args.screenshot ? await uploadScreenshot(client, args.screenshot) : undefined;
       const json = { ...(args.transactionId ? { transactionId: args.transactionId } : {}), ...(screenshot ? { screenshot } : {}) };
       const answer = await unwrap(client.orders[':id']['payment-proof'].$put({ param: { id: args.orderId }, json }, { headers: { 'Idempotency-Key': key } }));
-      return { ref: { table: 'orders', id: args.orderId }, row: answer as Order };
+      return { ref: { table: 'orders', id: args.orderId }, row: answer };
     },
   },
 
@@ -286,7 +286,7 @@ export const mutators: { [N in MutationName]: Mutator<MutationArgs[N]> } = {
     },
     async upload(client, { orderId, ...json }, key) {
       const answer = await unwrap(client.orders[':id'].reveals.$post({ param: { id: orderId }, header: { 'idempotency-key': key }, json }));
-      return { ref: { table: 'orders', id: orderId }, row: answer as Order };
+      return { ref: { table: 'orders', id: orderId }, row: answer };
     },
   },
 
@@ -305,7 +305,7 @@ export const mutators: { [N in MutationName]: Mutator<MutationArgs[N]> } = {
       const answer = await unwrap(
         client.orders[':id'].report.$post({ param: { id: orderId }, header: { 'idempotency-key': key }, json: { reason, note, ...(image ? { image } : {}) } }),
       );
-      return { ref: { table: 'orders', id: orderId }, row: answer as Order };
+      return { ref: { table: 'orders', id: orderId }, row: answer };
     },
   },
 
@@ -321,7 +321,7 @@ export const mutators: { [N in MutationName]: Mutator<MutationArgs[N]> } = {
       const answer = await unwrap(
         client.admin.orders[':id'].report.decline.$post({ param: { id: orderId }, header: { 'idempotency-key': key }, json: { message } }),
       );
-      return { ref: { table: 'orders', id: orderId }, row: answer as Order };
+      return { ref: { table: 'orders', id: orderId }, row: answer };
     },
   },
 
@@ -341,7 +341,7 @@ export const mutators: { [N in MutationName]: Mutator<MutationArgs[N]> } = {
     },
     async upload(client, { stockId, ...json }, key) {
       const answer = await unwrap(client['wise-stocks'][':id'].$put({ param: { id: stockId }, json }, { headers: { 'Idempotency-Key': key } }));
-      return { ref: { table: 'wiseStocks', id: stockId }, row: answer.stock as WiseStock };
+      return { ref: { table: 'wiseStocks', id: stockId }, row: answer.stock };
     },
   },
 

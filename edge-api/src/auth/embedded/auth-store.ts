@@ -1,9 +1,8 @@
 import bcrypt from 'bcryptjs';
-import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { sql, type Selectable, type Transaction } from 'kysely';
 import type { AuthUsersTable } from '../../db/auth-schema.ts';
 import type { Database } from '../../db/schema.ts';
-
-type Db = Kysely<Database> | Transaction<Database>;
+import type { Db } from '../../db/handle.ts';
 
 export type AuthUserRow = Selectable<AuthUsersTable>;
 
