@@ -25,6 +25,7 @@ import { serviceStockRoutes } from './routes/service-stocks.ts';
 import { orderPaymentRoutes } from './routes/order-payments.ts';
 import { guestOrderRoutes } from './routes/guest-orders.ts';
 import { pricingRoutes } from './routes/pricing.ts';
+import { priceQuoteRoutes } from './routes/price-quote.ts';
 import { adminCouponRoutes, couponRoutes } from './routes/coupons.ts';
 import { paymentAdminRoutes } from './routes/payment-admin.ts';
 import { paymentCallbackRoutes } from './routes/payment-callbacks.ts';
@@ -92,7 +93,8 @@ export function createApp(deps: Deps) {
     .route('/openapi.json', openApiRoutes())
     .route('/vaults', vaultRoutes(deps))
     .route('/guest-orders', guestOrderRoutes(deps))
-    .route('/admin/pricing', pricingRoutes(deps));
+    .route('/admin/pricing', pricingRoutes(deps))
+    .route('/pricing', priceQuoteRoutes(deps));
 }
 
 export type AppType = ReturnType<typeof createApp>;

@@ -79,7 +79,19 @@ export const couponBody = z
   });
 
 /** POST /api/coupons/quote: what a code takes off a service's price, before ordering. */
-export const couponQuoteBody = z.object({ code: couponCode, productId: uuid }).strict();
+export const couponQuoteBody = z
+  .object({
+    code: couponCode,
+    productId: uuid,
+    /** How many (decision 178): the coupon applies to the total after the quantity's tier or the customer's price. */
+    quantity: z
+      .number({ error: 'must be a whole number' })
+      .int('must be a whole number')
+      .min(1, 'must be at least 1')
+      .max(10_000, 'must be at most 10000')
+      .optional(),
+  })
+  .strict();
 
 /** "12.5" -> 1250 cents; undefined unless a plain non-negative decimal of at most two places. */
 export function toCents(text: string): number | undefined {

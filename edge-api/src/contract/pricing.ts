@@ -42,3 +42,25 @@ export interface CustomerPrices {
   percentOff: number | null;
   services: { serviceId: string; unitPrice: string }[];
 }
+
+/** POST /api/pricing/quote: what this many of a service cost this customer, before ordering (decision 232). */
+export const priceQuoteBody = z
+  .object({
+    productId: uuid,
+    quantity: z.number({ error: 'must be a whole number' }).int('must be a whole number').min(1, 'must be at least 1').max(10_000, 'must be at most 10000'),
+  })
+  .strict();
+
+/** The answer: the service's tiers, and the unit price and total for the quantity asked (decision 178's rule). */
+export interface PriceQuote {
+  /** False when the price is not a plain number: sold one at a time, as listed. */
+  soldByQuantity: boolean;
+  tiers: PriceTier[];
+  quantity: number;
+  unitPrice: string | null;
+  total: string | null;
+  listTotal: string | null;
+  rule: 'list' | 'tier' | 'customer' | null;
+  minQuantity?: number;
+  percentOff?: number;
+}

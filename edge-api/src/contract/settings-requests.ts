@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { displayCurrencies } from './currencies.ts';
 import { EMAIL_MAX, emailText, IMAGE_ADDRESS_MAX, requiredText, text } from './fields.ts';
 import { lowStockThreshold } from './service-requests.ts';
 import { isImageAddress } from './services.ts';
@@ -53,4 +54,6 @@ export const settingsBody = z.object({
     .refine((list) => new Set(list.map((entry) => entry.method.toLowerCase())).size === list.length, { message: 'must name each payment method once' })
     .optional(),
   guestCheckout: z.boolean().optional(),
+  /** Currencies a customer may see prices in, with the admin's rates (decision 233). */
+  displayCurrencies: displayCurrencies.optional(),
 }) satisfies z.ZodType<SiteSettings>;

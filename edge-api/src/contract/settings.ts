@@ -1,3 +1,5 @@
+import type { DisplayCurrency } from './currencies.ts';
+
 /** Everything the spec leaves as `{phone}` or a link; editable by an admin. */
 export interface SiteSettings {
   brandName: string;
@@ -16,6 +18,8 @@ export interface SiteSettings {
   paymentInstructions?: PaymentInstructions[];
   /** A signed-out visitor may order with just an email (decision 177); off unless an admin turns it on. */
   guestCheckout?: boolean;
+  /** Currencies a customer may see prices in, approximately, with the admin's rates (decision 233). */
+  displayCurrencies?: DisplayCurrency[];
 }
 
 /** How to pay with one method: where to send, to whom, an optional QR image and a line of instructions. */
@@ -66,6 +70,7 @@ export const defaultSettings: SiteSettings = {
   lowStockThreshold: 0,
   paymentInstructions: [],
   guestCheckout: false,
+  displayCurrencies: [],
 };
 
 /** Stored settings over the defaults, so a field added later (or never synced) still reads something sensible. */
@@ -77,5 +82,6 @@ export function withDefaultSettings(stored: Partial<SiteSettings> | null | undef
     socialLinks: { ...defaultSettings.socialLinks, ...value.socialLinks },
     wallets: Array.isArray(value.wallets) ? value.wallets : defaultSettings.wallets,
     paymentInstructions: Array.isArray(value.paymentInstructions) ? value.paymentInstructions : [],
+    displayCurrencies: Array.isArray(value.displayCurrencies) ? value.displayCurrencies : [],
   };
 }

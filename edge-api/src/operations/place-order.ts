@@ -7,7 +7,7 @@ import { nextVersion } from '../db/versions.ts';
 import type { Deps } from '../deps.ts';
 import { badRequest, conflict, notFound } from '../errors.ts';
 import { redeemCoupon } from './coupons.ts';
-import { loadPriceRules, priceFor } from './pricing.ts';
+import { loadPriceRules, priceFor, totalBeforeCoupon } from './pricing.ts';
 import { notifyNewOrder } from './staff-notices.ts';
 
 /** What a customer asks for when ordering (POST /api/orders, and the order with just an email). */
@@ -37,7 +37,7 @@ async function priceOrder(trx: Transaction<Database>, order: OrderRow, service: 
     if (!input.couponCode) return order;
   }
   // The list price, once, with no coupon: the service's own text, as before rules existed.
-  const total = !priced || (priced.rule.kind === 'list' && quantity === 1) ? service.price : priced.total;
+  const total = totalBeforeCoupon(service.price, quantity, priced);
   const quote = input.couponCode
     ? await redeemCoupon(trx, input.couponCode, { service: { id: service.id, price: total }, userId: me.id, now, orderId: order.id })
     : undefined;

@@ -51,10 +51,28 @@ export function priceFor(listPrice: string, quantity: number, rules: PriceRules)
   return { quantity, unitPrice: formatCents(best.cents), total: formatCents(best.cents * quantity), listTotal: formatCents(list * quantity), rule: best.rule };
 }
 
+/**
+ * The total a coupon applies to and the order is charged before it: the list price, once, keeps the
+ * service's own text, as before rules existed; else the rule's total.
+ */
+export const totalBeforeCoupon = (listPrice: string, quantity: number, priced: OrderPrice | undefined): string =>
+  !priced || (priced.rule.kind === 'list' && quantity === 1) ? listPrice : priced.total;
+
+/** The unit price and total this customer would pay for `quantity` of a service (a guest: tiers only). */
+export async function priceForCustomer(db: Db, service: { id: string; price: string }, userId: string | undefined, quantity: number) {
+  const rules = userId ? await loadPriceRules(db, service.id, userId) : { tiers: await loadTiers(db, service.id) };
+  return priceFor(service.price, quantity, rules);
+}
+
+async function loadTiers(db: Db, serviceId: string): Promise<PriceRules['tiers']> {
+  const rows = await db.selectFrom('service_price_tiers').select(['min_quantity', 'unit_cents']).where('service_id', '=', serviceId).execute();
+  return rows.map((t) => ({ minQuantity: t.min_quantity, unitCents: Number(t.unit_cents) }));
+}
+
 /** The tiers of a service and this customer's price rules, as stored. */
 export async function loadPriceRules(db: Db, serviceId: string, userId: string): Promise<PriceRules> {
   const [tiers, own] = await Promise.all([
-    db.selectFrom('service_price_tiers').select(['min_quantity', 'unit_cents']).where('service_id', '=', serviceId).execute(),
+    loadTiers(db, serviceId),
     db
       .selectFrom('customer_prices')
       .select(['service_id', 'unit_cents', 'percent_off'])
@@ -66,7 +84,7 @@ export async function loadPriceRules(db: Db, serviceId: string, userId: string):
   const forService = own.find((row) => row.service_id !== null && row.unit_cents !== null);
   const everything = own.find((row) => row.service_id === null && row.percent_off !== null);
   return {
-    tiers: tiers.map((t) => ({ minQuantity: t.min_quantity, unitCents: Number(t.unit_cents) })),
+    tiers,
     customer: forService ? { unitCents: Number(forService.unit_cents) } : everything ? { percentOff: Number(everything.percent_off) } : undefined,
   };
 }

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Coupon, CouponQuote } from '../contract/coupons.ts';
-import type { Order } from '../contract/orders.ts';
-import { nextVersion } from '../db/versions.ts';
 import { createApiHarness, type ApiHarness, type TestUser } from '../testing/api-harness.ts';
 import type { ErrorBody } from '../testing/order-fixtures.ts';
+import { insertPricedService, placeOrderAs } from '../testing/sales-fixtures.ts';
 
 let api: ApiHarness;
 let admin: TestUser;
@@ -12,26 +11,7 @@ let customer: TestUser;
 let serviceId: string;
 let otherServiceId: string;
 
-async function insertService(title: string, price: string) {
-  const id = crypto.randomUUID();
-  await api.db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto('services')
-      .values({
-        id,
-        title,
-        description: title,
-        category: 'wise',
-        features: '[]',
-        price,
-        delivery_time: 'instant',
-        payment_methods: '["binance"]',
-        version: await nextVersion(trx),
-      })
-      .execute();
-  });
-  return id;
-}
+const insertService = (title: string, price: string) => insertPricedService(api, title, price);
 
 let codes = 0;
 /** An admin makes a coupon; unique codes so the tests stay apart. */
@@ -44,8 +24,7 @@ async function makeCoupon(fields: Record<string, unknown> = {}): Promise<Coupon>
   return answer.body;
 }
 
-const order = (user: TestUser, json: Record<string, unknown>) =>
-  api.call<{ order: Order } & ErrorBody>('POST', '/api/orders', { user, json: { productId: serviceId, ...json } });
+const order = (user: TestUser, json: Record<string, unknown>) => placeOrderAs(api, user, serviceId, json);
 const quote = (user: TestUser, code: string, productId = serviceId) =>
   api.call<CouponQuote & ErrorBody>('POST', '/api/coupons/quote', { user, json: { code, productId } });
 const usesOf = async (id: string) => (await api.db.selectFrom('coupons').select('uses').where('id', '=', id).executeTakeFirstOrThrow()).uses;

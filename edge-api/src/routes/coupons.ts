@@ -6,10 +6,11 @@ import { recordAudit } from '../db/audit.ts';
 import { listCoupons, presentCoupon } from '../db/coupons.ts';
 import { findService } from '../db/services.ts';
 import type { Deps } from '../deps.ts';
-import { conflict, notFound } from '../errors.ts';
+import { badRequest, conflict, notFound } from '../errors.ts';
 import { validate } from '../lib/validate.ts';
 import { requireAdmin, requireRole, type AppEnv } from '../middleware/session.ts';
 import { previewCoupon } from '../operations/coupons.ts';
+import { priceForCustomer, totalBeforeCoupon } from '../operations/pricing.ts';
 
 type CouponBody = z.infer<typeof couponBody>;
 
@@ -34,11 +35,17 @@ const codeTaken = () => conflict('code: another coupon has this code', [{ path: 
 /** /api/coupons/quote (a signed-in customer, before ordering) and /api/admin/coupons (admins; decision 220). */
 export function couponRoutes(deps: Deps) {
   return new Hono<AppEnv>().post('/quote', requireRole(), validate('json', couponQuoteBody), async (c) => {
-    const { code, productId } = c.req.valid('json');
+    const { code, productId, quantity = 1 } = c.req.valid('json');
     const service = await findService(deps.db, productId);
     if (!service) throw notFound('Service');
+    const userId = c.get('user')!.id;
+    // The same total the order would be charged before the coupon (decision 178).
+    const priced = await priceForCustomer(deps.db, service, userId, quantity);
+    if (!priced && quantity !== 1)
+      throw badRequest('quantity: this service is sold one at a time', [{ path: 'quantity', message: 'this service is sold one at a time' }]);
+    const price = totalBeforeCoupon(service.price, quantity, priced);
     c.header('Cache-Control', 'no-store');
-    return c.json(await previewCoupon(deps.db, code, { service, userId: c.get('user')!.id, now: deps.clock() }));
+    return c.json(await previewCoupon(deps.db, code, { service: { id: service.id, price }, userId, now: deps.clock() }));
   });
 }
 

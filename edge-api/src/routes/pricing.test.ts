@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Coupon } from '../contract/coupons.ts';
 import type { Order } from '../contract/orders.ts';
-import { nextVersion } from '../db/versions.ts';
+import type { PriceQuote } from '../contract/pricing.ts';
 import { priceFor } from '../operations/pricing.ts';
 import { createApiHarness, type ApiHarness, type TestUser } from '../testing/api-harness.ts';
 import type { ErrorBody } from '../testing/order-fixtures.ts';
+import { insertPricedService, placeOrderAs } from '../testing/sales-fixtures.ts';
 
 let api: ApiHarness;
 let admin: TestUser;
@@ -14,29 +15,9 @@ let reseller: TestUser;
 let serviceId: string;
 let textPriced: string;
 
-async function insertService(title: string, price: string) {
-  const id = crypto.randomUUID();
-  await api.db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto('services')
-      .values({
-        id,
-        title,
-        description: title,
-        category: 'wise',
-        features: '[]',
-        price,
-        delivery_time: 'instant',
-        payment_methods: '["binance"]',
-        version: await nextVersion(trx),
-      })
-      .execute();
-  });
-  return id;
-}
+const insertService = (title: string, price: string) => insertPricedService(api, title, price);
 
-const order = (user: TestUser, json: Record<string, unknown>) =>
-  api.call<{ order: Order } & ErrorBody>('POST', '/api/orders', { user, json: { productId: serviceId, ...json } });
+const order = (user: TestUser, json: Record<string, unknown>) => placeOrderAs(api, user, serviceId, json);
 const rowOf = (id: string) =>
   api.db
     .selectFrom('orders')
@@ -150,6 +131,46 @@ describe('prices that reward regulars', () => {
     expect((await api.call('PUT', `/api/admin/orders/${placed.body.order.id}`, { user: admin, json: { paymentStatus: 'paid' } })).status).toBe(200);
     const after = (await api.call<{ totalRevenue: number }>('GET', '/api/admin/orders/stats', { user: admin })).body.totalRevenue;
     expect(Math.round((after - before) * 100)).toBe(4000);
+  });
+
+  it('quotes the unit price and total of a quantity before ordering, as the order is then charged (decision 232)', async () => {
+    const ask = (user: TestUser | undefined, quantity: number, productId = serviceId) =>
+      api.call<PriceQuote & ErrorBody>('POST', '/api/pricing/quote', { ...(user ? { user } : {}), json: { productId, quantity } });
+    const tiers = [
+      { minQuantity: 5, unitPrice: '9.00' },
+      { minQuantity: 10, unitPrice: '8.50' },
+    ];
+    expect((await ask(customer, 4)).body).toEqual({
+      soldByQuantity: true,
+      tiers,
+      quantity: 4,
+      unitPrice: '10.00',
+      total: '40.00',
+      listTotal: '40.00',
+      rule: 'list',
+    });
+    const ten = await ask(customer, 10);
+    expect(ten.body).toMatchObject({ unitPrice: '8.50', total: '85.00', listTotal: '100.00', rule: 'tier', minQuantity: 10 });
+    const placed = await order(customer, { quantity: 10 });
+    expect((await rowOf(placed.body.order.id)).price).toBe(ten.body.total);
+    // A signed-out visitor sees the tiers; the reseller their own price (7.25, set above).
+    expect((await ask(undefined, 5)).body).toMatchObject({ unitPrice: '9.00', rule: 'tier' });
+    expect((await ask(reseller, 2)).body).toMatchObject({ unitPrice: '7.25', total: '14.50', rule: 'customer' });
+    expect((await ask(customer, 1, textPriced)).body).toMatchObject({ soldByQuantity: false, unitPrice: null, tiers: [] });
+    expect((await ask(customer, 0)).status).toBe(400);
+    expect((await ask(customer, 2, crypto.randomUUID())).status).toBe(404);
+    // A coupon quoted for a quantity applies to that quantity's total, as placing the order does.
+    const made = await api.call<Coupon>('POST', '/api/admin/coupons', {
+      user: admin,
+      json: { code: `QTY-${crypto.randomUUID().slice(0, 6)}`, kind: 'percent', amount: '10' },
+    });
+    const coupon = await api.call<ErrorBody & { listPrice: string; price: string }>('POST', '/api/coupons/quote', {
+      user: customer,
+      json: { code: made.body.code, productId: serviceId, quantity: 10 },
+    });
+    expect(coupon.body).toMatchObject({ listPrice: '85.00', price: '76.50' });
+    const textCoupon = await api.call('POST', '/api/coupons/quote', { user: customer, json: { code: made.body.code, productId: textPriced, quantity: 2 } });
+    expect(textCoupon.status).toBe(400);
   });
 
   it('sells a service without a plain price one at a time, and refuses a bad quantity', async () => {

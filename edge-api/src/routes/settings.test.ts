@@ -69,16 +69,34 @@ describe('site settings', () => {
     const saved = await api.call<SiteSettings>('PUT', '/api/settings', { user: admin, json: { ...shopSettings, brandName: '  Rahim Digital  ' } });
     expect(saved.status).toBe(200);
     // A form that sends no low-stock threshold, payment instructions or guest checkout keeps the ones stored (none here).
-    expect(saved.body).toEqual({ ...shopSettings, lowStockThreshold: 0, paymentInstructions: [], guestCheckout: false });
+    expect(saved.body).toEqual({ ...shopSettings, lowStockThreshold: 0, paymentInstructions: [], guestCheckout: false, displayCurrencies: [] });
     for (const user of [undefined, customer, moderator]) {
       const read = await api.call<SiteSettings>('GET', '/api/settings', { user });
-      expect(read.body).toEqual({ ...shopSettings, lowStockThreshold: 0, paymentInstructions: [], guestCheckout: false });
+      expect(read.body).toEqual({ ...shopSettings, lowStockThreshold: 0, paymentInstructions: [], guestCheckout: false, displayCurrencies: [] });
     }
     const after = await settingsRow();
     expect(Number(after!.version)).toBeGreaterThan(Number(before?.version ?? 0));
     const audit = await api.db.selectFrom('audit_log').selectAll().where('entity', '=', 'settings').orderBy('created_at', 'desc').executeTakeFirstOrThrow();
     expect(audit.actor_id).toBe(admin.id);
     expect(audit.details).toMatchObject({ changed: expect.arrayContaining(['brandName', 'wallets', 'contactChatUrl']) });
+  });
+
+  it('keeps the display currencies an admin enables, with their rates (decision 233)', async () => {
+    const json = {
+      ...shopSettings,
+      displayCurrencies: [
+        { code: 'eur', rate: 0.92 },
+        { code: 'BDT', rate: 119.5 },
+      ],
+    };
+    const saved = await api.call<SiteSettings>('PUT', '/api/settings', { user: admin, json });
+    expect(saved.status).toBe(200);
+    const read = await api.call<SiteSettings>('GET', '/api/settings', { user: customer });
+    expect(read.body.displayCurrencies).toEqual([
+      { code: 'EUR', rate: 0.92 },
+      { code: 'BDT', rate: 119.5 },
+    ]);
+    await api.call('PUT', '/api/settings', { user: admin, json: { ...shopSettings, displayCurrencies: [] } });
   });
 
   it('rejects bad settings with 400 naming the field at fault, and keeps the saved ones', async () => {
@@ -89,6 +107,8 @@ describe('site settings', () => {
       ['socialLinks.facebook', { ...shopSettings, socialLinks: { ...shopSettings.socialLinks, facebook: 'data:text/html,hi' } }],
       ['supportEmail', { ...shopSettings, supportEmail: 'not-an-email' }],
       ['brandName', { ...shopSettings, brandName: '   ' }],
+      ['displayCurrencies.0.code', { ...shopSettings, displayCurrencies: [{ code: 'USD', rate: 1 }] }],
+      ['displayCurrencies.0.rate', { ...shopSettings, displayCurrencies: [{ code: 'EUR', rate: -1 }] }],
       [
         'wallets.1.number',
         {

@@ -25,6 +25,7 @@ export function settingsRoutes(deps: Deps) {
           lowStockThreshold: body.lowStockThreshold ?? before.lowStockThreshold ?? 0,
           paymentInstructions: body.paymentInstructions ?? before.paymentInstructions,
           guestCheckout: body.guestCheckout ?? before.guestCheckout ?? false,
+          displayCurrencies: body.displayCurrencies ?? before.displayCurrencies ?? [],
         };
         await saveSettings(trx, settings, version);
         await watchStockLevel(trx, version);

@@ -149,6 +149,15 @@ export const routeTable: Record<string, RouteRow> = {
     ],
   },
   'GET /api/guest-orders/:id': { access: 'anyone', badInputs: [notUuid('/api/guest-orders/not-a-uuid')] },
+  'POST /api/pricing/quote': {
+    access: 'anyone',
+    badInputs: [
+      notJson,
+      { json: {} },
+      { json: { productId: 'not-a-uuid', quantity: 2 } },
+      { json: { productId: '00000000-0000-4000-8000-000000000000', quantity: 0 } },
+    ],
+  },
   'POST /api/coupons/quote': { access: 'user', badInputs: [notJson, { json: {} }, { json: { code: 'x', productId: 'not-a-uuid' } }] },
   'GET /api/admin/coupons': { access: 'admin', badInputs: [] },
   'POST /api/admin/coupons': {

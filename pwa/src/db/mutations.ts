@@ -100,12 +100,19 @@ function enqueue<N extends MutationName>(userId: string, name: N, args: Mutation
  * does, rather than leaving it queued: only an order placed offline waits in the queue.
  */
 export function placeOrder(userId: string, input: MutationArgs['placeOrder'], options: { answerNow?: boolean } = {}): MutationHandle {
-  const { id, productId, note, paymentMethod, couponCode } = input;
+  const { id, productId, note, paymentMethod, couponCode, quantity } = input;
   if (options.answerNow) failOnServerError(id);
   return enqueue(
     userId,
     'placeOrder',
-    { id, productId, ...(note ? { note } : {}), ...(paymentMethod ? { paymentMethod } : {}), ...(couponCode ? { couponCode } : {}) },
+    {
+      id,
+      productId,
+      ...(note ? { note } : {}),
+      ...(paymentMethod ? { paymentMethod } : {}),
+      ...(couponCode ? { couponCode } : {}),
+      ...(quantity && quantity > 1 ? { quantity } : {}),
+    },
     { entryId: id },
   );
 }

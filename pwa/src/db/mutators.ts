@@ -15,7 +15,7 @@ import { ticketMutators, type TicketMutationArgs } from './ticket-mutators.ts';
 
 /** What each named mutation carries in its outbox entry. */
 export interface MutationArgs extends TicketMutationArgs {
-  placeOrder: { id: string; productId: string; note?: string; paymentMethod?: string; couponCode?: string };
+  placeOrder: { id: string; productId: string; note?: string; paymentMethod?: string; couponCode?: string; quantity?: number };
   /** `from`: the value the device showed; sent as the change's base, so a change to another field meanwhile is no conflict. */
   setOrderStatus: { orderId: string; orderStatus: OrderStatus; version: number; from?: OrderStatus };
   setPaymentStatus: { orderId: string; paymentStatus: PaymentStatus; version: number; from?: PaymentStatus };
@@ -158,6 +158,7 @@ export const mutators: { [N in MutationName]: Mutator<MutationArgs[N]> } = {
         ...(args.note ? { note: args.note } : {}),
         ...(args.paymentMethod ? { paymentMethod: args.paymentMethod } : {}),
         ...(args.couponCode ? { couponCode: args.couponCode } : {}),
+        ...(args.quantity && args.quantity > 1 ? { quantity: args.quantity } : {}),
       };
       const answer = await unwrap(client.orders.$post({ json }, { headers: { 'Idempotency-Key': key } }));
       return { ref: { table: 'orders', id: args.id }, row: answer.order };

@@ -9,10 +9,48 @@ export interface AdminServiceCardProps {
   onDelete: (service: Service) => void;
   /** Opens the service's own stock (decision 072); a service that delivers a file keeps none. */
   onStock?: (service: Service) => void;
+  /** Opens the service's quantity tiers (issue 32 item 3). */
+  onPrices?: (service: Service) => void;
+}
+
+/** Stock, Prices, Edit and Delete of one service. */
+function CardActions({ service, busy, canEdit, onEdit, onDelete, onStock, onPrices }: AdminServiceCardProps) {
+  return (
+    <div className="card-actions mt-auto justify-end pt-2">
+      {onStock && service.deliveryKind !== 'file' && (
+        <button type="button" className="btn btn-outline btn-sm" aria-label={`Stock of ${service.title}`} disabled={busy} onClick={() => onStock(service)}>
+          Stock
+        </button>
+      )}
+      {onPrices && (
+        <button
+          type="button"
+          className="btn btn-outline btn-sm"
+          aria-label={`Quantity prices of ${service.title}`}
+          disabled={busy || !canEdit}
+          onClick={() => onPrices(service)}
+        >
+          Prices
+        </button>
+      )}
+      <button type="button" className="btn btn-outline btn-sm" aria-label={`Edit ${service.title}`} disabled={busy || !canEdit} onClick={() => onEdit(service)}>
+        Edit
+      </button>
+      <button
+        type="button"
+        className="btn btn-error btn-sm"
+        aria-label={`Delete ${service.title}`}
+        disabled={busy || !canEdit}
+        onClick={() => onDelete(service)}
+      >
+        Delete
+      </button>
+    </div>
+  );
 }
 
 /** One service in the dashboard grid: what customers see, at a glance, with Edit and Delete. */
-export function AdminServiceCard({ service, busy, canEdit, onEdit, onDelete, onStock }: AdminServiceCardProps) {
+export function AdminServiceCard({ service, busy, canEdit, onEdit, onDelete, onStock, onPrices }: AdminServiceCardProps) {
   const extraFeatures = service.features.length - 2;
   return (
     <article className="card overflow-hidden border border-base-300 bg-base-100 shadow-sm" aria-busy={busy}>
@@ -58,31 +96,7 @@ export function AdminServiceCard({ service, busy, canEdit, onEdit, onDelete, onS
             {extraFeatures > 0 && <li className="text-base-content/70">+{extraFeatures} more</li>}
           </ul>
         )}
-        <div className="card-actions mt-auto justify-end pt-2">
-          {onStock && service.deliveryKind !== 'file' && (
-            <button type="button" className="btn btn-outline btn-sm" aria-label={`Stock of ${service.title}`} disabled={busy} onClick={() => onStock(service)}>
-              Stock
-            </button>
-          )}
-          <button
-            type="button"
-            className="btn btn-outline btn-sm"
-            aria-label={`Edit ${service.title}`}
-            disabled={busy || !canEdit}
-            onClick={() => onEdit(service)}
-          >
-            Edit
-          </button>
-          <button
-            type="button"
-            className="btn btn-error btn-sm"
-            aria-label={`Delete ${service.title}`}
-            disabled={busy || !canEdit}
-            onClick={() => onDelete(service)}
-          >
-            Delete
-          </button>
-        </div>
+        <CardActions service={service} busy={busy} canEdit={canEdit} onEdit={onEdit} onDelete={onDelete} onStock={onStock} onPrices={onPrices} />
       </div>
     </article>
   );

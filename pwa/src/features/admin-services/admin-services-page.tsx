@@ -19,6 +19,7 @@ import { createService, deleteService, isVersionConflict, updateService } from '
 import { distinctCategories, type ServiceBody } from './service-form.ts';
 import { ServiceModal } from './service-modal.tsx';
 import { ServiceStockDialog } from './service-stock-dialog.tsx';
+import { PriceTiersDialog } from './price-tiers-dialog.tsx';
 import { useLocalServices } from './use-local-services.ts';
 
 type ModalState = { mode: 'create'; id: string } | { mode: 'edit'; service: Service } | null;
@@ -61,6 +62,7 @@ function ServiceManagement() {
     );
   const [refreshing, setRefreshing] = useState(false);
   const [deleting, setDeleting] = useState<string | null>(null);
+  const [pricesOf, setPricesOf] = useState<Service | null>(null);
 
   const services = useMemo(() => (loaded.state === 'ready' ? loaded.services : []), [loaded]);
   const categories = useMemo(() => distinctCategories(services), [services]);
@@ -144,6 +146,7 @@ function ServiceManagement() {
             onEdit={(chosen) => setModal({ mode: 'edit', service: chosen })}
             onDelete={(chosen) => void remove(chosen)}
             onStock={(chosen) => setStockOf(chosen.id)}
+            onPrices={setPricesOf}
           />
         ))}
       </div>
@@ -193,6 +196,7 @@ function ServiceManagement() {
       {stockOf && services.some((service) => service.id === stockOf) && (
         <ServiceStockDialog service={services.find((service) => service.id === stockOf)!} online={online} onClose={() => setStockOf(null)} />
       )}
+      {pricesOf && <PriceTiersDialog service={pricesOf} onClose={() => setPricesOf(null)} />}
       {modal && (
         <ServiceModal
           key={modal.mode === 'create' ? modal.id : modal.service.id}

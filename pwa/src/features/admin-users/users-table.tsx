@@ -1,6 +1,8 @@
+import { useState } from 'react';
 import { roles, type Role, type User } from '../../../../edge-api/src/contract/users.ts';
 import { CellLabel, stacked } from '../../components/stacked-table.tsx';
 import { formatDateShort, initialOf } from '../../lib/format.ts';
+import { CustomerPricesDialog } from './customer-prices-dialog.tsx';
 
 export interface UsersTableProps {
   users: readonly User[];
@@ -35,11 +37,60 @@ function TrashIcon() {
 
 const OWN_ACCOUNT_HINT = 'Your own role and account are changed by another admin.';
 
+/** Prices (a customer's own, issue 32 item 3) and Delete; one's own account is deleted by another admin. */
+function ActionsCell({
+  user,
+  name,
+  own,
+  disabled,
+  onDelete,
+  onPrices,
+}: {
+  user: User;
+  name: string;
+  own: boolean;
+  disabled: boolean;
+  onDelete: (user: User) => void;
+  onPrices: (user: User) => void;
+}) {
+  return (
+    <td role="cell" className={`${stacked.cell} self-end`}>
+      {user.userRole === 'user' && (
+        <button
+          type="button"
+          className="btn btn-ghost btn-sm"
+          aria-label={`Prices for ${name} (${user.email})`}
+          disabled={disabled}
+          onClick={() => onPrices(user)}
+        >
+          Prices
+        </button>
+      )}
+      {/* One's own account is deleted by another admin: no button that could only be refused. */}
+      {!own && (
+        <button
+          type="button"
+          className="btn btn-ghost btn-sm text-error"
+          title="Delete User"
+          aria-label={`Delete User ${name} (${user.email})`}
+          disabled={disabled}
+          onClick={() => onDelete(user)}
+        >
+          <TrashIcon />
+          <span className="@4xl:hidden">Delete</span>
+        </button>
+      )}
+    </td>
+  );
+}
+
 /** The spec's columns on a wide screen; one card per user on a phone or tablet, the actions always in view. */
 // eslint-disable-next-line max-lines-per-function -- over 80 lines before the rule came; to split (issue 34)
 export function UsersTable({ users, viewerId, busy, canEdit, onRoleChange, onDelete }: UsersTableProps) {
+  const [pricesOf, setPricesOf] = useState<User | null>(null);
   return (
     <div className={stacked.frame}>
+      {pricesOf && <CustomerPricesDialog user={pricesOf} onClose={() => setPricesOf(null)} />}
       <table className={`table ${stacked.table}`} role="table">
         <thead className={stacked.head} role="rowgroup">
           <tr role="row">
@@ -120,22 +171,7 @@ export function UsersTable({ users, viewerId, busy, canEdit, onRoleChange, onDel
                   <CellLabel>Status</CellLabel>
                   <span className="badge badge-success">Active</span>
                 </td>
-                <td role="cell" className={`${stacked.cell} self-end`}>
-                  {/* One's own account is deleted by another admin: no button that could only be refused. */}
-                  {!own && (
-                    <button
-                      type="button"
-                      className="btn btn-ghost btn-sm text-error"
-                      title="Delete User"
-                      aria-label={`Delete User ${name} (${user.email})`}
-                      disabled={updating || !canEdit}
-                      onClick={() => onDelete(user)}
-                    >
-                      <TrashIcon />
-                      <span className="@4xl:hidden">Delete</span>
-                    </button>
-                  )}
-                </td>
+                <ActionsCell user={user} name={name} own={own} disabled={updating || !canEdit} onDelete={onDelete} onPrices={setPricesOf} />
               </tr>
             );
           })}

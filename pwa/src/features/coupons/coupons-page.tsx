@@ -18,10 +18,49 @@ export function CouponsPage() {
 
 type Loaded = { coupons: Coupon[]; services: Service[] } | null | 'failed';
 
+/** One coupon: what it takes off, its limits and uses, with Edit and Switch On/Off. */
+function CouponSummary({ coupon, titleOf, onToggle, onEdit }: { coupon: Coupon; titleOf: (id: string) => string; onToggle: () => void; onEdit: () => void }) {
+  return (
+    <div className="flex flex-row flex-wrap items-center justify-between gap-3">
+      <div className="min-w-0 space-y-1 text-sm">
+        <p className="text-base font-bold">
+          {coupon.code} <span className={`badge ${coupon.enabled ? 'badge-success' : 'badge-ghost'}`}>{coupon.enabled ? 'On' : 'Off'}</span>
+        </p>
+        <p>
+          {coupon.kind === 'percent' ? `${Number(coupon.amount)}% off` : `$${coupon.amount} off`}
+          {coupon.minTotal && ` · orders of $${coupon.minTotal} or more`}
+          {coupon.firstOrderOnly && ' · first order only'}
+        </p>
+        <p>
+          Used {coupon.uses}
+          {coupon.maxUses !== null && ` of ${coupon.maxUses}`} times
+          {coupon.maxUsesPerCustomer !== null && ` · ${coupon.maxUsesPerCustomer} per customer`}
+          {coupon.endsAt && ` · ends ${new Date(coupon.endsAt).toLocaleString()}`}
+        </p>
+        {coupon.serviceIds.length > 0 && <p>For: {coupon.serviceIds.map(titleOf).join(', ')}</p>}
+      </div>
+      <div className="flex flex-wrap gap-2">
+        <button type="button" className="btn btn-outline min-h-11" onClick={onEdit} aria-label={`Edit ${coupon.code}`}>
+          Edit
+        </button>
+        <button
+          type="button"
+          className="btn btn-outline min-h-11"
+          onClick={onToggle}
+          aria-label={`${coupon.enabled ? 'Switch off' : 'Switch on'} ${coupon.code}`}
+        >
+          {coupon.enabled ? 'Switch Off' : 'Switch On'}
+        </button>
+      </div>
+    </div>
+  );
+}
+
 function CouponsEditor() {
   usePageTitle('Coupons');
   const toast = useToast();
   const [view, setView] = useState<Loaded>(null);
+  const [editing, setEditing] = useState<string | null>(null);
   const load = useCallback(() => {
     setView(null);
     Promise.all([unwrap(api.admin.coupons.$get()), unwrap(api.services.$get())]).then(
@@ -33,7 +72,12 @@ function CouponsEditor() {
   if (view === null) return <LoadingState text="Loading coupons..." />;
   if (view === 'failed') return <ErrorState title="Error!" message="Failed to load the coupons. Coupons are managed online." onRetry={load} />;
 
-  const replace = (coupon: Coupon) => setView({ ...view, coupons: [coupon, ...view.coupons.filter((c) => c.id !== coupon.id)] });
+  // A changed coupon stays where it is; a new one comes first.
+  const replace = (coupon: Coupon) =>
+    setView({
+      ...view,
+      coupons: view.coupons.some((c) => c.id === coupon.id) ? view.coupons.map((c) => (c.id === coupon.id ? coupon : c)) : [coupon, ...view.coupons],
+    });
   const toggle = async (coupon: Coupon) => {
     try {
       const { id, uses: _uses, createdAt: _created, updatedAt: _updated, ...fields } = coupon;
@@ -65,32 +109,21 @@ function CouponsEditor() {
         {view.coupons.length === 0 && <p>No coupons yet.</p>}
         <ul className="space-y-2">
           {view.coupons.map((coupon) => (
-            <li key={coupon.id} className="card flex flex-row flex-wrap items-center justify-between gap-3 border border-base-300 bg-base-100 p-3">
-              <div className="min-w-0 space-y-1 text-sm">
-                <p className="text-base font-bold">
-                  {coupon.code} <span className={`badge ${coupon.enabled ? 'badge-success' : 'badge-ghost'}`}>{coupon.enabled ? 'On' : 'Off'}</span>
-                </p>
-                <p>
-                  {coupon.kind === 'percent' ? `${Number(coupon.amount)}% off` : `$${coupon.amount} off`}
-                  {coupon.minTotal && ` · orders of $${coupon.minTotal} or more`}
-                  {coupon.firstOrderOnly && ' · first order only'}
-                </p>
-                <p>
-                  Used {coupon.uses}
-                  {coupon.maxUses !== null && ` of ${coupon.maxUses}`} times
-                  {coupon.maxUsesPerCustomer !== null && ` · ${coupon.maxUsesPerCustomer} per customer`}
-                  {coupon.endsAt && ` · ends ${new Date(coupon.endsAt).toLocaleString()}`}
-                </p>
-                {coupon.serviceIds.length > 0 && <p>For: {coupon.serviceIds.map(titleOf).join(', ')}</p>}
-              </div>
-              <button
-                type="button"
-                className="btn btn-outline min-h-11"
-                onClick={() => void toggle(coupon)}
-                aria-label={`${coupon.enabled ? 'Switch off' : 'Switch on'} ${coupon.code}`}
-              >
-                {coupon.enabled ? 'Switch Off' : 'Switch On'}
-              </button>
+            <li key={coupon.id} className="card border border-base-300 bg-base-100 p-3">
+              {editing === coupon.id ? (
+                <CouponForm
+                  services={view.services}
+                  editing={coupon}
+                  onCancel={() => setEditing(null)}
+                  onSaved={(saved) => {
+                    replace(saved);
+                    setEditing(null);
+                    toast.success(`Coupon ${saved.code} saved`, 2000);
+                  }}
+                />
+              ) : (
+                <CouponSummary coupon={coupon} titleOf={titleOf} onToggle={() => void toggle(coupon)} onEdit={() => setEditing(coupon.id)} />
+              )}
             </li>
           ))}
         </ul>

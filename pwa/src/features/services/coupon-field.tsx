@@ -14,32 +14,30 @@ export function couponRefusal(error: unknown): string {
   return 'The coupon could not be checked. Try again.';
 }
 
-/**
- * A coupon code in the confirm step (decision 220): Apply asks the server what it takes off, and the new
- * total shows before the order is placed. Coupons are checked online only, so offline it says so.
- */
-// eslint-disable-next-line max-lines-per-function -- over 80 lines once the formatter came (decision 223); to split (issue 34)
-export function CouponField({
-  productId,
-  applied,
-  onApplied,
-}: {
-  productId: string;
-  applied: CouponQuote | null;
-  onApplied: (quote: CouponQuote | null) => void;
-}) {
-  const id = useId();
-  const { online } = useSyncStatus();
+function AppliedCoupon({ applied, onRemove }: { applied: CouponQuote; onRemove: () => void }) {
+  return (
+    <div className="flex flex-wrap items-center justify-between gap-2 rounded-box border border-success p-3 text-sm" role="status">
+      <span>
+        Coupon <strong>{applied.code}</strong>: ${applied.discount} off.
+      </span>
+      <button type="button" className="btn btn-sm" onClick={onRemove} aria-label={`Remove coupon ${applied.code}`}>
+        Remove
+      </button>
+    </div>
+  );
+}
+
+/** Asks the server what a code takes off this quantity of the service, for this customer. */
+function useCouponCheck(productId: string, quantity: number, onApplied: (quote: CouponQuote | null) => void) {
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [checking, setChecking] = useState(false);
-
   const apply = async () => {
     if (!code.trim()) return setError('Enter a coupon code first.');
     setChecking(true);
     setError(null);
     try {
-      onApplied(await unwrap(api.coupons.quote.$post({ json: { code: code.trim(), productId } })));
+      onApplied(await unwrap(api.coupons.quote.$post({ json: { code: code.trim(), productId, ...(quantity > 1 ? { quantity } : {}) } })));
     } catch (cause) {
       onApplied(null);
       setError(couponRefusal(cause));
@@ -47,19 +45,34 @@ export function CouponField({
       setChecking(false);
     }
   };
+  const type = (value: string) => {
+    setCode(value);
+    setError(null);
+  };
+  return { code, type, error, checking, apply };
+}
 
-  if (applied) {
-    return (
-      <div className="flex flex-wrap items-center justify-between gap-2 rounded-box border border-success p-3 text-sm" role="status">
-        <span>
-          Coupon <strong>{applied.code}</strong>: ${applied.discount} off.
-        </span>
-        <button type="button" className="btn btn-sm" onClick={() => onApplied(null)} aria-label={`Remove coupon ${applied.code}`}>
-          Remove
-        </button>
-      </div>
-    );
-  }
+/**
+ * A coupon code in the confirm step (decision 220): Apply asks the server what it takes off, and the new
+ * total shows before the order is placed. Coupons are checked online only, so offline it says so.
+ */
+export function CouponField({
+  productId,
+  quantity = 1,
+  applied,
+  onApplied,
+}: {
+  productId: string;
+  /** The quantity ordered (decision 178): the coupon applies to that quantity's total. */
+  quantity?: number;
+  applied: CouponQuote | null;
+  onApplied: (quote: CouponQuote | null) => void;
+}) {
+  const id = useId();
+  const { online } = useSyncStatus();
+  const { code, type, error, checking, apply } = useCouponCheck(productId, quantity, onApplied);
+
+  if (applied) return <AppliedCoupon applied={applied} onRemove={() => onApplied(null)} />;
   const describedBy = [`${id}-hint`, error ? `${id}-error` : ''].filter(Boolean).join(' ');
   return (
     <div>
@@ -77,10 +90,7 @@ export function CouponField({
           disabled={!online}
           aria-invalid={error ? true : undefined}
           aria-describedby={describedBy}
-          onChange={(event) => {
-            setCode(event.target.value);
-            setError(null);
-          }}
+          onChange={(event) => type(event.target.value)}
           onKeyDown={(event) => {
             if (event.key === 'Enter') {
               event.preventDefault();

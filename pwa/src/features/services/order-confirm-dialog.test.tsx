@@ -1,5 +1,5 @@
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Service } from '../../../../edge-api/src/contract/services.ts';
 import { defaultSettings } from '../../../../edge-api/src/contract/settings.ts';
 import { ToastProvider } from '../../components/toast.tsx';
@@ -41,6 +41,15 @@ function open(overrides: Partial<Service> = {}) {
   return onConfirm;
 }
 
+// No server here: the price quote (decision 232) fails as offline, and the step shows the list price.
+beforeAll(() => {
+  vi.stubGlobal('fetch', async () => {
+    throw new TypeError('Failed to fetch');
+  });
+});
+afterAll(() => {
+  vi.unstubAllGlobals();
+});
 afterEach(cleanup);
 
 describe('the order summary', () => {

@@ -1,6 +1,7 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { ORDER_NOTE_MAX } from '../../../../edge-api/src/contract/order-requests.ts';
 import type { CouponQuote } from '../../../../edge-api/src/contract/coupons.ts';
+import type { PriceQuote } from '../../../../edge-api/src/contract/pricing.ts';
 import type { Service } from '../../../../edge-api/src/contract/services.ts';
 import { instructionsFor, type SiteSettings } from '../../../../edge-api/src/contract/settings.ts';
 import { ModalDialog } from '../../components/modal-dialog.tsx';
@@ -9,6 +10,8 @@ import { deliveryTimeLabel, paymentMethodName } from '../../lib/catalog.ts';
 import { expectedDelivery, formatExpectedDelivery } from '../../lib/order-rules.ts';
 import { CouponField } from './coupon-field.tsx';
 import { PaymentMethodSymbol } from './payment-methods.tsx';
+import { QuantityField } from './quantity-field.tsx';
+import { offeredByQuantity, usePriceQuote } from './use-price-quote.ts';
 
 export const NOTE_REQUIRED = 'This service needs details from you: please write them in the note.';
 
@@ -20,186 +23,246 @@ export interface OrderChoice {
   note: string;
   paymentMethod?: string;
   couponCode?: string;
+  /** How many, when the service is sold by quantity (decision 178); 1 when absent. */
+  quantity?: number;
 }
 
-/**
- * The summary shown before an order is placed: the service, its price, when to expect it, how to pay
- * with each of its methods, and a note to the shop (required when the service needs details).
- */
-// eslint-disable-next-line max-lines-per-function -- over 80 lines before the rule came; to split (issue 34)
-export function OrderConfirmDialog({
+/** The price row: the list price struck when a tier, the customer's own price or a coupon lowered it. */
+function PriceRow({ service, quote, quantity, coupon }: { service: Service; quote: PriceQuote | null; quantity: number; coupon: CouponQuote | null }) {
+  const current = quote && quote.quantity === quantity && quote.total !== null ? quote : null;
+  if (quantity > 1 && !current) return <>Working out the price…</>;
+  const list = current && (quantity > 1 || current.rule !== 'list') ? current.listTotal! : service.price;
+  const before = current && (quantity > 1 || current.rule !== 'list') ? current.total! : service.price;
+  const charged = coupon ? coupon.price : before;
+  return charged === list ? (
+    <>${list} USD</>
+  ) : (
+    <>
+      <s className="mr-2 font-normal">${list}</s>${charged} USD
+    </>
+  );
+}
+
+function OrderSummary({ service, quote, quantity, coupon }: { service: Service; quote: PriceQuote | null; quantity: number; coupon: CouponQuote | null }) {
+  const delivery = deliveryTimeLabel(service.deliveryTime);
+  const expected = formatExpectedDelivery(expectedDelivery(new Date().toISOString(), service.deliveryTime));
+  const rows: [string, ReactNode][] = [
+    ['Service', quantity > 1 ? `${service.title} × ${quantity}` : service.title],
+    [quantity > 1 ? 'Total' : 'Price', <PriceRow key="price" service={service} quote={quote} quantity={quantity} coupon={coupon} />],
+    ['Delivery Time', delivery || 'Not specified'],
+    ['Expected Delivery', expected],
+  ];
+  return (
+    <dl className="grid gap-2 rounded-box bg-base-200 p-4 text-sm">
+      {rows.map(([term, value], index) => (
+        <div key={term} className="flex justify-between gap-4">
+          <dt className="font-semibold">{term}</dt>
+          <dd className={`text-right ${index === 1 ? 'font-bold' : ''}`} aria-live={index === 1 ? 'polite' : undefined}>
+            {value}
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+function GuestEmailField({ id, email, error, onChange }: { id: string; email: string; error: string | null; onChange: (email: string) => void }) {
+  return (
+    <div>
+      <label htmlFor={`${id}-email`} className="mb-1 block font-semibold">
+        Your email
+      </label>
+      <input
+        id={`${id}-email`}
+        type="email"
+        autoComplete="email"
+        inputMode="email"
+        required
+        className={`input w-full ${error ? 'input-error' : ''}`}
+        value={email}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={`${id}-email-hint${error ? ` ${id}-email-error` : ''}`}
+        onChange={(event) => onChange(event.target.value)}
+      />
+      <p id={`${id}-email-hint`} className="mt-1 text-xs">
+        No password needed: we mail you a link that signs you in to see this order, on any device.
+      </p>
+      {error && (
+        <p id={`${id}-email-error`} className="mt-1 text-sm text-error">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+function PaymentMethodFieldset({
+  id,
   service,
   settings,
-  placing,
-  error,
-  onConfirm,
-  onClose,
-  guest = false,
+  method,
+  onChange,
 }: {
+  id: string;
+  service: Service;
+  settings: SiteSettings;
+  method: string | undefined;
+  onChange: (method: string) => void;
+}) {
+  return (
+    <fieldset className="space-y-2">
+      <legend className="mb-2 font-semibold">Payment method</legend>
+      <div className="flex flex-wrap gap-2">
+        {service.paymentMethods.map((option) => (
+          <label
+            key={option}
+            className={`flex cursor-pointer items-center gap-2 rounded-box border px-3 py-2 ${method === option ? 'border-primary' : 'border-base-300'}`}
+          >
+            <input type="radio" className="radio radio-sm" name={`${id}-method`} value={option} checked={method === option} onChange={() => onChange(option)} />
+            <span className="text-primary">
+              <PaymentMethodSymbol method={option} />
+            </span>
+            {paymentMethodName(option)}
+          </label>
+        ))}
+      </div>
+      {method && (
+        <div className="rounded-box border border-base-300 p-3">
+          <PaymentInstructionsBox method={method} instructions={instructionsFor(settings, method)} />
+        </div>
+      )}
+      <p className="text-xs">You pay after placing the order; the instructions stay on the order in My Orders until it is paid.</p>
+    </fieldset>
+  );
+}
+
+function NoteField({
+  id,
+  service,
+  note,
+  error,
+  onChange,
+}: {
+  id: string;
+  service: Service;
+  note: string;
+  error: string | null;
+  onChange: (note: string) => void;
+}) {
+  return (
+    <div>
+      <label htmlFor={`${id}-note`} className="mb-1 block font-semibold">
+        {service.needsDetails ? 'Details for the shop (required)' : 'Note to the shop (optional)'}
+      </label>
+      <textarea
+        id={`${id}-note`}
+        className={`textarea w-full ${error ? 'textarea-error' : ''}`}
+        rows={4}
+        maxLength={ORDER_NOTE_MAX}
+        value={note}
+        required={service.needsDetails}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={`${id}-note-hint${error ? ` ${id}-note-error` : ''}`}
+        onChange={(event) => onChange(event.target.value)}
+      />
+      <p id={`${id}-note-hint`} className="mt-1 text-xs">
+        {service.needsDetails ? service.detailsHint || 'Write the details this order is made from.' : 'Anything the shop should know about this order.'}
+      </p>
+      {error && (
+        <p id={`${id}-note-error`} className="mt-1 text-sm text-error">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+export interface OrderConfirmDialogProps {
   service: Service;
   settings: SiteSettings;
   placing: boolean;
   error: string | null;
   onConfirm: (choice: OrderChoice) => void;
   onClose: () => void;
-  /** A signed-out visitor: the step asks only for an email, and takes no coupon. */
+  /** A signed-out visitor: the step asks only for an email, and takes no coupon or quantity. */
   guest?: boolean;
-}) {
-  const id = useId();
+}
+
+/** The confirm step's choices, and the check made before the order is sent. */
+function useOrderChoice(service: Service, guest: boolean, id: string) {
   const [email, setEmail] = useState('');
   const [emailError, setEmailError] = useState<string | null>(null);
   const [method, setMethod] = useState<string | undefined>(service.paymentMethods[0]);
   const [note, setNote] = useState('');
   const [noteError, setNoteError] = useState<string | null>(null);
   const [coupon, setCoupon] = useState<CouponQuote | null>(null);
-  const delivery = deliveryTimeLabel(service.deliveryTime);
-  const expected = formatExpectedDelivery(expectedDelivery(new Date().toISOString(), service.deliveryTime));
+  const [quantity, setQuantity] = useState(1);
+  const quote = usePriceQuote(service.id, quantity, !guest);
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const choice = (): OrderChoice | null => {
     if (guest && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email.trim())) {
       setEmailError(EMAIL_REQUIRED);
       document.getElementById(`${id}-email`)?.focus();
-      return;
+      return null;
     }
     if (service.needsDetails && note.trim() === '') {
       setNoteError(NOTE_REQUIRED);
       document.getElementById(`${id}-note`)?.focus();
-      return;
+      return null;
     }
-    onConfirm({ note: note.trim(), paymentMethod: method, ...(coupon ? { couponCode: coupon.code } : {}), ...(guest ? { email: email.trim() } : {}) });
+    return {
+      note: note.trim(),
+      paymentMethod: method,
+      ...(coupon ? { couponCode: coupon.code } : {}),
+      ...(guest ? { email: email.trim() } : {}),
+      ...(quantity > 1 ? { quantity } : {}),
+    };
   };
+  return {
+    email: { value: email, error: emailError, set: (value: string) => (setEmail(value), setEmailError(null)) },
+    note: { value: note, error: noteError, set: (value: string) => (setNote(value), setNoteError(null)) },
+    method: { value: method, set: setMethod },
+    coupon: { value: coupon, set: setCoupon },
+    // A coupon was quoted for the quantity it was applied at: another quantity takes it off, to apply again.
+    quantity: { value: quantity, quote, set: (value: number) => (setQuantity(value), setCoupon(null)) },
+    choice,
+  };
+}
+
+/**
+ * The summary shown before an order is placed: the service, its price (for a quantity when the shop sells
+ * it by quantity), when to expect it, how to pay with each of its methods, and a note to the shop
+ * (required when the service needs details).
+ */
+export function OrderConfirmDialog({ service, settings, placing, error, onConfirm, onClose, guest = false }: OrderConfirmDialogProps) {
+  const id = useId();
+  const form = useOrderChoice(service, guest, id);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const choice = form.choice();
+    if (choice) onConfirm(choice);
+  };
+  const { quote } = form.quantity;
 
   return (
     <ModalDialog title="Confirm your order" onClose={onClose} busy={placing} className="max-w-2xl">
       <form noValidate onSubmit={submit} className="space-y-5" aria-busy={placing}>
-        <dl className="grid gap-2 rounded-box bg-base-200 p-4 text-sm">
-          <div className="flex justify-between gap-4">
-            <dt className="font-semibold">Service</dt>
-            <dd className="text-right">{service.title}</dd>
-          </div>
-          <div className="flex justify-between gap-4">
-            <dt className="font-semibold">Price</dt>
-            <dd className="text-right font-bold">
-              {coupon ? (
-                <>
-                  <s className="mr-2 font-normal">${service.price}</s>${coupon.price} USD
-                </>
-              ) : (
-                <>${service.price} USD</>
-              )}
-            </dd>
-          </div>
-          <div className="flex justify-between gap-4">
-            <dt className="font-semibold">Delivery Time</dt>
-            <dd className="text-right">{delivery || 'Not specified'}</dd>
-          </div>
-          <div className="flex justify-between gap-4">
-            <dt className="font-semibold">Expected Delivery</dt>
-            <dd className="text-right">{expected}</dd>
-          </div>
-        </dl>
-
+        <OrderSummary service={service} quote={quote} quantity={form.quantity.value} coupon={form.coupon.value} />
+        {offeredByQuantity(quote) && <QuantityField quantity={form.quantity.value} quote={quote} onChange={form.quantity.set} />}
         {guest ? (
-          <div>
-            <label htmlFor={`${id}-email`} className="mb-1 block font-semibold">
-              Your email
-            </label>
-            <input
-              id={`${id}-email`}
-              type="email"
-              autoComplete="email"
-              inputMode="email"
-              required
-              className={`input w-full ${emailError ? 'input-error' : ''}`}
-              value={email}
-              aria-invalid={emailError ? true : undefined}
-              aria-describedby={`${id}-email-hint${emailError ? ` ${id}-email-error` : ''}`}
-              onChange={(event) => {
-                setEmail(event.target.value);
-                setEmailError(null);
-              }}
-            />
-            <p id={`${id}-email-hint`} className="mt-1 text-xs">
-              No password needed: we mail you a link that signs you in to see this order, on any device.
-            </p>
-            {emailError && (
-              <p id={`${id}-email-error`} className="mt-1 text-sm text-error">
-                {emailError}
-              </p>
-            )}
-          </div>
+          <GuestEmailField id={id} email={form.email.value} error={form.email.error} onChange={form.email.set} />
         ) : (
-          <CouponField productId={service.id} applied={coupon} onApplied={setCoupon} />
+          <CouponField productId={service.id} quantity={form.quantity.value} applied={form.coupon.value} onApplied={form.coupon.set} />
         )}
-
         {service.paymentMethods.length > 0 && (
-          <fieldset className="space-y-2">
-            <legend className="mb-2 font-semibold">Payment method</legend>
-            <div className="flex flex-wrap gap-2">
-              {service.paymentMethods.map((option) => (
-                <label
-                  key={option}
-                  className={`flex cursor-pointer items-center gap-2 rounded-box border px-3 py-2 ${method === option ? 'border-primary' : 'border-base-300'}`}
-                >
-                  <input
-                    type="radio"
-                    className="radio radio-sm"
-                    name={`${id}-method`}
-                    value={option}
-                    checked={method === option}
-                    onChange={() => setMethod(option)}
-                  />
-                  <span className="text-primary">
-                    <PaymentMethodSymbol method={option} />
-                  </span>
-                  {paymentMethodName(option)}
-                </label>
-              ))}
-            </div>
-            {method && (
-              <div className="rounded-box border border-base-300 p-3">
-                <PaymentInstructionsBox method={method} instructions={instructionsFor(settings, method)} />
-              </div>
-            )}
-            <p className="text-xs">You pay after placing the order; the instructions stay on the order in My Orders until it is paid.</p>
-          </fieldset>
+          <PaymentMethodFieldset id={id} service={service} settings={settings} method={form.method.value} onChange={form.method.set} />
         )}
-
-        <div>
-          <label htmlFor={`${id}-note`} className="mb-1 block font-semibold">
-            {service.needsDetails ? 'Details for the shop (required)' : 'Note to the shop (optional)'}
-          </label>
-          <textarea
-            id={`${id}-note`}
-            className={`textarea w-full ${noteError ? 'textarea-error' : ''}`}
-            rows={4}
-            maxLength={ORDER_NOTE_MAX}
-            value={note}
-            required={service.needsDetails}
-            aria-invalid={noteError ? true : undefined}
-            aria-describedby={`${id}-note-hint${noteError ? ` ${id}-note-error` : ''}`}
-            onChange={(event) => {
-              setNote(event.target.value);
-              setNoteError(null);
-            }}
-          />
-          <p id={`${id}-note-hint`} className="mt-1 text-xs">
-            {service.needsDetails ? service.detailsHint || 'Write the details this order is made from.' : 'Anything the shop should know about this order.'}
-          </p>
-          {noteError && (
-            <p id={`${id}-note-error`} className="mt-1 text-sm text-error">
-              {noteError}
-            </p>
-          )}
-        </div>
-
+        <NoteField id={id} service={service} note={form.note.value} error={form.note.error} onChange={form.note.set} />
         {error && (
           <p role="alert" className="alert alert-error">
             {error}
           </p>
         )}
-
         <div className="flex flex-wrap justify-end gap-2">
           <button type="button" className="btn" disabled={placing} onClick={onClose}>
             Cancel

@@ -71,7 +71,141 @@ function InfoRow({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-// eslint-disable-next-line max-lines-per-function -- over 80 lines before the rule came; to split (issue 34)
+/** What the service is: its picture, description, features, delivery time and payment methods. */
+function ServiceMainColumn({ service, delivery }: { service: Service; delivery: string }) {
+  return (
+    <div className="space-y-8 lg:col-span-2">
+      <div className="overflow-hidden rounded-box bg-base-200">
+        {service.image ? (
+          <img src={service.image} alt={service.title} className="aspect-video w-full object-cover" />
+        ) : (
+          <div className="flex aspect-video items-center justify-center text-base-content/70" role="img" aria-label={service.title}>
+            <svg viewBox="0 0 24 24" className="h-16 w-16" fill="none" stroke="currentColor" strokeWidth="1.5" aria-hidden="true">
+              <rect x="3" y="4" width="18" height="16" rx="2" />
+              <path d="M3 16l5-5 4 4 3-3 6 6" />
+            </svg>
+          </div>
+        )}
+      </div>
+      <div>
+        <div className="mb-3 flex flex-wrap items-center gap-2">
+          {service.popular && <span className="badge badge-warning font-bold">Popular</span>}
+          <span className="badge badge-outline">{categoryLabel(service.category)}</span>
+        </div>
+        <h1 className="text-3xl font-extrabold md:text-4xl">{service.title}</h1>
+        <p className="mt-4 text-lg whitespace-pre-line">{service.description}</p>
+      </div>
+      {service.features.length > 0 && (
+        <section aria-labelledby="details-features">
+          <h2 id="details-features" className="mb-3 text-2xl font-bold">
+            Key Features
+          </h2>
+          <ul className="grid gap-2 sm:grid-cols-2">
+            {service.features.map((feature, index) => (
+              <li key={index} className="flex items-start gap-2 rounded-box bg-base-200 p-3">
+                <CheckIcon />
+                {feature}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+      <section aria-labelledby="details-delivery">
+        <h2 id="details-delivery" className="mb-3 text-2xl font-bold">
+          Delivery Time
+        </h2>
+        <p className="flex items-center gap-2 text-lg">
+          <svg viewBox="0 0 24 24" className="h-6 w-6 text-primary" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
+            <circle cx="12" cy="12" r="9" />
+            <path d="M12 7v5l3 2" strokeLinecap="round" />
+          </svg>
+          {delivery || 'Not specified'}
+        </p>
+      </section>
+      {service.paymentMethods.length > 0 && (
+        <section aria-labelledby="details-payment">
+          <h2 id="details-payment" className="mb-3 text-2xl font-bold">
+            Accepted Payment Methods
+          </h2>
+          <ul className="flex flex-wrap gap-2">
+            {service.paymentMethods.map((method) => (
+              <li key={method} className="flex items-center gap-2 rounded-box border border-base-300 px-3 py-2 font-medium">
+                <span className="text-primary">
+                  <PaymentMethodSymbol method={method} />
+                </span>
+                {paymentMethodName(method)}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+    </div>
+  );
+}
+
+/** The price, the order button (on a wide screen) and the service's facts. */
+function OrderAside({
+  service,
+  delivery,
+  providerChatUrl,
+  orderButton,
+  error,
+}: {
+  service: Service;
+  delivery: string;
+  providerChatUrl: string;
+  orderButton: ReactNode;
+  error: string | null;
+}) {
+  return (
+    <aside className="space-y-6" aria-label="Order this service">
+      <div className="card border border-base-300 bg-base-100 shadow-md">
+        <div className="card-body gap-4">
+          <p className="text-sm font-semibold">Starting From</p>
+          <p className="text-4xl font-extrabold">
+            ${service.price} <span className="text-lg font-semibold">USD</span>
+          </p>
+          {/* Below 1024px the order button is in the bar at the bottom of the screen. */}
+          {orderButton}
+          {error && (
+            <p role="alert" className="alert alert-error max-lg:hidden">
+              {error}
+            </p>
+          )}
+          <ExternalLink className="btn btn-outline" href={providerChatUrl}>
+            Contact Provider
+          </ExternalLink>
+          <ul className="space-y-2 pt-2">
+            {trustPoints.map((point) => (
+              <li key={point} className="flex items-center gap-2">
+                <CheckIcon />
+                {point}
+              </li>
+            ))}
+          </ul>
+        </div>
+      </div>
+
+      <section aria-labelledby="details-info" className="card border border-base-300 bg-base-100">
+        <div className="card-body">
+          <h2 id="details-info" className="card-title">
+            Service Information
+          </h2>
+          <dl>
+            <InfoRow label="Category">{categoryLabel(service.category)}</InfoRow>
+            <InfoRow label="Status">Available</InfoRow>
+            <InfoRow label="Delivery">{delivery || 'Not specified'}</InfoRow>
+            <InfoRow label="Demand">{service.popular ? 'High' : 'Normal'}</InfoRow>
+          </dl>
+          <p className="mt-2 text-sm">
+            Service ID: <span className="font-mono">{shortServiceId(service.id)}</span>
+          </p>
+        </div>
+      </section>
+    </aside>
+  );
+}
+
 function ServiceView({ service, userId, onBack }: { service: Service; userId: string | null; onBack: () => void }) {
   const settings = useSettings();
   const signedIn = usePlaceOrder();
@@ -97,122 +231,14 @@ function ServiceView({ service, userId, onBack }: { service: Service; userId: st
       </button>
 
       <div className="grid gap-8 lg:grid-cols-3">
-        <div className="space-y-8 lg:col-span-2">
-          <div className="overflow-hidden rounded-box bg-base-200">
-            {service.image ? (
-              <img src={service.image} alt={service.title} className="aspect-video w-full object-cover" />
-            ) : (
-              <div className="flex aspect-video items-center justify-center text-base-content/70" role="img" aria-label={service.title}>
-                <svg viewBox="0 0 24 24" className="h-16 w-16" fill="none" stroke="currentColor" strokeWidth="1.5" aria-hidden="true">
-                  <rect x="3" y="4" width="18" height="16" rx="2" />
-                  <path d="M3 16l5-5 4 4 3-3 6 6" />
-                </svg>
-              </div>
-            )}
-          </div>
-
-          <div>
-            <div className="mb-3 flex flex-wrap items-center gap-2">
-              {service.popular && <span className="badge badge-warning font-bold">Popular</span>}
-              <span className="badge badge-outline">{categoryLabel(service.category)}</span>
-            </div>
-            <h1 className="text-3xl font-extrabold md:text-4xl">{service.title}</h1>
-            <p className="mt-4 text-lg whitespace-pre-line">{service.description}</p>
-          </div>
-
-          {service.features.length > 0 && (
-            <section aria-labelledby="details-features">
-              <h2 id="details-features" className="mb-3 text-2xl font-bold">
-                Key Features
-              </h2>
-              <ul className="grid gap-2 sm:grid-cols-2">
-                {service.features.map((feature, index) => (
-                  <li key={index} className="flex items-start gap-2 rounded-box bg-base-200 p-3">
-                    <CheckIcon />
-                    {feature}
-                  </li>
-                ))}
-              </ul>
-            </section>
-          )}
-
-          <section aria-labelledby="details-delivery">
-            <h2 id="details-delivery" className="mb-3 text-2xl font-bold">
-              Delivery Time
-            </h2>
-            <p className="flex items-center gap-2 text-lg">
-              <svg viewBox="0 0 24 24" className="h-6 w-6 text-primary" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
-                <circle cx="12" cy="12" r="9" />
-                <path d="M12 7v5l3 2" strokeLinecap="round" />
-              </svg>
-              {delivery || 'Not specified'}
-            </p>
-          </section>
-
-          {service.paymentMethods.length > 0 && (
-            <section aria-labelledby="details-payment">
-              <h2 id="details-payment" className="mb-3 text-2xl font-bold">
-                Accepted Payment Methods
-              </h2>
-              <ul className="flex flex-wrap gap-2">
-                {service.paymentMethods.map((method) => (
-                  <li key={method} className="flex items-center gap-2 rounded-box border border-base-300 px-3 py-2 font-medium">
-                    <span className="text-primary">
-                      <PaymentMethodSymbol method={method} />
-                    </span>
-                    {paymentMethodName(method)}
-                  </li>
-                ))}
-              </ul>
-            </section>
-          )}
-        </div>
-
-        <aside className="space-y-6" aria-label="Order this service">
-          <div className="card border border-base-300 bg-base-100 shadow-md">
-            <div className="card-body gap-4">
-              <p className="text-sm font-semibold">Starting From</p>
-              <p className="text-4xl font-extrabold">
-                ${service.price} <span className="text-lg font-semibold">USD</span>
-              </p>
-              {/* Below 1024px the order button is in the bar at the bottom of the screen. */}
-              {orderButton('btn-lg max-lg:hidden')}
-              {error && (
-                <p role="alert" className="alert alert-error max-lg:hidden">
-                  {error}
-                </p>
-              )}
-              <ExternalLink className="btn btn-outline" href={settings.providerChatUrl}>
-                Contact Provider
-              </ExternalLink>
-              <ul className="space-y-2 pt-2">
-                {trustPoints.map((point) => (
-                  <li key={point} className="flex items-center gap-2">
-                    <CheckIcon />
-                    {point}
-                  </li>
-                ))}
-              </ul>
-            </div>
-          </div>
-
-          <section aria-labelledby="details-info" className="card border border-base-300 bg-base-100">
-            <div className="card-body">
-              <h2 id="details-info" className="card-title">
-                Service Information
-              </h2>
-              <dl>
-                <InfoRow label="Category">{categoryLabel(service.category)}</InfoRow>
-                <InfoRow label="Status">Available</InfoRow>
-                <InfoRow label="Delivery">{delivery || 'Not specified'}</InfoRow>
-                <InfoRow label="Demand">{service.popular ? 'High' : 'Normal'}</InfoRow>
-              </dl>
-              <p className="mt-2 text-sm">
-                Service ID: <span className="font-mono">{shortServiceId(service.id)}</span>
-              </p>
-            </div>
-          </section>
-        </aside>
+        <ServiceMainColumn service={service} delivery={delivery} />
+        <OrderAside
+          service={service}
+          delivery={delivery}
+          providerChatUrl={settings.providerChatUrl}
+          orderButton={orderButton('btn-lg max-lg:hidden')}
+          error={error}
+        />
       </div>
 
       {confirming && (

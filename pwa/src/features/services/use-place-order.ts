@@ -37,7 +37,7 @@ export function usePlaceOrder() {
   }, []);
 
   const place = useCallback(
-    async (userId: string, productId: string, choice: { note?: string; paymentMethod?: string; couponCode?: string } = {}) => {
+    async (userId: string, productId: string, choice: { note?: string; paymentMethod?: string; couponCode?: string; quantity?: number } = {}) => {
       setPlacing(true);
       setError(null);
       // Online, the customer waits for the server's answer, and a refusal or a server error fails at once.

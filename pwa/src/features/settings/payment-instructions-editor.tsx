@@ -15,11 +15,85 @@ const parts: { key: Part; label: string; hint?: string; multiline?: boolean }[] 
   { key: 'instructions', label: 'Instructions', multiline: true, hint: 'e.g. Use Send Money, then send the transaction id on the order.' },
 ];
 
+interface FieldKit {
+  fieldId: (path: string) => string;
+  errorProps: (path: string) => Record<string, unknown>;
+  errorText: (path: string, label: string) => ReactNode;
+  labelClass: string;
+}
+
+/** One payment method's instructions: the method, where to pay, to whom, a QR code and a line of instructions. */
+function InstructionsEntry({
+  entry,
+  index,
+  methods,
+  kit,
+  setPart,
+  onRemove,
+}: {
+  entry: PaymentInstructions;
+  index: number;
+  methods: string[];
+  kit: FieldKit;
+  setPart: (key: keyof PaymentInstructions, value: string) => void;
+  onRemove: () => void;
+}) {
+  const { fieldId, errorProps, errorText, labelClass } = kit;
+  const methodPath = `paymentInstructions.${index}.method`;
+  return (
+    <li className="space-y-3 rounded-box border border-base-300 p-3">
+      <div className="flex items-end gap-2">
+        <div className="flex-1">
+          <label htmlFor={fieldId(methodPath)} className={labelClass}>
+            Payment method {index + 1}
+          </label>
+          <select
+            id={fieldId(methodPath)}
+            className="select w-full"
+            value={entry.method}
+            onChange={(e) => setPart('method', e.target.value)}
+            {...errorProps(methodPath)}
+          >
+            {methods.map((method) => (
+              <option key={method} value={method}>
+                {paymentMethodName(method)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button type="button" className="btn btn-ghost text-error" aria-label={`Remove the ${paymentMethodName(entry.method)} instructions`} onClick={onRemove}>
+          Remove
+        </button>
+      </div>
+      {errorText(methodPath, 'Method')}
+      {parts.map((part) => {
+        const path = `paymentInstructions.${index}.${part.key}`;
+        const props = {
+          id: fieldId(path),
+          value: entry[part.key],
+          onChange: (e: { target: { value: string } }) => setPart(part.key, e.target.value),
+          ...errorProps(path),
+        };
+        return (
+          <div key={part.key}>
+            <label htmlFor={fieldId(path)} className={labelClass}>
+              {part.label}
+            </label>
+            {part.multiline ? <textarea className="textarea w-full" rows={2} {...props} /> : <input className="input w-full" {...props} />}
+            {part.hint && <p className="mt-1 text-xs text-base-content/80">{part.hint}</p>}
+            {errorText(path, part.label)}
+            {part.key === 'qrImage' && <QrUpload method={entry.method} onUploaded={(url) => setPart('qrImage', url)} />}
+          </div>
+        );
+      })}
+    </li>
+  );
+}
+
 /**
  * Per payment method, what a customer who chose it sees until the order is paid: where to pay, to whom,
  * a QR code and a line of instructions. Field errors arrive under `paymentInstructions.N.part`.
  */
-// eslint-disable-next-line max-lines-per-function -- over 80 lines before the rule came; to split (issue 34)
 export function PaymentInstructionsEditor({
   list,
   onChange,
@@ -52,67 +126,22 @@ export function PaymentInstructionsEditor({
         <p className="text-sm text-base-content/80">Shown on a customer&apos;s order for the payment method they chose, until the order is paid.</p>
         {errorText('paymentInstructions', 'Payment instructions')}
         <ul className="space-y-4">
-          {list.map((entry, index) => {
-            const methodPath = `paymentInstructions.${index}.method`;
-            return (
-              <li key={index} className="space-y-3 rounded-box border border-base-300 p-3">
-                <div className="flex items-end gap-2">
-                  <div className="flex-1">
-                    <label htmlFor={fieldId(methodPath)} className={labelClass}>
-                      Payment method {index + 1}
-                    </label>
-                    <select
-                      id={fieldId(methodPath)}
-                      className="select w-full"
-                      value={entry.method}
-                      onChange={(e) => setPart(index, 'method', e.target.value)}
-                      {...errorProps(methodPath)}
-                    >
-                      {[entry.method, ...unused].map((method) => (
-                        <option key={method} value={method}>
-                          {paymentMethodName(method)}
-                        </option>
-                      ))}
-                    </select>
-                  </div>
-                  <button
-                    type="button"
-                    className="btn btn-ghost text-error"
-                    aria-label={`Remove the ${paymentMethodName(entry.method)} instructions`}
-                    onClick={() =>
-                      onChange(
-                        list.filter((_, i) => i !== index),
-                        'paymentInstructions',
-                      )
-                    }
-                  >
-                    Remove
-                  </button>
-                </div>
-                {errorText(methodPath, 'Method')}
-                {parts.map((part) => {
-                  const path = `paymentInstructions.${index}.${part.key}`;
-                  const props = {
-                    id: fieldId(path),
-                    value: entry[part.key],
-                    onChange: (e: { target: { value: string } }) => setPart(index, part.key, e.target.value),
-                    ...errorProps(path),
-                  };
-                  return (
-                    <div key={part.key}>
-                      <label htmlFor={fieldId(path)} className={labelClass}>
-                        {part.label}
-                      </label>
-                      {part.multiline ? <textarea className="textarea w-full" rows={2} {...props} /> : <input className="input w-full" {...props} />}
-                      {part.hint && <p className="mt-1 text-xs text-base-content/80">{part.hint}</p>}
-                      {errorText(path, part.label)}
-                      {part.key === 'qrImage' && <QrUpload method={entry.method} onUploaded={(url) => setPart(index, 'qrImage', url)} />}
-                    </div>
-                  );
-                })}
-              </li>
-            );
-          })}
+          {list.map((entry, index) => (
+            <InstructionsEntry
+              key={index}
+              entry={entry}
+              index={index}
+              methods={[entry.method, ...unused]}
+              kit={{ fieldId, errorProps, errorText, labelClass }}
+              setPart={(key, value) => setPart(index, key, value)}
+              onRemove={() =>
+                onChange(
+                  list.filter((_, i) => i !== index),
+                  'paymentInstructions',
+                )
+              }
+            />
+          ))}
         </ul>
         <button
           type="button"

@@ -2,7 +2,10 @@ import { MAX_WALLETS, type SiteSettings } from '../../../../edge-api/src/contrac
 import type { FieldProblems } from '../../lib/form-problems.ts';
 
 export type SocialKey = keyof SiteSettings['socialLinks'];
-export type TextKey = Exclude<keyof SiteSettings, 'socialLinks' | 'wallets' | 'lowStockThreshold' | 'paymentInstructions' | 'guestCheckout'>;
+export type TextKey = Exclude<
+  keyof SiteSettings,
+  'socialLinks' | 'wallets' | 'lowStockThreshold' | 'paymentInstructions' | 'guestCheckout' | 'displayCurrencies'
+>;
 
 export interface TextField {
   key: TextKey;
