@@ -1,10 +1,11 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { RouterProvider } from 'react-router-dom';
 import { ConfirmProvider } from '../components/confirm-dialog.tsx';
 import { ToastProvider } from '../components/toast.tsx';
 import { UpdatePrompt } from '../components/update-prompt.tsx';
 import { loadDevice, withDevice } from '../db/device.ts';
-import { AuthProvider, setSignOutCleanup, useAuth } from '../lib/auth.tsx';
+import { useSyncStatus } from '../db/sync-status.ts';
+import { AuthProvider, reportSessionWorks, setSignOutCleanup, useAuth } from '../lib/auth.tsx';
 import { createRouter } from './router.tsx';
 
 // Made on first use, not when this module is evaluated, and started (listening to the address, loading the
@@ -42,6 +43,21 @@ export function routerReady(): Promise<void> {
 // The sync engine and Dexie load after the first paint (decision 052).
 setSignOutCleanup(async (userId) => (await loadDevice()).wipeUserData(userId));
 
+/**
+ * An ended session (decision 040) that the server takes again: once a sync of this user's goes through
+ * after the session was said to have ended (its queued changes sent), the banner clears itself (issue 33
+ * item 6). A sync that was already done before does not count: only one finished after the end.
+ */
+function SessionRenewal({ userId }: { userId: string }) {
+  const sync = useSyncStatus();
+  const [endedAt] = useState(() => new Date().toISOString());
+  const sent = sync.userId === userId && !sync.syncing && sync.lastError === null && sync.pendingCount === 0 && (sync.lastSyncedAt ?? '') > endedAt;
+  useEffect(() => {
+    if (sent) reportSessionWorks(userId);
+  }, [sent, userId]);
+  return null;
+}
+
 function AuthGate() {
   // The spec: the page is not rendered until the initial auth state is known.
   const auth = useAuth();
@@ -77,6 +93,7 @@ function AuthGate() {
       <RouterProvider router={theRouter()} />
       {/* Once for the whole app, whichever layout is showing. */}
       <UpdatePrompt />
+      {ended && userId && <SessionRenewal userId={userId} />}
     </>
   );
 }

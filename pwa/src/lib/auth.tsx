@@ -47,18 +47,66 @@ function lastUser(): SignedInUser | null {
 function rememberUser(user: SignedInUser | null): void {
   try {
     if (user) localStorage.setItem(LAST_USER_KEY, JSON.stringify(user));
-    else localStorage.removeItem(LAST_USER_KEY);
+    else {
+      localStorage.removeItem(LAST_USER_KEY);
+      localStorage.removeItem(ENDED_KEY);
+    }
   } catch {
     // storage not writable: the session alone then decides
   }
+}
+
+/**
+ * The session the API refused although supabase-js still holds it (ended elsewhere, decision 045): its
+ * user and its expiry, which tell it from a renewed session. Kept, so that a reload (of /login too) still
+ * knows the session has ended instead of showing it as live until the next sync is refused (issue 33 item 6).
+ */
+const ENDED_KEY = 'storefront:session-ended';
+
+interface EndedMark {
+  id: string;
+  expiresAt: number | null;
+}
+
+function storedExpiry(): number | null {
+  try {
+    const expiresAt = (JSON.parse(localStorage.getItem(SESSION_STORAGE_KEY) ?? 'null') as { expires_at?: unknown } | null)?.expires_at;
+    return typeof expiresAt === 'number' ? expiresAt : null;
+  } catch {
+    return null;
+  }
+}
+
+function endedMark(): EndedMark | null {
+  try {
+    const mark = JSON.parse(localStorage.getItem(ENDED_KEY) ?? 'null') as Partial<EndedMark> | null;
+    return typeof mark?.id === 'string' ? { id: mark.id, expiresAt: typeof mark.expiresAt === 'number' ? mark.expiresAt : null } : null;
+  } catch {
+    return null;
+  }
+}
+
+function markEnded(mark: EndedMark | null): void {
+  try {
+    if (mark) localStorage.setItem(ENDED_KEY, JSON.stringify(mark));
+    else localStorage.removeItem(ENDED_KEY);
+  } catch {
+    // storage not writable: the state in memory still says so until a reload
+  }
+}
+
+/** Whether the session of `userId` expiring at `expiresAt` is the one the API refused. */
+function isEndedSession(userId: string, expiresAt: number | null | undefined): boolean {
+  const mark = endedMark();
+  return mark !== null && mark.id === userId && mark.expiresAt === (expiresAt ?? null);
 }
 
 /** Set while this device signs out on purpose, so that supabase-js's SIGNED_OUT is not read as "ended". */
 let signingOutOnPurpose = false;
 /** The mounted AuthProvider's re-read of the state, run once a sign-out on purpose has finished. */
 const afterSignOut = new Set<() => void>();
-/** The mounted AuthProvider's "this user's session has ended", from reportSessionEnded(). */
-const sessionEndedListeners = new Set<(userId: string) => void>();
+/** The mounted AuthProvider's "this user's session has ended" (true) or "works again" (false), from reportSessionEnded() and reportSessionWorks(). */
+const sessionEndedListeners = new Set<(userId: string, ended: boolean) => void>();
 
 /**
  * The API refused this user's session and it could not be renewed. supabase-js keeps a session whose
@@ -67,7 +115,17 @@ const sessionEndedListeners = new Set<(userId: string) => void>();
  * says the session has ended and offers to sign in again, the data kept, as when supabase-js drops it.
  */
 export function reportSessionEnded(userId: string): void {
-  for (const listener of sessionEndedListeners) listener(userId);
+  if (storedSessionUser()?.id === userId) markEnded({ id: userId, expiresAt: storedExpiry() });
+  for (const listener of sessionEndedListeners) listener(userId, true);
+}
+
+/**
+ * The server took this user's session again (a sync went through, the changes kept meanwhile sent): the
+ * "session ended" state clears itself, as when the user signs in again (issue 33 item 6).
+ */
+export function reportSessionWorks(userId: string): void {
+  if (endedMark()?.id === userId) markEnded(null);
+  for (const listener of sessionEndedListeners) listener(userId, false);
 }
 
 /**
@@ -79,7 +137,8 @@ function initialState(): AuthState {
   // A mailed link brought a session: wait for supabase-js to take it before anything renders.
   if (authCallback?.type) return { status: 'loading' };
   const stored = storedSessionUser();
-  if (stored) return { status: 'signedIn', user: stored };
+  if (stored)
+    return isEndedSession(stored.id, storedExpiry()) ? { status: 'signedIn', user: stored, sessionEnded: true } : { status: 'signedIn', user: stored };
   const last = lastUser();
   if (last) return { status: 'signedIn', user: last, sessionEnded: true };
   return hasStoredSession() ? { status: 'loading' } : { status: 'signedOut' };
@@ -106,14 +165,20 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       if (session?.user) {
         const user = { id: session.user.id, email: session.user.email ?? '' };
         rememberUser(user);
-        setState({ status: 'signedIn', user, session });
+        // The very session the API refused stays ended; any other (signed in again, renewed) clears the mark.
+        const ended = isEndedSession(user.id, session.expires_at);
+        if (!ended) markEnded(null);
+        setState(ended ? { status: 'signedIn', user, session, sessionEnded: true } : { status: 'signedIn', user, session });
         return;
       }
       const stored = storedSessionUser();
       if (stored) {
         // supabase-js could not renew the token (offline, server down): keep reading the device copy.
+        const ended = isEndedSession(stored.id, storedExpiry());
         setState((previous) =>
-          previous.status === 'signedIn' && previous.user.id === stored.id && !previous.sessionEnded ? previous : { status: 'signedIn', user: stored },
+          previous.status === 'signedIn' && previous.user.id === stored.id && (previous.sessionEnded === true) === ended
+            ? previous
+            : { status: 'signedIn', user: stored, ...(ended ? { sessionEnded: true } : {}) },
         );
         return;
       }
@@ -134,13 +199,15 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     window.addEventListener('storage', onStorage);
     const signedOut = () => apply(null);
     afterSignOut.add(signedOut);
-    const ended = (userId: string) => {
+    const ended = (userId: string, isEnded: boolean) => {
       if (cancelled) return;
-      setState((previous) =>
-        previous.status === 'signedIn' && previous.user.id === userId && !previous.sessionEnded
-          ? { status: 'signedIn', user: previous.user, sessionEnded: true }
-          : previous,
-      );
+      setState((previous) => {
+        if (previous.status !== 'signedIn' || previous.user.id !== userId || (previous.sessionEnded === true) === isEnded) return previous;
+        if (isEnded) return { status: 'signedIn', user: previous.user, sessionEnded: true };
+        // Works again: with the session supabase-js holds; without one the user signs in again as before.
+        if (!storedSessionUser()) return previous;
+        return previous.session ? { status: 'signedIn', user: previous.user, session: previous.session } : { status: 'signedIn', user: previous.user };
+      });
     };
     sessionEndedListeners.add(ended);
     return () => {

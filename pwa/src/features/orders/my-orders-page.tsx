@@ -1,4 +1,7 @@
 import { useLiveQuery } from 'dexie-react-hooks';
+import type { Order } from '../../../../edge-api/src/contract/orders.ts';
+import type { PaymentRail } from '../../../../edge-api/src/contract/payments.ts';
+import type { SiteSettings } from '../../../../edge-api/src/contract/settings.ts';
 import { useEffect, useMemo, useState } from 'react';
 import { Link, Navigate, useLocation } from 'react-router-dom';
 import { EmptyState, LoadingState } from '../../components/page-state.tsx';
@@ -28,38 +31,26 @@ export function MyOrdersPage() {
   return <MyOrders user={auth.user} />;
 }
 
-// eslint-disable-next-line max-lines-per-function -- over 80 lines before the rule came; to split (issue 34)
-function MyOrders({ user }: { user: SignedInUser }) {
-  const { hash } = useLocation();
+/**
+ * The user's orders on this device and what the screen says about them. Staff devices also hold other
+ * customers' orders: this screen shows only the user's own. Without a cursor this device has never pulled
+ * the user's data, so "none here" does not mean "none yet". Only the page shown is read, newest first from
+ * the [userId+createdAt] index; the total is an index count.
+ */
+function useMyOrders(userId: string, shown: number) {
   const db = useUserDb();
-  const settings = useSettings();
   const sync = useSyncStatus();
-  const pendingIds = usePendingIds();
-  const rails = useEnabledRails();
-  const [refreshing, setRefreshing] = useState(false);
-  const [refreshFailed, setRefreshFailed] = useState(false);
-  const [shown, setShown] = useState(ORDERS_PAGE);
-
-  // Staff devices also hold other customers' orders: this screen shows only the user's own. Without a
-  // cursor this device has never pulled the user's data, so "none here" does not mean "none yet". Only the
-  // page shown is read, newest first from the [userId+createdAt] index; the total is an index count.
   const local = useLiveQuery(async () => {
     if (!db) return undefined;
     const [orders, total, cursor] = await Promise.all([
-      newestOrdersOf(db, user.id, shown),
-      db.orders.where('userId').equals(user.id).count(),
+      newestOrdersOf(db, userId, shown),
+      db.orders.where('userId').equals(userId).count(),
       db.meta.get('cursor'),
     ]);
     return { orders, total, pulled: cursor !== undefined };
-  }, [db, user.id, shown]);
+  }, [db, userId, shown]);
   const orders = local?.orders;
   const total = local?.total ?? 0;
-
-  // Opened from a notification (/my-orders#order-<id>, decision 067): the order is brought into view once listed.
-  const listed = orders !== undefined && orders.length > 0;
-  useEffect(() => {
-    if (listed && hash.startsWith('#order-')) document.getElementById(hash.slice(1))?.scrollIntoView({ block: 'start' });
-  }, [listed, hash]);
 
   const failedByOrder = useMemo(() => {
     const map = new Map<string, string>();
@@ -69,6 +60,16 @@ function MyOrders({ user }: { user: SignedInUser }) {
     return map;
   }, [sync.failed]);
 
+  const nothingLocal = orders !== undefined && total === 0;
+  const firstSyncFailed = nothingLocal && !local?.pulled && !sync.syncing && (sync.lastError !== null || !sync.online);
+  const loading = orders === undefined || (nothingLocal && !firstSyncFailed && (sync.syncing || !local?.pulled));
+  return { counted: local !== undefined, orders, total, failedByOrder, firstSyncFailed, loading };
+}
+
+/** Refresh Orders: a sync now, and whether it failed. */
+function useRefresh() {
+  const [refreshing, setRefreshing] = useState(false);
+  const [refreshFailed, setRefreshFailed] = useState(false);
   const refresh = () => {
     setRefreshing(true);
     setRefreshFailed(false);
@@ -76,12 +77,76 @@ function MyOrders({ user }: { user: SignedInUser }) {
       .catch(() => setRefreshFailed(true))
       .finally(() => setRefreshing(false));
   };
+  return { refreshing, refreshFailed, refresh };
+}
+
+/** The orders shown, newest first, and Show More while there are older ones. */
+function OrderList({
+  orders,
+  total,
+  userId,
+  settings,
+  pendingIds,
+  failedByOrder,
+  rails,
+  onShowMore,
+}: {
+  orders: Order[];
+  total: number;
+  userId: string;
+  settings: SiteSettings;
+  pendingIds: Set<string>;
+  failedByOrder: Map<string, string>;
+  rails: PaymentRail[];
+  onShowMore: () => void;
+}) {
+  return (
+    <>
+      <ul className="space-y-6">
+        {orders.map((order) => (
+          <li key={order.id} id={`order-${order.id}`}>
+            <OrderCard
+              order={order}
+              providerChatUrl={settings.providerChatUrl}
+              waitingToSync={pendingIds.has(order.id)}
+              syncError={failedByOrder.get(order.id)}
+              paymentInstructions={settings.paymentInstructions}
+              userId={userId}
+              rails={rails}
+            />
+          </li>
+        ))}
+      </ul>
+      {total > orders.length && (
+        <div className="mt-6 flex flex-col items-center gap-2">
+          <p className="text-sm text-base-content/70">
+            Showing the newest {orders.length} of {total} orders.
+          </p>
+          <button type="button" className="btn btn-outline" onClick={onShowMore}>
+            Show {Math.min(ORDERS_PAGE, total - orders.length)} More Orders
+          </button>
+        </div>
+      )}
+    </>
+  );
+}
+
+function MyOrders({ user }: { user: SignedInUser }) {
+  const { hash } = useLocation();
+  const settings = useSettings();
+  const pendingIds = usePendingIds();
+  const rails = useEnabledRails();
+  const [shown, setShown] = useState(ORDERS_PAGE);
+  const { counted, orders, total, failedByOrder, firstSyncFailed, loading } = useMyOrders(user.id, shown);
+  const { refreshing, refreshFailed, refresh } = useRefresh();
+
+  // Opened from a notification (/my-orders#order-<id>, decision 067): the order is brought into view once listed.
+  const listed = orders !== undefined && orders.length > 0;
+  useEffect(() => {
+    if (listed && hash.startsWith('#order-')) document.getElementById(hash.slice(1))?.scrollIntoView({ block: 'start' });
+  }, [listed, hash]);
 
   const goBack = useGoBack('/');
-
-  const nothingLocal = orders !== undefined && total === 0;
-  const firstSyncFailed = nothingLocal && !local?.pulled && !sync.syncing && (sync.lastError !== null || !sync.online);
-  const loading = orders === undefined || (nothingLocal && !firstSyncFailed && (sync.syncing || !local?.pulled));
   const showError = refreshFailed || firstSyncFailed;
 
   return (
@@ -90,7 +155,7 @@ function MyOrders({ user }: { user: SignedInUser }) {
         <div>
           <h1 className="text-3xl font-extrabold">My Orders</h1>
           <p className="mt-1">
-            {local ? `${total} ${total === 1 ? 'order' : 'orders'}` : 'Orders'} for <span className="font-semibold">{user.email}</span>
+            {counted ? `${total} ${total === 1 ? 'order' : 'orders'}` : 'Orders'} for <span className="font-semibold">{user.email}</span>
           </p>
         </div>
         <div className="flex flex-wrap gap-2">
@@ -118,33 +183,16 @@ function MyOrders({ user }: { user: SignedInUser }) {
       {loading ? (
         <LoadingState text="Loading your orders..." />
       ) : orders && orders.length > 0 ? (
-        <>
-          <ul className="space-y-6">
-            {orders.map((order) => (
-              <li key={order.id} id={`order-${order.id}`}>
-                <OrderCard
-                  order={order}
-                  providerChatUrl={settings.providerChatUrl}
-                  waitingToSync={pendingIds.has(order.id)}
-                  syncError={failedByOrder.get(order.id)}
-                  paymentInstructions={settings.paymentInstructions}
-                  userId={user.id}
-                  rails={rails}
-                />
-              </li>
-            ))}
-          </ul>
-          {total > orders.length && (
-            <div className="mt-6 flex flex-col items-center gap-2">
-              <p className="text-sm text-base-content/70">
-                Showing the newest {orders.length} of {total} orders.
-              </p>
-              <button type="button" className="btn btn-outline" onClick={() => setShown((n) => n + ORDERS_PAGE)}>
-                Show {Math.min(ORDERS_PAGE, total - orders.length)} More Orders
-              </button>
-            </div>
-          )}
-        </>
+        <OrderList
+          orders={orders}
+          total={total}
+          userId={user.id}
+          settings={settings}
+          pendingIds={pendingIds}
+          failedByOrder={failedByOrder}
+          rails={rails}
+          onShowMore={() => setShown((n) => n + ORDERS_PAGE)}
+        />
       ) : firstSyncFailed ? null : (
         <EmptyState
           title="No Orders Yet"
