@@ -116,5 +116,5 @@ export function useServiceStockImport(serviceId: string, kind: ServiceStockKind,
   const importable = current ? current.counts.ok + current.counts.duplicates : 0;
   /** Rows a preview found that cannot be imported as they are. */
   const invalid = current?.counts.invalid ?? 0;
-  return { ...draft, override, setOverride, busy, blocked, needsOverride, importable, invalid, askPreview, runImport };
+  return { ...draft, online, override, setOverride, busy, blocked, needsOverride, importable, invalid, askPreview, runImport };
 }
