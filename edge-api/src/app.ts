@@ -22,6 +22,7 @@ import { uploadRoutes } from './routes/uploads.ts';
 import { userRoutes } from './routes/users.ts';
 import { wiseStockRoutes } from './routes/wise-stocks.ts';
 import { serviceStockRoutes } from './routes/service-stocks.ts';
+import { serviceStockBatchRoutes } from './routes/service-stock-batches.ts';
 import { orderPaymentRoutes } from './routes/order-payments.ts';
 import { guestOrderRoutes } from './routes/guest-orders.ts';
 import { pricingRoutes } from './routes/pricing.ts';
@@ -75,6 +76,7 @@ export function createApp(deps: Deps) {
     .route('/admin/credentials', adminCredentialRoutes(deps))
     .route('/admin/audit', adminAuditRoutes(deps))
     .route('/wise-stocks', wiseStockRoutes(deps))
+    .route('/service-stocks/batches', serviceStockBatchRoutes(deps))
     .route('/service-stocks', serviceStockRoutes(deps))
     .route('/stock-batches', stockBatchRoutes(deps))
     .route('/notifications', notificationRoutes(deps))

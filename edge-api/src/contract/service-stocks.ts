@@ -118,6 +118,8 @@ export const serviceStockImportBody = serviceStockImportPreviewBody
     /** The client's id of this import: a replay answers the first result and adds nothing. */
     id: uuid,
     overrideDuplicates: z.boolean({ error: 'must be true or false' }).optional(),
+    /** What the batch is called in the list of imports (decision 228); the day and the count when blank. */
+    label: text(200).optional(),
   })
   .strict();
 

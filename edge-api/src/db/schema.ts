@@ -210,6 +210,23 @@ export interface ServiceStocksTable extends Synced {
   notes: Generated<string>;
   added_by: string | null;
   faulty_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** The import it came in with (decision 228); null when added one at a time. */
+  batch_id: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** A service's own stock imported together (decision 228), as stock_batches for the Wise pool. */
+export interface ServiceStockBatchesTable {
+  id: string;
+  service_id: string;
+  kind: 'account' | 'server' | 'lines';
+  label: string;
+  added_by: string;
+  user_name: string;
+  user_email: string;
+  item_count: number;
+  withdrawn_count: Generated<number>;
+  withdrawn_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  created_at: Generated<Date>;
 }
 
 export interface StockBatchesTable {
@@ -328,6 +345,7 @@ export interface Database {
   wise_stocks: WiseStocksTable;
   service_stocks: ServiceStocksTable;
   stock_batches: StockBatchesTable;
+  service_stock_batches: ServiceStockBatchesTable;
   settings: SettingsTable;
   audit_log: AuditLogTable;
   idempotency_keys: IdempotencyKeysTable;

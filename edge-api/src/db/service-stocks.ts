@@ -35,6 +35,8 @@ export interface NewServiceStock {
   secretIndexes: string[];
   notes: string;
   addedBy: string;
+  /** The import it comes with (decision 228). */
+  batchId?: string;
 }
 
 /** Inserts an available item; undefined when the id is taken (a replayed create). */
@@ -160,6 +162,7 @@ export async function insertServiceStocks(trx: Transaction<Database>, items: (Ne
           secret_indexes: fields.secretIndexes,
           notes: fields.notes,
           added_by: fields.addedBy,
+          batch_id: fields.batchId ?? null,
           status: 'available' as const,
           version,
         })),

@@ -115,75 +115,49 @@ const issuesOf = (error: z.ZodError): ServiceStockImportProblem[] => {
   });
 };
 
-/**
- * Checks every row by the single add's rules (the same zod contract), then for duplicates: within the
- * text (never overridable) and against Wise stock, service stock and delivered orders, through the same
- * lookups as the single add (by email and blind index, never decrypting).
- */
-// eslint-disable-next-line max-lines-per-function -- over 80 lines once the formatter came (decision 223); to split (issue 34)
-export async function planServiceStockImport(db: Db, deps: Pick<Deps, 'secrets'>, kind: ServiceStockKind, raw: RawRow[]): Promise<PlannedRow[]> {
+/** One row checked by the single add's rules (the same zod contract): its item, or its problems. */
+async function checkRow(deps: Pick<Deps, 'secrets'>, kind: ServiceStockKind, { row, input, notes }: RawRow): Promise<PlannedRow> {
   const rule = kind === 'account' ? stockAccount : kind === 'server' ? serverLogin : deliveryLines;
-  const planned: PlannedRow[] = await Promise.all(
-    raw.map(async ({ row, input, notes }): Promise<PlannedRow> => {
-      const checked = (kind === 'lines' ? rule.safeParse(input.lines) : rule.safeParse(input)) as z.ZodSafeParseResult<unknown>;
-      const checkedNotes = notesRule.safeParse(notes);
-      const fallbackLabel = serviceStockLabel({ kind, ...(input as object), lineCount: Array.isArray(input.lines) ? input.lines.length : 0 } as Parameters<
-        typeof serviceStockLabel
-      >[0]);
-      if (!checked.success || !checkedNotes.success) {
-        const problems = [
-          ...(checked.success ? [] : kind === 'lines' ? issuesOf(checked.error).map((issue) => ({ ...issue, field: 'lines' })) : issuesOf(checked.error)),
-          ...(checkedNotes.success ? [] : issuesOf(checkedNotes.error).map((issue) => ({ ...issue, field: 'notes' }))),
-        ];
-        return { row, label: fallbackLabel, problems };
-      }
-      const cleanNotes = checkedNotes.data;
-      if (kind === 'account') {
-        const account = checked.data as z.infer<typeof stockAccount>;
-        const email = account.email.trim();
-        const keys = await credentialsKeys(deps.secrets.blindIndex, email, account.password);
-        return {
-          row,
-          label: serviceStockLabel({ kind, email, name: account.name }),
-          problems: [],
-          item: {
-            details: { kind: 'account', email, name: account.name },
-            email,
-            secret: account.password,
-            indexes: [keys.passwordIndex!],
-            keys,
-            notes: cleanNotes,
-          },
-        };
-      }
-      if (kind === 'server') {
-        const { host, port, user, password } = checked.data as z.infer<typeof serverLogin>;
-        return {
-          row,
-          label: serviceStockLabel({ kind, host, port, user }),
-          problems: [],
-          item: {
-            details: { kind: 'server', host, port, user },
-            email: null,
-            secret: password,
-            indexes: [await deps.secrets.blindIndex(password)],
-            notes: cleanNotes,
-          },
-        };
-      }
-      const lines = checked.data as string[];
-      const indexes = [...new Set(await Promise.all(lines.map((line) => deps.secrets.blindIndex(line))))];
-      return {
-        row,
-        label: serviceStockLabel({ kind, lineCount: lines.length }),
-        problems: [],
-        item: { details: { kind: 'lines', count: lines.length }, email: null, secret: lines.join('\n'), indexes, notes: cleanNotes },
-      };
-    }),
-  );
-  const valid = planned.filter((row) => row.item);
+  const checked = (kind === 'lines' ? rule.safeParse(input.lines) : rule.safeParse(input)) as z.ZodSafeParseResult<unknown>;
+  const checkedNotes = notesRule.safeParse(notes);
+  if (!checked.success || !checkedNotes.success) {
+    const label = serviceStockLabel({ kind, ...(input as object), lineCount: Array.isArray(input.lines) ? input.lines.length : 0 } as Parameters<
+      typeof serviceStockLabel
+    >[0]);
+    const problems = [
+      ...(checked.success ? [] : kind === 'lines' ? issuesOf(checked.error).map((issue) => ({ ...issue, field: 'lines' })) : issuesOf(checked.error)),
+      ...(checkedNotes.success ? [] : issuesOf(checkedNotes.error).map((issue) => ({ ...issue, field: 'notes' }))),
+    ];
+    return { row, label, problems };
+  }
+  const cleanNotes = checkedNotes.data;
+  if (kind === 'account') {
+    const account = checked.data as z.infer<typeof stockAccount>;
+    const email = account.email.trim();
+    const keys = await credentialsKeys(deps.secrets.blindIndex, email, account.password);
+    const details = { kind: 'account' as const, email, name: account.name };
+    const item = { details, email, secret: account.password, indexes: [keys.passwordIndex!], keys, notes: cleanNotes };
+    return { row, label: serviceStockLabel({ kind, email, name: account.name }), problems: [], item };
+  }
+  if (kind === 'server') {
+    const { host, port, user, password } = checked.data as z.infer<typeof serverLogin>;
+    const item = {
+      details: { kind: 'server' as const, host, port, user },
+      email: null,
+      secret: password,
+      indexes: [await deps.secrets.blindIndex(password)],
+      notes: cleanNotes,
+    };
+    return { row, label: serviceStockLabel({ kind, host, port, user }), problems: [], item };
+  }
+  const lines = checked.data as string[];
+  const indexes = [...new Set(await Promise.all(lines.map((line) => deps.secrets.blindIndex(line))))];
+  const item = { details: { kind: 'lines' as const, count: lines.length }, email: null, secret: lines.join('\n'), indexes, notes: cleanNotes };
+  return { row, label: serviceStockLabel({ kind, lineCount: lines.length }), problems: [], item };
+}
 
-  // Within the text: a row repeating an earlier row's email or secret.
+/** Within the text: a row repeating an earlier row's email or secret (never overridable). Answers the secrets' indexes seen. */
+function markRepeats(kind: ServiceStockKind, valid: PlannedRow[]): string[] {
   const firstEmail = new Map<string, number>();
   const firstSecret = new Map<string, number>();
   const secretField = kind === 'lines' ? 'lines' : 'password';
@@ -197,9 +171,13 @@ export async function planServiceStockImport(db: Db, deps: Pick<Deps, 'secrets'>
     if (keys?.email !== undefined && earlierEmail === undefined) firstEmail.set(keys.email, row.row);
     for (const index of indexes) if (!firstSecret.has(index)) firstSecret.set(index, row.row);
   }
+  return [...firstSecret.keys()];
+}
 
-  // Against what is kept and delivered: the single add's checks, in bulk.
-  const where = (places: string[]) => `already ${places.map((place) => (place === 'order' ? 'delivered to an order' : 'in stock')).join(' and ')}`;
+const where = (places: string[]) => `already ${places.map((place) => (place === 'order' ? 'delivered to an order' : 'in stock')).join(' and ')}`;
+
+/** Against what is kept and delivered: the single add's checks, in bulk (overridable). */
+async function markKnown(db: Db, kind: ServiceStockKind, valid: PlannedRow[], secrets: string[]) {
   if (kind === 'account') {
     const known = await findKnownCredentials(
       db,
@@ -210,24 +188,36 @@ export async function planServiceStockImport(db: Db, deps: Pick<Deps, 'secrets'>
       if (check.emailIn.length > 0) row.problems.push({ field: 'email', message: where(check.emailIn), overridable: true });
       if (check.passwordIn.length > 0) row.problems.push({ field: 'password', message: where(check.passwordIn), overridable: true });
     }
-  } else {
-    const all = [...firstSecret.keys()];
-    const inOrders = new Set<string>();
-    const inStock = new Set<string>();
-    for (let start = 0; start < all.length; start += CHUNK) {
-      const found = await findKnownSecrets(db, NO_ORDER, all.slice(start, start + CHUNK), CHUNK * 4);
-      found.inOrders.forEach((index) => inOrders.add(index));
-      found.inStock.forEach((index) => inStock.add(index));
-    }
-    for (const row of valid) {
-      const places = [
-        ...(row.item!.indexes.some((index) => inStock.has(index)) ? ['stock'] : []),
-        ...(row.item!.indexes.some((index) => inOrders.has(index)) ? ['order'] : []),
-      ];
-      if (places.length > 0)
-        row.problems.push({ field: secretField, message: kind === 'lines' ? `a line is ${where(places)}` : where(places), overridable: true });
-    }
+    return;
   }
+  const inOrders = new Set<string>();
+  const inStock = new Set<string>();
+  for (let start = 0; start < secrets.length; start += CHUNK) {
+    const found = await findKnownSecrets(db, NO_ORDER, secrets.slice(start, start + CHUNK), CHUNK * 4);
+    found.inOrders.forEach((index) => inOrders.add(index));
+    found.inStock.forEach((index) => inStock.add(index));
+  }
+  const secretField = kind === 'lines' ? 'lines' : 'password';
+  for (const row of valid) {
+    const places = [
+      ...(row.item!.indexes.some((index) => inStock.has(index)) ? ['stock'] : []),
+      ...(row.item!.indexes.some((index) => inOrders.has(index)) ? ['order'] : []),
+    ];
+    if (places.length > 0)
+      row.problems.push({ field: secretField, message: kind === 'lines' ? `a line is ${where(places)}` : where(places), overridable: true });
+  }
+}
+
+/**
+ * Checks every row by the single add's rules (the same zod contract), then for duplicates: within the
+ * text (never overridable) and against Wise stock, service stock and delivered orders, through the same
+ * lookups as the single add (by email and blind index, never decrypting).
+ */
+export async function planServiceStockImport(db: Db, deps: Pick<Deps, 'secrets'>, kind: ServiceStockKind, raw: RawRow[]): Promise<PlannedRow[]> {
+  const planned = await Promise.all(raw.map((row) => checkRow(deps, kind, row)));
+  const valid = planned.filter((row) => row.item);
+  const secrets = markRepeats(kind, valid);
+  await markKnown(db, kind, valid, secrets);
   return planned;
 }
 

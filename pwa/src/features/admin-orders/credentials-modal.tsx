@@ -23,6 +23,7 @@ import { OtherDeliveryModal } from './other-delivery-modal.tsx';
 import { useDeviceQuery } from '../../db/device.ts';
 import { useUserDb } from '../../db/hooks.ts';
 import { useAvailableStocks } from './use-available-stocks.ts';
+import { changesWhatCustomerSees, deliveryChangeQuestion } from './delivery-change-confirm.ts';
 import { useDuplicateCheck } from './use-duplicate-check.ts';
 import { useProofUpload } from './use-proof-upload.ts';
 import { describedBy } from '../../lib/described-by.ts';
@@ -149,6 +150,9 @@ function AccountCredentialsModal({ order, userId, online, onClose, replace = fal
         });
         if (!confirmed) return;
       }
+      // A delivery over one the customer already sees: the order and customer are named, and asked about, first.
+      if (changesWhatCustomerSees(order, replace) && !(await confirm(deliveryChangeQuestion(order, 'These WISE credentials replace what the customer sees.'))))
+        return;
       const handle = queueDelivery();
       try {
         await finishQueuedChange(userId, handle, { toast, confirmed: DELIVERED_MESSAGE, savedOffline: SAVED_OFFLINE_MESSAGE, close: onClose });

@@ -104,6 +104,70 @@ function ImportProblemsTable({ rows, refused }: { rows: ServiceStockImportRow[];
   );
 }
 
+type ImportState = ReturnType<typeof useServiceStockImport>;
+
+/** What the preview found: a sentence of counts, the rows with problems, and why some block the import. */
+function PreviewSummary({ state, ids }: { state: ImportState; ids: { summary: string } }) {
+  const { current, refused, preview, importable, invalid } = state;
+  const shown = refused ?? current?.rows.filter((row) => row.problems.length > 0) ?? [];
+  return (
+    <>
+      {preview && !current && !refused && <p className="text-sm">The rows changed since the preview: preview them again before importing.</p>}
+      {current && (
+        <p id={ids.summary} className="text-sm" aria-live="polite">
+          Preview: {plural(current.counts.ok, 'row')} ready · {plural(current.counts.duplicates, 'row')} already in stock or delivered ·{' '}
+          {plural(current.counts.invalid, 'row')} with problems
+        </p>
+      )}
+      {shown.length > 0 && <ImportProblemsTable rows={shown} refused={refused !== null} />}
+      {current && invalid > 0 && (
+        <p className="text-sm" data-testid="import-blocked">
+          {plural(invalid, 'row')} cannot be imported as {invalid === 1 ? 'it is' : 'they are'}: fix {invalid === 1 ? 'it' : 'them'} in the box above (the
+          numbers beside it are the lines named in the table) and preview again
+          {importable > 0 ? `, or import the ${plural(importable, 'good row')} now and keep the others in the box to fix.` : '.'}
+        </p>
+      )}
+    </>
+  );
+}
+
+/** Preview, and Import: every row, or the good rows alone when some cannot be imported as they are (decision 198). */
+function ImportActions({ state }: { state: ImportState }) {
+  const { current, busy, blocked, importable, invalid } = state;
+  const online = state.online;
+  return (
+    <div className="flex flex-wrap justify-end gap-2">
+      <button type="submit" className="btn btn-outline" disabled={busy !== null || !online} aria-busy={busy === 'preview' || undefined}>
+        {busy === 'preview' && <span className="loading loading-spinner loading-xs" aria-hidden="true" />}
+        Preview
+      </button>
+      {current && invalid > 0 && importable > 0 ? (
+        <button
+          type="button"
+          className="btn btn-primary"
+          onClick={() => void state.runImport(true)}
+          disabled={busy !== null || !online}
+          aria-busy={busy === 'import' || undefined}
+        >
+          {busy === 'import' && <span className="loading loading-spinner loading-xs" aria-hidden="true" />}
+          Import the {plural(importable, 'good row')}
+        </button>
+      ) : (
+        <button
+          type="button"
+          className="btn btn-primary"
+          onClick={() => void state.runImport()}
+          disabled={busy !== null || !online || blocked || importable === 0}
+          aria-busy={busy === 'import' || undefined}
+        >
+          {busy === 'import' && <span className="loading loading-spinner loading-xs" aria-hidden="true" />}
+          {current && !blocked ? `Import ${plural(importable, 'item')}` : 'Import'}
+        </button>
+      )}
+    </div>
+  );
+}
+
 /**
  * Import many items into a service's stock at once (decision 075): paste or choose a file, Preview (the
  * server checks every row by the single add's rules and for duplicates, writing nothing), then Import
@@ -112,7 +176,6 @@ function ImportProblemsTable({ rows, refused }: { rows: ServiceStockImportRow[];
  * "import", which holds "port": the add form's Port field keeps a label no other field contains (voice
  * control and label lookups find it alone).
  */
-// eslint-disable-next-line max-lines-per-function -- over 80 lines once the formatter came (decision 223); to split (issue 34)
 export function ServiceStockImport({
   serviceId,
   kind,
@@ -125,9 +188,8 @@ export function ServiceStockImport({
   onImported: (count: number) => Promise<void> | void;
 }) {
   const state = useServiceStockImport(serviceId, kind, online, onImported);
-  const { current, refused, preview, problem, busy, blocked, needsOverride, importable, invalid, override } = state;
+  const { current, problem, blocked, needsOverride, override } = state;
   const ids = { title: useId(), text: useId(), file: useId(), format: useId(), problem: useId(), summary: useId(), split: useId() };
-  const shown = refused ?? current?.rows.filter((row) => row.problems.length > 0) ?? [];
 
   return (
     <section aria-labelledby={ids.title} className="mt-6 border-t border-base-300 pt-4">
@@ -162,56 +224,14 @@ export function ServiceStockImport({
             {problem}
           </p>
         )}
-        {preview && !current && !refused && <p className="text-sm">The rows changed since the preview: preview them again before importing.</p>}
-        {current && (
-          <p id={ids.summary} className="text-sm" aria-live="polite">
-            Preview: {plural(current.counts.ok, 'row')} ready · {plural(current.counts.duplicates, 'row')} already in stock or delivered ·{' '}
-            {plural(current.counts.invalid, 'row')} with problems
-          </p>
-        )}
-        {shown.length > 0 && <ImportProblemsTable rows={shown} refused={refused !== null} />}
-        {current && invalid > 0 && (
-          <p className="text-sm" data-testid="import-blocked">
-            {plural(invalid, 'row')} cannot be imported as {invalid === 1 ? 'it is' : 'they are'}: fix {invalid === 1 ? 'it' : 'them'} in the box above (the
-            numbers beside it are the lines named in the table) and preview again
-            {importable > 0 ? `, or import the ${plural(importable, 'good row')} now and keep the others in the box to fix.` : '.'}
-          </p>
-        )}
+        <PreviewSummary state={state} ids={ids} />
         {current && needsOverride && !blocked && (
           <label className="flex items-center gap-2 text-sm">
             <input type="checkbox" className="checkbox checkbox-sm" checked={override} onChange={(event) => state.setOverride(event.target.checked)} />
             Add them anyway (duplicates of stock or of delivered orders)
           </label>
         )}
-        <div className="flex flex-wrap justify-end gap-2">
-          <button type="submit" className="btn btn-outline" disabled={busy !== null || !online} aria-busy={busy === 'preview' || undefined}>
-            {busy === 'preview' && <span className="loading loading-spinner loading-xs" aria-hidden="true" />}
-            Preview
-          </button>
-          {current && invalid > 0 && importable > 0 ? (
-            <button
-              type="button"
-              className="btn btn-primary"
-              onClick={() => void state.runImport(true)}
-              disabled={busy !== null || !online}
-              aria-busy={busy === 'import' || undefined}
-            >
-              {busy === 'import' && <span className="loading loading-spinner loading-xs" aria-hidden="true" />}
-              Import the {plural(importable, 'good row')}
-            </button>
-          ) : (
-            <button
-              type="button"
-              className="btn btn-primary"
-              onClick={() => void state.runImport()}
-              disabled={busy !== null || !online || blocked || importable === 0}
-              aria-busy={busy === 'import' || undefined}
-            >
-              {busy === 'import' && <span className="loading loading-spinner loading-xs" aria-hidden="true" />}
-              {current && !blocked ? `Import ${plural(importable, 'item')}` : 'Import'}
-            </button>
-          )}
-        </div>
+        <ImportActions state={state} />
       </form>
     </section>
   );

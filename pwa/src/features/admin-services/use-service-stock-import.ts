@@ -86,6 +86,7 @@ export function useServiceStockImport(serviceId: string, kind: ServiceStockKind,
     const { kept, left } = goodOnly ? splitOutRows(text, invalidRows, kind, split) : { kept: text, left: '' };
     setBusy('import');
     setProblem(null);
+    let imported: number | null = null;
     try {
       const result = await unwrap(
         api['service-stocks'].batch.$post({ json: { id: importId, serviceId, text: kept, ...splitBody, ...(override && { overrideDuplicates: true }) } }),
@@ -95,7 +96,7 @@ export function useServiceStockImport(serviceId: string, kind: ServiceStockKind,
       setPreview(null);
       setOverride(false);
       setImportId(crypto.randomUUID());
-      await onImported(result.imported);
+      imported = result.imported;
     } catch (error) {
       // Stock changed since the preview: the server's answer lists the rows at fault; nothing was imported.
       const rows = hasCode(error, 'bad_request', 'duplicate_credentials') ? (error.details as { rows?: ServiceStockImportRow[] } | undefined)?.rows : undefined;
@@ -107,10 +108,13 @@ export function useServiceStockImport(serviceId: string, kind: ServiceStockKind,
     } finally {
       setBusy(null);
     }
+    // The import is done once the server has answered: reading the stock list again (slow on a loaded device)
+    // never holds the form, so the rows left in the box can be fixed and previewed at once.
+    if (imported !== null) await onImported(imported);
   };
 
   const importable = current ? current.counts.ok + current.counts.duplicates : 0;
   /** Rows a preview found that cannot be imported as they are. */
   const invalid = current?.counts.invalid ?? 0;
-  return { ...draft, override, setOverride, busy, blocked, needsOverride, importable, invalid, askPreview, runImport };
+  return { ...draft, online, override, setOverride, busy, blocked, needsOverride, importable, invalid, askPreview, runImport };
 }
