@@ -65,12 +65,11 @@ export function createApp(deps: Deps) {
   app.use('*', webhooksAfterCommit(deps));
   // The public API (decision 173): every /api/v1 request acts as the account of its API key, within its scopes.
   app.use('/v1/*', apiKeyAuth(deps));
-  const orders = orderRoutes(deps);
   return app
     .route('/config', configRoutes(deps))
     .route('/services', serviceRoutes(deps))
     .route('/users', userRoutes(deps))
-    .route('/orders', orders)
+    .route('/orders', orderRoutes(deps))
     .route('/orders', orderPaymentRoutes(deps))
     .route('/admin/orders', adminOrderRoutes(deps))
     .route('/admin/credentials', adminCredentialRoutes(deps))
@@ -90,7 +89,7 @@ export function createApp(deps: Deps) {
     .route('/admin/coupons', adminCouponRoutes(deps))
     .route('/tickets', ticketRoutes(deps))
     .route('/admin/api-keys', adminApiKeyRoutes(deps))
-    .route('/v1', publicApiRoutes(deps, orders as unknown as Hono<never>) as unknown as Hono<AppEnv>)
+    .route('/v1', publicApiRoutes(deps) as unknown as Hono<AppEnv>)
     .route('/v1/webhooks', publicWebhookRoutes(deps) as unknown as Hono<AppEnv>)
     .route('/openapi.json', openApiRoutes())
     .route('/vaults', vaultRoutes(deps))

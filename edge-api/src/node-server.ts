@@ -47,7 +47,7 @@ import { createSecrets, decodeKey } from './lib/secrets.ts';
 import { fileRoutes } from './routes/files.ts';
 import { moveInlineImages } from './operations/move-inline-images.ts';
 import { hasDemoAccounts, seedDemoData, demoLogins, type DemoLogin } from './seed/demo-data.ts';
-import { demoPassword } from './seed/demo-passwords.ts';
+import { demoApiKey, demoPassword } from './seed/demo-passwords.ts';
 import { moveFromPglite, waitForDatabase } from './node-database-start.ts';
 
 /** What this process answers itself, rather than serving a file of the build. */
@@ -330,7 +330,12 @@ async function serveApp(
     root.route('/auth/v1', auth.app);
     if (standIn) root.route('/storage/v1', storageStandIn(blobs, keys.serviceRoleKey));
     // Passwords of this data directory's own (demo-passwords.ts), never published ones.
-    if (env.DEMO_DATA === '1') seeded = await seedDemoData(deps, (email) => demoPassword(keys.serviceRoleKey, email));
+    if (env.DEMO_DATA === '1')
+      seeded = await seedDemoData(
+        deps,
+        (email) => demoPassword(keys.serviceRoleKey, email),
+        () => demoApiKey(keys.serviceRoleKey),
+      );
     demoShop = await hasDemoAccounts(db);
   }
 

@@ -2,7 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
 import { connect, createServer as createNetServer, type AddressInfo } from 'node:net';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -19,7 +19,7 @@ import { silentLogger } from './lib/logger.ts';
 import { createSecrets, decodeKey } from './lib/secrets.ts';
 import { loadOrCreateLocalKeys } from './local-keys.ts';
 import { seedDemoData } from './seed/demo-data.ts';
-import { demoPassword } from './seed/demo-passwords.ts';
+import { demoApiKey, demoPassword } from './seed/demo-passwords.ts';
 import { demoLoginsIn } from './testing/demo-logins.ts';
 import type { Deps } from './deps.ts';
 import { appendTestLog, teeToTestLog } from './testing/test-logs.ts';
@@ -353,6 +353,11 @@ describe('npm start on the embedded Postgres server', () => {
     await eventually(() => first.output().includes('npm run demo:remove'));
     expect(first.output()).toContain(`admin@demo.test / ${logins.admin.password}`);
     expect(first.output()).not.toContain('demo-admin-1');
+    // The demo reseller's API key (decision 141): this data directory's own, on its login's line, once.
+    const keys = JSON.parse(await readFile(join(dataDir, 'keys.json'), 'utf8')) as { serviceRoleKey: string };
+    const demoKey = await demoApiKey(keys.serviceRoleKey);
+    expect(first.output().split(demoKey)).toHaveLength(2);
+    expect(first.output()).toMatch(new RegExp(`reseller@demo\\.test / demo-\\S+ +API key ${demoKey}`));
     expect(logins.admin.password).not.toBe(
       (await demoLoginsIn(await freshDataDir().then(async (other) => (await loadOrCreateLocalKeys(other), other)))).admin.password,
     );
@@ -374,7 +379,7 @@ describe('npm start on the embedded Postgres server', () => {
     expect(((await me.json()) as { userRole: string }).userRole).toBe('admin');
 
     const removed = runScript('scripts/demo-remove.ts', [], { DATA_DIR: dataDir, DATABASE_URL: '', SUPABASE_URL: '' });
-    expect(removed.stdout).toMatch(/Demo removed: 5 accounts, \d+ orders, 5 inventory accounts, \d+ services/);
+    expect(removed.stdout).toMatch(/Demo removed: 6 accounts, \d+ orders, 5 inventory accounts, \d+ services/);
     const demoAdmin = await supabase.auth.signInWithPassword({ email: 'admin@demo.test', password: logins.admin.password });
     expect(demoAdmin.error).not.toBeNull();
     first.child.kill('SIGTERM');

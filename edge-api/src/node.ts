@@ -40,7 +40,8 @@ try {
   if (server.demoLogins) {
     // Shown this once: the passwords are this data directory's own, and no log line repeats them.
     console.log('Demo shop created. Its logins (shown only now):');
-    for (const login of server.demoLogins) console.log(`  ${login.role.padEnd(9)} ${login.email} / ${login.password}`);
+    for (const login of server.demoLogins)
+      console.log(`  ${login.role.padEnd(9)} ${login.email} / ${login.password}${login.apiKey ? `  API key ${login.apiKey}` : ''}`);
   }
   if (server.demoShop) {
     console.log('This is a demo shop: remove the demo data and accounts with `npm run demo:remove`; make your own admin with `npm run admin`.');

@@ -73,7 +73,11 @@ export const apiServiceSchema = z.object({
   title: z.string(),
   description: z.string(),
   category: z.string(),
-  price: z.string().describe('The price this account pays, as the shop shows it.'),
+  price: z.string().describe("The price this account pays for one: its own price or discount when an admin set one, else the shop's list price."),
+  listPrice: z.string().describe('The price everyone pays for one, as the shop lists it.'),
+  tiers: z
+    .array(z.object({ minQuantity: z.number().int(), unitPrice: z.string() }))
+    .describe('Ordering `minQuantity` or more: the unit price this account pays (only tiers that lower it). Empty when the service is sold at one price.'),
   deliveryTime: z.string(),
   paymentMethods: z.array(z.string()),
   needsDetails: z.boolean().describe('When true, an order must carry a note with the details.'),

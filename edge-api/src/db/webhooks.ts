@@ -150,3 +150,24 @@ export async function listDeliveries(db: Db, endpointId: string, limit = 100) {
 
 /** Most live endpoints one account may have: each is a post per event. */
 export const ENDPOINTS_MAX = 10;
+
+/**
+ * An admin's Resend (decision 225): a finished delivery (delivered or given up) of a live endpoint is due
+ * again now, with the same webhook-id; the next attempt is its last unless it succeeds. Undefined when it
+ * is pending already, its endpoint is gone, or there is no such delivery.
+ */
+export async function resendDelivery(db: Db, id: string): Promise<{ id: string; endpoint_id: string } | undefined> {
+  const result = await sql<{ id: string; endpoint_id: string }>`
+    update webhook_deliveries d set state = 'pending', finished_at = null, claimed_until = null, next_attempt_at = now()
+    from webhook_endpoints e
+    where d.id = ${id} and d.state <> 'pending' and e.id = d.endpoint_id and e.deleted_at is null
+    returning d.id, d.endpoint_id`.execute(db);
+  return result.rows[0];
+}
+
+/** Deletes the deliveries delivered more than `days` days ago, with their attempts (decision 225); answers how many. */
+export async function sweepDeliveredWebhooks(db: Db, days: number): Promise<number> {
+  const result = await sql`
+    delete from webhook_deliveries where state = 'delivered' and finished_at < now() - ${days} * interval '1 day'`.execute(db);
+  return Number(result.numAffectedRows ?? 0n);
+}

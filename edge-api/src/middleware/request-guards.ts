@@ -91,17 +91,24 @@ export const refuseUnsafeText = createMiddleware(async (c, next) => {
 const WRITE_WINDOW_MS = 10 * 60_000;
 
 /**
- * Placing orders and uploading images, per signed-in user: past the limit, 429 with Retry-After until
- * the 10-minute window ends. Counted in the database, so every process and isolate shares them (decision 049).
+ * Orders placed per account in 10 minutes (`rateLimits.ordersPer10Min`): one count per account whether it
+ * orders in the app (POST /api/orders) or with an API key (POST /api/v1/orders, decision 224).
  */
-export function limitWrites(deps: Deps) {
-  const orders = createFixedWindowLimiter({
+export const createOrderLimiter = (deps: Deps) =>
+  createFixedWindowLimiter({
     db: deps.db,
     name: 'api.orders',
     limit: rateLimit(deps.config.rateLimits, 'ordersPer10Min'),
     windowMs: WRITE_WINDOW_MS,
     clock: deps.clock,
   });
+
+/**
+ * Placing orders and uploading images, per signed-in user: past the limit, 429 with Retry-After until
+ * the 10-minute window ends. Counted in the database, so every process and isolate shares them (decision 049).
+ */
+export function limitWrites(deps: Deps) {
+  const orders = createOrderLimiter(deps);
   const uploads = createFixedWindowLimiter({
     db: deps.db,
     name: 'api.uploads',

@@ -69,6 +69,35 @@ async function loadTiers(db: Db, serviceId: string): Promise<PriceRules['tiers']
   return rows.map((t) => ({ minQuantity: t.min_quantity, unitCents: Number(t.unit_cents) }));
 }
 
+type OwnPriceRow = { service_id: string | null; unit_cents: string | number | null; percent_off: string | number | null };
+
+/** One service's rules from its stored tiers and the customer's stored prices (a price for the service before a percentage off everything). */
+function rulesFrom(tiers: PriceRules['tiers'], own: OwnPriceRow[], serviceId: string): PriceRules {
+  const forService = own.find((row) => row.service_id === serviceId && row.unit_cents !== null);
+  const everything = own.find((row) => row.service_id === null && row.percent_off !== null);
+  return {
+    tiers,
+    customer: forService ? { unitCents: Number(forService.unit_cents) } : everything ? { percentOff: Number(everything.percent_off) } : undefined,
+  };
+}
+
+/**
+ * One line of a customer's price list (GET /api/v1/services): `price` is what an order of one is charged
+ * (the service's own text when the list price wins, as placeOrderIn keeps it), each tier the unit price an
+ * order of that many is charged, listed only when it is below the price of one.
+ */
+export function priceListEntry(listPrice: string, rules: PriceRules): { price: string; tiers: { minQuantity: number; unitPrice: string }[] } {
+  const one = priceFor(listPrice, 1, rules);
+  if (!one) return { price: listPrice, tiers: [] };
+  const tiers = [...rules.tiers]
+    .sort((a, b) => a.minQuantity - b.minQuantity)
+    .flatMap(({ minQuantity }) => {
+      const at = priceFor(listPrice, minQuantity, rules)!;
+      return toCents(at.unitPrice)! < toCents(one.unitPrice)! ? [{ minQuantity, unitPrice: at.unitPrice }] : [];
+    });
+  return { price: one.rule.kind === 'list' ? listPrice : one.unitPrice, tiers };
+}
+
 /** The tiers of a service and this customer's price rules, as stored. */
 export async function loadPriceRules(db: Db, serviceId: string, userId: string): Promise<PriceRules> {
   const [tiers, own] = await Promise.all([
@@ -80,11 +109,19 @@ export async function loadPriceRules(db: Db, serviceId: string, userId: string):
       .where((eb) => eb.or([eb('service_id', '=', serviceId), eb('service_id', 'is', null)]))
       .execute(),
   ]);
-  // A price for this service comes before a percentage off everything.
-  const forService = own.find((row) => row.service_id !== null && row.unit_cents !== null);
-  const everything = own.find((row) => row.service_id === null && row.percent_off !== null);
-  return {
-    tiers,
-    customer: forService ? { unitCents: Number(forService.unit_cents) } : everything ? { percentOff: Number(everything.percent_off) } : undefined,
-  };
+  return rulesFrom(tiers, own, serviceId);
+}
+
+/** Every service's rules for one customer, read in two queries (a price list: GET /api/v1/services). */
+export async function loadAccountPriceRules(db: Db, userId: string): Promise<(serviceId: string) => PriceRules> {
+  const [tiers, own] = await Promise.all([
+    db.selectFrom('service_price_tiers').select(['service_id', 'min_quantity', 'unit_cents']).execute(),
+    db.selectFrom('customer_prices').select(['service_id', 'unit_cents', 'percent_off']).where('user_id', '=', userId).execute(),
+  ]);
+  return (serviceId) =>
+    rulesFrom(
+      tiers.filter((t) => t.service_id === serviceId).map((t) => ({ minQuantity: t.min_quantity, unitCents: Number(t.unit_cents) })),
+      own,
+      serviceId,
+    );
 }

@@ -38,13 +38,18 @@ export function toApiOrder(order: Order, reveal: boolean): ApiOrder {
   return answer;
 }
 
-/** A service as a key with services:read reads it: what ordering it takes, at the price the shop shows. */
-export const toApiService = (row: ServiceRow): ApiService => ({
+/**
+ * A service as a key with services:read reads it, at the prices of the key's account (`listEntry`, from
+ * operations/pricing.ts: what an order of one, or of a tier's quantity, is charged).
+ */
+export const toApiService = (row: ServiceRow, listEntry: { price: string; tiers: { minQuantity: number; unitPrice: string }[] }): ApiService => ({
   id: row.id,
   title: row.title,
   description: row.description,
   category: row.category,
-  price: row.price,
+  price: listEntry.price,
+  listPrice: row.price,
+  tiers: listEntry.tiers,
   deliveryTime: row.delivery_time,
   paymentMethods: row.payment_methods,
   needsDetails: row.needs_details,

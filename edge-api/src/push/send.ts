@@ -12,6 +12,7 @@ import {
 } from '../db/push.ts';
 import type { PushPayload } from '../db/schema.ts';
 import type { Deps } from '../deps.ts';
+import { inFlightSet, repeatRounds } from '../lib/outbox-timer.ts';
 
 /** Messages taken per round, sent side by side: a burst is sent in rounds until nothing is due. */
 const ROUND = 20;
@@ -31,10 +32,8 @@ const MAX_RETRY_AFTER_MS = 3_600_000;
 export const PUSH_MAX_AGE_MS = 24 * 3_600_000;
 
 /** The sends still running in this process: tests wait for them. */
-const inFlight = new Set<Promise<void>>();
-export const pushesSettled = async (): Promise<void> => {
-  while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
-};
+const inFlight = inFlightSet();
+export const pushesSettled = (): Promise<void> => inFlight.settled();
 
 /** Where a subscription points, without its secret path: safe for a log line. */
 const pushHost = (endpoint: string) => {
@@ -152,10 +151,7 @@ async function sendMessage(deps: Deps, message: ClaimedPush, signal?: AbortSigna
  * process stopping): those messages are put back as failed attempts.
  */
 export function sendWaitingPushes(deps: Deps, options: { signal?: AbortSignal } = {}): Promise<void> {
-  const run = sendDuePushes(deps, options.signal);
-  inFlight.add(run);
-  void run.finally(() => inFlight.delete(run));
-  return run;
+  return inFlight.track(sendDuePushes(deps, options.signal));
 }
 
 async function sendDuePushes(deps: Deps, signal: AbortSignal | undefined): Promise<void> {
@@ -178,21 +174,8 @@ async function sendDuePushes(deps: Deps, signal: AbortSignal | undefined): Promi
  * send, or left by a process that stopped) goes, even when no write happens. `stop` cuts a round short
  * and waits for it, so the database can close after.
  */
-export function sendDuePushesEvery(deps: Deps, everyMs: number): { stop(): Promise<void> } {
-  const stopping = new AbortController();
-  let round: Promise<void> | undefined;
-  const timer = setInterval(() => {
-    round ??= sendWaitingPushes(deps, { signal: stopping.signal }).finally(() => (round = undefined));
-  }, everyMs);
-  timer.unref();
-  return {
-    stop: async () => {
-      clearInterval(timer);
-      stopping.abort();
-      await round;
-    },
-  };
-}
+export const sendDuePushesEvery = (deps: Deps, everyMs: number): { stop(): Promise<void> } =>
+  repeatRounds(everyMs, (signal) => sendWaitingPushes(deps, { signal }));
 
 /**
  * After a change has answered (its transaction committed, the answer on its way), the messages it wrote

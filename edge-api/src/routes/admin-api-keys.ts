@@ -3,7 +3,8 @@ import { idParam } from '../contract/fields.ts';
 import { createApiKeyBody, type AdminWebhook, type CreatedApiKey } from '../contract/partners.ts';
 import { findApiKey, insertApiKey, listApiKeys, presentApiKey, revokeApiKey } from '../db/api-keys.ts';
 import { recordAudit } from '../db/audit.ts';
-import { listAllEndpoints, listDeliveries } from '../db/webhooks.ts';
+import { listAllEndpoints, listDeliveries, resendDelivery } from '../db/webhooks.ts';
+import { sendDueWebhooks } from '../webhooks/send.ts';
 import { toApiWebhook, toApiWebhookDelivery } from '../presenters/webhooks.ts';
 import type { Deps } from '../deps.ts';
 import { badRequest, conflict, notFound } from '../errors.ts';
@@ -65,6 +66,30 @@ export function adminApiKeyRoutes(deps: Deps) {
           return (await findApiKey(trx, id))!;
         });
         return c.json(presentApiKey(row));
+      })
+      // Resend (decision 225): a finished delivery is posted again now, with the same webhook-id.
+      .post('/webhooks/deliveries/:id/resend', validate('param', idParam), async (c) => {
+        const { id } = c.req.valid('param');
+        const due = await deps.db.transaction().execute(async (trx) => {
+          const found = await trx.selectFrom('webhook_deliveries').select(['id', 'state']).where('id', '=', id).executeTakeFirst();
+          if (!found) throw notFound('Webhook delivery');
+          const resent = await resendDelivery(trx, id);
+          if (!resent) throw conflict(found.state === 'pending' ? 'This delivery is still being sent' : 'Its endpoint was deleted');
+          await recordAudit(trx, c.get('user'), {
+            action: 'webhook_delivery.resend',
+            entity: 'webhook_endpoint',
+            entityId: resent.endpoint_id,
+            details: { deliveryId: id, from: found.state },
+          });
+          return resent;
+        });
+        const run = sendDueWebhooks(deps);
+        try {
+          c.executionCtx.waitUntil(run);
+        } catch {
+          // Node: no execution context; the post runs on.
+        }
+        return c.json({ id: due.id, state: 'pending' as const }, 202);
       })
   );
 }

@@ -1,16 +1,18 @@
-import type { Hono, MiddlewareHandler } from 'hono';
 import { Hono as Router } from 'hono';
 import { idempotencyHeader, idParam } from '../contract/fields.ts';
-import { revealBody } from '../contract/order-requests.ts';
+import { placeOrderBody, revealBody } from '../contract/order-requests.ts';
 import { apiOrdersQuery } from '../contract/partners.ts';
 import { readForwardCursor, writeOrderCursor, type OrderCursor } from '../db/order-cursor.ts';
 import { findOrder, listUserOrdersPage } from '../db/orders.ts';
 import type { OrderRow } from '../db/schema.ts';
 import { listServices } from '../db/services.ts';
 import type { Deps } from '../deps.ts';
-import { badRequest, notFound } from '../errors.ts';
+import { badRequest, notFound, RateLimitedError } from '../errors.ts';
+import { createOrderLimiter } from '../middleware/request-guards.ts';
+import { placeOrderIn } from '../operations/place-order.ts';
 import { validate } from '../lib/validate.ts';
 import { requireScope, type ApiKeyEnv } from '../middleware/api-key.ts';
+import { loadAccountPriceRules, priceListEntry } from '../operations/pricing.ts';
 import { createRevealLimiter, logReveal } from '../operations/reveal-log.ts';
 import { toApiOrder, toApiService } from '../presenters/api-orders.ts';
 import { presentOrder } from '../presenters/orders.ts';
@@ -22,31 +24,6 @@ function readCursor(text: string): OrderCursor {
   return cursor;
 }
 
-/**
- * The app's own placement, POST /api/orders, run as it is (its middleware, validation and handler, taken
- * from the order routes' table): the price, the coupon, the stock and the audit are whatever placing an
- * order from the app does, now and after any change to it (decision 173).
- */
-function appPlacement(orders: Hono<never>): MiddlewareHandler[] {
-  const handlers = orders.routes.filter((route) => route.method === 'POST' && route.path === '/').map((route) => route.handler as MiddlewareHandler);
-  if (handlers.length === 0) throw new Error('POST /api/orders is gone: /api/v1/orders places orders through it');
-  return handlers;
-}
-
-/** The placement's answer ({ success, order } for the app) turned into the public order shape. */
-function asApiOrder(deps: Deps): MiddlewareHandler<ApiKeyEnv> {
-  return async (c, next) => {
-    await next();
-    if (c.res.status >= 300) return;
-    const { order } = (await c.res.clone().json()) as { order: { id: string } };
-    const row = await findOrder(deps.db, order.id);
-    if (!row) throw notFound('Order');
-    const status = c.res.status === 201 ? 201 : 200;
-    c.res = undefined;
-    c.res = c.json(toApiOrder(await presentOrder(row, 'owner', deps.secrets, deps.blobs), false), status);
-  };
-}
-
 /** The account's own order, or 404 (another account's order is not told apart from none). */
 async function ownOrder(deps: Deps, userId: string, id: string) {
   const row = await findOrder(deps.db, id);
@@ -56,13 +33,27 @@ async function ownOrder(deps: Deps, userId: string, id: string) {
 
 /**
  * /api/v1: the public API for resellers and automation (docs/api.md, decision 173). createApp puts the key
- * check (middleware/api-key.ts) in front of it, and hands over the app's order routes for their placement.
+ * check (middleware/api-key.ts) in front of it.
  */
-export function publicApiRoutes(deps: Deps, orders: Hono<never>) {
+export function publicApiRoutes(deps: Deps) {
   const reveals = createRevealLimiter(deps);
+  const orderLimit = createOrderLimiter(deps);
   return new Router<ApiKeyEnv>()
-    .get('/services', requireScope('services:read'), async (c) => c.json((await listServices(deps.db)).map(toApiService)))
-    .post('/orders', requireScope('orders:write'), asApiOrder(deps), ...appPlacement(orders))
+    .get('/services', requireScope('services:read'), async (c) => {
+      // The account's own prices (decision 224): the numbers an order placed with this key is charged.
+      const [services, rulesOf] = await Promise.all([listServices(deps.db), loadAccountPriceRules(deps.db, c.get('user')!.id)]);
+      return c.json(services.map((row) => toApiService(row, priceListEntry(row.price, rulesOf(row.id)))));
+    })
+    .post('/orders', requireScope('orders:write'), validate('json', placeOrderBody), async (c) => {
+      // As the app's POST /api/orders (decision 173): the same body, placement (price, coupon, audit) and
+      // per-account order limit, counted together with the account's orders from the app (decision 224).
+      const me = c.get('user')!;
+      const allowed = await orderLimit.hit(me.id);
+      if (!allowed.allowed) throw new RateLimitedError(allowed.retryAfterSeconds);
+      const { id = crypto.randomUUID(), productId, note = '', paymentMethod, couponCode, quantity } = c.req.valid('json');
+      const result = await deps.db.transaction().execute((trx) => placeOrderIn(trx, deps, me, { id, productId, note, paymentMethod, couponCode, quantity }));
+      return c.json(toApiOrder(await presentOrder(result.row, 'owner', deps.secrets, deps.blobs), false), result.created ? 201 : 200);
+    })
     .get('/orders', requireScope('orders:read'), validate('query', apiOrdersQuery), async (c) => {
       const { limit = 50, cursor } = c.req.valid('query');
       // The same page and cursor as the app's own list (decision 185).

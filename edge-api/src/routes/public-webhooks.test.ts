@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminWebhook, ApiOrder, ApiWebhookDelivery, CreatedApiKey } from '../contract/partners.ts';
 import { createApiHarness, remoteApi, type ApiHarness, type TestUser } from '../testing/api-harness.ts';
 import { createOrderFixtures, type ErrorBody } from '../testing/order-fixtures.ts';
+import { sweepDeliveredWebhooks } from '../db/webhooks.ts';
 import { endpointProblem } from '../webhooks/endpoint-url.ts';
 import { sendDueWebhooks, webhooksSettled } from '../webhooks/send.ts';
 
@@ -197,6 +198,48 @@ describe('webhook endpoints', () => {
     ]);
     expect(JSON.stringify(seen.body)).not.toContain(registered.body.secret);
     expect((await api.call('GET', '/api/admin/api-keys/webhooks', { user: moderator })).status).toBe(403);
+  });
+
+  it('an admin resends a finished delivery with the same webhook-id; delivered ones are swept after their keeping (decision 225)', async () => {
+    const owner = await api.createUser('user', 'resent');
+    const headers = await keyFor(owner);
+    const registered = await api.call<{ id: string }>('POST', '/api/v1/webhooks', {
+      headers,
+      json: { url: `http://localhost:${port}/hook`, events: ['order.paid'] },
+    });
+    const placed = await api.call<ApiOrder>('POST', '/api/v1/orders', { headers, json: { productId: fixtures.serviceId } });
+    expect((await api.call('PUT', `/api/admin/orders/${placed.body.id}`, { user: moderator, json: { paymentStatus: 'paid' } })).status).toBe(200);
+    await settled();
+    for (let round = 0; round < 2; round += 1) await nextRound();
+    const [delivery] = (await api.call<ApiWebhookDelivery[]>('GET', `/api/v1/webhooks/${registered.body.id}/deliveries`, { headers })).body;
+    expect(delivery!.state).toBe('delivered');
+
+    const resend = (user: TestUser, id = delivery!.id) => api.call<ErrorBody>('POST', `/api/admin/api-keys/webhooks/deliveries/${id}/resend`, { user });
+    expect((await resend(moderator)).status).toBe(403);
+    expect((await resend(admin, crypto.randomUUID())).status).toBe(404);
+    const posted = received.filter((post) => post.id === delivery!.id).length;
+    expect((await resend(admin)).status).toBe(202);
+    await settled();
+    expect(received.filter((post) => post.id === delivery!.id)).toHaveLength(posted + 1);
+    const again = (await api.call<ApiWebhookDelivery[]>('GET', `/api/v1/webhooks/${registered.body.id}/deliveries`, { headers })).body[0]!;
+    expect(again).toMatchObject({ id: delivery!.id, state: 'delivered' });
+    expect(again.attempts.map((a) => a.status)).toEqual([500, 500, 200, 200]);
+    const audit = await api.db.selectFrom('audit_log').select(['action', 'details']).where('action', '=', 'webhook_delivery.resend').execute();
+    expect(audit.map((a) => a.details)).toContainEqual({ deliveryId: delivery!.id, from: 'delivered' });
+
+    // Kept 30 days once delivered, then swept with its attempts; a delivery still pending is never swept.
+    await api.db
+      .updateTable('webhook_deliveries')
+      .set({ finished_at: new Date(Date.now() - 31 * 86_400_000) })
+      .where('id', '=', delivery!.id)
+      .execute();
+    const pending = await api.db.selectFrom('webhook_deliveries').select('id').where('state', '=', 'pending').execute();
+    expect(await sweepDeliveredWebhooks(api.db, 30)).toBeGreaterThanOrEqual(1);
+    expect(await api.db.selectFrom('webhook_deliveries').select('id').where('id', '=', delivery!.id).execute()).toEqual([]);
+    expect(await api.db.selectFrom('webhook_attempts').select('id').where('delivery_id', '=', delivery!.id).execute()).toEqual([]);
+    const stillPending = await api.db.selectFrom('webhook_deliveries').select('id').where('state', '=', 'pending').execute();
+    expect(stillPending.map((d) => d.id).sort()).toEqual(pending.map((d) => d.id).sort());
+    expect((await api.call<ApiWebhookDelivery[]>('GET', `/api/v1/webhooks/${registered.body.id}/deliveries`, { headers })).body).toEqual([]);
   });
 
   it('never follow a redirect: a 3xx is a failed attempt', async () => {

@@ -63,8 +63,15 @@ describe('opening and answering', () => {
       expect(mail?.text).toContain('It is on its way.');
       expect(await bench.api.db.selectFrom('mail_outbox').selectAll().execute()).toHaveLength(0);
     }
+    // The customer's bell (decision 141): their list counts the answered ticket until they read it.
+    const mine = await bench.api.call<TicketList>('GET', '/api/tickets', { user: customer });
+    expect(mine.body.unread).toBe(1);
+    expect(mine.body.tickets.find((t) => t.id === opened.body.id)?.unreadByCustomer).toBe(1);
     const seen = await bench.api.call<Answer>('POST', `/api/tickets/${opened.body.id}/read`, { user: customer });
     expect(seen.body.unreadByCustomer).toBe(0);
+    expect((await bench.api.call<TicketList>('GET', '/api/tickets', { user: customer })).body.unread).toBe(0);
+    // The customer's own follow-up never rings their bell.
+    expect((await reply(customer, opened.body.id, 'Thanks!')).body.unreadByCustomer).toBe(0);
   });
 
   it('either side closes; a new message reopens it', async () => {

@@ -11,6 +11,8 @@ import type { Deps } from '../deps.ts';
 import { DEMO_AUTH_IMAGE, demoAuthPng, demoImage } from './demo-images.ts';
 import { demoPaymentInstructions, seedShowcaseOrders, seedShowcaseStock, showcaseServices } from './demo-showcase.ts';
 import { seedDemoTicket } from './demo-ticket.ts';
+import { DEMO_RESELLER, seedDemoReseller } from './demo-reseller.ts';
+import { newApiKey } from '../lib/api-key-secret.ts';
 
 /** The demo accounts one signs in with; their passwords come from demo-passwords.ts, per data directory. */
 export const demoLogins = [
@@ -28,6 +30,8 @@ export interface DemoLogin {
   email: string;
   password: string;
   role: string;
+  /** The demo reseller's API key (decision 141), on its login only. */
+  apiKey?: string;
 }
 
 const services: ServiceFields[] = [
@@ -273,7 +277,11 @@ async function seedOrders(
  * Fills an empty database with a shop to try: staff and customers who can sign in, services in every
  * category, orders in every state and an inventory of accounts. Returns false when there is data already.
  */
-export async function seedDemoData(deps: Deps, passwordFor: (email: string) => Promise<string>): Promise<DemoLogin[] | undefined> {
+export async function seedDemoData(
+  deps: Deps,
+  passwordFor: (email: string) => Promise<string>,
+  apiKeyFor: () => Promise<string> = async () => (await newApiKey()).secret,
+): Promise<DemoLogin[] | undefined> {
   return deps.db.transaction().execute(async (trx) => {
     const existing = await trx.selectFrom('users').select('id').limit(1).executeTakeFirst();
     const existingAuth = await trx.selectFrom('auth_users').select('id').limit(1).executeTakeFirst();
@@ -301,7 +309,10 @@ export async function seedDemoData(deps: Deps, passwordFor: (email: string) => P
     await seedShowcaseStock(trx, deps, showcase);
     await seedShowcaseOrders(trx, deps, showcase);
     await seedDemoTicket(trx, showcase);
-    return Promise.all(demoLogins.map(async (login) => ({ email: login.email, password: await passwordFor(login.email), role: login.role })));
+    const reseller = { ...DEMO_RESELLER, password: await passwordFor(DEMO_RESELLER.email), apiKey: await apiKeyFor() };
+    await seedDemoReseller(trx, { ...showcase, ...reseller, tieredServiceId: showcase.serviceIds.get('SOCKS5 Proxy Pack (5 proxies)') });
+    const logins = await Promise.all(demoLogins.map(async (login) => ({ email: login.email, password: await passwordFor(login.email), role: login.role })));
+    return [...logins, { email: reseller.email, password: reseller.password, role: reseller.role, apiKey: reseller.apiKey }];
   });
 }
 
@@ -329,6 +340,9 @@ export async function removeDemoData(db: Deps['db']): Promise<DemoRemoval> {
       ids.length === 0 ? [] : await trx.updateTable('orders').set(gone).where('user_id', 'in', ids).where('deleted_at', 'is', null).returning('id').execute();
     // Their support tickets too (decision 169).
     if (ids.length > 0) await trx.updateTable('tickets').set(gone).where('user_id', 'in', ids).where('deleted_at', 'is', null).execute();
+    // And their API keys (the demo reseller's, decision 141).
+    if (ids.length > 0)
+      await trx.updateTable('api_keys').set({ revoked_at: writeTime() }).where('user_id', 'in', ids).where('revoked_at', 'is', null).execute();
     const stocks = await trx
       .updateTable('wise_stocks')
       .set(gone)

@@ -5,7 +5,8 @@ import type { SiteSettings } from '../contract/settings.ts';
 import type { TicketList } from '../contract/tickets.ts';
 import { inProcessHarness } from '../testing/api-harness.ts';
 import { removeDemoData, seedDemoData } from './demo-data.ts';
-import { demoPassword } from './demo-passwords.ts';
+import { demoApiKey, demoPassword } from './demo-passwords.ts';
+import type { ApiService } from '../contract/partners.ts';
 import { showcaseServices } from './demo-showcase.ts';
 
 /**
@@ -21,7 +22,21 @@ const demoUser = async (email: string) => {
 
 beforeAll(async () => {
   api = await inProcessHarness();
-  expect(await seedDemoData(api.deps, (email) => demoPassword('showcase-test', email))).toHaveLength(3);
+  const logins = await seedDemoData(
+    api.deps,
+    (email) => demoPassword('showcase-test', email),
+    () => demoApiKey('showcase-test'),
+  );
+  expect(logins).toHaveLength(4);
+  // Only the reseller's login carries the key, and it is this data directory's own.
+  expect(logins!.filter((login) => login.apiKey !== undefined)).toEqual([
+    {
+      email: 'reseller@demo.test',
+      role: 'reseller',
+      password: await demoPassword('showcase-test', 'reseller@demo.test'),
+      apiKey: await demoApiKey('showcase-test'),
+    },
+  ]);
 });
 afterAll(() => api?.close());
 
@@ -85,6 +100,20 @@ describe('the demo shop', () => {
     expect(notices).toEqual([{ kind: 'ticket' }]);
   });
 
+  it("has a reseller whose API key reads the shop at the reseller's own prices, stored only as its SHA-256 (decision 141)", async () => {
+    const key = await demoApiKey('showcase-test');
+    expect(key).toMatch(/^sk_[A-Za-z0-9_-]{43}$/);
+    expect(await demoApiKey('another-data-dir')).not.toBe(key);
+    const headers = { authorization: `Bearer ${key}` };
+    const services = await api.call<ApiService[]>('GET', '/api/v1/services', { headers });
+    expect(services.status).toBe(200);
+    const proxies = services.body.find((s) => s.title === 'SOCKS5 Proxy Pack (5 proxies)')!;
+    // 20 % off the list price of 8, and below that only the 20+ tier.
+    expect(proxies).toMatchObject({ price: '6.40', listPrice: '8', tiers: [{ minQuantity: 20, unitPrice: '5.50' }] });
+    const stored = await api.db.selectFrom('api_keys').select(['secret_hash', 'prefix']).execute();
+    expect(JSON.stringify(stored)).not.toContain(key.slice(11));
+  });
+
   it('is seeded once: a second start adds nothing, and demo:remove takes the showcase services and their stock', async () => {
     const count = async () =>
       Number(
@@ -103,5 +132,8 @@ describe('the demo shop', () => {
     expect(await api.db.selectFrom('tickets').select('id').where('deleted_at', 'is', null).execute()).toEqual([]);
     const left = await api.db.selectFrom('services').select('title').where('deleted_at', 'is', null).execute();
     expect(left.map((service) => service.title)).not.toContain(showcaseServices[0]!.title);
+    // The demo reseller's key goes with the demo accounts.
+    expect((await api.call('GET', '/api/v1/services', { headers: { authorization: `Bearer ${await demoApiKey('showcase-test')}` } })).status).toBe(401);
+    expect(await api.db.selectFrom('api_keys').select('id').where('revoked_at', 'is', null).execute()).toEqual([]);
   });
 });

@@ -291,6 +291,10 @@ export const routeTable: Record<string, RouteRow> = {
   'DELETE /api/tickets/:id': { access: 'admin', badInputs: [notUuid('/api/tickets/not-a-uuid')] },
   'GET /api/admin/api-keys': { access: 'admin', badInputs: [] },
   'GET /api/admin/api-keys/webhooks': { access: 'admin', badInputs: [] },
+  'POST /api/admin/api-keys/webhooks/deliveries/:id/resend': {
+    access: 'admin',
+    badInputs: [notUuid('/api/admin/api-keys/webhooks/deliveries/not-a-uuid/resend')],
+  },
   'POST /api/admin/api-keys': {
     access: 'admin',
     badInputs: [

@@ -1,5 +1,14 @@
 import type { MiddlewareHandler } from 'hono';
-import { claimDeliveries, finishDelivery, queuedWebhookCount, recordAttempt, retryDeliveryLater, type ClaimedDelivery } from '../db/webhooks.ts';
+import {
+  claimDeliveries,
+  finishDelivery,
+  queuedWebhookCount,
+  recordAttempt,
+  retryDeliveryLater,
+  sweepDeliveredWebhooks,
+  type ClaimedDelivery,
+} from '../db/webhooks.ts';
+import { inFlightSet, repeatRounds } from '../lib/outbox-timer.ts';
 import type { Deps } from '../deps.ts';
 import { endpointProblem } from './endpoint-url.ts';
 import { webhookHeaders } from './signature.ts';
@@ -17,11 +26,23 @@ export const WEBHOOK_LEASE_MS = 60_000;
 export const WEBHOOK_RETRY_DELAYS_MS = [5_000, 60_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 28_800_000, 28_800_000];
 export const WEBHOOK_MAX_ATTEMPTS = WEBHOOK_RETRY_DELAYS_MS.length + 1;
 
-const inFlight = new Set<Promise<void>>();
+const inFlight = inFlightSet();
 /** Tests wait for the posts still running in this process. */
-export const webhooksSettled = async (): Promise<void> => {
-  while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
-};
+export const webhooksSettled = (): Promise<void> => inFlight.settled();
+
+/** Delivered deliveries are kept this many days to be read, then swept (decision 225). */
+export const WEBHOOK_KEEP_DELIVERED_DAYS = 30;
+/** The sweep runs at most once an hour per process (or isolate). */
+const SWEEP_EVERY_MS = 3_600_000;
+let lastSweep = 0;
+
+async function sweepNow(deps: Deps): Promise<void> {
+  const now = deps.clock().getTime();
+  if (now - lastSweep < SWEEP_EVERY_MS) return;
+  lastSweep = now;
+  const swept = await sweepDeliveredWebhooks(deps.db, WEBHOOK_KEEP_DELIVERED_DAYS);
+  if (swept > 0) deps.logger.info('webhooks: delivered deliveries past their keeping were swept', { deliveries: swept, days: WEBHOOK_KEEP_DELIVERED_DAYS });
+}
 
 type Outcome = { status: number | null; error: string | null; ok: boolean };
 
@@ -77,6 +98,7 @@ async function deliver(deps: Deps, delivery: ClaimedDelivery, signal?: AbortSign
 export function sendDueWebhooks(deps: Deps, options: { signal?: AbortSignal } = {}): Promise<void> {
   const run = (async () => {
     try {
+      await sweepNow(deps);
       while (!options.signal?.aborted) {
         const taken = await claimDeliveries(deps.db, ROUND, WEBHOOK_LEASE_MS);
         await Promise.all(taken.map((delivery) => deliver(deps, delivery, options.signal)));
@@ -86,27 +108,12 @@ export function sendDueWebhooks(deps: Deps, options: { signal?: AbortSignal } = 
       deps.logger.warn('webhooks: the waiting deliveries could not be read', { error: error instanceof Error ? error.message : String(error) });
     }
   })();
-  inFlight.add(run);
-  void run.finally(() => inFlight.delete(run));
-  return run;
+  return inFlight.track(run);
 }
 
 /** The Node entry's sender of retries: every `everyMs`, what is due goes. */
-export function sendDueWebhooksEvery(deps: Deps, everyMs: number): { stop(): Promise<void> } {
-  const stopping = new AbortController();
-  let round: Promise<void> | undefined;
-  const timer = setInterval(() => {
-    round ??= sendDueWebhooks(deps, { signal: stopping.signal }).finally(() => (round = undefined));
-  }, everyMs);
-  timer.unref();
-  return {
-    stop: async () => {
-      clearInterval(timer);
-      stopping.abort();
-      await round;
-    },
-  };
-}
+export const sendDueWebhooksEvery = (deps: Deps, everyMs: number): { stop(): Promise<void> } =>
+  repeatRounds(everyMs, (signal) => sendDueWebhooks(deps, { signal }));
 
 /** After a change that wrote deliveries has answered, they are posted in the background (as pushAfterCommit). */
 export function webhooksAfterCommit(deps: Deps): MiddlewareHandler {

@@ -12,6 +12,7 @@ import { useDismiss } from '../components/use-dismiss.ts';
 import { useSignOut } from '../components/use-sign-out.ts';
 import { useCurrentUser, useSettings } from '../db/device-hooks.ts';
 import { useAuth } from '../lib/auth.tsx';
+import { CustomerBell } from '../features/support/customer-bell.tsx';
 import { returnPath, signInHref } from '../lib/return-path.ts';
 
 interface MenuLink {
@@ -207,6 +208,7 @@ function SiteNav({ brandName }: { brandName: string }) {
 
         <div className="navbar-end gap-2">
           <InstallButton />
+          {signedIn && !isStaff && <CustomerBell />}
           {authButton}
         </div>
       </div>

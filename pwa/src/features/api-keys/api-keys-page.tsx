@@ -117,7 +117,7 @@ function ApiKeysEditor() {
           ))}
         </ul>
       </section>
-      <WebhookList webhooks={view.webhooks} />
+      <WebhookList webhooks={view.webhooks} onChange={load} />
     </div>
   );
 }

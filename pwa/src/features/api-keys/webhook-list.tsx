@@ -1,4 +1,34 @@
+import { useState } from 'react';
 import type { AdminWebhook, ApiWebhookDelivery } from '../../../../edge-api/src/contract/partners.ts';
+import { api, unwrap } from '../../lib/api-client.ts';
+
+/** Resend (decision 225): a finished delivery is posted again now; the list is read again after. */
+function ResendButton({ delivery, onResent }: { delivery: ApiWebhookDelivery; onResent: () => void }) {
+  const [state, setState] = useState<'idle' | 'sending' | 'failed'>('idle');
+  if (delivery.state === 'pending') return null;
+  const resend = async () => {
+    setState('sending');
+    try {
+      await unwrap(api.admin['api-keys'].webhooks.deliveries[':id'].resend.$post({ param: { id: delivery.id } }));
+      setState('idle');
+      onResent();
+    } catch {
+      setState('failed');
+    }
+  };
+  return (
+    <>
+      <button type="button" className="btn btn-outline btn-xs min-h-11" disabled={state === 'sending'} onClick={() => void resend()}>
+        {state === 'sending' ? 'Resending…' : 'Resend'}
+        <span className="sr-only">
+          {' '}
+          the {delivery.event} delivery of order #{delivery.orderId.slice(-8)}
+        </span>
+      </button>
+      {state === 'failed' && <span role="alert"> Could not resend.</span>}
+    </>
+  );
+}
 
 const stateBadge: Record<ApiWebhookDelivery['state'], string> = { pending: 'badge-warning', delivered: 'badge-success', failed: 'badge-error' };
 
@@ -6,7 +36,7 @@ const stateBadge: Record<ApiWebhookDelivery['state'], string> = { pending: 'badg
 const attemptText = (attempt: ApiWebhookDelivery['attempts'][number]) => `${attempt.status ?? 'no answer'}${attempt.error ? ` (${attempt.error})` : ''}`;
 
 /** Every account's webhook endpoints and their newest deliveries, each with its attempts (decision 174). */
-export function WebhookList({ webhooks }: { webhooks: AdminWebhook[] }) {
+export function WebhookList({ webhooks, onChange = () => {} }: { webhooks: AdminWebhook[]; onChange?: () => void }) {
   return (
     <section aria-labelledby="webhook-list-title" className="space-y-2">
       <h2 id="webhook-list-title" className="text-lg font-bold">
@@ -34,6 +64,9 @@ export function WebhookList({ webhooks }: { webhooks: AdminWebhook[] }) {
                       <th scope="col">Order</th>
                       <th scope="col">State</th>
                       <th scope="col">Attempts</th>
+                      <th scope="col">
+                        <span className="sr-only">Actions</span>
+                      </th>
                     </tr>
                   </thead>
                   <tbody>
@@ -45,6 +78,9 @@ export function WebhookList({ webhooks }: { webhooks: AdminWebhook[] }) {
                           <span className={`badge ${stateBadge[delivery.state]}`}>{delivery.state}</span>
                         </td>
                         <td>{delivery.attempts.map(attemptText).join(', ') || 'none yet'}</td>
+                        <td>
+                          <ResendButton delivery={delivery} onResent={onChange} />
+                        </td>
                       </tr>
                     ))}
                   </tbody>
