@@ -32,6 +32,7 @@ import * as deviceVaults from '../../../migrations/2026-11-29-0330_device_vaults
 import * as keysetOrderIndexes from '../../../migrations/2026-11-29-0340_keyset_order_indexes.ts';
 import * as orderUpdatedIndex from '../../../migrations/2026-11-29-0341_order_updated_index.ts';
 import * as versionsFromASequence from '../../../migrations/2026-11-29-0350_versions_from_a_sequence.ts';
+import * as keysetListIndexes from '../../../migrations/2026-11-29-0440_keyset_list_indexes.ts';
 
 // Listed by hand so the Workers bundle needs no file system; add each new migration here.
 const migrations: Record<string, Migration> = {
@@ -67,6 +68,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-29-0340_keyset_order_indexes': keysetOrderIndexes,
   '2026-11-29-0341_order_updated_index': orderUpdatedIndex,
   '2026-11-29-0350_versions_from_a_sequence': versionsFromASequence,
+  '2026-11-29-0440_keyset_list_indexes': keysetListIndexes,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
