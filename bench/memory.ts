@@ -49,11 +49,20 @@ export function memoryOf(appPid: number): { rssMb: number; pssMb: number; proces
   return { rssMb: rss / 1024, pssMb: pss / 1024, processes: pids.length };
 }
 
-/** The app's process: the parent of its embedded Postgres, whose pid heads postmaster.pid. */
-const appPidOf = (dataDir: string) => {
-  const pgPid = Number(readFileSync(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
-  const stat = readFileSync(`/proc/${pgPid}/stat`, 'utf8');
+const parentOf = (pid: number) => {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+};
+
+/**
+ * The app's process: the nearest ancestor of its embedded Postgres (whose pid heads postmaster.pid) that
+ * runs edge-api/src/node.ts; Postgres runs under a watcher shell between them.
+ */
+const appPidOf = (dataDir: string) => {
+  for (let pid = Number(readFileSync(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]); pid > 1; pid = parentOf(pid)) {
+    if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('edge-api/src/node.ts')) return pid;
+  }
+  throw new Error('the app process above the embedded Postgres was not found');
 };
 
 /**
@@ -95,10 +104,11 @@ export async function memoryBench(note: Note): Promise<void> {
     const lowest = Math.min(...samples.map((s) => s.rssMb));
     const requests = loads.reduce((n, r) => n + r.requests, 0);
     const errors = loads.reduce((n, r) => n + r.errors, 0);
+    const failures = loads.map((r) => JSON.stringify(r.failures ?? {})).join(' ');
     note(
       `memory of the app and its embedded Postgres within ${WATCH_SECONDS} s after ${LOAD_SECONDS} s of mixed load: RSS < ${BUDGET_MB} MB`,
       `RSS ${samples.map((s) => `${s.at} s ${s.rssMb.toFixed(0)} MB`).join(', ')} (PSS ${samples.map((s) => s.pssMb.toFixed(0)).join(', ')} MB)`,
-      `before the load RSS ${before.rssMb.toFixed(0)} MB (PSS ${before.pssMb.toFixed(0)} MB) in ${before.processes} processes; peak under load ${peak.toFixed(0)} MB; ${requests.toLocaleString('en-US')} requests, ${errors} errors; load average ${loadAverage()}`,
+      `before the load RSS ${before.rssMb.toFixed(0)} MB (PSS ${before.pssMb.toFixed(0)} MB) in ${before.processes} processes; peak under load ${peak.toFixed(0)} MB; ${requests.toLocaleString('en-US')} requests, ${errors} errors (${failures}); load average ${loadAverage()}`,
       lowest < BUDGET_MB,
     );
   } finally {
