@@ -1,6 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { apiSession, demoLogins, startServer } from '../e2e/harness.ts';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { apiSession, demoLogins, useDemoLoginsOf } from '../e2e/harness.ts';
 import { openDatabase } from '../edge-api/src/db/connect.ts';
 import { loadApart, loadAverage } from './load-apart.ts';
 import { databaseUrlOf, growOrders } from './order-list.ts';
@@ -66,12 +69,45 @@ const appPidOf = (dataDir: string) => {
 };
 
 /**
+ * The app as `npm start` runs it after its build check, in a fresh DATA_DIR, waited for as long as it takes
+ * (the e2e harness gives up after 60 s, which a machine at load average 30 exceeds).
+ */
+async function startApp() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-memory-'));
+  const port = 20_000 + Math.floor(Math.random() * 20_000);
+  const child = spawn(process.execPath, ['edge-api/src/node.ts'], {
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://localhost:${port}`;
+  for (let ready = false; !ready;) {
+    if (child.exitCode !== null) throw new Error(`the app exited with ${child.exitCode}`);
+    ready = await fetch(`${url}/api/services`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (!ready) await new Promise((done) => setTimeout(done, 500));
+  }
+  await useDemoLoginsOf(dataDir);
+  return {
+    url,
+    dataDir,
+    async stop() {
+      const exited = new Promise((done) => child.once('exit', done));
+      child.kill('SIGTERM');
+      await exited;
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
  * Issue 31 item 5: the app (node edge-api/src/node.ts, what `npm start` runs after its build check) and its
  * embedded Postgres at 10,000 orders under 150 s of mixed load (public list, admin list, My Orders, a staff
  * sync; four load processes of 8 connections), then RSS every 5 s for 30 s.
  */
 export async function memoryBench(note: Note): Promise<void> {
-  const server = await startServer();
+  const server = await startApp();
   const db = openDatabase({ databaseUrl: databaseUrlOf(server), maxConnections: 2 });
   try {
     const admin = await apiSession(server.url, demoLogins.admin);
@@ -109,7 +145,8 @@ export async function memoryBench(note: Note): Promise<void> {
       `memory of the app and its embedded Postgres within ${WATCH_SECONDS} s after ${LOAD_SECONDS} s of mixed load: RSS < ${BUDGET_MB} MB`,
       `RSS ${samples.map((s) => `${s.at} s ${s.rssMb.toFixed(0)} MB`).join(', ')} (PSS ${samples.map((s) => s.pssMb.toFixed(0)).join(', ')} MB)`,
       `before the load RSS ${before.rssMb.toFixed(0)} MB (PSS ${before.pssMb.toFixed(0)} MB) in ${before.processes} processes; peak under load ${peak.toFixed(0)} MB; ${requests.toLocaleString('en-US')} requests, ${errors} errors (${failures}); load average ${loadAverage()}`,
-      lowest < BUDGET_MB,
+      // A process gone (RSS 0) or a load mostly refused is no figure: over, whatever the number.
+      lowest > 0 && lowest < BUDGET_MB && errors < requests / 100,
     );
   } finally {
     await db.destroy().catch(() => {});
