@@ -5,6 +5,8 @@ export interface LoadResult {
   errors: number;
   /** Milliseconds of each answered request. */
   latencies: number[];
+  /** How many answers of each status other than 200 ("network" for none). */
+  failures?: Record<string, number>;
 }
 
 /** Keeps `connections` requests (Node's fetch keeps connections alive) in flight against `url` for `seconds`, then counts answers. */
@@ -13,6 +15,7 @@ export async function load(url: string | (() => string), { connections = 16, sec
   let requests = 0;
   let errors = 0;
   const latencies: number[] = [];
+  const failures: Record<string, number> = {};
   const worker = async () => {
     while (performance.now() < deadline) {
       try {
@@ -22,16 +25,20 @@ export async function load(url: string | (() => string), { connections = 16, sec
         if (response.status === 200) {
           requests += 1;
           latencies.push(performance.now() - started);
-        } else errors += 1;
+        } else {
+          errors += 1;
+          failures[response.status] = (failures[response.status] ?? 0) + 1;
+        }
       } catch {
         errors += 1;
+        failures.network = (failures.network ?? 0) + 1;
       }
     }
   };
   const started = performance.now();
   await Promise.all(Array.from({ length: connections }, worker));
   const elapsed = (performance.now() - started) / 1000;
-  return { requests, seconds: elapsed, rps: requests / elapsed, errors, latencies };
+  return { requests, seconds: elapsed, rps: requests / elapsed, errors, latencies, failures };
 }
 
 export function percentile(values: number[], p: number): number {

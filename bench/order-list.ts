@@ -9,6 +9,7 @@ import { openDatabase } from '../edge-api/src/db/connect.ts';
 import { writeOrderCursor } from '../edge-api/src/db/order-cursor.ts';
 import type { Database } from '../edge-api/src/db/schema.ts';
 import { load, percentile, type LoadResult } from './load.ts';
+import { loadApart, loadAverage } from './load-apart.ts';
 
 type Note = (budget: string, measured: string, baseline: string, ok: boolean) => void;
 
@@ -56,7 +57,7 @@ async function cursorAt(db: Kysely<Database>, where: RawBuilder<unknown>, depth:
   return { cursor: writeOrderCursor({ direction: 'after', createdAt: rows[0]!.at, id: rows[0]!.id }), depth: reached };
 }
 
-function startBaseline(env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
+export function startBaseline(env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, ['bench/serve-services.ts', 'baseline'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
     child.stdout!.once('data', (chunk: Buffer) => done({ child, port: Number(String(chunk).trim()) }));
@@ -128,7 +129,7 @@ const range = (values: number[], digits = 1) => `${Math.min(...values).toFixed(d
 
 /**
  * Issue 31 items 1 and 3: the admin order list through the process `npm start` runs (the built app under
- * edge-api/src/node.ts with its middleware and its own embedded Postgres), loaded from this process with 32
+ * edge-api/src/node.ts with its middleware and its own embedded Postgres), loaded from a load process of its own (bench/load-apart.ts) with 32
  * connections asking for brotli as browsers do: page 1 and a page 20,000 rows down by cursor, without and
  * with the status + payment filter, at each size. Alternated in every round with the bare node:http + pg
  * server answering GET /api/services on the same database (the baseline the bench already uses).
@@ -175,14 +176,16 @@ export async function orderListBench(sizes: number[], note: Note): Promise<void>
       await queryPlans(db, size, deep.cursor, deepFiltered.cursor, filter);
       const runsOf = new Map<string, LoadResult[]>(scenarios.map((s) => [s.name, []]));
       const bases: LoadResult[] = [];
+      const loads: string[] = [];
       for (let round = 0; round < ROUNDS; round++) {
-        bases.push(await load(baseUrl, { connections: CONNECTIONS, seconds: SECONDS, headers: BROWSER }));
-        for (const { name, url } of scenarios) runsOf.get(name)!.push(await load(url, { connections: CONNECTIONS, seconds: SECONDS, headers }));
+        loads.push(loadAverage());
+        bases.push(await loadApart(baseUrl, { connections: CONNECTIONS, seconds: SECONDS, headers: BROWSER }));
+        for (const { name, url } of scenarios) runsOf.get(name)!.push(await loadApart(url, { connections: CONNECTIONS, seconds: SECONDS, headers }));
       }
       const baseText = `bare node:http + pg GET /api/services in the same rounds: p50 ${range(bases.map((r) => percentile(r.latencies, 50)))} ms, p99 ${range(bases.map((r) => percentile(r.latencies, 99)))} ms, ${range(
         bases.map((r) => r.rps),
         0,
-      )} req/s`;
+      )} req/s; load average ${loads.join(', ')} at the rounds' starts (2 cores: figures under load are weak)`;
       for (const { name } of scenarios) {
         const results = runsOf.get(name)!;
         const p99s = results.map((r) => percentile(r.latencies, 99));

@@ -33,6 +33,7 @@ import * as keysetOrderIndexes from '../../../migrations/2026-11-29-0340_keyset_
 import * as orderUpdatedIndex from '../../../migrations/2026-11-29-0341_order_updated_index.ts';
 import * as versionsFromASequence from '../../../migrations/2026-11-29-0350_versions_from_a_sequence.ts';
 import * as serviceStockBatches from '../../../migrations/2026-11-29-0420_service_stock_batches.ts';
+import * as keysetListIndexes from '../../../migrations/2026-11-29-0440_keyset_list_indexes.ts';
 
 // Listed by hand so the Workers bundle needs no file system; add each new migration here.
 const migrations: Record<string, Migration> = {
@@ -69,6 +70,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-29-0341_order_updated_index': orderUpdatedIndex,
   '2026-11-29-0350_versions_from_a_sequence': versionsFromASequence,
   '2026-11-29-0420_service_stock_batches': serviceStockBatches,
+  '2026-11-29-0440_keyset_list_indexes': keysetListIndexes,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

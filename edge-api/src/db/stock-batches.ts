@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
+import { afterKey, listCursorAt, type ListKey } from './list-page.ts';
 import type { Database } from './schema.ts';
 import { writeTime } from './versions.ts';
 
@@ -70,7 +71,12 @@ const withAvailable = (db: Db) =>
         .as('available_count'),
     );
 
-export const listBatches = (db: Db) => withAvailable(db).orderBy('b.created_at', 'desc').orderBy('b.id').execute();
+/** One page of the batches newest first, `limit` rows after `after` (decision 234); read `limit + 1` to know a next page follows. */
+export function listBatchesPage(db: Db, limit: number, after?: ListKey) {
+  let query = withAvailable(db).select(listCursorAt('b').as('cursor_at'));
+  if (after) query = query.where(afterKey(after, 'b'));
+  return query.orderBy('b.created_at', 'desc').orderBy('b.id').limit(limit).execute();
+}
 export const findBatch = (db: Db, id: string) => withAvailable(db).where('b.id', '=', id).executeTakeFirst();
 export type BatchRow = NonNullable<Awaited<ReturnType<typeof findBatch>>>;
 

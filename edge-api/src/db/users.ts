@@ -1,5 +1,6 @@
 import type { Transaction } from 'kysely';
 import type { Role } from '../contract/users.ts';
+import { afterKey, listCursorAt, type ListKey } from './list-page.ts';
 import type { Database } from './schema.ts';
 import { writeTime } from './versions.ts';
 import type { Db } from './handle.ts';
@@ -26,8 +27,11 @@ export function lockUser(trx: Transaction<Database>, id: string) {
   return trx.selectFrom('users').selectAll().where('id', '=', id).where('deleted_at', 'is', null).forUpdate().executeTakeFirst();
 }
 
-export function listUsers(db: Db) {
-  return db.selectFrom('users').selectAll().where('deleted_at', 'is', null).orderBy('created_at', 'desc').orderBy('id').execute();
+/** One page of the users newest first, `limit` rows after `after` (decision 234); read `limit + 1` to know a next page follows. */
+export function listUsersPage(db: Db, limit: number, after?: ListKey) {
+  let query = db.selectFrom('users').selectAll().select(listCursorAt().as('cursor_at')).where('deleted_at', 'is', null);
+  if (after) query = query.where(afterKey(after));
+  return query.orderBy('created_at', 'desc').orderBy('id').limit(limit).execute();
 }
 
 /** Inserts the record; undefined when a row with this id already exists (a replayed registration). */

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { StockImageField, StockStatus } from '../contract/wise-stocks.ts';
+import { afterKey, listCursorAt, type ListKey } from './list-page.ts';
 import type { Database } from './schema.ts';
 import { writeTime } from './versions.ts';
 
@@ -7,8 +8,11 @@ type Db = Kysely<Database> | Transaction<Database>;
 
 const imageColumn = { authImage: 'auth_image', docImg1: 'doc_img1', docImg2: 'doc_img2' } as const;
 
-export function listStocks(db: Db) {
-  return db.selectFrom('wise_stocks').selectAll().where('deleted_at', 'is', null).orderBy('created_at', 'desc').orderBy('id').execute();
+/** One page of the stocks newest first, `limit` rows after `after` (decision 234); read `limit + 1` to know a next page follows. */
+export function listStocksPage(db: Db, limit: number, after?: ListKey) {
+  let query = db.selectFrom('wise_stocks').selectAll().select(listCursorAt().as('cursor_at')).where('deleted_at', 'is', null);
+  if (after) query = query.where(afterKey(after));
+  return query.orderBy('created_at', 'desc').orderBy('id').limit(limit).execute();
 }
 
 export function findStock(db: Db, id: string) {

@@ -1,13 +1,15 @@
 import { Hono } from 'hono';
 import { idParam } from '../contract/fields.ts';
 import { importBody, importPreviewBody, type ImportResult, type WithdrawResult } from '../contract/stock-batches.ts';
+import { listPageQuery } from '../contract/list-pages.ts';
 import { recordAudit } from '../db/audit.ts';
-import { findBatch, insertBatch, listBatches, lockBatch, withdrawBatchItems } from '../db/stock-batches.ts';
+import { findBatch, insertBatch, listBatchesPage, lockBatch, withdrawBatchItems } from '../db/stock-batches.ts';
 import { lockStockAdditions } from '../db/wise-stocks.ts';
 import { watchStockLevel } from '../operations/stock-watch.ts';
 import { nextVersion } from '../db/versions.ts';
 import type { Deps } from '../deps.ts';
 import { badRequest, conflict, notFound } from '../errors.ts';
+import { answerListPage } from '../operations/list-page.ts';
 import { validate } from '../lib/validate.ts';
 import { requireAdmin, requireStaff, type AppEnv } from '../middleware/session.ts';
 import { parseStockLines, planImport, toPreview } from '../operations/stock-import.ts';
@@ -16,7 +18,9 @@ import { toStockBatch } from '../presenters/stock-batches.ts';
 /** /api/stock-batches: Wise stock imported in bulk, one batch per import (docs/stock-import.md). */
 export function stockBatchRoutes(deps: Deps) {
   return new Hono<AppEnv>()
-    .get('/', requireStaff, async (c) => c.json((await listBatches(deps.db)).map(toStockBatch)))
+    .get('/', requireStaff, validate('query', listPageQuery), async (c) =>
+      c.json((await answerListPage(c, c.req.valid('query'), (limit, after) => listBatchesPage(deps.db, limit, after))).map(toStockBatch)),
+    )
     .post('/preview', requireAdmin, validate('json', importPreviewBody), async (c) => {
       const planned = await planImport(deps.db, deps.secrets.blindIndex, parseStockLines(c.req.valid('json').text));
       return c.json(toPreview(planned));

@@ -4,12 +4,24 @@ import type { TokenClaims } from '../auth/verifier.ts';
 import { createMiddleware } from 'hono/factory';
 import { profileBody, registerBody, roleBody, uidParam } from '../contract/user-requests.ts';
 import type { Role } from '../contract/users.ts';
+import { listPageQuery } from '../contract/list-pages.ts';
 import { recordAudit } from '../db/audit.ts';
 import type { UserRow } from '../db/schema.ts';
-import { findUser, findUserIncludingDeleted, insertUser, listUsers, lockAdminIds, lockUser, setUserRole, softDeleteUser, updateProfile } from '../db/users.ts';
+import {
+  findUser,
+  findUserIncludingDeleted,
+  insertUser,
+  listUsersPage,
+  lockAdminIds,
+  lockUser,
+  setUserRole,
+  softDeleteUser,
+  updateProfile,
+} from '../db/users.ts';
 import { nextVersion } from '../db/versions.ts';
 import type { Deps } from '../deps.ts';
 import { ApiError, badRequest, conflict, forbidden, notFound } from '../errors.ts';
+import { answerListPage } from '../operations/list-page.ts';
 import { validate } from '../lib/validate.ts';
 import { assertVersion } from '../lib/versioning.ts';
 import { isStaff, requireAdmin, requireAuth, requireRole, requireStaff, type AppEnv } from '../middleware/session.ts';
@@ -149,7 +161,9 @@ export function userRoutes(deps: Deps) {
       const result = await register(deps, claims, body);
       return c.json(toUser(result.row), result.created ? 201 : 200);
     })
-    .get('/', requireStaff, async (c) => c.json((await listUsers(deps.db)).map(toUser)))
+    .get('/', requireStaff, validate('query', listPageQuery), async (c) =>
+      c.json((await answerListPage(c, c.req.valid('query'), (limit, after) => listUsersPage(deps.db, limit, after))).map(toUser)),
+    )
     .get('/:uid', requireRole(), validate('param', uidParam), async (c) => {
       const { uid } = c.req.valid('param');
       const me = c.get('user');

@@ -4,6 +4,7 @@ import type { UserRow } from '../db/schema.ts';
 import { idParam } from '../contract/fields.ts';
 import { newStockBody, stockChangeBody, stockCheckQuery, stockExportQuery, stockPasswordBody } from '../contract/wise-stock-requests.ts';
 import { hasDuplicate, statusChangeProblem, stockImageFields, type StockStatus, type WiseStockReveal } from '../contract/wise-stocks.ts';
+import { listPageQuery } from '../contract/list-pages.ts';
 import { recordAudit } from '../db/audit.ts';
 import { credentialsKeys, duplicateCheck, findKnownCredentials } from '../db/credentials.ts';
 import { createCredentialCheckGuard } from '../operations/credential-checks.ts';
@@ -16,7 +17,7 @@ import {
   findStockIncludingDeleted,
   insertStock,
   lockStockAdditions,
-  listStocks,
+  listStocksPage,
   lockStock,
   setStockImage,
   setStockStatus,
@@ -24,6 +25,7 @@ import {
 } from '../db/wise-stocks.ts';
 import type { Deps } from '../deps.ts';
 import { ApiError, badRequest, conflict, misconfigured, notFound } from '../errors.ts';
+import { answerListPage } from '../operations/list-page.ts';
 import { validate } from '../lib/validate.ts';
 import { assertVersion } from '../lib/versioning.ts';
 import { requireAdmin, requireStaff, type AppEnv, type SignedInEnv } from '../middleware/session.ts';
@@ -187,9 +189,10 @@ export function wiseStockRoutes(deps: Deps) {
   const limitReveals = createStaffRevealGuard(deps);
 
   return new Hono<AppEnv>()
-    .get('/', requireStaff, async (c) => {
+    .get('/', requireStaff, validate('query', listPageQuery), async (c) => {
       const viewer = viewerOf(c);
-      return c.json(await Promise.all((await listStocks(deps.db)).map((row) => toWiseStock(row, deps.secrets, deps.blobs, viewer))));
+      const rows = await answerListPage(c, c.req.valid('query'), (limit, after) => listStocksPage(deps.db, limit, after));
+      return c.json(await Promise.all(rows.map((row) => toWiseStock(row, deps.secrets, deps.blobs, viewer))));
     })
     .get('/check', requireStaff, validate('query', stockCheckQuery), async (c) => {
       const { email, password } = c.req.valid('query');

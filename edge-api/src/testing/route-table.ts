@@ -33,6 +33,8 @@ export interface RouteRow {
 }
 
 const notJson: BadInput = { body: '{"unfinished": ' };
+// A staff list's page (decision 234): a limit out of range, a cursor this API did not answer.
+const pageQueryBadInputs: BadInput[] = [{ query: 'limit=0' }, { query: 'limit=501' }, { query: 'cursor=bm90LWEtY3Vyc29y' }, { query: 'cursor=a%20b' }];
 const notUuid = (path: string): BadInput => ({ path });
 
 export const routeTable: Record<string, RouteRow> = {
@@ -51,7 +53,7 @@ export const routeTable: Record<string, RouteRow> = {
   'DELETE /api/services/:id': { access: 'admin', badInputs: [notUuid('/api/services/not-a-uuid')] },
 
   'POST /api/users': { access: 'account', badInputs: [notJson, { json: { email: 'not an email' } }] },
-  'GET /api/users': { access: 'staff', badInputs: [] },
+  'GET /api/users': { access: 'staff', badInputs: pageQueryBadInputs },
   'GET /api/users/:uid': { access: 'user', badInputs: [notUuid('/api/users/not-a-uuid')] },
   'PUT /api/users/:uid': {
     access: 'user',
@@ -197,7 +199,7 @@ export const routeTable: Record<string, RouteRow> = {
   'GET /api/admin/credentials/check': { access: 'staff', badInputs: [{ query: '' }, { query: 'email=a@b.test&excludeOrderId=x' }] },
   'GET /api/admin/audit': { access: 'admin', badInputs: [{ query: '' }, { query: 'entity=orders' }] },
 
-  'GET /api/wise-stocks': { access: 'staff', badInputs: [] },
+  'GET /api/wise-stocks': { access: 'staff', badInputs: pageQueryBadInputs },
   'GET /api/wise-stocks/check': { access: 'staff', badInputs: [{ query: '' }, { query: `email=${'a'.repeat(321)}` }] },
   'GET /api/wise-stocks/export.csv': { access: 'admin', badInputs: [{ query: 'passwords=yes' }, { query: 'status=lost' }] },
   'GET /api/wise-stocks/:id': { access: 'staff', badInputs: [notUuid('/api/wise-stocks/not-a-uuid')] },
@@ -244,7 +246,7 @@ export const routeTable: Record<string, RouteRow> = {
     badInputs: [{ query: '' }, { query: 'serviceId=not-a-uuid' }, { query: 'serviceId=00000000-0000-4000-8000-000000000000&passwords=yes' }],
   },
   'POST /api/service-stocks/:id/withdraw': { access: 'admin', badInputs: [notUuid('/api/service-stocks/not-a-uuid/withdraw'), { json: { version: -1 } }] },
-  'GET /api/stock-batches': { access: 'staff', badInputs: [] },
+  'GET /api/stock-batches': { access: 'staff', badInputs: pageQueryBadInputs },
   'POST /api/stock-batches/preview': { access: 'admin', badInputs: [notJson, { json: {} }, { json: { text: '   ' } }] },
   'POST /api/stock-batches': { access: 'admin', badInputs: [notJson, { json: { text: 'a@b.test,pw-123456,A' } }, { json: { label: 'x', text: '' } }] },
   'POST /api/stock-batches/:id/withdraw': { access: 'admin', badInputs: [notUuid('/api/stock-batches/not-a-uuid/withdraw')] },

@@ -3,7 +3,8 @@ import { useEffect, useMemo } from 'react';
 import type { WiseStock } from '../../../../edge-api/src/contract/wise-stocks.ts';
 import { keepOnDevice } from '../../db/device-copy.ts';
 import { usePendingIds, useUserDb } from '../../db/hooks.ts';
-import { api, unwrap } from '../../lib/api-client.ts';
+import { api } from '../../lib/api-client.ts';
+import { fetchAllPages } from '../../lib/list-pages.ts';
 
 /**
  * The inventory accounts a delivery may use, read from the device: available, and with no change of
@@ -18,7 +19,7 @@ export function useAvailableStocks(online: boolean, reloads: number): WiseStock[
 
   useEffect(() => {
     if (!online || !db) return;
-    unwrap(api['wise-stocks'].$get())
+    fetchAllPages((args) => api['wise-stocks'].$get(args))
       .then((stocks) => keepOnDevice(db, { stocks }))
       .catch((error: unknown) => console.warn('Could not load Wise stocks from the server; using the synced ones', error));
   }, [online, reloads, db]);

@@ -2,7 +2,8 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { keepUserList } from '../../db/device-copy.ts';
 import { getUserDb } from '../../db/local-db.ts';
-import { api, unwrap } from '../../lib/api-client.ts';
+import { api } from '../../lib/api-client.ts';
+import { fetchAllPages } from '../../lib/list-pages.ts';
 import { AppError, isApiAnswer } from '../../lib/app-error.ts';
 import { newestFirst } from './user-filters.ts';
 
@@ -33,7 +34,7 @@ export function useAdminUsers(viewerId: string) {
     }
     setStatus({ kind: 'loading' });
     try {
-      const list = await unwrap(api.users.$get());
+      const list = await fetchAllPages((args) => api.users.$get(args));
       await keepUserList(db, list);
       if (mine === generation.current) setStatus({ kind: 'done' });
     } catch (error) {

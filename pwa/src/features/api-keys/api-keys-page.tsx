@@ -6,6 +6,7 @@ import { ErrorState, LoadingState } from '../../components/page-state.tsx';
 import { usePageTitle } from '../../components/page-title.ts';
 import { useToast } from '../../components/toast.tsx';
 import { api, unwrap } from '../../lib/api-client.ts';
+import { fetchAllPages } from '../../lib/list-pages.ts';
 import { useAuthorization } from '../../lib/authorization.tsx';
 import { ApiKeyForm, scopeLabels } from './api-key-form.tsx';
 import { WebhookList } from './webhook-list.tsx';
@@ -29,7 +30,7 @@ function ApiKeysEditor() {
   const [shown, setShown] = useState<CreatedApiKey | null>(null);
   const load = useCallback(() => {
     setView(null);
-    Promise.all([unwrap(api.admin['api-keys'].$get()), unwrap(api.users.$get()), unwrap(api.admin['api-keys'].webhooks.$get())]).then(
+    Promise.all([unwrap(api.admin['api-keys'].$get()), fetchAllPages((args) => api.users.$get(args)), unwrap(api.admin['api-keys'].webhooks.$get())]).then(
       ([keys, users, webhooks]) => setView({ keys, users, webhooks }),
       () => setView('failed'),
     );

@@ -1,28 +1,20 @@
-import { useCallback, useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import type { StockBatch } from '../../../../edge-api/src/contract/stock-batches.ts';
 import { useConfirm } from '../../components/confirm-dialog.tsx';
+import { LoadMore } from '../../components/load-more.tsx';
 import { useToast } from '../../components/toast.tsx';
 import { requestSync } from '../../db/sync-engine.ts';
 import { api, unwrap } from '../../lib/api-client.ts';
 import { formatDateTime } from '../../lib/format.ts';
+import { useKeysetPages, type KeysetPages } from '../../lib/list-pages.ts';
 
-/** The import batches, read from the server (they are not kept on the device); null while loading or offline. */
+/**
+ * The import batches, read from the server a page at a time (they are not kept on the device; decision 234);
+ * `batches` is null while loading or offline.
+ */
 export function useStockBatches(online: boolean) {
-  const [batches, setBatches] = useState<StockBatch[] | null>(null);
-  const [failed, setFailed] = useState(false);
-  const reload = useCallback(async () => {
-    try {
-      setBatches(await unwrap(api['stock-batches'].$get()));
-      setFailed(false);
-    } catch (error) {
-      console.warn('Loading stock batches failed', error);
-      setFailed(true);
-    }
-  }, []);
-  useEffect(() => {
-    if (online) void reload();
-  }, [online, reload]);
-  return { batches, failed, reload, replace: (batch: StockBatch) => setBatches((all) => all?.map((b) => (b.id === batch.id ? batch : b)) ?? null) };
+  const pages = useKeysetPages<StockBatch>((args) => api['stock-batches'].$get(args), online);
+  return { ...pages, batches: pages.items };
 }
 
 export const withdrawnMessage = (count: number, label: string) => `Withdrew ${count} available ${count === 1 ? 'stock' : 'stocks'} of batch “${label}”`;
@@ -33,11 +25,14 @@ export function StockBatchesPanel({
   failed,
   canManage,
   onChanged,
+  more,
 }: {
   batches: StockBatch[] | null;
   failed: boolean;
   canManage: boolean;
   onChanged: (batch: StockBatch) => void;
+  /** The pages: "Load more" while another follows. */
+  more?: Pick<KeysetPages<StockBatch>, 'hasMore' | 'loading' | 'loadMore'>;
 }) {
   const headingId = useId();
   const confirm = useConfirm();
@@ -100,6 +95,7 @@ export function StockBatchesPanel({
           </li>
         ))}
       </ul>
+      {more && <LoadMore hasMore={more.hasMore} loading={more.loading} onLoadMore={more.loadMore} what="import batches" />}
     </section>
   );
 }

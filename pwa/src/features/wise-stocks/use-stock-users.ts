@@ -3,7 +3,8 @@ import { useEffect, useMemo, useRef } from 'react';
 import type { User } from '../../../../edge-api/src/contract/users.ts';
 import { keepUserList } from '../../db/device-copy.ts';
 import { useUserDb } from '../../db/hooks.ts';
-import { api, unwrap } from '../../lib/api-client.ts';
+import { api } from '../../lib/api-client.ts';
+import { fetchAllPages } from '../../lib/list-pages.ts';
 
 export const USERS_FAILED_MESSAGE = 'Failed to load users list';
 
@@ -29,7 +30,7 @@ export function useStockUsers(online: boolean, onFailure?: (message: string) => 
   useEffect(() => {
     if (!online || !db) return;
     let cancelled = false;
-    unwrap(api.users.$get())
+    fetchAllPages((args) => api.users.$get(args))
       .then((users) => keepUserList(db, users))
       .catch((error: unknown) => {
         if (cancelled) return;

@@ -133,7 +133,7 @@ export function WiseStocksPage() {
         {filters.search.trim() && <> matching “{filters.search.trim()}”</>}
         {filters.status !== 'all' && <> with status {statusLabel(filters.status)}</>}
       </p>
-      <StockBatchesPanel batches={batches.batches} failed={batches.failed} canManage={canManage} onChanged={batches.replace} />
+      <StockBatchesPanel batches={batches.batches} failed={batches.failed} canManage={canManage} onChanged={batches.replace} more={batches} />
     </>,
   );
 }
