@@ -38,7 +38,6 @@ const ConfirmContext = createContext<{ confirm: Confirm; choose: Choose } | null
  * One accessible confirmation dialog for the whole app: a native modal <dialog> (the rest of the page is
  * inert while it is open, Escape cancels), resolving true only on the confirm button.
  */
-// eslint-disable-next-line max-lines-per-function -- over 80 lines before the rule came; to split (issue 34)
 export function ConfirmProvider({ children }: { children: ReactNode }) {
   const [request, setRequest] = useState<OpenRequest | null>(null);
   const dialogRef = useRef<HTMLDialogElement>(null);
@@ -91,49 +90,65 @@ export function ConfirmProvider({ children }: { children: ReactNode }) {
       >
         {request && (
           <>
-            <div className="modal-box">
-              <h2 id={titleId} className="text-lg font-bold">
-                {request.title}
-              </h2>
-              {request.subject && request.subject.length > 0 && (
-                <div id={subjectId} className="mt-4 rounded-box border border-base-300 bg-base-200 px-4 py-3 break-words">
-                  {request.subject.map((line, index) => (
-                    <p key={index} className={index === 0 ? 'font-semibold' : 'text-sm text-base-content/80'}>
-                      {line}
-                    </p>
-                  ))}
-                </div>
-              )}
-              {request.text && (
-                <p id={textId} className="py-4">
-                  {request.text}
-                </p>
-              )}
-              <div className="modal-action">
-                <button type="button" className="btn" data-autofocus={request.danger ? '' : undefined} onClick={() => settle('cancel')}>
-                  {request.cancelLabel ?? 'Cancel'}
-                </button>
-                {request.alternativeLabel && (
-                  <button type="button" className="btn btn-primary" onClick={() => settle('alternative')}>
-                    {request.alternativeLabel}
-                  </button>
-                )}
-                <button
-                  type="button"
-                  className={`btn ${request.danger ? 'btn-error' : 'btn-primary'}`}
-                  data-autofocus={request.danger ? undefined : ''}
-                  onClick={() => settle('confirm')}
-                >
-                  {request.confirmLabel ?? 'Confirm'}
-                </button>
-              </div>
-            </div>
+            <ConfirmBox request={request} ids={{ titleId, subjectId, textId }} settle={settle} />
             {/* A click beside the box cancels, as Escape does. */}
             <ModalBackdrop />
           </>
         )}
       </dialog>
     </ConfirmContext>
+  );
+}
+
+/** The dialog's box: title, subject, text and its two or three buttons. */
+function ConfirmBox({
+  request,
+  ids,
+  settle,
+}: {
+  request: OpenRequest;
+  ids: { titleId: string; subjectId: string; textId: string };
+  settle: (choice: Choice) => void;
+}) {
+  const { titleId, subjectId, textId } = ids;
+  return (
+    <div className="modal-box">
+      <h2 id={titleId} className="text-lg font-bold">
+        {request.title}
+      </h2>
+      {request.subject && request.subject.length > 0 && (
+        <div id={subjectId} className="mt-4 rounded-box border border-base-300 bg-base-200 px-4 py-3 break-words">
+          {request.subject.map((line, index) => (
+            <p key={index} className={index === 0 ? 'font-semibold' : 'text-sm text-base-content/80'}>
+              {line}
+            </p>
+          ))}
+        </div>
+      )}
+      {request.text && (
+        <p id={textId} className="py-4">
+          {request.text}
+        </p>
+      )}
+      <div className="modal-action">
+        <button type="button" className="btn" data-autofocus={request.danger ? '' : undefined} onClick={() => settle('cancel')}>
+          {request.cancelLabel ?? 'Cancel'}
+        </button>
+        {request.alternativeLabel && (
+          <button type="button" className="btn btn-primary" onClick={() => settle('alternative')}>
+            {request.alternativeLabel}
+          </button>
+        )}
+        <button
+          type="button"
+          className={`btn ${request.danger ? 'btn-error' : 'btn-primary'}`}
+          data-autofocus={request.danger ? undefined : ''}
+          onClick={() => settle('confirm')}
+        >
+          {request.confirmLabel ?? 'Confirm'}
+        </button>
+      </div>
+    </div>
   );
 }
 

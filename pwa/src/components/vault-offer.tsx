@@ -16,7 +16,7 @@ export function VaultOffer() {
   const { on } = useVaultState();
   const [dismissed, setDismissed] = useState(dismissedBefore);
   const [asking, setAsking] = useState(false);
-  if (on !== false || dismissed) return null;
+  if (dismissed || (on !== false && !asking)) return null;
   const dismiss = () => {
     try {
       localStorage.setItem(DISMISSED_KEY, '1');
@@ -25,23 +25,34 @@ export function VaultOffer() {
     }
     setDismissed(true);
   };
+  // Once the vault record is written the offer goes, but the dialog (in the same place, so it keeps its state)
+  // stays until switching on has finished, the database rewrite included (decision 184): closed earlier, it
+  // invited a reload in the middle.
   return (
-    <section aria-labelledby="vault-offer-title" className="alert mb-6 flex flex-col items-start gap-2 sm:flex-row sm:items-center" data-testid="vault-offer">
-      <div className="flex-1">
-        <h2 id="vault-offer-title" className="font-bold">
-          Lock your passwords with a PIN?
-        </h2>
-        <p className="text-sm">Anyone holding this unlocked device can read delivered passwords. With a PIN lock they stay encrypted here.</p>
-      </div>
-      <div className="flex gap-2">
-        <button type="button" className="btn btn-primary btn-sm" onClick={() => setAsking(true)}>
-          Set a PIN
-        </button>
-        <button type="button" className="btn btn-ghost btn-sm" onClick={dismiss}>
-          Not Now
-        </button>
-      </div>
+    <>
+      {on === false && (
+        <section
+          aria-labelledby="vault-offer-title"
+          className="alert mb-6 flex flex-col items-start gap-2 sm:flex-row sm:items-center"
+          data-testid="vault-offer"
+        >
+          <div className="flex-1">
+            <h2 id="vault-offer-title" className="font-bold">
+              Lock your passwords with a PIN?
+            </h2>
+            <p className="text-sm">Anyone holding this unlocked device can read delivered passwords. With a PIN lock they stay encrypted here.</p>
+          </div>
+          <div className="flex gap-2">
+            <button type="button" className="btn btn-primary btn-sm" onClick={() => setAsking(true)}>
+              Set a PIN
+            </button>
+            <button type="button" className="btn btn-ghost btn-sm" onClick={dismiss}>
+              Not Now
+            </button>
+          </div>
+        </section>
+      )}
       {asking && <VaultDialog mode="enable" onClose={() => setAsking(false)} />}
-    </section>
+    </>
   );
 }

@@ -7,6 +7,7 @@ import type { User } from '../../../edge-api/src/contract/users.ts';
 import type { WiseStock } from '../../../edge-api/src/contract/wise-stocks.ts';
 import type { ServiceStock } from '../../../edge-api/src/contract/service-stocks.ts';
 import type { Ticket } from '../../../edge-api/src/contract/tickets.ts';
+import { restoreCompaction } from './vault-compact.ts';
 
 /** A change made on this device that the server has not confirmed yet. */
 export interface OutboxEntry {
@@ -134,6 +135,8 @@ export class UserDb extends Dexie {
       tickets: 'id, userId, status, lastMessageAt',
     });
     // ---- end of support tickets ----
+    // A vault switch's rewrite of this database (decision 184) interrupted by a reload is finished first.
+    this.on('ready', (vip) => restoreCompaction(vip), true);
   }
 }
 

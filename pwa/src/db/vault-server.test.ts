@@ -3,7 +3,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 // Issue 30 item 4 (decisions 181-183): the device vault with the server's part, on the real API and database.
 import type { ApiHarness, TestUser } from '../../../edge-api/src/testing/api-harness.ts';
 import type { Order } from '../../../edge-api/src/contract/orders.ts';
-import { isSealed, pinProof, toB64, unwrapWithPepper, unwrapWithPin } from '../lib/vault-crypto.ts';
+import { createVaultKeys, isSealed, pinProof, sealable, sealerFor, toB64, unwrapWithPepper, unwrapWithPin, wrapWithPin } from '../lib/vault-crypto.ts';
 import { openDeliveredFile } from './delivered-files.ts';
 import type { UserDb } from './local-db.ts';
 import { deliverOrder } from './mutations.ts';
@@ -11,6 +11,7 @@ import { createService, device, orderOnServer, serviceBody, syncTestBench } from
 import type { Service } from '../../../edge-api/src/contract/services.ts';
 import { lockVault, openSealedValue, readVault } from './vault-session.ts';
 import { enableVault, unlockVault } from './vault.ts';
+import { needsSealing, sweepAll } from './vault-seal.ts';
 
 const { bench, track } = syncTestBench();
 let api: ApiHarness;
@@ -174,5 +175,45 @@ describe('delivered files in the vault (decision 183)', () => {
     expect(isSealed((await db!.deliveredFiles.get(order.id))!.bytes)).toBe(true);
     const again = await openDeliveredFile(db!, client, row);
     expect(new TextDecoder().decode(again.bytes as ArrayBuffer)).toBe('File-Secret-Body-6');
+  });
+});
+
+describe('a vault from before decision 181 (decision 068)', () => {
+  it('moves a vault made before decision 181 (the PIN alone, counted on the device) to the server’s pepper at its first unlock', async () => {
+    const customer = await api.createUser('user');
+    const order = await deliveredTo(customer, 'Old-Vault-Pass-7');
+    const { engine, db, client } = track(device(api, customer));
+    await engine.syncNow();
+    // A decision-068 vault as an older app left it: the private key wrapped with the PIN alone, the password sealed.
+    const keys = await createVaultKeys();
+    const id = crypto.randomUUID();
+    await db!.meta.put({
+      key: 'vault',
+      value: { id, publicKey: keys.publicKey, pin: await wrapWithPin(keys.privateKey, PIN, iterations), wrongPins: 0, createdAt: new Date().toISOString() },
+    });
+    const sealer = await sealerFor(keys.publicKey);
+    await sweepAll(db!, needsSealing, (value) => sealer.seal(sealable(value)));
+    expect(await everything(db!)).not.toContain('Old-Vault-Pass-7');
+
+    // A wrong PIN is counted on the device as before (no server vault yet); the right one opens and moves it.
+    expect(await unlockVault(db!, '000000', { client })).toEqual({ kind: 'wrong', left: 4 });
+    expect(await unlockVault(db!, PIN, { client })).toEqual({ kind: 'unlocked' });
+    expect(await openSealedValue(db!, (await db!.orders.get(order.id))!.wisePassword)).toBe('Old-Vault-Pass-7');
+    const moved = (await readVault(db!))!;
+    expect(moved).toMatchObject({ id, wrongPins: 0, pin: { peppered: true } });
+    expect(moved.publicKey).toEqual(keys.publicKey);
+    // The PIN alone no longer opens the stored key: a copy of the device is not guessed offline any more.
+    expect(await unwrapWithPin(moved.pin, PIN)).toBeNull();
+    const [server] = await api.db.selectFrom('device_vaults').selectAll().where('id', '=', id).execute();
+    expect(server).toMatchObject({ wrong_tries: 0 });
+    expect(server!.pepper_enc).not.toBeNull();
+
+    // From now on the server counts: a wrong PIN answers the server's count, the right one unlocks through it.
+    lockVault();
+    expect(await unlockVault(db!, '000000', { client })).toEqual({ kind: 'wrong', left: 4 });
+    const [counted] = await api.db.selectFrom('device_vaults').selectAll().where('id', '=', id).execute();
+    expect(counted).toMatchObject({ wrong_tries: 1 });
+    expect(await unlockVault(db!, PIN, { client })).toEqual({ kind: 'unlocked' });
+    expect(await openSealedValue(db!, (await db!.orders.get(order.id))!.wisePassword)).toBe('Old-Vault-Pass-7');
   });
 });
