@@ -21,6 +21,8 @@ export const BROWSER_ONLY_FILES = [
   'lib/api-client.ts',
   'lib/image-upload.ts',
   'lib/web-push.ts',
+  // The customer's bell reads the device's tickets; the public layout loads it with import() (decision 141).
+  'features/support/customer-bell.tsx',
 ];
 
 const STAND_IN = '\0browser-only-on-the-server';

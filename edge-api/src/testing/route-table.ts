@@ -245,6 +245,12 @@ export const routeTable: Record<string, RouteRow> = {
     access: 'admin',
     badInputs: [{ query: '' }, { query: 'serviceId=not-a-uuid' }, { query: 'serviceId=00000000-0000-4000-8000-000000000000&passwords=yes' }],
   },
+  'GET /api/service-stocks/batches': { access: 'staff', badInputs: [{ query: '' }, { query: 'serviceId=not-a-uuid' }] },
+  'POST /api/service-stocks/batches/:id/withdraw': { access: 'admin', badInputs: [notUuid('/api/service-stocks/batches/not-a-uuid/withdraw')] },
+  'POST /api/service-stocks/:id/password': {
+    access: 'admin',
+    badInputs: [notUuid('/api/service-stocks/not-a-uuid/password'), notJson, { json: {} }, { json: { password: '', version: 1 } }],
+  },
   'POST /api/service-stocks/:id/withdraw': { access: 'admin', badInputs: [notUuid('/api/service-stocks/not-a-uuid/withdraw'), { json: { version: -1 } }] },
   'GET /api/stock-batches': { access: 'staff', badInputs: pageQueryBadInputs },
   'POST /api/stock-batches/preview': { access: 'admin', badInputs: [notJson, { json: {} }, { json: { text: '   ' } }] },

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { ExternalLink } from '../components/external-link.tsx';
 import { Link, NavLink, Outlet, useLocation } from 'react-router-dom';
 import { isStaffRole } from '../../../edge-api/src/contract/users.ts';
@@ -12,8 +12,10 @@ import { useDismiss } from '../components/use-dismiss.ts';
 import { useSignOut } from '../components/use-sign-out.ts';
 import { useCurrentUser, useSettings } from '../db/device-hooks.ts';
 import { useAuth } from '../lib/auth.tsx';
-import { CustomerBell } from '../features/support/customer-bell.tsx';
 import { returnPath, signInHref } from '../lib/return-path.ts';
+
+/** The customer's bell reads the device's tickets (Dexie): loaded in the browser only, so the server render of the public pages stays free of it (decision 150). */
+const CustomerBell = lazy(() => import('../features/support/customer-bell.tsx').then((m) => ({ default: m.CustomerBell })));
 
 interface MenuLink {
   to: string;
@@ -208,7 +210,11 @@ function SiteNav({ brandName }: { brandName: string }) {
 
         <div className="navbar-end gap-2">
           <InstallButton />
-          {signedIn && !isStaff && <CustomerBell />}
+          {signedIn && !isStaff && (
+            <Suspense fallback={null}>
+              <CustomerBell />
+            </Suspense>
+          )}
           {authButton}
         </div>
       </div>

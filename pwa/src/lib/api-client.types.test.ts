@@ -13,7 +13,8 @@ import type { NotificationList, NotificationsRead } from '../../../edge-api/src/
 import type { AdminOrderPage, CredentialsCheck, Order, OrderStats } from '../../../edge-api/src/contract/orders.ts';
 import type { AdminWebhook, ApiKey, CreatedApiKey } from '../../../edge-api/src/contract/partners.ts';
 import type { PaymentEventView, PaymentRail, PaymentSettingsView } from '../../../edge-api/src/contract/payments.ts';
-import type { CustomerPrices, PriceTier } from '../../../edge-api/src/contract/pricing.ts';
+import type { CustomerPrices, PriceQuote, PriceTier } from '../../../edge-api/src/contract/pricing.ts';
+import type { ServiceStockBatch, ServiceStockBatchWithdrawal, ServiceStockPasswordChange } from '../../../edge-api/src/contract/service-stock-changes.ts';
 import type { ServiceStock, ServiceStockImportPreview, ServiceStockImportResult } from '../../../edge-api/src/contract/service-stocks.ts';
 import type { Service } from '../../../edge-api/src/contract/services.ts';
 import type { SiteSettings } from '../../../edge-api/src/contract/settings.ts';
@@ -92,6 +93,7 @@ const clientViews: Record<string, () => void> = {
 
   'POST /api/guest-orders': () => expectTypeOf<Ok<ApiClient['guest-orders']['$post']>>().toEqualTypeOf<GuestOrderPlaced>(),
   'GET /api/guest-orders/:id': () => expectTypeOf<Ok<ApiClient['guest-orders'][':id']['$get']>>().toEqualTypeOf<GuestOrderState>(),
+  'POST /api/pricing/quote': () => expectTypeOf<Ok<ApiClient['pricing']['quote']['$post']>>().toEqualTypeOf<PriceQuote>(),
   'POST /api/coupons/quote': () => expectTypeOf<Ok<ApiClient['coupons']['quote']['$post']>>().toEqualTypeOf<CouponQuote>(),
   'GET /api/admin/coupons': () => expectTypeOf<Ok<ApiClient['admin']['coupons']['$get']>>().toEqualTypeOf<{ coupons: Coupon[] }>(),
   'POST /api/admin/coupons': () => expectTypeOf<Ok<ApiClient['admin']['coupons']['$post']>>().toEqualTypeOf<Coupon>(),
@@ -126,6 +128,11 @@ const clientViews: Record<string, () => void> = {
   'POST /api/service-stocks/preview': () => expectTypeOf<Ok<ApiClient['service-stocks']['preview']['$post']>>().toEqualTypeOf<ServiceStockImportPreview>(),
   'POST /api/service-stocks/batch': () => expectTypeOf<Ok<ApiClient['service-stocks']['batch']['$post']>>().toEqualTypeOf<ServiceStockImportResult>(),
   'GET /api/service-stocks/export.csv': () => expectTypeOf<Ok<ApiClient['service-stocks']['export.csv']['$get']>>().toEqualTypeOf<string>(),
+  'POST /api/service-stocks/:id/password': () =>
+    expectTypeOf<Ok<ApiClient['service-stocks'][':id']['password']['$post']>>().toEqualTypeOf<ServiceStockPasswordChange>(),
+  'GET /api/service-stocks/batches': () => expectTypeOf<Ok<ApiClient['service-stocks']['batches']['$get']>>().toEqualTypeOf<ServiceStockBatch[]>(),
+  'POST /api/service-stocks/batches/:id/withdraw': () =>
+    expectTypeOf<Ok<ApiClient['service-stocks']['batches'][':id']['withdraw']['$post']>>().toEqualTypeOf<ServiceStockBatchWithdrawal>(),
   'POST /api/service-stocks/:id/withdraw': () => expectTypeOf<Ok<ApiClient['service-stocks'][':id']['withdraw']['$post']>>().toEqualTypeOf<ServiceStock>(),
   'GET /api/stock-batches': () => expectTypeOf<Ok<ApiClient['stock-batches']['$get']>>().toEqualTypeOf<StockBatch[]>(),
   'POST /api/stock-batches/preview': () => expectTypeOf<Ok<ApiClient['stock-batches']['preview']['$post']>>().toEqualTypeOf<ImportPreview>(),
@@ -157,6 +164,8 @@ const clientViews: Record<string, () => void> = {
   'GET /api/admin/api-keys': () => expectTypeOf<Ok<ApiClient['admin']['api-keys']['$get']>>().toEqualTypeOf<ApiKey[]>(),
   'GET /api/admin/api-keys/webhooks': () => expectTypeOf<Ok<ApiClient['admin']['api-keys']['webhooks']['$get']>>().toEqualTypeOf<AdminWebhook[]>(),
   'POST /api/admin/api-keys': () => expectTypeOf<Ok<ApiClient['admin']['api-keys']['$post']>>().toEqualTypeOf<CreatedApiKey>(),
+  'POST /api/admin/api-keys/webhooks/deliveries/:id/resend': () =>
+    expectTypeOf<Ok<ApiClient['admin']['api-keys']['webhooks']['deliveries'][':id']['resend']['$post']>>().toEqualTypeOf<{ id: string; state: 'pending' }>(),
   'POST /api/admin/api-keys/:id/revoke': () => expectTypeOf<Ok<ApiClient['admin']['api-keys'][':id']['revoke']['$post']>>().toEqualTypeOf<ApiKey>(),
   'GET /api/openapi.json': () => expectTypeOf<Ok<ApiClient['openapi.json']['$get']>>().toEqualTypeOf<string>(),
 };

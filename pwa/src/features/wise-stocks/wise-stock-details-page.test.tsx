@@ -18,10 +18,15 @@ const sold = stockRow({
 const fresh = stockRow({ wiseName: 'Arif Hossain', wisePassword: 'Wise#Arif2026', status: 'available' });
 
 // Offline: the screen works from the device's copy, and a status change is queued for later.
-beforeEach(() => vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false));
+beforeEach(() => {
+  vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+  // No request leaves an offline device (the page still asks for the users and the batches).
+  vi.stubGlobal('fetch', () => Promise.reject(new TypeError('Failed to fetch')));
+});
 afterEach(async () => {
   cleanup();
   vi.restoreAllMocks();
+  vi.unstubAllGlobals();
   await deleteUserDb(staffId);
 });
 

@@ -20,10 +20,15 @@ const counts = () => Object.fromEntries(['Total', 'Available', 'Sold', 'Active',
 const rowOf = (name: string) => screen.getByText(name).closest('tr') as HTMLElement;
 
 // Offline: the list must come from the device's copy alone.
-beforeEach(() => vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false));
+beforeEach(() => {
+  vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+  // No request leaves an offline device (the page still asks for the users and the batches).
+  vi.stubGlobal('fetch', () => Promise.reject(new TypeError('Failed to fetch')));
+});
 afterEach(async () => {
   cleanup();
   vi.restoreAllMocks();
+  vi.unstubAllGlobals();
   await deleteUserDb(staffId);
 });
 
