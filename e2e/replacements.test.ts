@@ -128,7 +128,7 @@ describe('replacement under warranty', () => {
     await modal.getByRole('button', { name: /Approve & Deliver|Override & Deliver/ }).click();
     // What the customer sees changes: the order and its customer are named, and asked about, first (decision 229).
     const question = adminPage.getByRole('dialog', { name: 'Change what the customer sees?' });
-    await question.getByText(`Order #${shortOrderId(orderId)}`, { exact: false }).waitFor();
+    await question.getByText(new RegExp(`^Order #${shortOrderId(orderId)}:`)).waitFor();
     await question.getByRole('button', { name: `Change order #${shortOrderId(orderId)}` }).click();
     await adminPage.getByText('Order updated successfully with WISE credentials!').waitFor();
 
