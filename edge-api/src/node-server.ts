@@ -2,25 +2,15 @@ import { existsSync } from 'node:fs';
 import type { Server as HttpServer } from 'node:http';
 import { mkdir } from 'node:fs/promises';
 import { createServer as createNetServer } from 'node:net';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { serve, type ServerType } from '@hono/node-server';
-import { getConnInfo } from '@hono/node-server/conninfo';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono, type Context } from 'hono';
-import { createLocalJWKSet } from 'jose';
 import { apiNotFound, createApp } from './app.ts';
 import { requestId } from './middleware/request-id.ts';
 import { capConnections, connectionOptions } from './http-limits.ts';
 import { healthRoutes } from './routes/health.ts';
-import { createEmbeddedAuth } from './auth/embedded/embedded-auth.ts';
-import { DEFAULT_MAIL_FROM, mailboxMailer, smtpMailer } from './auth/embedded/mailer.ts';
-import { importSigningKey } from './auth/signing-key.ts';
-import { cachedSessionCheck, embeddedSessionCheck } from './auth/session-check.ts';
-import { supabaseAuthDeps } from './auth/supabase-mode.ts';
-import { isEmailConfirmed } from './auth/embedded/auth-store.ts';
-import { createTokenVerifier } from './auth/verifier.ts';
 import type { BlobStore } from './blobs/blob-store.ts';
-import { storageStandIn } from './blobs/storage-stand-in.ts';
 import { scheduleBackups } from './backup/schedule.ts';
 import type { Pool } from 'pg';
 import { createPool, databaseOn, openDatabase, POOL_IDLE_MS } from './db/connect.ts';
@@ -29,15 +19,12 @@ import { ownServerCheck, startEmbeddedPostgres } from './db/embedded-postgres.ts
 import { migrateToLatest } from './db/migrate.ts';
 import type { Deps } from './deps.ts';
 import type { Env } from './env.ts';
-import { dataDirImageStore, legacyImages, supabaseImageStore } from './image-store.ts';
+import { legacyImages } from './image-store.ts';
 import { loadOrCreateLocalKeys, type LocalKeys } from './local-keys.ts';
 import { sendDuePushesEvery } from './push/send.ts';
 import { sendDueWebhooksEvery } from './webhooks/send.ts';
 import { startPaymentJobs } from './payments/round.ts';
-import { pushConfigOf } from './push/vapid.ts';
 import { applyApiHeaders, contentSecurityPolicy, isUnpublished, staticHeaders } from './lib/http-headers.ts';
-import { clientIpFrom } from './lib/client-ip.ts';
-import { writeLimitsOf } from './node-limits.ts';
 import { compressAnswers } from './middleware/compress-json.ts';
 import { createMetrics } from './metrics/metrics.ts';
 import { returnMemoryWhenQuiet } from './lib/quiet-memory.ts';
@@ -46,8 +33,8 @@ import { consoleLogger, type Logger } from './lib/logger.ts';
 import { createSecrets, decodeKey } from './lib/secrets.ts';
 import { fileRoutes } from './routes/files.ts';
 import { moveInlineImages } from './operations/move-inline-images.ts';
-import { hasDemoAccounts, seedDemoData, demoLogins, type DemoLogin } from './seed/demo-data.ts';
-import { demoApiKey, demoPassword } from './seed/demo-passwords.ts';
+import { demoLogins, type DemoLogin } from './seed/demo-data.ts';
+import { createServerDeps } from './node-deps.ts';
 import { moveFromPglite, waitForDatabase } from './node-database-start.ts';
 
 /** What this process answers itself, rather than serving a file of the build. */
@@ -60,9 +47,6 @@ const SHUTDOWN_GRACE_MS = 6_000;
 const PUSH_RETRY_EVERY_MS = 30_000;
 /** How often this process posts the webhook deliveries that are due again (decision 174): the first retry waits 5 s. */
 const WEBHOOK_RETRY_EVERY_MS = 10_000;
-
-/** The anon key of the embedded auth server: public by nature, like Supabase's publishable key. */
-const EMBEDDED_ANON_KEY = 'sb_publishable_embedded';
 
 export interface RunningServer {
   url: string;
@@ -174,30 +158,22 @@ function ensurePortFree(port: number): Promise<void> {
   });
 }
 
-// eslint-disable-next-line max-lines-per-function -- over 80 lines before the rule came; to split (issue 34)
+/** What serveApp serves from: the database, the keys and data directory, and how the server is to answer. */
+interface ServeOptions {
+  db: Deps['db'];
+  pool: Pool;
+  keys: LocalKeys;
+  dataDir: string;
+  logger: Logger;
+  staticRoot: string;
+  closing: { now: boolean };
+  renderRoot: string | undefined;
+  databaseRestarts: () => number;
+}
+
 async function serveApp(
   env: Env,
-  {
-    db,
-    pool,
-    keys,
-    dataDir,
-    logger,
-    staticRoot,
-    closing,
-    renderRoot,
-    databaseRestarts,
-  }: {
-    db: Deps['db'];
-    pool: Pool;
-    keys: LocalKeys;
-    dataDir: string;
-    logger: Logger;
-    staticRoot: string;
-    closing: { now: boolean };
-    renderRoot: string | undefined;
-    databaseRestarts: () => number;
-  },
+  { db, pool, keys, dataDir, logger, staticRoot, closing, renderRoot, databaseRestarts }: ServeOptions,
 ): Promise<{
   server: ServerType & { closeAllConnections(): void; closeIdleConnections(): void };
   seeded: DemoLogin[] | undefined;
@@ -210,6 +186,31 @@ async function serveApp(
   // A key that does not match the stored data stops the start, naming the key.
   await verifyDataKeys(db, secrets);
   const root = new Hono();
+  useServerMiddleware(root, env, { db, pool, closing, databaseRestarts });
+  const { deps, blobs, seeded, demoShop } = await createServerDeps(env, { db, keys, dataDir, logger, secrets, credentialsKey }, root);
+
+  // Images by reference only (decision 051): inline images left by earlier versions move into the store.
+  await moveInlineImages({ db, blobs, logger }, legacyImages(blobs));
+
+  mountRoutes(root, env, deps, blobs, { db, logger, staticRoot, renderRoot });
+  const server = await listen(root, env);
+  capConnections(server as HttpServer, env, logger);
+  // Messages put back after a failed send go when due, even when no write happens (decision 067, retries).
+  const pushOnly = deps.config.push ? sendDuePushesEvery(deps, PUSH_RETRY_EVERY_MS) : { stop: async () => {} };
+  // Webhook deliveries put back after a failed post go when due too (decision 174); stopped with the pushes.
+  const webhookRetries = sendDueWebhooksEvery(deps, WEBHOOK_RETRY_EVERY_MS);
+  const pushRetries = { stop: async () => void (await Promise.all([pushOnly.stop(), webhookRetries.stop()])) };
+  // Payments (issue 26): the USDT watch every few seconds and the whole round every minute.
+  const paymentJobs = startPaymentJobs(deps);
+  return { server: server as ServerType & { closeAllConnections(): void; closeIdleConnections(): void }, seeded, demoShop, pushRetries, paymentJobs };
+}
+
+/** The middleware in front of everything: metrics, request ids, shutdown, the shared headers and compression. */
+function useServerMiddleware(
+  root: Hono,
+  env: Env,
+  { db, pool, closing, databaseRestarts }: Pick<ServeOptions, 'db' | 'pool' | 'closing' | 'databaseRestarts'>,
+) {
   const metrics = createMetrics({ db, pool, token: env.METRICS_TOKEN, databaseRestarts });
   root.use('*', metrics.measure);
   root.use('*', requestId);
@@ -229,119 +230,16 @@ async function serveApp(
   // at build time and served below as it was stored.
   root.use('/api/*', compressAnswers());
   root.use('/auth/*', compressAnswers());
-  let deps: Deps;
-  let blobs: BlobStore;
-  let seeded: DemoLogin[] | undefined;
-  let demoShop = false;
+}
 
-  const standIn = env.SUPABASE_STAND_IN === '1';
-  const writeLimits = writeLimitsOf(env, standIn);
-  // The shop's mail: the embedded auth's links and the payment receipts (issue 26).
-  const mailer = env.SMTP_URL
-    ? await smtpMailer(env.SMTP_URL, env.MAIL_FROM ?? DEFAULT_MAIL_FROM)
-    : await mailboxMailer(join(dataDir, 'mailbox'), { logger, from: env.MAIL_FROM });
-  const payments = {
-    tronApiUrl: env.TRON_API_URL,
-    binancePayApiUrl: env.BINANCE_PAY_API_URL,
-    bkashApiUrl: env.BKASH_API_URL,
-    siteUrl: env.SITE_URL ?? `http://localhost:${env.PORT}`,
-  };
-  const apiClientIp = (c: Context) => clientIpFrom(getConnInfo(c).remote.address, c.req.header('x-forwarded-for'), env.TRUSTED_PROXIES);
-  if (env.SUPABASE_URL && env.SUPABASE_ANON_KEY && env.SUPABASE_SERVICE_ROLE_KEY) {
-    const serviceRoleKey = env.SUPABASE_SERVICE_ROLE_KEY;
-    blobs = await supabaseImageStore({ url: env.SUPABASE_URL, serviceRoleKey }, credentialsKey);
-    deps = {
-      db,
-      ...supabaseAuthDeps({
-        url: env.SUPABASE_URL,
-        anonKey: env.SUPABASE_ANON_KEY,
-        serviceRoleKey,
-        jwtSecret: env.SUPABASE_JWT_SECRET,
-        redirectTo: `${payments.siteUrl}/my-orders`,
-        logger,
-      }),
-      clientIp: apiClientIp,
-      blobs,
-      secrets,
-      clock: () => new Date(),
-      config: {
-        adminEmails: env.ADMIN_EMAILS,
-        supabaseUrl: env.SUPABASE_URL,
-        supabaseAnonKey: env.SUPABASE_ANON_KEY,
-        allowedOrigins: env.ALLOWED_ORIGINS,
-        staffSyncDays: env.STAFF_SYNC_DAYS,
-        rateLimits: writeLimits,
-        push: await pushConfigOf(env),
-        payments,
-        webhooks: { allowHosts: env.WEBHOOK_TEST_HOSTS },
-      },
-      logger,
-      mailer,
-    };
-  } else {
-    const issuer = `http://localhost:${env.PORT}/auth/v1`;
-    const signingKey = await importSigningKey(keys.signingKey);
-    const auth = createEmbeddedAuth({
-      db,
-      key: signingKey,
-      issuer,
-      anonKey: EMBEDDED_ANON_KEY,
-      serviceRoleKey: keys.serviceRoleKey,
-      clientIp: (c) => clientIpFrom(getConnInfo(c).remote.address, c.req.header('x-forwarded-for'), env.TRUSTED_PROXIES),
-      logger,
-      unconfirmedEmails: env.ADMIN_EMAILS,
-      mailer,
-      siteUrl: env.SITE_URL ?? `http://localhost:${env.PORT}`,
-      redirectOrigins: env.ALLOWED_ORIGINS,
-      // A stand-in plays a Supabase project on the legacy secret too: it verifies such tokens on /user.
-      ...(standIn && env.SUPABASE_JWT_SECRET && { legacyJwtSecret: env.SUPABASE_JWT_SECRET }),
-      // A stand-in serves a whole test suite's sign-ups from one address.
-      ...(standIn && {
-        rateLimits: { tokenPer5Min: Number.POSITIVE_INFINITY, refreshPer5Min: Number.POSITIVE_INFINITY, signupPer5Min: Number.POSITIVE_INFINITY },
-      }),
-    });
-    blobs = await dataDirImageStore(dataDir, keys);
-    deps = {
-      db,
-      verifyToken: createTokenVerifier({ issuer, keys: createLocalJWKSet(auth.jwks()), logger }),
-      sessionAlive: cachedSessionCheck(embeddedSessionCheck(db)),
-      deleteAuthUser: auth.deleteUser,
-      emailConfirmed: (userId) => isEmailConfirmed(db, userId),
-      guestAccounts: auth.guestAccounts,
-      clientIp: apiClientIp,
-      blobs,
-      secrets,
-      clock: () => new Date(),
-      // supabase-js is pointed at this same origin; the PWA resolves the empty URL against its location.
-      config: {
-        adminEmails: env.ADMIN_EMAILS,
-        supabaseUrl: '',
-        supabaseAnonKey: EMBEDDED_ANON_KEY,
-        allowedOrigins: env.ALLOWED_ORIGINS,
-        staffSyncDays: env.STAFF_SYNC_DAYS,
-        rateLimits: writeLimits,
-        push: await pushConfigOf(env, keys.vapid),
-        payments,
-        webhooks: { allowHosts: env.WEBHOOK_TEST_HOSTS },
-      },
-      logger,
-      mailer,
-    };
-    root.route('/auth/v1', auth.app);
-    if (standIn) root.route('/storage/v1', storageStandIn(blobs, keys.serviceRoleKey));
-    // Passwords of this data directory's own (demo-passwords.ts), never published ones.
-    if (env.DEMO_DATA === '1')
-      seeded = await seedDemoData(
-        deps,
-        (email) => demoPassword(keys.serviceRoleKey, email),
-        () => demoApiKey(keys.serviceRoleKey),
-      );
-    demoShop = await hasDemoAccounts(db);
-  }
-
-  // Images by reference only (decision 051): inline images left by earlier versions move into the store.
-  await moveInlineImages({ db, blobs, logger }, legacyImages(blobs));
-
+/** The server's own routes, then the public pages and the built app's files. */
+function mountRoutes(
+  root: Hono,
+  env: Env,
+  deps: Deps,
+  blobs: BlobStore,
+  { db, logger, staticRoot, renderRoot }: Pick<ServeOptions, 'db' | 'logger' | 'staticRoot' | 'renderRoot'>,
+) {
   root.route('/', healthRoutes(deps));
   root.route('/', createApp(deps));
   root.all('/api/*', apiNotFound);
@@ -363,21 +261,15 @@ async function serveApp(
   root.get('/assets/*', notFound);
   // Client routes: every other GET is the app shell.
   root.get('*', serveStatic({ root: staticRoot, path: 'index.html', precompressed: true, onFound: withStaticHeaders }));
+}
 
-  const server = await new Promise<ServerType>((done, fail) => {
+/** Listens on env.PORT; a port another program holds fails the start with the port-in-use message. */
+function listen(root: Hono, env: Env): Promise<ServerType> {
+  return new Promise<ServerType>((done, fail) => {
     // Slow clients and floods of connections cannot hold the server (decision 115).
     const started = serve({ fetch: root.fetch, port: env.PORT, hostname: '0.0.0.0', serverOptions: connectionOptions(env) }, () => done(started));
     started.once('error', (error: NodeJS.ErrnoException) => fail(error.code === 'EADDRINUSE' ? portInUse(env.PORT) : error));
   });
-  capConnections(server as HttpServer, env, logger);
-  // Messages put back after a failed send go when due, even when no write happens (decision 067, retries).
-  const pushOnly = deps.config.push ? sendDuePushesEvery(deps, PUSH_RETRY_EVERY_MS) : { stop: async () => {} };
-  // Webhook deliveries put back after a failed post go when due too (decision 174); stopped with the pushes.
-  const webhookRetries = sendDueWebhooksEvery(deps, WEBHOOK_RETRY_EVERY_MS);
-  const pushRetries = { stop: async () => void (await Promise.all([pushOnly.stop(), webhookRetries.stop()])) };
-  // Payments (issue 26): the USDT watch every few seconds and the whole round every minute.
-  const paymentJobs = startPaymentJobs(deps);
-  return { server: server as ServerType & { closeAllConnections(): void; closeIdleConnections(): void }, seeded, demoShop, pushRetries, paymentJobs };
 }
 
 export { demoLogins };

@@ -2,34 +2,29 @@ import type { Transaction, Updateable } from 'kysely';
 import type { z } from 'zod';
 import type { orderChangeBody } from '../contract/order-requests.ts';
 import type { Order } from '../contract/orders.ts';
-import { recordAudit } from '../db/audit.ts';
-import { resolveNotification } from '../db/notifications.ts';
 import { KeyReusedError, onceForKey, type StoredAnswer } from '../db/idempotency.ts';
 import { lockOrder, updateOrder } from '../db/orders.ts';
-import { queueOrderEvents } from '../db/webhooks.ts';
-import type { Database, OrderRow, OrdersTable, ServiceStockRow, StockRow, StoredDelivery, UserRow } from '../db/schema.ts';
-import { lockServiceStock, markServiceStockFaulty, markServiceStockSold } from '../db/service-stocks.ts';
+import type { Database, OrderRow, OrdersTable, UserRow } from '../db/schema.ts';
 import { nextVersion } from '../db/versions.ts';
-import { lockStockForDelivery, markStockFaulty, markStockSold } from '../db/wise-stocks.ts';
 import type { Deps } from '../deps.ts';
-import { ApiError, badRequest, notFound } from '../errors.ts';
+import { ApiError, notFound } from '../errors.ts';
 import { assertVersion } from '../lib/versioning.ts';
 import { presentOrder } from '../presenters/orders.ts';
-import { automaticDelivery, afterAutomaticDelivery } from './auto-deliver.ts';
-import { tellCustomer } from './customer-push.ts';
-import { queueReceipts } from './receipts.ts';
-import { paymentCheckKey, problemReportKey } from './staff-notices.ts';
-import { noStockKey, watchStockLevel } from './stock-watch.ts';
-import { assertNoDuplicateSecrets, assertServiceKind, hasDelivery, noAccountDelivery, noOtherDelivery, sealOtherDelivery } from './other-deliveries.ts';
+import { automaticDelivery } from './auto-deliver.ts';
+import {
+  afterOrderUpdate,
+  auditOrderChange,
+  type ChangeInProgress,
+  claimDelivery,
+  keepReplacedDelivery,
+  markClaimedSold,
+  stockUnavailable,
+} from './deliver-steps.ts';
+import { watchStockLevel } from './stock-watch.ts';
+import { assertServiceKind, hasDelivery, noOtherDelivery, sealOtherDelivery } from './other-deliveries.ts';
 
 /** What PUT /api/admin/orders/{id} asks for: statuses, or a delivery of typed credentials or of a stock. */
 export type OrderChange = z.infer<typeof orderChangeBody>;
-
-const stockUnavailable = () =>
-  new ApiError('stock_unavailable', 'This Wise stock is no longer available; it may just have been delivered. Choose another one.');
-
-const serviceStockUnavailable = () =>
-  new ApiError('stock_unavailable', "This item of the service's stock is no longer available; it may just have been delivered. Choose another one.");
 
 const alreadyDelivered = () =>
   new ApiError(
@@ -59,85 +54,6 @@ function assertFieldsUnchanged(current: OrderRow, change: OrderChange, base: Non
       );
     }
   }
-}
-
-/**
- * A replacement (decision 063): the delivery it replaces goes to the order's history as it was (the
- * password still sealed), the stock it came from is marked faulty so it is never sold again, an open
- * problem report is answered as replaced, and a rotation notice gives way to the new delivery. Runs in
- * the delivery's transaction, under the order's row lock.
- */
-async function keepReplacedDelivery(
-  trx: Transaction<Database>,
-  actor: Pick<UserRow, 'id' | 'email'>,
-  current: OrderRow,
-  changes: Updateable<OrdersTable>,
-  version: number,
-  now: Date,
-) {
-  const past: StoredDelivery = {
-    at: now.toISOString(),
-    kind: 'replaced',
-    wiseEmail: current.wise_email ?? '',
-    wisePasswordEnc: current.wise_password_enc,
-    wiseImage: current.wise_image,
-    stockId: current.stock_id,
-    ...(current.service_stock_id && { serviceStockId: current.service_stock_id }),
-    byEmail: actor.email,
-    // Another kind (decision 069): what may be shown of it, and its secret still sealed.
-    ...(current.delivery_kind && {
-      deliveryKind: current.delivery_kind,
-      deliveryDetails: current.delivery_details ?? undefined,
-      deliverySecretEnc: current.delivery_secret_enc,
-    }),
-  };
-  changes.delivery_history = JSON.stringify([...current.delivery_history, past]);
-  changes.credentials_rotated_at = null;
-  if (current.report_status === 'open') {
-    changes.report_status = 'replaced';
-    changes.report_resolved_at = now;
-    changes.report_reply = '';
-  }
-  const note = `Replaced as faulty on order ${current.id} on ${now.toISOString().slice(0, 10)}.`;
-  const sources = [
-    { entity: 'wise_stock', id: current.stock_id, markFaulty: markStockFaulty },
-    { entity: 'service_stock', id: current.service_stock_id, markFaulty: markServiceStockFaulty },
-  ] as const;
-  for (const { entity, id, markFaulty } of sources) {
-    if (!id) continue;
-    const faulty = await markFaulty(trx, id, note, version);
-    if (faulty) {
-      await recordAudit(trx, actor, { action: `${entity}.faulty`, entity, entityId: id, details: { from: faulty.from, to: 'disabled', orderId: current.id } });
-    }
-  }
-}
-
-/**
- * The order's columns for an item of a service's own stock (decision 072): an account goes to the Wise
- * columns, a server login or lines to the other kind's; the sealed secret and its indexes move as they are.
- */
-async function serviceStockColumns(deps: Deps, item: ServiceStockRow): Promise<Updateable<OrdersTable>> {
-  const details = item.details;
-  if (details.kind === 'account') {
-    return {
-      wise_email: details.email,
-      wise_email_index: await deps.secrets.blindIndex(details.email.trim().toLowerCase()),
-      wise_password_enc: item.secret_enc,
-      wise_password_index: item.secret_indexes[0] ?? null,
-      wise_image: null,
-      stock_id: null,
-      service_stock_id: item.id,
-      ...noOtherDelivery,
-    };
-  }
-  return {
-    delivery_kind: details.kind,
-    delivery_details: JSON.stringify(details),
-    delivery_secret_enc: item.secret_enc,
-    delivery_secret_indexes: item.secret_indexes,
-    ...noAccountDelivery,
-    service_stock_id: item.id,
-  };
 }
 
 /** JSON with object keys sorted, so one request always hashes the same. */
@@ -233,7 +149,6 @@ export async function sealOrderChange(deps: Deps, change: OrderChange) {
  * confirmed (payments/settle.ts, decision 202), which marks the order paid and delivers it exactly as
  * staff marking it paid does. `extra` columns (the payment session) are written with the same version.
  */
-// eslint-disable-next-line max-lines-per-function -- over 80 lines before the rule came; to split (issue 34)
 export async function changeOrderIn(
   trx: Transaction<Database>,
   deps: Deps,
@@ -245,11 +160,40 @@ export async function changeOrderIn(
 ): Promise<OrderRow> {
   const current = await lockOrder(trx, orderId);
   if (!current) throw notFound('Order');
+  const manual = typedColumns !== null || change.stockId !== undefined || change.serviceStockId !== undefined || other !== null;
+  assertChangeAllowed(current, actor, change, manual);
+  const step: ChangeInProgress = { trx, deps, actor, orderId, current, change };
+  const changes: Updateable<OrdersTable> = { ...extra };
+  if (change.paymentStatus) changes.payment_status = change.paymentStatus;
+  if (change.orderStatus) changes.order_status = change.orderStatus;
+  // Marked paid, for a service that delivers by itself: the oldest free stock, in this transaction (decision 061).
+  const auto = manual ? null : await automaticDelivery(trx, current, change);
+  if (manual && !change.serviceStockId) await assertServiceKind(trx, current, other?.kind ?? 'account');
+  const { stock, serviceStock } = await claimDelivery(step, { typedColumns, other }, auto, changes);
+  const version = await nextVersion(trx);
+  const replacing =
+    (typedColumns !== null || stock !== undefined || serviceStock !== undefined || other !== null) &&
+    (current.wise_email !== null || current.delivery_kind !== null);
+  if (replacing) await keepReplacedDelivery(trx, actor, current, changes, version, deps.clock());
+  await markClaimedSold(step, { stock, serviceStock }, version);
+  const updated = await updateOrder(trx, orderId, changes, version);
+  await afterOrderUpdate(step, { updated, version, auto, deliveredNow: Boolean(typedColumns || stock || serviceStock || other) });
+  if (stock || serviceStock) await watchStockLevel(trx, version);
+  const delivered = typedColumns || other ? 'typed' : auto?.stock || auto?.serviceStock ? 'auto' : stock || serviceStock ? 'stock' : undefined;
+  await auditOrderChange(step, { updated, other, serviceStock, delivered, replacing });
+  return updated;
+}
+
+/**
+ * What must hold before anything is changed, checked under the order's row lock: someone else changes a
+ * staff member's own order, a delivered order is delivered again only as a replacement, a cancelled
+ * order is not marked paid behind the customer's back, and the change was made from what is there now.
+ */
+function assertChangeAllowed(current: OrderRow, actor: Pick<UserRow, 'id'>, change: OrderChange, manual: boolean) {
   // Separation of duties (issue 30): a staff member's own order is changed by someone else, whatever the change.
   if (current.user_id === actor.id) {
     throw new ApiError('own_account', 'You cannot change your own order: another staff member must do it');
   }
-  const manual = typedColumns !== null || change.stockId !== undefined || change.serviceStockId !== undefined || other !== null;
   const paysOrDelivers = change.paymentStatus === 'paid' || change.orderStatus === 'delivered' || manual;
   // Checked under the order's row lock, before any stock is touched: of concurrent deliveries to one
   // order exactly one lands, and the stocks of the others stay available. Holds without `version`.
@@ -266,94 +210,4 @@ export async function changeOrderIn(
   }
   if (change.base) assertFieldsUnchanged(current, change, change.base);
   else assertVersion(current.version, change.version, 'order');
-  const changes: Updateable<OrdersTable> = { ...extra };
-  if (change.paymentStatus) changes.payment_status = change.paymentStatus;
-  if (change.orderStatus) changes.order_status = change.orderStatus;
-  let stock: StockRow | undefined;
-  let serviceStock: ServiceStockRow | undefined;
-  // Marked paid, for a service that delivers by itself: the oldest free stock, in this transaction (decision 061).
-  const auto = manual ? null : await automaticDelivery(trx, current, change);
-  if (manual && !change.serviceStockId) await assertServiceKind(trx, current, other?.kind ?? 'account');
-  if (other) {
-    await assertNoDuplicateSecrets(trx, orderId, other, change.overrideDuplicates === true);
-    Object.assign(changes, other.columns, { payment_status: 'paid', order_status: 'delivered' });
-  } else if (typedColumns) {
-    Object.assign(changes, typedColumns, { payment_status: 'paid', order_status: 'delivered' });
-  } else if (change.stockId || auto?.stock) {
-    stock = auto?.stock ?? (await lockStockForDelivery(trx, change.stockId!));
-    if (!stock || stock.status !== 'available') throw stockUnavailable();
-    // The sealed password and its index move as they are: same keys, and the plain text is never needed.
-    Object.assign(changes, {
-      wise_email: stock.wise_email,
-      wise_email_index: await deps.secrets.blindIndex(stock.wise_email.trim().toLowerCase()),
-      wise_password_enc: stock.wise_password_enc,
-      wise_password_index: stock.wise_password_index,
-      wise_image: stock.auth_image || null,
-      stock_id: stock.id,
-      service_stock_id: null,
-      ...noOtherDelivery,
-      payment_status: 'paid',
-      order_status: 'delivered',
-    });
-  } else if (change.serviceStockId || auto?.serviceStock) {
-    // An item of the service's own stock (decision 072), chosen by staff or claimed by the automatic delivery.
-    serviceStock = auto?.serviceStock ?? (await lockServiceStock(trx, change.serviceStockId!));
-    if (!serviceStock || serviceStock.status !== 'available') throw serviceStockUnavailable();
-    if (serviceStock.service_id !== current.product_id) {
-      throw badRequest('serviceStockId: this item is stock of another service', [{ path: 'serviceStockId', message: 'is stock of another service' }]);
-    }
-    await assertServiceKind(trx, current, serviceStock.kind);
-    Object.assign(changes, await serviceStockColumns(deps, serviceStock), { payment_status: 'paid', order_status: 'delivered' });
-  }
-  const version = await nextVersion(trx);
-  const replacing =
-    (typedColumns !== null || stock !== undefined || serviceStock !== undefined || other !== null) &&
-    (current.wise_email !== null || current.delivery_kind !== null);
-  if (replacing) await keepReplacedDelivery(trx, actor, current, changes, version, deps.clock());
-  const sold = [
-    { entity: 'wise_stock', item: stock, markSold: markStockSold, auditDetails: {} },
-    { entity: 'service_stock', item: serviceStock, markSold: markServiceStockSold, auditDetails: { serviceId: serviceStock?.service_id } },
-  ] as const;
-  for (const { entity, item, markSold, auditDetails } of sold) {
-    if (!item) continue;
-    await markSold(trx, item.id, { userId: current.user_id, orderId }, version);
-    await recordAudit(trx, actor, {
-      action: `${entity}.sold`,
-      entity,
-      entityId: item.id,
-      details: { from: item.status, to: 'sold', soldTo: current.user_id, orderId, ...auditDetails },
-    });
-  }
-  const updated = await updateOrder(trx, orderId, changes, version);
-  await tellCustomer(trx, current, updated);
-  // A receipt when it is paid and when it is delivered, sent once this commits (issue 26, item 5).
-  await queueReceipts(trx, deps, current, updated);
-  // Order events for the account's webhook endpoints (issue 27, decision 174), in this transaction.
-  await queueOrderEvents(trx, current, updated);
-  // A payment staff settle in this update, or an answered problem report, closes what staff were told
-  // about it (a proof may come in for a failed payment too, so the check is on the change).
-  if (updated.payment_status !== current.payment_status && updated.payment_status !== 'pending')
-    await resolveNotification(trx, version, paymentCheckKey(orderId));
-  if (current.report_status === 'open' && updated.report_status !== 'open') await resolveNotification(trx, version, problemReportKey(orderId));
-  if (auto) await afterAutomaticDelivery(trx, version, updated, auto);
-  else if (typedColumns || stock || serviceStock || other) await resolveNotification(trx, version, noStockKey(orderId));
-  if (stock || serviceStock) await watchStockLevel(trx, version);
-  const delivered = typedColumns || other ? 'typed' : auto?.stock || auto?.serviceStock ? 'auto' : stock || serviceStock ? 'stock' : undefined;
-  await recordAudit(trx, actor, {
-    action: delivered ? 'order.deliver' : 'order.update',
-    entity: 'order',
-    entityId: orderId,
-    details: {
-      from: { paymentStatus: current.payment_status, orderStatus: current.order_status },
-      to: { paymentStatus: updated.payment_status, orderStatus: updated.order_status },
-      ...(delivered && !other && { delivered, wiseEmail: updated.wise_email, stockId: updated.stock_id, proofImage: updated.wise_image !== null }),
-      ...(serviceStock && { serviceStockId: serviceStock.id, ...(updated.delivery_kind && { deliveryKind: updated.delivery_kind }) }),
-      ...(other && { delivered, deliveryKind: other.kind, ...other.audit, ...(change.overrideDuplicates && { overrideDuplicates: true }) }),
-      ...(delivered &&
-        replacing && {
-          replaced: current.delivery_kind ? { deliveryKind: current.delivery_kind } : { wiseEmail: current.wise_email, stockId: current.stock_id },
-        }),
-    },
-  });
-  return updated;
 }
