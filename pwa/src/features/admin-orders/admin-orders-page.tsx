@@ -21,8 +21,49 @@ import { useOrderActions, useOrdersExport } from './use-order-actions.ts';
 
 export const LOAD_FAILED_MESSAGE = 'Failed to load orders. Please try again.';
 
+/** The filters, kept in the address so the back button and a shared link show the same list. */
+function useOrderFilterParams() {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const filters = useMemo(() => filtersFromSearchParams(searchParams), [searchParams]);
+  const updateFilters = useCallback(
+    (change: Partial<OrderFilters>) => {
+      setSearchParams((current) => filtersToSearchParams(changeFilters(filtersFromSearchParams(current), change)), { replace: !('page' in change) });
+    },
+    [setSearchParams],
+  );
+  return { filters, updateFilters };
+}
+
+/** Which order each modal is open for, if any. */
+function useOrderModals() {
+  const [delivering, setDelivering] = useState<Order | null>(null);
+  const [historyOf, setHistoryOf] = useState<Order | null>(null);
+  const [replacing, setReplacing] = useState<Order | null>(null);
+  const [declining, setDeclining] = useState<Order | null>(null);
+  return { delivering, setDelivering, historyOf, setHistoryOf, replacing, setReplacing, declining, setDeclining };
+}
+
+function OrderModals({ modals, userId, online }: { modals: ReturnType<typeof useOrderModals>; userId: string; online: boolean }) {
+  const { delivering, setDelivering, historyOf, setHistoryOf, replacing, setReplacing, declining, setDeclining } = modals;
+  return (
+    <>
+      {delivering && <CredentialsModal order={delivering} userId={userId} online={online} onClose={() => setDelivering(null)} />}
+      {replacing && <CredentialsModal order={replacing} userId={userId} online={online} replace onClose={() => setReplacing(null)} />}
+      {declining && <DeclineReportModal order={declining} userId={userId} onClose={() => setDeclining(null)} />}
+      {historyOf && <AuditModal order={historyOf} onClose={() => setHistoryOf(null)} />}
+    </>
+  );
+}
+
+function LocalNotice({ online }: { online: boolean }) {
+  return (
+    <p className="text-sm text-base-content/70">
+      {online ? 'The server cannot be reached' : 'Offline'}: showing the orders saved on this device. Changes are queued and sync when the connection returns.
+    </p>
+  );
+}
+
 /** Admin Order Management (/dashboard): the figures (folded below the desktop width), filters, the order table and its modals. */
-// eslint-disable-next-line max-lines-per-function -- over 80 lines before the rule came; to split (issue 34)
 export function AdminOrdersPage() {
   usePageTitle('Admin Orders');
   const auth = useAuth();
@@ -30,24 +71,14 @@ export function AdminOrdersPage() {
   const { can } = useAuthorization();
   const { online, pendingCount, failed } = useSyncStatus();
   const pendingIds = usePendingIds();
-  const [searchParams, setSearchParams] = useSearchParams();
-  const filters = useMemo(() => filtersFromSearchParams(searchParams), [searchParams]);
+  const { filters, updateFilters } = useOrderFilterParams();
   const localOrders = useLocalOrders();
   const { page, source, loading, failed: loadFailed, reload } = useOrdersPage(filters, localOrders);
   const { stats, local: localStats } = useOrderStats(localOrders);
-  const [delivering, setDelivering] = useState<Order | null>(null);
-  const [historyOf, setHistoryOf] = useState<Order | null>(null);
-  const [replacing, setReplacing] = useState<Order | null>(null);
-  const [declining, setDeclining] = useState<Order | null>(null);
+  const modals = useOrderModals();
+  const { setDelivering, setHistoryOf, setReplacing, setDeclining } = modals;
   const actions = useOrderActions(userId, reload, setDelivering);
   const { exporting, exportCsv } = useOrdersExport(filters);
-
-  const updateFilters = useCallback(
-    (change: Partial<OrderFilters>) => {
-      setSearchParams((current) => filtersToSearchParams(changeFilters(filtersFromSearchParams(current), change)), { replace: !('page' in change) });
-    },
-    [setSearchParams],
-  );
 
   return (
     <div className="space-y-6">
@@ -62,12 +93,7 @@ export function AdminOrdersPage() {
       <RefusedChanges entries={failed.filter(isOrderChange)} userId={userId} />
       <OrderFigures stats={stats} local={localStats} />
       <OrderFiltersBar filters={filters} onChange={updateFilters} />
-      {source === 'local' && (
-        <p className="text-sm text-base-content/70">
-          {online ? 'The server cannot be reached' : 'Offline'}: showing the orders saved on this device. Changes are queued and sync when the connection
-          returns.
-        </p>
-      )}
+      {source === 'local' && <LocalNotice online={online} />}
 
       <section aria-labelledby="orders-heading" aria-busy={loading}>
         <h2 id="orders-heading" className="sr-only">
@@ -115,10 +141,7 @@ export function AdminOrdersPage() {
         )}
       </section>
 
-      {delivering && <CredentialsModal order={delivering} userId={userId} online={online} onClose={() => setDelivering(null)} />}
-      {replacing && <CredentialsModal order={replacing} userId={userId} online={online} replace onClose={() => setReplacing(null)} />}
-      {declining && <DeclineReportModal order={declining} userId={userId} onClose={() => setDeclining(null)} />}
-      {historyOf && <AuditModal order={historyOf} onClose={() => setHistoryOf(null)} />}
+      <OrderModals modals={modals} userId={userId} online={online} />
     </div>
   );
 }

@@ -2,7 +2,7 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import { useId, useState, type FormEvent } from 'react';
 import { typedCredentials } from '../../../../edge-api/src/contract/order-requests.ts';
 import type { Order } from '../../../../edge-api/src/contract/orders.ts';
-import { serviceStockLabel } from '../../../../edge-api/src/contract/service-stocks.ts';
+import { serviceStockLabel, type ServiceStock } from '../../../../edge-api/src/contract/service-stocks.ts';
 import type { WiseStock } from '../../../../edge-api/src/contract/wise-stocks.ts';
 import { useConfirm } from '../../components/confirm-dialog.tsx';
 import { DuplicateCheckNotice } from '../../components/duplicate-check-notice.tsx';
@@ -60,39 +60,100 @@ export function CredentialsModal(props: CredentialsModalProps) {
   return <AccountCredentialsModal {...props} />;
 }
 
-// eslint-disable-next-line max-lines-per-function -- over 80 lines before the rule came; to split (issue 34)
-function AccountCredentialsModal({ order, userId, online, onClose, replace = false }: CredentialsModalProps) {
-  const toast = useToast();
-  const confirm = useConfirm();
-  const bannerId = useId();
-  const problemId = useId();
-  const [stockReloads, setStockReloads] = useState(0);
-  const stocks = useAvailableStocks(online, stockReloads);
-  // The service's own accounts as synced (decision 072), offered beside the Wise pool; delivered by id.
+/** The service's own accounts as synced (decision 072), offered beside the Wise pool; delivered by id. */
+function useOwnStock(productId: string) {
   const db = useUserDb();
-  const ownStock = useLiveQuery(
+  return useLiveQuery(
     async () =>
       db
-        ? (await db.serviceStocks.where('serviceId').equals(order.productId).toArray()).filter((item) => item.status === 'available' && item.kind === 'account')
+        ? (await db.serviceStocks.where('serviceId').equals(productId).toArray()).filter((item) => item.status === 'available' && item.kind === 'account')
         : [],
-    [db, order.productId],
+    [db, productId],
   );
-  const [ownStockId, setOwnStockId] = useState('');
-  const ownStockFieldId = useId();
+}
+
+/** What the form holds, as the delivery needs it. */
+interface DeliveryChoice {
+  ownStockId: string;
+  stock: WiseStock | null;
+  email: string;
+  password: string;
+  proofPath: string | undefined;
+}
+
+/** The delivery, queued with the order and stock as this screen showed them. */
+function queueDelivery(userId: string, order: Order, replace: boolean, { ownStockId, stock, email, password, proofPath }: DeliveryChoice) {
+  const shown = { orders: [order], stocks: stock ? [stock] : [] };
+  const base = { orderId: order.id, version: order.version, ...(replace ? { replace: true as const } : {}) };
+  if (ownStockId) return deliverOrder(userId, { ...base, serviceStockId: ownStockId }, { shown });
+  if (stock) return deliverOrder(userId, { ...base, stockId: stock.id }, { shown });
+  return deliverOrder(userId, { ...base, wiseEmail: email.trim(), wisePassword: password, ...(proofPath ? { wiseImage: proofPath } : {}) }, { shown });
+}
+
+/** The API's own rules for typed credentials, before anything is queued: the first fault, worded for the form. */
+function typedProblemText({ ownStockId, stock, email, password }: DeliveryChoice): string | null {
+  const [typedProblem] = stock || ownStockId ? [] : Object.entries(checkWith(typedCredentials, { wiseEmail: email.trim(), wisePassword: password }));
+  if (!typedProblem) return null;
+  const [field, problem] = typedProblem;
+  return `${fieldLabels[field] ?? field} ${problem}`;
+}
+
+/** Whether to go on: a duplicate is confirmed, and so is a change over what the customer already sees. */
+async function confirmDelivery(
+  confirm: ReturnType<typeof useConfirm>,
+  checkNow: (() => Promise<{ needsConfirmation: boolean }>) | null,
+  order: Order,
+  replace: boolean,
+): Promise<boolean> {
+  // Never deliver on a stale answer: the check is for the values as they are now.
+  // An item of the service's own stock was checked for duplicates when it was added (no check then).
+  if (checkNow && (await checkNow()).needsConfirmation) {
+    const ok = await confirm({
+      title: 'Deliver duplicate credentials?',
+      text: 'These exact credentials already exist in another order! Delivering them again will create duplicate credentials.',
+      confirmLabel: 'Override & Deliver',
+      danger: true,
+    });
+    if (!ok) return false;
+  }
+  // A delivery over one the customer already sees: the order and customer are named, and asked about, first.
+  return !(
+    changesWhatCustomerSees(order, replace) && !(await confirm(deliveryChangeQuestion(order, 'These WISE credentials replace what the customer sees.')))
+  );
+}
+
+/** The typed email and password, or the WISE stock they were filled from. */
+function useCredentialFields() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [stock, setStock] = useState<WiseStock | null>(null);
+  const type = (change: () => void) => {
+    change();
+    setStock(null);
+  };
+  const clearStock = () => {
+    setStock(null);
+    setEmail('');
+    setPassword('');
+  };
+  return { email, setEmail, password, setPassword, stock, setStock, type, clearStock };
+}
+
+function useAccountDelivery({ order, userId, online, onClose, replace = false }: CredentialsModalProps) {
+  const toast = useToast();
+  const confirm = useConfirm();
+  const [stockReloads, setStockReloads] = useState(0);
+  const stocks = useAvailableStocks(online, stockReloads);
+  const ownStock = useOwnStock(order.productId);
+  const [ownStockId, setOwnStockId] = useState('');
+
+  const { email, setEmail, password, setPassword, stock, setStock, type, clearStock } = useCredentialFields();
   const [error, setError] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
   const upload = useProofUpload(setError);
   const { warning, checkNow, problem } = useDuplicateCheck(email, password, order.id, online);
   // A picked stock is delivered by its id: a moderator's copy holds its password masked, and that is enough.
   const filled = ownStockId !== '' || stock !== null || (email.trim() !== '' && password !== '');
-
-  const type = (change: () => void) => {
-    change();
-    setStock(null);
-  };
 
   const pickStock = (picked: WiseStock) => {
     setStock(picked);
@@ -103,23 +164,16 @@ function AccountCredentialsModal({ order, userId, online, onClose, replace = fal
     upload.remove();
   };
 
-  const clearStock = () => {
-    setStock(null);
-    setEmail('');
-    setPassword('');
-  };
-
-  /** The delivery, queued with the order and stock as this screen showed them. */
-  const queueDelivery = () => {
-    const shown = { orders: [order], stocks: stock ? [stock] : [] };
-    const base = { orderId: order.id, version: order.version, ...(replace ? { replace: true as const } : {}) };
-    if (ownStockId) return deliverOrder(userId, { ...base, serviceStockId: ownStockId }, { shown });
-    if (stock) return deliverOrder(userId, { ...base, stockId: stock.id }, { shown });
-    return deliverOrder(
-      userId,
-      { ...base, wiseEmail: email.trim(), wisePassword: password, ...(upload.proof ? { wiseImage: upload.proof.path } : {}) },
-      { shown },
-    );
+  const refused = (cause: unknown) => {
+    // The form still holds everything, so the refused change is shown here rather than in the failed list.
+    if ((stock || ownStockId) && hasCode(cause, 'stock_unavailable')) {
+      clearStock();
+      setOwnStockId('');
+      setStockReloads((n) => n + 1);
+      setError(STOCK_TAKEN_MESSAGE);
+    } else {
+      setError(`Failed to update order: ${cause instanceof Error ? cause.message : String(cause)}`);
+    }
   };
 
   const submit = async (event: FormEvent) => {
@@ -130,50 +184,53 @@ function AccountCredentialsModal({ order, userId, online, onClose, replace = fal
       return;
     }
     if (upload.uploading || submitting) return;
-    // The API's own rules for typed credentials, before anything is queued.
-    const [typedProblem] = stock || ownStockId ? [] : Object.entries(checkWith(typedCredentials, { wiseEmail: email.trim(), wisePassword: password }));
+    const choice = { ownStockId, stock, email, password, proofPath: upload.proof?.path };
+    const typedProblem = typedProblemText(choice);
     if (typedProblem) {
-      const [field, problem] = typedProblem;
-      setError(`${fieldLabels[field] ?? field} ${problem}`);
+      setError(typedProblem);
       return;
     }
     setSubmitting(true);
     try {
-      // Never deliver on a stale answer: the check is for the values as they are now.
-      // An item of the service's own stock was checked for duplicates when it was added.
-      if (!ownStockId && (await checkNow()).needsConfirmation) {
-        const confirmed = await confirm({
-          title: 'Deliver duplicate credentials?',
-          text: 'These exact credentials already exist in another order! Delivering them again will create duplicate credentials.',
-          confirmLabel: 'Override & Deliver',
-          danger: true,
-        });
-        if (!confirmed) return;
-      }
-      // A delivery over one the customer already sees: the order and customer are named, and asked about, first.
-      if (changesWhatCustomerSees(order, replace) && !(await confirm(deliveryChangeQuestion(order, 'These WISE credentials replace what the customer sees.'))))
-        return;
-      const handle = queueDelivery();
+      if (!(await confirmDelivery(confirm, ownStockId ? null : checkNow, order, replace))) return;
+      const handle = queueDelivery(userId, order, replace, choice);
       try {
         await finishQueuedChange(userId, handle, { toast, confirmed: DELIVERED_MESSAGE, savedOffline: SAVED_OFFLINE_MESSAGE, close: onClose });
       } catch (cause) {
-        // The form still holds everything, so the refused change is shown here rather than in the failed list.
-        if ((stock || ownStockId) && hasCode(cause, 'stock_unavailable')) {
-          clearStock();
-          setOwnStockId('');
-          setStockReloads((n) => n + 1);
-          setError(STOCK_TAKEN_MESSAGE);
-        } else {
-          setError(`Failed to update order: ${cause instanceof Error ? cause.message : String(cause)}`);
-        }
+        refused(cause);
       }
     } finally {
       setSubmitting(false);
     }
   };
 
+  return {
+    stocks,
+    ownStock,
+    ownStockId,
+    setOwnStockId,
+    email,
+    setEmail,
+    password,
+    setPassword,
+    stock,
+    error,
+    submitting,
+    upload,
+    warning,
+    problem,
+    filled,
+    type,
+    pickStock,
+    clearStock,
+    submit,
+  };
+}
+
+/** Which order, for whom, and what a replacement does. */
+function OrderIntro({ order, replace }: { order: Order; replace: boolean }) {
   return (
-    <ModalDialog title={replace ? 'Replace WISE Credentials' : 'Add WISE Credentials'} onClose={onClose} className="max-w-3xl">
+    <>
       <p className="mb-4 text-sm text-base-content/80">
         Order <span className="font-mono">#{shortOrderId(order.id)}</span>: {order.title} for {order.userName || order.userEmail}
         {order.userName && <span className="text-base-content/70"> ({order.userEmail})</span>}
@@ -185,21 +242,60 @@ function AccountCredentialsModal({ order, userId, online, onClose, replace = fal
           faulty and never sold again.
         </p>
       )}
-      {ownStock && ownStock.length > 0 && (
-        <div className="mb-4">
-          <label htmlFor={ownStockFieldId} className="mb-1 block text-sm font-medium">
-            From this service&apos;s stock
-          </label>
-          <select id={ownStockFieldId} className="select w-full" value={ownStockId} onChange={(event) => setOwnStockId(event.target.value)}>
-            <option value="">Type it in, or pick from the WISE stock below</option>
-            {ownStock.map((item) => (
-              <option key={item.id} value={item.id}>
-                {serviceStockLabel(item)}
-              </option>
-            ))}
-          </select>
-        </div>
-      )}
+    </>
+  );
+}
+
+/** The service's own stock, when it has any: picking one hides the typed fields and the WISE pool. */
+function OwnStockSelect({ ownStock, value, onChange }: { ownStock: readonly ServiceStock[]; value: string; onChange: (id: string) => void }) {
+  const ownStockFieldId = useId();
+  return (
+    <div className="mb-4">
+      <label htmlFor={ownStockFieldId} className="mb-1 block text-sm font-medium">
+        From this service&apos;s stock
+      </label>
+      <select id={ownStockFieldId} className="select w-full" value={value} onChange={(event) => onChange(event.target.value)}>
+        <option value="">Type it in, or pick from the WISE stock below</option>
+        {ownStock.map((item) => (
+          <option key={item.id} value={item.id}>
+            {serviceStockLabel(item)}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+function AccountCredentialsModal(props: CredentialsModalProps) {
+  const { order, online, onClose, replace = false } = props;
+  const bannerId = useId();
+  const problemId = useId();
+  const {
+    stocks,
+    ownStock,
+    ownStockId,
+    setOwnStockId,
+    email,
+    setEmail,
+    password,
+    setPassword,
+    stock,
+    error,
+    submitting,
+    upload,
+    warning,
+    problem,
+    filled,
+    type,
+    pickStock,
+    clearStock,
+    submit,
+  } = useAccountDelivery(props);
+
+  return (
+    <ModalDialog title={replace ? 'Replace WISE Credentials' : 'Add WISE Credentials'} onClose={onClose} className="max-w-3xl">
+      <OrderIntro order={order} replace={replace} />
+      {ownStock && ownStock.length > 0 && <OwnStockSelect ownStock={ownStock} value={ownStockId} onChange={setOwnStockId} />}
       {!ownStockId && <StockPicker stocks={stocks} picked={stock} onPick={pickStock} onTypeInstead={clearStock} />}
 
       <form noValidate onSubmit={(event) => void submit(event)} aria-describedby={describedBy(warning.title && bannerId, !ownStockId && problem && problemId)}>

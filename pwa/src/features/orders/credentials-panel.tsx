@@ -20,8 +20,80 @@ export function viewsSummary(views: OrderViews): string {
   return views.count === 1 ? `Viewed once, on ${first}` : `Viewed ${views.count} times, first on ${first}`;
 }
 
+/** The password's Show/Hide/Unlock state: sealed by the device's vault, it is opened at Show, after an unlock if locked (decision 068). */
+function usePasswordReveal(password: string | undefined, onReveal: (() => void) | undefined) {
+  const [opened, setRevealed] = useState<string | null>(null);
+  const secret = useSecret(password);
+  const [unlocking, setUnlocking] = useState(false);
+  // Hidden again when the vault locks.
+  const revealed = secret.locked ? null : opened;
+  const show = async () => {
+    try {
+      setRevealed(await secret.open());
+      onReveal?.();
+    } catch (error) {
+      console.warn('Could not open the password', error);
+      setUnlocking(true);
+    }
+  };
+
+  const toggle = () => {
+    if (revealed !== null) setRevealed(null);
+    else if (secret.locked) setUnlocking(true);
+    else if (!secret.sealed) {
+      onReveal?.();
+      setRevealed(password ?? null);
+    } else void show();
+  };
+  return { secret, revealed, unlocking, setUnlocking, show, toggle };
+}
+
+type PasswordReveal = ReturnType<typeof usePasswordReveal>;
+
+function PasswordRow({ password, views, reveal }: { password: string; views: OrderViews | undefined; reveal: PasswordReveal }) {
+  const { secret, revealed, unlocking, setUnlocking, show, toggle } = reveal;
+  return (
+    <div>
+      <dt className="text-sm font-semibold">Password</dt>
+      <dd className="mt-1 flex flex-wrap items-center gap-2">
+        <span className="font-mono break-all" data-testid="delivered-password">
+          {revealed ?? MASKED_PASSWORD}
+        </span>
+        <button type="button" className="btn btn-outline btn-sm" aria-pressed={revealed !== null} onClick={toggle}>
+          {revealed !== null ? 'Hide' : secret.locked ? 'Unlock' : 'Show'}
+          <span className="sr-only">{secret.locked && revealed === null ? ' to show the password' : ' password'}</span>
+        </button>
+        {(!secret.sealed || revealed !== null) && <CopyButton value={revealed ?? password} label="Password" />}
+        {unlocking && <VaultDialog mode="unlock" onClose={() => setUnlocking(false)} onDone={() => void show()} />}
+      </dd>
+      <dd className="mt-1 text-sm text-base-content/70" data-testid="password-views">
+        {views ? viewsSummary(views) : 'Not viewed yet'}
+      </dd>
+    </div>
+  );
+}
+
+function ProofImage({ proofImage, title, failed, onFailed }: { proofImage: string; title: string; failed: boolean; onFailed: () => void }) {
+  return (
+    <div className="mt-4">
+      <p className="text-sm font-semibold">Proof</p>
+      {failed ? (
+        <p className="mt-1 text-sm">Image failed to load. Contact support for proof.</p>
+      ) : (
+        <ExternalLink href={proofImage} className="mt-1 inline-block" aria-label="Open the proof image">
+          <img
+            src={proofImage}
+            alt={`Proof of delivery for ${title}`}
+            className="max-h-48 rounded-box border border-base-300 object-contain"
+            onError={onFailed}
+          />
+        </ExternalLink>
+      )}
+    </div>
+  );
+}
+
 /** Delivered account credentials, read from this device's database so they show offline too. */
-// eslint-disable-next-line max-lines-per-function -- over 80 lines before the rule came; to split (issue 34)
 export function CredentialsPanel({
   email,
   password,
@@ -48,22 +120,8 @@ export function CredentialsPanel({
   /** Called at each Show of the password, so the reveal is logged (decision 066). */
   onReveal?: () => void;
 }) {
-  // The password as shown: sealed by the device's vault, it is opened at Show, after an unlock if locked (decision 068).
-  const [opened, setRevealed] = useState<string | null>(null);
+  const reveal = usePasswordReveal(password, onReveal);
   const [imageFailed, setImageFailed] = useState(false);
-  const secret = useSecret(password);
-  const [unlocking, setUnlocking] = useState(false);
-  // Hidden again when the vault locks.
-  const revealed = secret.locked ? null : opened;
-  const show = async () => {
-    try {
-      setRevealed(await secret.open());
-      onReveal?.();
-    } catch (error) {
-      console.warn('Could not open the password', error);
-      setUnlocking(true);
-    }
-  };
 
   return (
     <section
@@ -85,37 +143,7 @@ export function CredentialsPanel({
             <CopyButton value={email} label="Email" />
           </dd>
         </div>
-        {password !== undefined && password !== '' && (
-          <div>
-            <dt className="text-sm font-semibold">Password</dt>
-            <dd className="mt-1 flex flex-wrap items-center gap-2">
-              <span className="font-mono break-all" data-testid="delivered-password">
-                {revealed ?? MASKED_PASSWORD}
-              </span>
-              <button
-                type="button"
-                className="btn btn-outline btn-sm"
-                aria-pressed={revealed !== null}
-                onClick={() => {
-                  if (revealed !== null) setRevealed(null);
-                  else if (secret.locked) setUnlocking(true);
-                  else if (!secret.sealed) {
-                    onReveal?.();
-                    setRevealed(password);
-                  } else void show();
-                }}
-              >
-                {revealed !== null ? 'Hide' : secret.locked ? 'Unlock' : 'Show'}
-                <span className="sr-only">{secret.locked && revealed === null ? ' to show the password' : ' password'}</span>
-              </button>
-              {(!secret.sealed || revealed !== null) && <CopyButton value={revealed ?? password} label="Password" />}
-              {unlocking && <VaultDialog mode="unlock" onClose={() => setUnlocking(false)} onDone={() => void show()} />}
-            </dd>
-            <dd className="mt-1 text-sm text-base-content/70" data-testid="password-views">
-              {views ? viewsSummary(views) : 'Not viewed yet'}
-            </dd>
-          </div>
-        )}
+        {password !== undefined && password !== '' && <PasswordRow password={password} views={views} reveal={reveal} />}
         {inVault && (password === undefined || password === '') && (
           <div>
             <dt className="text-sm font-semibold">Password</dt>
@@ -134,23 +162,7 @@ export function CredentialsPanel({
         )}
       </dl>
 
-      {proofImage && (
-        <div className="mt-4">
-          <p className="text-sm font-semibold">Proof</p>
-          {imageFailed ? (
-            <p className="mt-1 text-sm">Image failed to load. Contact support for proof.</p>
-          ) : (
-            <ExternalLink href={proofImage} className="mt-1 inline-block" aria-label="Open the proof image">
-              <img
-                src={proofImage}
-                alt={`Proof of delivery for ${title}`}
-                className="max-h-48 rounded-box border border-base-300 object-contain"
-                onError={() => setImageFailed(true)}
-              />
-            </ExternalLink>
-          )}
-        </div>
-      )}
+      {proofImage && <ProofImage proofImage={proofImage} title={title} failed={imageFailed} onFailed={() => setImageFailed(true)} />}
 
       <div className="mt-4 rounded-box bg-base-200 p-3">
         <p className="font-semibold">Security instructions</p>

@@ -93,9 +93,7 @@ export function OrderPayment({
   );
 }
 
-// eslint-disable-next-line max-lines-per-function -- over 80 lines before the rule came; to split (issue 34)
-function CustomerPaymentActions({ order, userId }: { order: Order; userId: string }) {
-  const id = useId();
+function useCustomerPaymentActions(order: Order, userId: string) {
   const toast = useToast();
   const confirm = useConfirm();
   const fileRef = useRef<HTMLInputElement>(null);
@@ -164,70 +162,85 @@ function CustomerPaymentActions({ order, userId }: { order: Order; userId: strin
     }
   };
 
+  const changeTransactionId = (value: string) => {
+    setTransactionId(value);
+    setProblem(null);
+  };
+  const chooseFile = (file: File | null) => {
+    const fault = file ? checkImageFile(file, uploadLimitMegabytes.payment) : null;
+    const said = fault && `${fault.title} ${fault.text}`;
+    setFileFault(said);
+    setProblem(said);
+    setScreenshot(fault ? null : file);
+  };
+
+  return { fileRef, transactionId, problem, busy, submitProof, cancel, changeTransactionId, chooseFile };
+}
+
+type PaymentActions = ReturnType<typeof useCustomerPaymentActions>;
+
+function ProofForm({ order, actions }: { order: Order; actions: PaymentActions }) {
+  const id = useId();
+  const { fileRef, transactionId, problem, busy, submitProof, changeTransactionId, chooseFile } = actions;
+  return (
+    <form
+      noValidate
+      onSubmit={(event) => void submitProof(event)}
+      className="space-y-2"
+      aria-label={`Send a payment proof for order #${shortOrderId(order.id)}`}
+    >
+      <h3 className="font-semibold">{order.paymentProof ? 'Send another payment proof' : 'Already paid? Send the proof'}</h3>
+      <div className="grid gap-2 sm:grid-cols-2">
+        <div>
+          <label htmlFor={`${id}-trx`} className="mb-1 block text-sm">
+            Transaction ID
+          </label>
+          <input
+            id={`${id}-trx`}
+            className="input input-sm w-full"
+            value={transactionId}
+            maxLength={TRANSACTION_ID_MAX}
+            autoComplete="off"
+            onChange={(event) => changeTransactionId(event.target.value)}
+          />
+        </div>
+        <div>
+          <label htmlFor={`${id}-shot`} className="mb-1 block text-sm">
+            Payment screenshot
+          </label>
+          <input
+            id={`${id}-shot`}
+            ref={fileRef}
+            type="file"
+            accept={IMAGE_FILE_ACCEPT}
+            className="file-input file-input-sm w-full"
+            aria-describedby={`${id}-shot-hint`}
+            onChange={(event) => chooseFile(event.target.files?.[0] ?? null)}
+          />
+          <p id={`${id}-shot-hint`} className="mt-1 text-xs text-base-content/80">
+            {imageFileHint(uploadLimitMegabytes.payment)}
+          </p>
+        </div>
+      </div>
+      {problem && (
+        <p role="alert" className="text-sm text-error">
+          {problem}
+        </p>
+      )}
+      <button type="submit" className="btn btn-sm btn-secondary" disabled={busy}>
+        {busy ? 'Sending...' : 'Send Proof'}
+      </button>
+    </form>
+  );
+}
+
+function CustomerPaymentActions({ order, userId }: { order: Order; userId: string }) {
+  const actions = useCustomerPaymentActions(order, userId);
   return (
     <div className="space-y-3">
-      {acceptsPaymentProof(order) && (
-        <form
-          noValidate
-          onSubmit={(event) => void submitProof(event)}
-          className="space-y-2"
-          aria-label={`Send a payment proof for order #${shortOrderId(order.id)}`}
-        >
-          <h3 className="font-semibold">{order.paymentProof ? 'Send another payment proof' : 'Already paid? Send the proof'}</h3>
-          <div className="grid gap-2 sm:grid-cols-2">
-            <div>
-              <label htmlFor={`${id}-trx`} className="mb-1 block text-sm">
-                Transaction ID
-              </label>
-              <input
-                id={`${id}-trx`}
-                className="input input-sm w-full"
-                value={transactionId}
-                maxLength={TRANSACTION_ID_MAX}
-                autoComplete="off"
-                onChange={(event) => {
-                  setTransactionId(event.target.value);
-                  setProblem(null);
-                }}
-              />
-            </div>
-            <div>
-              <label htmlFor={`${id}-shot`} className="mb-1 block text-sm">
-                Payment screenshot
-              </label>
-              <input
-                id={`${id}-shot`}
-                ref={fileRef}
-                type="file"
-                accept={IMAGE_FILE_ACCEPT}
-                className="file-input file-input-sm w-full"
-                aria-describedby={`${id}-shot-hint`}
-                onChange={(event) => {
-                  const file = event.target.files?.[0] ?? null;
-                  const fault = file ? checkImageFile(file, uploadLimitMegabytes.payment) : null;
-                  const said = fault && `${fault.title} ${fault.text}`;
-                  setFileFault(said);
-                  setProblem(said);
-                  setScreenshot(fault ? null : file);
-                }}
-              />
-              <p id={`${id}-shot-hint`} className="mt-1 text-xs text-base-content/80">
-                {imageFileHint(uploadLimitMegabytes.payment)}
-              </p>
-            </div>
-          </div>
-          {problem && (
-            <p role="alert" className="text-sm text-error">
-              {problem}
-            </p>
-          )}
-          <button type="submit" className="btn btn-sm btn-secondary" disabled={busy}>
-            {busy ? 'Sending...' : 'Send Proof'}
-          </button>
-        </form>
-      )}
+      {acceptsPaymentProof(order) && <ProofForm order={order} actions={actions} />}
       {isCancellable(order) && (
-        <button type="button" className="btn btn-sm btn-outline btn-error" disabled={busy} onClick={() => void cancel()}>
+        <button type="button" className="btn btn-sm btn-outline btn-error" disabled={actions.busy} onClick={() => void actions.cancel()}>
           Cancel Order
         </button>
       )}
