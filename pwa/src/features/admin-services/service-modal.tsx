@@ -1,5 +1,5 @@
 import { useLiveQuery } from 'dexie-react-hooks';
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { useUserDb } from '../../db/hooks.ts';
 import { deliveryKindLabels, deliveryKinds } from '../../../../edge-api/src/contract/deliveries.ts';
 import { deliveryKindChangeNote } from './delivery-kind-change.ts';
@@ -28,24 +28,13 @@ const fieldOrder: ServiceField[] = ['title', 'category', 'description', 'price',
  * The dashboard's create/edit modal (a native modal <dialog>). Mounted while open: closing it, by Cancel or
  * after a save, drops what was typed, so it opens fresh next time.
  */
-// eslint-disable-next-line max-lines-per-function -- over 80 lines before the rule came; to split (issue 34)
 export function ServiceModal({ service, save, onClose }: ServiceModalProps) {
-  const { formRef, values, set, showProblems, fieldId, bind, field } = useServiceForm(
-    () => (service ? valuesFromService(service) : emptyModalValues()),
-    fieldOrder,
-  );
+  const form = useServiceForm(() => (service ? valuesFromService(service) : emptyModalValues()), fieldOrder);
+  const { formRef, values, set, showProblems, bind, field } = form;
   const [saveError, setSaveError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const editing = service !== null;
-  // Stock of its own (decision 072, as synced): such a service may deliver automatically whatever its category.
-  const db = useUserDb();
-  const keepsStock =
-    useLiveQuery(async () => (db && service ? (await db.serviceStocks.where('serviceId').equals(service.id).count()) > 0 : false), [db, service?.id]) ?? false;
-  const onShelf =
-    useLiveQuery(
-      async () => (db && service ? (await db.serviceStocks.where('serviceId').equals(service.id).toArray()).filter((item) => item.status === 'available') : []),
-      [db, service?.id],
-    ) ?? [];
+  const { keepsStock, onShelf } = useOwnStock(service);
   const kindChange = service ? deliveryKindChangeNote(service.deliveryKind ?? 'account', values.deliveryKind ?? 'account', onShelf, service.category) : null;
 
   const submit = async (event: FormEvent) => {
@@ -70,120 +59,13 @@ export function ServiceModal({ service, save, onClose }: ServiceModalProps) {
             {saveError}
           </p>
         )}
-        {field('title', 'Title', <input className="input w-full" required {...bind('title')} />)}
-        {field(
-          'category',
-          'Category',
-          <select className="select w-full" required {...bind('category')}>
-            <option value="">Select a category</option>
-            {choicesWith(serviceCategoryIds, values.category).map((category) => (
-              <option key={category} value={category}>
-                {categoryLabel(category)}
-              </option>
-            ))}
-          </select>,
-        )}
-        {field('description', 'Description', <textarea className="textarea w-full" rows={3} required {...bind('description')} />)}
-        <div className="grid gap-4 sm:grid-cols-2">
-          {field('price', 'Price', <input type="text" className="input w-full" required {...bind('price')} />)}
-          {field(
-            'deliveryTime',
-            'Delivery Time',
-            <select className="select w-full" required {...bind('deliveryTime')}>
-              <option value="">Select delivery time</option>
-              {choicesWith(deliveryTimeIds, values.deliveryTime).map((time) => (
-                <option key={time} value={time}>
-                  {deliveryTimeLabel(time)}
-                </option>
-              ))}
-            </select>,
-          )}
-        </div>
-        {field(
-          'deliveryKind',
-          'Delivers',
-          <select className="select w-full" aria-describedby={kindChange ? `${fieldId('deliveryKind')}-change` : undefined} {...bind('deliveryKind')}>
-            {deliveryKinds.map((kind) => (
-              <option key={kind} value={kind}>
-                {deliveryKindLabels[kind]}
-              </option>
-            ))}
-          </select>,
-        )}
-        {kindChange && (
-          <p id={`${fieldId('deliveryKind')}-change`} role="status" className="alert alert-warning text-sm" data-testid="delivery-kind-change">
-            {kindChange}
-          </p>
-        )}
-        {field(
-          'warrantyDays',
-          'Warranty (days)',
-          <>
-            <input
-              {...bind('warrantyDays')}
-              {...warrantyInputProps(values.warrantyDays, (days) => set('warrantyDays', days))}
-              aria-describedby={describedBy(bind('warrantyDays')['aria-describedby'], `${fieldId('warrantyDays')}-hint`)}
-            />
-            <p id={`${fieldId('warrantyDays')}-hint`} className="mt-1 text-xs text-base-content/70">
-              {WARRANTY_HINT}
-            </p>
-          </>,
-        )}
-        {field('image', 'Image URL', <input type="url" className="input w-full" placeholder="https://..." required {...bind('image')} />)}
-        <ListField
-          legend="Features"
-          itemLabel="Feature"
-          addLabel="Add Feature"
-          items={values.features}
-          onChange={(features) => set('features', features)}
-          renderItem={({ value, label, onChange }) => (
-            <input
-              className="input input-sm w-full"
-              aria-label={label}
-              placeholder="Enter a feature"
-              value={value}
-              onChange={(e) => onChange(e.target.value)}
-            />
-          )}
-        />
-        <ListField
-          legend="Payment Methods"
-          itemLabel="Payment Method"
-          addLabel="Add Payment Method"
-          items={values.paymentMethods}
-          onChange={(paymentMethods) => set('paymentMethods', paymentMethods)}
-          renderItem={({ value, label, onChange }) => (
-            <select className="select select-sm w-full" aria-label={label} value={value} onChange={(e) => onChange(e.target.value)}>
-              <option value="">Select a payment method</option>
-              {choicesWith(paymentMethodIds, value).map((method) => (
-                <option key={method} value={method}>
-                  {paymentMethodName(method)}
-                </option>
-              ))}
-            </select>
-          )}
-        />
+        <MainFields form={form} kindChange={kindChange} />
+        <ListFields features={values.features} paymentMethods={values.paymentMethods} set={set} />
         <label className="label cursor-pointer gap-3 text-base-content">
           <input type="checkbox" className="checkbox checkbox-primary" checked={values.popular} onChange={(e) => set('popular', e.target.checked)} />
           Mark as popular service
         </label>
-        <fieldset className="space-y-2 rounded-box border border-base-300 p-3">
-          <legend className="px-1 text-sm font-medium text-base-content">Stock</legend>
-          <label className="label cursor-pointer gap-3 whitespace-normal text-base-content">
-            <input
-              type="checkbox"
-              name="autoDeliver"
-              className="checkbox checkbox-primary"
-              checked={values.autoDeliver}
-              onChange={(e) => set('autoDeliver', e.target.checked)}
-            />
-            Deliver automatically from stock when the order is marked paid
-          </label>
-          <p className="text-sm text-base-content/70">
-            {keepsStock
-              ? "The oldest available item of this service's own stock (Stock button on its card) goes to the order."
-              : 'Wise services: the oldest available Wise stock account goes to the order. Any other service needs stock of its own first (Stock button on its card).'}
-          </p>
+        <StockFieldset autoDeliver={values.autoDeliver} onAutoDeliver={(on) => set('autoDeliver', on)} keepsStock={keepsStock}>
           {field(
             'lowStockThreshold',
             'Low-stock threshold for this service',
@@ -197,10 +79,161 @@ export function ServiceModal({ service, save, onClose }: ServiceModalProps) {
               {...bind('lowStockThreshold')}
             />,
           )}
-        </fieldset>
+        </StockFieldset>
         <DetailsFields values={values} set={set} />
         <ModalFormActions onCancel={() => onClose()} busy={saving} submitLabel={editing ? 'Update Service' : 'Create Service'} />
       </form>
     </ModalDialog>
+  );
+}
+
+/** Stock of its own (decision 072, as synced): such a service may deliver automatically whatever its category. */
+function useOwnStock(service: Service | null) {
+  const db = useUserDb();
+  const keepsStock =
+    useLiveQuery(async () => (db && service ? (await db.serviceStocks.where('serviceId').equals(service.id).count()) > 0 : false), [db, service?.id]) ?? false;
+  const onShelf =
+    useLiveQuery(
+      async () => (db && service ? (await db.serviceStocks.where('serviceId').equals(service.id).toArray()).filter((item) => item.status === 'available') : []),
+      [db, service?.id],
+    ) ?? [];
+  return { keepsStock, onShelf };
+}
+
+type ServiceFormState = ReturnType<typeof useServiceForm>;
+type SetField = ServiceFormState['set'];
+
+function ListFields({ features, paymentMethods, set }: { features: string[]; paymentMethods: string[]; set: SetField }) {
+  return (
+    <>
+      <ListField
+        legend="Features"
+        itemLabel="Feature"
+        addLabel="Add Feature"
+        items={features}
+        onChange={(features) => set('features', features)}
+        renderItem={({ value, label, onChange }) => (
+          <input className="input input-sm w-full" aria-label={label} placeholder="Enter a feature" value={value} onChange={(e) => onChange(e.target.value)} />
+        )}
+      />
+      <ListField
+        legend="Payment Methods"
+        itemLabel="Payment Method"
+        addLabel="Add Payment Method"
+        items={paymentMethods}
+        onChange={(paymentMethods) => set('paymentMethods', paymentMethods)}
+        renderItem={({ value, label, onChange }) => (
+          <select className="select select-sm w-full" aria-label={label} value={value} onChange={(e) => onChange(e.target.value)}>
+            <option value="">Select a payment method</option>
+            {choicesWith(paymentMethodIds, value).map((method) => (
+              <option key={method} value={method}>
+                {paymentMethodName(method)}
+              </option>
+            ))}
+          </select>
+        )}
+      />
+    </>
+  );
+}
+
+interface StockFieldsetProps {
+  autoDeliver: boolean | undefined;
+  onAutoDeliver: (on: boolean) => void;
+  keepsStock: boolean;
+  /** The low-stock threshold field. */
+  children: ReactNode;
+}
+
+function StockFieldset({ autoDeliver, onAutoDeliver, keepsStock, children }: StockFieldsetProps) {
+  return (
+    <fieldset className="space-y-2 rounded-box border border-base-300 p-3">
+      <legend className="px-1 text-sm font-medium text-base-content">Stock</legend>
+      <label className="label cursor-pointer gap-3 whitespace-normal text-base-content">
+        <input
+          type="checkbox"
+          name="autoDeliver"
+          className="checkbox checkbox-primary"
+          checked={autoDeliver}
+          onChange={(e) => onAutoDeliver(e.target.checked)}
+        />
+        Deliver automatically from stock when the order is marked paid
+      </label>
+      <p className="text-sm text-base-content/70">
+        {keepsStock
+          ? "The oldest available item of this service's own stock (Stock button on its card) goes to the order."
+          : 'Wise services: the oldest available Wise stock account goes to the order. Any other service needs stock of its own first (Stock button on its card).'}
+      </p>
+      {children}
+    </fieldset>
+  );
+}
+
+/** Title to image: the service's own fields, each labelled and checked by the form. */
+function MainFields({ form, kindChange }: { form: ServiceFormState; kindChange: string | null }) {
+  const { values, set, fieldId, bind, field } = form;
+  return (
+    <>
+      {field('title', 'Title', <input className="input w-full" required {...bind('title')} />)}
+      {field(
+        'category',
+        'Category',
+        <select className="select w-full" required {...bind('category')}>
+          <option value="">Select a category</option>
+          {choicesWith(serviceCategoryIds, values.category).map((category) => (
+            <option key={category} value={category}>
+              {categoryLabel(category)}
+            </option>
+          ))}
+        </select>,
+      )}
+      {field('description', 'Description', <textarea className="textarea w-full" rows={3} required {...bind('description')} />)}
+      <div className="grid gap-4 sm:grid-cols-2">
+        {field('price', 'Price', <input type="text" className="input w-full" required {...bind('price')} />)}
+        {field(
+          'deliveryTime',
+          'Delivery Time',
+          <select className="select w-full" required {...bind('deliveryTime')}>
+            <option value="">Select delivery time</option>
+            {choicesWith(deliveryTimeIds, values.deliveryTime).map((time) => (
+              <option key={time} value={time}>
+                {deliveryTimeLabel(time)}
+              </option>
+            ))}
+          </select>,
+        )}
+      </div>
+      {field(
+        'deliveryKind',
+        'Delivers',
+        <select className="select w-full" aria-describedby={kindChange ? `${fieldId('deliveryKind')}-change` : undefined} {...bind('deliveryKind')}>
+          {deliveryKinds.map((kind) => (
+            <option key={kind} value={kind}>
+              {deliveryKindLabels[kind]}
+            </option>
+          ))}
+        </select>,
+      )}
+      {kindChange && (
+        <p id={`${fieldId('deliveryKind')}-change`} role="status" className="alert alert-warning text-sm" data-testid="delivery-kind-change">
+          {kindChange}
+        </p>
+      )}
+      {field(
+        'warrantyDays',
+        'Warranty (days)',
+        <>
+          <input
+            {...bind('warrantyDays')}
+            {...warrantyInputProps(values.warrantyDays, (days) => set('warrantyDays', days))}
+            aria-describedby={describedBy(bind('warrantyDays')['aria-describedby'], `${fieldId('warrantyDays')}-hint`)}
+          />
+          <p id={`${fieldId('warrantyDays')}-hint`} className="mt-1 text-xs text-base-content/70">
+            {WARRANTY_HINT}
+          </p>
+        </>,
+      )}
+      {field('image', 'Image URL', <input type="url" className="input w-full" placeholder="https://..." required {...bind('image')} />)}
+    </>
   );
 }

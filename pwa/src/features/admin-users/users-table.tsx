@@ -84,8 +84,68 @@ function ActionsCell({
   );
 }
 
+function UserCell({ user, name, own }: { user: User; name: string; own: boolean }) {
+  return (
+    <td role="cell" className={`${stacked.cell} col-span-full`}>
+      <div className="flex items-center gap-3">
+        <div className="flex h-10 w-10 shrink-0 items-center justify-center rounded-full bg-primary font-bold text-primary-content" aria-hidden="true">
+          {initialOf(user.displayName || user.email)}
+        </div>
+        <div className="min-w-0">
+          <p className="font-semibold">
+            {name}
+            {own && ' '}
+            {own && <span className="badge badge-sm badge-primary ml-1 align-middle">You</span>}
+          </p>
+          <p className="text-sm break-all text-base-content/70">{user.email}</p>
+          <p className="font-mono text-xs break-all text-base-content/70">{user.uid}</p>
+        </div>
+      </div>
+    </td>
+  );
+}
+
+interface RoleCellProps {
+  user: User;
+  name: string;
+  own: boolean;
+  hintId: string;
+  updating: boolean;
+  disabled: boolean;
+  onRoleChange: UsersTableProps['onRoleChange'];
+}
+
+function RoleCell({ user, name, own, hintId, updating, disabled, onRoleChange }: RoleCellProps) {
+  return (
+    <td role="cell" className={stacked.cell}>
+      <CellLabel>Role</CellLabel>
+      <div className="flex items-center gap-2">
+        <select
+          className="select select-sm w-32"
+          aria-label={`Role of ${name} (${user.email})`}
+          aria-describedby={own ? hintId : undefined}
+          value={user.userRole}
+          disabled={disabled}
+          onChange={(event) => onRoleChange(user, event.target.value as Role)}
+        >
+          {roles.map((role) => (
+            <option key={role} value={role}>
+              {role}
+            </option>
+          ))}
+        </select>
+        {updating && <span className="loading loading-spinner loading-xs" aria-label="Updating" />}
+      </div>
+      {own && (
+        <p id={hintId} className="mt-1 max-w-48 text-xs text-base-content/70">
+          {OWN_ACCOUNT_HINT}
+        </p>
+      )}
+    </td>
+  );
+}
+
 /** The spec's columns on a wide screen; one card per user on a phone or tablet, the actions always in view. */
-// eslint-disable-next-line max-lines-per-function -- over 80 lines before the rule came; to split (issue 34)
 export function UsersTable({ users, viewerId, busy, canEdit, onRoleChange, onDelete }: UsersTableProps) {
   const [pricesOf, setPricesOf] = useState<User | null>(null);
   return (
@@ -119,50 +179,16 @@ export function UsersTable({ users, viewerId, busy, canEdit, onRoleChange, onDel
             const hintId = `own-account-${user.uid}`;
             return (
               <tr key={user.uid} aria-busy={updating} role="row" className={`${stacked.row} grid-cols-2 @md:grid-cols-4`}>
-                <td role="cell" className={`${stacked.cell} col-span-full`}>
-                  <div className="flex items-center gap-3">
-                    <div
-                      className="flex h-10 w-10 shrink-0 items-center justify-center rounded-full bg-primary font-bold text-primary-content"
-                      aria-hidden="true"
-                    >
-                      {initialOf(user.displayName || user.email)}
-                    </div>
-                    <div className="min-w-0">
-                      <p className="font-semibold">
-                        {name}
-                        {own && ' '}
-                        {own && <span className="badge badge-sm badge-primary ml-1 align-middle">You</span>}
-                      </p>
-                      <p className="text-sm break-all text-base-content/70">{user.email}</p>
-                      <p className="font-mono text-xs break-all text-base-content/70">{user.uid}</p>
-                    </div>
-                  </div>
-                </td>
-                <td role="cell" className={stacked.cell}>
-                  <CellLabel>Role</CellLabel>
-                  <div className="flex items-center gap-2">
-                    <select
-                      className="select select-sm w-32"
-                      aria-label={`Role of ${name} (${user.email})`}
-                      aria-describedby={own ? hintId : undefined}
-                      value={user.userRole}
-                      disabled={updating || !canEdit || own}
-                      onChange={(event) => onRoleChange(user, event.target.value as Role)}
-                    >
-                      {roles.map((role) => (
-                        <option key={role} value={role}>
-                          {role}
-                        </option>
-                      ))}
-                    </select>
-                    {updating && <span className="loading loading-spinner loading-xs" aria-label="Updating" />}
-                  </div>
-                  {own && (
-                    <p id={hintId} className="mt-1 max-w-48 text-xs text-base-content/70">
-                      {OWN_ACCOUNT_HINT}
-                    </p>
-                  )}
-                </td>
+                <UserCell user={user} name={name} own={own} />
+                <RoleCell
+                  user={user}
+                  name={name}
+                  own={own}
+                  hintId={hintId}
+                  updating={updating}
+                  disabled={updating || !canEdit || own}
+                  onRoleChange={onRoleChange}
+                />
                 <td role="cell" className={stacked.cell}>
                   <CellLabel>Joined</CellLabel>
                   {formatDateShort(user.createdAt)}

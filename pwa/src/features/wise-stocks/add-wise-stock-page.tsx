@@ -31,7 +31,6 @@ export function AddWiseStockPage() {
   return <AddWiseStockForm />;
 }
 
-// eslint-disable-next-line max-lines-per-function -- over 80 lines once the formatter came (decision 223); to split (issue 34)
 function AddWiseStockForm() {
   usePageTitle('Add New Wise Stock');
   const goBack = useGoBack(STOCKS_PATH);
@@ -50,7 +49,7 @@ function AddWiseStockForm() {
     if (first) document.getElementById(ids[first])?.focus();
   };
   const form = useAddWiseStock(focusFirst);
-  const { draft, current, clientId, missing, notice, duplicates, busy, submitting, change } = form;
+  const { draft, current, missing, notice, duplicates, busy, submitting, change } = form;
   const { warning, problem } = duplicates;
 
   return (
@@ -75,23 +74,7 @@ function AddWiseStockForm() {
           <AddStockNotices notice={notice} duplicates={duplicates} ids={ids} />
           <AccountDetailsFields ids={ids} warning={warning} draft={draft} missing={missing} busy={busy} change={change} />
 
-          <fieldset className="space-y-4">
-            <legend className="mb-2 text-lg font-semibold">Account Images</legend>
-            <div className="grid gap-4 md:grid-cols-3">
-              {stockImageSlots.map((slot) => (
-                <ImageDropZone
-                  key={`${slot.field}-${clientId}`}
-                  label={slot.label}
-                  required={slot.field === 'authImage'}
-                  value={draft[slot.field]}
-                  onChange={(image: UploadedImage | null) => change(slot.field, image)}
-                  onBusyChange={(value) => form.setUploading((previous) => ({ ...previous, [slot.field]: value }))}
-                  invalid={missing.has(slot.field)}
-                  disabled={busy}
-                />
-              ))}
-            </div>
-          </fieldset>
+          <StockImagesFieldset form={form} />
 
           <AddedByField
             id={ids.userName}
@@ -104,17 +87,48 @@ function AddWiseStockForm() {
             }}
           />
 
-          <div className="flex flex-wrap justify-end gap-2">
-            <button type="button" className="btn" onClick={goBack} disabled={submitting}>
-              Cancel
-            </button>
-            <button type="submit" className="btn btn-primary" disabled={busy || form.busyUploading} aria-busy={submitting || undefined}>
-              {submitting && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
-              {submitting ? 'Adding...' : warning.submitLabel}
-            </button>
-          </div>
+          <FormActions onCancel={goBack} submitting={submitting} disabled={busy || form.busyUploading} label={warning.submitLabel} />
         </div>
       </form>
+    </div>
+  );
+}
+
+type AddStockForm = ReturnType<typeof useAddWiseStock>;
+
+function StockImagesFieldset({ form }: { form: AddStockForm }) {
+  const { draft, clientId, missing, busy, change } = form;
+  return (
+    <fieldset className="space-y-4">
+      <legend className="mb-2 text-lg font-semibold">Account Images</legend>
+      <div className="grid gap-4 md:grid-cols-3">
+        {stockImageSlots.map((slot) => (
+          <ImageDropZone
+            key={`${slot.field}-${clientId}`}
+            label={slot.label}
+            required={slot.field === 'authImage'}
+            value={draft[slot.field]}
+            onChange={(image: UploadedImage | null) => change(slot.field, image)}
+            onBusyChange={(value) => form.setUploading((previous) => ({ ...previous, [slot.field]: value }))}
+            invalid={missing.has(slot.field)}
+            disabled={busy}
+          />
+        ))}
+      </div>
+    </fieldset>
+  );
+}
+
+function FormActions({ onCancel, submitting, disabled, label }: { onCancel: () => void; submitting: boolean; disabled: boolean; label: string }) {
+  return (
+    <div className="flex flex-wrap justify-end gap-2">
+      <button type="button" className="btn" onClick={onCancel} disabled={submitting}>
+        Cancel
+      </button>
+      <button type="submit" className="btn btn-primary" disabled={disabled} aria-busy={submitting || undefined}>
+        {submitting && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
+        {submitting ? 'Adding...' : label}
+      </button>
     </div>
   );
 }

@@ -34,27 +34,18 @@ export interface ImageDropZoneProps {
   disabled?: boolean;
 }
 
-/**
- * One image slot: an upload area (a real file input, keyboard usable, drop welcome) that validates,
- * converts HEIC and uploads at once; filled, a thumbnail with 'Image uploaded' and a remove button.
- */
-// eslint-disable-next-line max-lines-per-function -- over 80 lines before the rule came; to split (issue 34)
-export function ImageDropZone({
-  label,
-  required = false,
-  value,
-  onChange,
-  onBusyChange,
-  invalid = false,
-  announceSuccess = true,
-  showFilled = true,
-  disabled = false,
-}: ImageDropZoneProps) {
+interface UploadOptions {
+  onChange: (image: UploadedImage | null) => void;
+  onBusyChange?: (busy: boolean) => void;
+  announceSuccess: boolean;
+  disabled: boolean;
+}
+
+/** The slot's upload: validates, converts HEIC and uploads one file, reporting the stage and any problem. */
+function useImageUpload({ onChange, onBusyChange, announceSuccess, disabled }: UploadOptions) {
   const toast = useToast();
-  const ids = { label: useId(), input: useId(), hint: useId(), status: useId(), problem: useId() };
   const [stage, setStage] = useState<UploadStage | null>(null);
   const [problem, setProblem] = useState<UploadProblem | null>(null);
-  const [dragging, setDragging] = useState(false);
   const alive = useRef(true);
   const busyRef = useRef(onBusyChange);
   useEffect(() => {
@@ -94,87 +85,147 @@ export function ImageDropZone({
     }
   };
 
+  return { stage, problem, take };
+}
+
+function SlotLabel({ id, label, required }: { id: string; label: string; required: boolean }) {
+  return (
+    <span className="text-sm font-medium">
+      <span id={id}>{label}</span>
+      {required ? (
+        <span className="text-error" aria-hidden="true">
+          {' '}
+          *
+        </span>
+      ) : (
+        <span className="text-base-content/70"> (optional)</span>
+      )}
+    </span>
+  );
+}
+
+function FilledSlot({ url, label, onRemove, disabled }: { url: string; label: string; onRemove: () => void; disabled: boolean }) {
+  return (
+    <div className="flex flex-col gap-2 rounded-box border border-success/40 bg-success/5 p-3">
+      <img src={url} alt={`${label} preview`} className="h-28 w-full rounded bg-base-200 object-contain" />
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <span className="badge badge-success">Image uploaded</span>
+        <button type="button" className="btn btn-ghost btn-sm" aria-label={`Remove ${label}`} onClick={onRemove} disabled={disabled}>
+          <span aria-hidden="true">✕</span> Remove
+        </button>
+      </div>
+    </div>
+  );
+}
+
+function UploadIcon({ busy }: { busy: boolean }) {
+  if (busy) return <span className="loading loading-spinner text-primary" aria-hidden="true" />;
+  return (
+    <svg
+      aria-hidden="true"
+      viewBox="0 0 24 24"
+      className="h-8 w-8 text-base-content/60"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+      strokeLinecap="round"
+    >
+      <path d="M12 16V4M7 9l5-5 5 5M4 16v3a1 1 0 001 1h14a1 1 0 001-1v-3" />
+    </svg>
+  );
+}
+
+interface UploadAreaProps {
+  ids: { label: string; input: string; hint: string };
+  describedBy: string;
+  stage: UploadStage | null;
+  required: boolean;
+  invalid: boolean;
+  problem: boolean;
+  disabled: boolean;
+  take: (file: File | undefined) => Promise<void>;
+}
+
+function UploadArea({ ids, describedBy, stage, required, invalid, problem, disabled, take }: UploadAreaProps) {
+  const [dragging, setDragging] = useState(false);
   const onDrop = (event: DragEvent<HTMLElement>) => {
     event.preventDefault();
     setDragging(false);
     void take(event.dataTransfer.files[0]);
   };
+  return (
+    <label
+      htmlFor={ids.input}
+      className={`flex cursor-pointer flex-col items-center justify-center gap-1 rounded-box border-2 border-dashed p-5 text-center transition-colors focus-within:outline-2 focus-within:outline-offset-2 focus-within:outline-primary ${
+        dragging ? 'border-primary bg-primary/10' : invalid ? 'border-error bg-error/5' : 'border-base-300 hover:border-primary'
+      } ${stage || disabled ? 'cursor-wait opacity-80' : ''}`}
+      onDragOver={(event) => {
+        event.preventDefault();
+        setDragging(true);
+      }}
+      onDragLeave={() => setDragging(false)}
+      onDrop={onDrop}
+    >
+      <input
+        id={ids.input}
+        type="file"
+        accept={IMAGE_FILE_ACCEPT}
+        className="sr-only"
+        aria-labelledby={ids.label}
+        aria-describedby={describedBy}
+        aria-required={required || undefined}
+        aria-invalid={invalid || problem || undefined}
+        disabled={stage !== null || disabled}
+        onChange={(event) => {
+          const file = event.target.files?.[0];
+          event.target.value = '';
+          void take(file);
+        }}
+      />
+      <UploadIcon busy={stage !== null} />
+      <span className="font-medium">{stage ? stageText[stage] : 'Click to upload or drag and drop'}</span>
+      <span id={ids.hint} className="text-xs text-base-content/70">
+        {IMAGE_HINT}
+      </span>
+    </label>
+  );
+}
 
+/**
+ * One image slot: an upload area (a real file input, keyboard usable, drop welcome) that validates,
+ * converts HEIC and uploads at once; filled, a thumbnail with 'Image uploaded' and a remove button.
+ */
+export function ImageDropZone({
+  label,
+  required = false,
+  value,
+  onChange,
+  onBusyChange,
+  invalid = false,
+  announceSuccess = true,
+  showFilled = true,
+  disabled = false,
+}: ImageDropZoneProps) {
+  const ids = { label: useId(), input: useId(), hint: useId(), status: useId(), problem: useId() };
+  const { stage, problem, take } = useImageUpload({ onChange, onBusyChange, announceSuccess, disabled });
   const describedBy = [ids.hint, problem ? ids.problem : ''].filter(Boolean).join(' ');
-  const filled = value !== null && showFilled;
 
   return (
     <div className="flex flex-col gap-2">
-      <span className="text-sm font-medium">
-        <span id={ids.label}>{label}</span>
-        {required ? (
-          <span className="text-error" aria-hidden="true">
-            {' '}
-            *
-          </span>
-        ) : (
-          <span className="text-base-content/70"> (optional)</span>
-        )}
-      </span>
-      {filled ? (
-        <div className="flex flex-col gap-2 rounded-box border border-success/40 bg-success/5 p-3">
-          <img src={value.url} alt={`${label} preview`} className="h-28 w-full rounded bg-base-200 object-contain" />
-          <div className="flex flex-wrap items-center justify-between gap-2">
-            <span className="badge badge-success">Image uploaded</span>
-            <button type="button" className="btn btn-ghost btn-sm" aria-label={`Remove ${label}`} onClick={() => onChange(null)} disabled={disabled}>
-              <span aria-hidden="true">✕</span> Remove
-            </button>
-          </div>
-        </div>
+      <SlotLabel id={ids.label} label={label} required={required} />
+      {value !== null && showFilled ? (
+        <FilledSlot url={value.url} label={label} onRemove={() => onChange(null)} disabled={disabled} />
       ) : (
-        <label
-          htmlFor={ids.input}
-          className={`flex cursor-pointer flex-col items-center justify-center gap-1 rounded-box border-2 border-dashed p-5 text-center transition-colors focus-within:outline-2 focus-within:outline-offset-2 focus-within:outline-primary ${
-            dragging ? 'border-primary bg-primary/10' : invalid ? 'border-error bg-error/5' : 'border-base-300 hover:border-primary'
-          } ${stage || disabled ? 'cursor-wait opacity-80' : ''}`}
-          onDragOver={(event) => {
-            event.preventDefault();
-            setDragging(true);
-          }}
-          onDragLeave={() => setDragging(false)}
-          onDrop={onDrop}
-        >
-          <input
-            id={ids.input}
-            type="file"
-            accept={IMAGE_FILE_ACCEPT}
-            className="sr-only"
-            aria-labelledby={ids.label}
-            aria-describedby={describedBy}
-            aria-required={required || undefined}
-            aria-invalid={invalid || problem !== null || undefined}
-            disabled={stage !== null || disabled}
-            onChange={(event) => {
-              const file = event.target.files?.[0];
-              event.target.value = '';
-              void take(file);
-            }}
-          />
-          {stage ? (
-            <span className="loading loading-spinner text-primary" aria-hidden="true" />
-          ) : (
-            <svg
-              aria-hidden="true"
-              viewBox="0 0 24 24"
-              className="h-8 w-8 text-base-content/60"
-              fill="none"
-              stroke="currentColor"
-              strokeWidth="2"
-              strokeLinecap="round"
-            >
-              <path d="M12 16V4M7 9l5-5 5 5M4 16v3a1 1 0 001 1h14a1 1 0 001-1v-3" />
-            </svg>
-          )}
-          <span className="font-medium">{stage ? stageText[stage] : 'Click to upload or drag and drop'}</span>
-          <span id={ids.hint} className="text-xs text-base-content/70">
-            {IMAGE_HINT}
-          </span>
-        </label>
+        <UploadArea
+          ids={ids}
+          describedBy={describedBy}
+          stage={stage}
+          required={required}
+          invalid={invalid}
+          problem={problem !== null}
+          disabled={disabled}
+          take={take}
+        />
       )}
       <span id={ids.status} className="sr-only" role="status" aria-live="polite">
         {stage ? stageText[stage] : ''}

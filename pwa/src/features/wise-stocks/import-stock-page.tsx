@@ -34,12 +34,9 @@ export function ImportStockPage() {
 
 const templateHref = `data:text/csv;charset=utf-8,${encodeURIComponent(STOCK_IMPORT_TEMPLATE)}`;
 
-// eslint-disable-next-line max-lines-per-function -- over 80 lines before the rule came; to split (issue 34)
-function ImportStockForm() {
-  usePageTitle('Import Wise Stock');
+/** The import's state: the label, the lines, the preview of them as sent, and the preview and import requests. */
+function useStockImport(labelId: string) {
   const toast = useToast();
-  const goBack = useGoBack(STOCKS_PATH);
-  const { online } = useSyncStatus();
   const [label, setLabel] = useState(() => defaultBatchLabel());
   const [text, setText] = useState('');
   // The preview is of the text as it was sent; changing the text asks for a new one.
@@ -48,7 +45,6 @@ function ImportStockForm() {
   const [problem, setProblem] = useState<string | null>(null);
   // One id per import: a retry after a lost answer is refused rather than imported twice.
   const [importId, setImportId] = useState(() => crypto.randomUUID());
-  const ids = { label: useId(), text: useId(), file: useId(), format: useId(), problem: useId(), summary: useId() };
   const current = preview?.text === text ? preview.answer : null;
   const newCount = current?.counts.new ?? 0;
 
@@ -81,7 +77,7 @@ function ImportStockForm() {
     if (!current || newCount === 0) return;
     if (!label.trim()) {
       setProblem('Give the batch a label.');
-      document.getElementById(ids.label)?.focus();
+      document.getElementById(labelId)?.focus();
       return;
     }
     setBusy('import');
@@ -101,6 +97,20 @@ function ImportStockForm() {
     }
   };
 
+  return { label, setLabel, text, setText, preview, current, newCount, busy, problem, readFile, askPreview, runImport };
+}
+
+type StockImport = ReturnType<typeof useStockImport>;
+type ImportIds = Record<'label' | 'text' | 'file' | 'format' | 'problem' | 'summary', string>;
+
+function ImportStockForm() {
+  usePageTitle('Import Wise Stock');
+  const goBack = useGoBack(STOCKS_PATH);
+  const { online } = useSyncStatus();
+  const ids = { label: useId(), text: useId(), file: useId(), format: useId(), problem: useId(), summary: useId() };
+  const state = useStockImport(ids.label);
+  const { preview, current, problem } = state;
+
   return (
     <div className="mx-auto max-w-4xl space-y-6">
       <header className="flex flex-wrap items-center justify-between gap-4">
@@ -113,18 +123,14 @@ function ImportStockForm() {
         </button>
       </header>
 
-      <form noValidate onSubmit={(event) => void askPreview(event)} className="card bg-base-100 shadow-sm" aria-describedby={problem ? ids.problem : undefined}>
+      <form
+        noValidate
+        onSubmit={(event) => void state.askPreview(event)}
+        className="card bg-base-100 shadow-sm"
+        aria-describedby={problem ? ids.problem : undefined}
+      >
         <div className="card-body gap-4">
-          <section id={ids.format} className="space-y-2 text-sm">
-            <h2 className="text-lg font-semibold">Format</h2>
-            <p>
-              One account per line: <code>email, password, name, notes</code> (notes optional). A first line naming the columns is read as a header, and its
-              columns may come in any order. Commas, semicolons or tabs separate the columns; put a value holding a comma in double quotes.
-            </p>
-            <a className="btn btn-sm btn-outline" href={templateHref} download="wise-stock-template.csv">
-              Download template
-            </a>
-          </section>
+          <FormatSection id={ids.format} />
 
           {!online && <p className="text-sm text-base-content/70">Offline: the preview and the import need a connection.</p>}
           {problem && (
@@ -133,104 +139,144 @@ function ImportStockForm() {
             </p>
           )}
 
-          <div>
-            <label htmlFor={ids.label} className="label mb-1 block text-sm font-medium text-base-content">
-              Batch label{' '}
-              <span aria-hidden="true" className="text-error">
-                *
-              </span>
-            </label>
-            <input
-              id={ids.label}
-              className="input w-full"
-              value={label}
-              onChange={(event) => setLabel(event.target.value)}
-              required
-              maxLength={200}
-              autoComplete="off"
-            />
-          </div>
-          <div>
-            <label htmlFor={ids.file} className="label mb-1 block text-sm font-medium text-base-content">
-              File (.csv or .txt)
-            </label>
-            <input id={ids.file} type="file" accept=".csv,.txt,text/csv,text/plain" className="file-input w-full" onChange={(event) => void readFile(event)} />
-          </div>
-          <div>
-            <label htmlFor={ids.text} className="label mb-1 block text-sm font-medium text-base-content">
-              Lines to import
-            </label>
-            <NumberedTextarea
-              id={ids.text}
-              heightClass="h-48"
-              value={text}
-              onChange={setText}
-              placeholder="holder@example.com,Password#1,Account Holder,note"
-              spellCheck={false}
-              autoComplete="off"
-              aria-describedby={ids.format}
-            />
-          </div>
-          <div className="flex flex-wrap justify-end gap-2">
-            <button type="submit" className="btn btn-outline" disabled={busy !== null || !online} aria-busy={busy === 'preview' || undefined}>
-              {busy === 'preview' && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
-              Preview
-            </button>
-            <button
-              type="button"
-              className="btn btn-primary"
-              onClick={() => void runImport()}
-              disabled={busy !== null || !online || newCount === 0}
-              aria-busy={busy === 'import' || undefined}
-            >
-              {busy === 'import' && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
-              {current ? `Import ${newCount} new ${newCount === 1 ? 'line' : 'lines'}` : 'Import'}
-            </button>
-          </div>
+          <ImportFields ids={ids} state={state} />
+          <ImportActions state={state} online={online} />
         </div>
       </form>
 
       {preview && !current && <p className="text-sm text-base-content/70">The lines changed since the preview: preview them again before importing.</p>}
-      {current && (
-        <section aria-labelledby={ids.summary} className="space-y-3">
-          <h2 id={ids.summary} className="text-lg font-semibold">
-            Preview of {current.lines.length} {current.lines.length === 1 ? 'line' : 'lines'}
-          </h2>
-          <ul className="flex flex-wrap gap-2" aria-label="Lines by kind">
-            {importLineStatuses.map((status) => (
-              <li key={status} className={lineStatusBadge[status]}>
-                {lineStatusLabels[status]}: {current.counts[status]}
-              </li>
-            ))}
-          </ul>
-          <div className="overflow-x-auto rounded-box bg-base-100 shadow-sm">
-            <table className="table table-sm">
-              <caption className="sr-only">Every line of the import and what the preview found</caption>
-              <thead className="text-base-content">
-                <tr>
-                  <th scope="col">Line</th>
-                  <th scope="col">Email</th>
-                  <th scope="col">Name</th>
-                  <th scope="col">Result</th>
-                </tr>
-              </thead>
-              <tbody>
-                {current.lines.map((line) => (
-                  <tr key={line.line}>
-                    <td>{line.line}</td>
-                    <td className="break-all">{line.email}</td>
-                    <td>{line.name}</td>
-                    <td>
-                      <span className={lineStatusBadge[line.status]}>{lineStatusLabels[line.status]}</span>
-                      {line.reason && <span className="ml-2 text-sm text-base-content/80">{line.reason}</span>}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        </section>
-      )}
+      {current && <PreviewSection id={ids.summary} preview={current} />}
     </div>
+  );
+}
+
+function FormatSection({ id }: { id: string }) {
+  return (
+    <section id={id} className="space-y-2 text-sm">
+      <h2 className="text-lg font-semibold">Format</h2>
+      <p>
+        One account per line: <code>email, password, name, notes</code> (notes optional). A first line naming the columns is read as a header, and its columns
+        may come in any order. Commas, semicolons or tabs separate the columns; put a value holding a comma in double quotes.
+      </p>
+      <a className="btn btn-sm btn-outline" href={templateHref} download="wise-stock-template.csv">
+        Download template
+      </a>
+    </section>
+  );
+}
+
+function ImportFields({ ids, state }: { ids: ImportIds; state: StockImport }) {
+  return (
+    <>
+      <div>
+        <label htmlFor={ids.label} className="label mb-1 block text-sm font-medium text-base-content">
+          Batch label{' '}
+          <span aria-hidden="true" className="text-error">
+            *
+          </span>
+        </label>
+        <input
+          id={ids.label}
+          className="input w-full"
+          value={state.label}
+          onChange={(event) => state.setLabel(event.target.value)}
+          required
+          maxLength={200}
+          autoComplete="off"
+        />
+      </div>
+      <div>
+        <label htmlFor={ids.file} className="label mb-1 block text-sm font-medium text-base-content">
+          File (.csv or .txt)
+        </label>
+        <input
+          id={ids.file}
+          type="file"
+          accept=".csv,.txt,text/csv,text/plain"
+          className="file-input w-full"
+          onChange={(event) => void state.readFile(event)}
+        />
+      </div>
+      <div>
+        <label htmlFor={ids.text} className="label mb-1 block text-sm font-medium text-base-content">
+          Lines to import
+        </label>
+        <NumberedTextarea
+          id={ids.text}
+          heightClass="h-48"
+          value={state.text}
+          onChange={state.setText}
+          placeholder="holder@example.com,Password#1,Account Holder,note"
+          spellCheck={false}
+          autoComplete="off"
+          aria-describedby={ids.format}
+        />
+      </div>
+    </>
+  );
+}
+
+function ImportActions({ state, online }: { state: StockImport; online: boolean }) {
+  const { busy, current, newCount } = state;
+  return (
+    <div className="flex flex-wrap justify-end gap-2">
+      <button type="submit" className="btn btn-outline" disabled={busy !== null || !online} aria-busy={busy === 'preview' || undefined}>
+        {busy === 'preview' && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
+        Preview
+      </button>
+      <button
+        type="button"
+        className="btn btn-primary"
+        onClick={() => void state.runImport()}
+        disabled={busy !== null || !online || newCount === 0}
+        aria-busy={busy === 'import' || undefined}
+      >
+        {busy === 'import' && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
+        {current ? `Import ${newCount} new ${newCount === 1 ? 'line' : 'lines'}` : 'Import'}
+      </button>
+    </div>
+  );
+}
+
+function PreviewSection({ id, preview }: { id: string; preview: ImportPreview }) {
+  return (
+    <section aria-labelledby={id} className="space-y-3">
+      <h2 id={id} className="text-lg font-semibold">
+        Preview of {preview.lines.length} {preview.lines.length === 1 ? 'line' : 'lines'}
+      </h2>
+      <ul className="flex flex-wrap gap-2" aria-label="Lines by kind">
+        {importLineStatuses.map((status) => (
+          <li key={status} className={lineStatusBadge[status]}>
+            {lineStatusLabels[status]}: {preview.counts[status]}
+          </li>
+        ))}
+      </ul>
+      <div className="overflow-x-auto rounded-box bg-base-100 shadow-sm">
+        <table className="table table-sm">
+          <caption className="sr-only">Every line of the import and what the preview found</caption>
+          <thead className="text-base-content">
+            <tr>
+              <th scope="col">Line</th>
+              <th scope="col">Email</th>
+              <th scope="col">Name</th>
+              <th scope="col">Result</th>
+            </tr>
+          </thead>
+          <tbody>
+            {preview.lines.map((line) => (
+              <tr key={line.line}>
+                <td>{line.line}</td>
+                <td className="break-all">{line.email}</td>
+                <td>{line.name}</td>
+                <td>
+                  <span className={lineStatusBadge[line.status]}>{lineStatusLabels[line.status]}</span>
+                  {line.reason && <span className="ml-2 text-sm text-base-content/80">{line.reason}</span>}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
   );
 }

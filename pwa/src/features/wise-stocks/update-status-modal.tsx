@@ -23,12 +23,8 @@ export interface UpdateStatusModalProps {
 export const buyerOptionLabel = (user: User): string =>
   user.displayName.trim() ? `${user.displayName.trim()} — ${user.email} (${user.userRole})` : `${user.email} (${user.userRole})`;
 
-/**
- * Update Stock Status: queued through the outbox (setStockStatus), so it works offline and syncs later;
- * online it waits for the server's word before closing.
- */
-// eslint-disable-next-line max-lines-per-function -- over 80 lines before the rule came; to split (issue 34)
-export function UpdateStatusModal({ stock, users, userId, onClose }: UpdateStatusModalProps) {
+/** The modal's form and its submit: checked first, then queued through the outbox. */
+function useStatusForm({ stock, userId, onClose }: Omit<UpdateStatusModalProps, 'users'>) {
   const toast = useToast();
   const [form, setForm] = useState<StatusForm>({
     status: isStockStatus(stock.status) ? stock.status : '',
@@ -37,7 +33,6 @@ export function UpdateStatusModal({ stock, users, userId, onClose }: UpdateStatu
   });
   const [problem, setProblem] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
-  const ids = { status: useId(), soldTo: useId(), notes: useId(), problem: useId() };
 
   const edit = (patch: Partial<StatusForm>) => {
     setForm((previous) => ({ ...previous, ...patch }));
@@ -72,6 +67,51 @@ export function UpdateStatusModal({ stock, users, userId, onClose }: UpdateStatu
     }
   };
 
+  return { form, problem, saving, edit, submit };
+}
+
+interface BuyerSelectProps {
+  id: string;
+  problemId: string | undefined;
+  value: string;
+  invalid: boolean;
+  users: User[] | undefined;
+  onChange: (soldTo: string) => void;
+}
+
+function BuyerSelect({ id, problemId, value, invalid, users, onChange }: BuyerSelectProps) {
+  return (
+    <div>
+      <label htmlFor={id} className="label mb-1 block text-sm font-medium text-base-content">
+        Sold To User
+      </label>
+      <select
+        id={id}
+        className="select w-full"
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+        aria-invalid={invalid ? true : undefined}
+        aria-describedby={problemId}
+        disabled={users === undefined}
+      >
+        <option value="">{users === undefined ? 'Loading users...' : 'Select a user'}</option>
+        {(users ?? []).map((user) => (
+          <option key={user.uid} value={user.uid}>
+            {buyerOptionLabel(user)}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+/**
+ * Update Stock Status: queued through the outbox (setStockStatus), so it works offline and syncs later;
+ * online it waits for the server's word before closing.
+ */
+export function UpdateStatusModal({ stock, users, userId, onClose }: UpdateStatusModalProps) {
+  const { form, problem, saving, edit, submit } = useStatusForm({ stock, userId, onClose });
+  const ids = { status: useId(), soldTo: useId(), notes: useId(), problem: useId() };
   const selling = form.status === 'sold';
 
   return (
@@ -98,27 +138,14 @@ export function UpdateStatusModal({ stock, users, userId, onClose }: UpdateStatu
           </select>
         </div>
         {selling && (
-          <div>
-            <label htmlFor={ids.soldTo} className="label mb-1 block text-sm font-medium text-base-content">
-              Sold To User
-            </label>
-            <select
-              id={ids.soldTo}
-              className="select w-full"
-              value={form.soldTo}
-              onChange={(event) => edit({ soldTo: event.target.value })}
-              aria-invalid={problem !== null && !form.soldTo ? true : undefined}
-              aria-describedby={problem ? ids.problem : undefined}
-              disabled={users === undefined}
-            >
-              <option value="">{users === undefined ? 'Loading users...' : 'Select a user'}</option>
-              {(users ?? []).map((user) => (
-                <option key={user.uid} value={user.uid}>
-                  {buyerOptionLabel(user)}
-                </option>
-              ))}
-            </select>
-          </div>
+          <BuyerSelect
+            id={ids.soldTo}
+            problemId={problem ? ids.problem : undefined}
+            value={form.soldTo}
+            invalid={problem !== null && !form.soldTo}
+            users={users}
+            onChange={(soldTo) => edit({ soldTo })}
+          />
         )}
         <div>
           <label htmlFor={ids.notes} className="label mb-1 block text-sm font-medium text-base-content">

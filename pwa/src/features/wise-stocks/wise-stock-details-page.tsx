@@ -136,9 +136,7 @@ interface StockDetailsProps {
   modal: ReactNode;
 }
 
-// eslint-disable-next-line max-lines-per-function -- over 80 lines before the rule came; to split (issue 34)
 function StockDetails({ stock, buyer, pending, canManage, onUpdateStatus, onChangePassword, modal }: StockDetailsProps) {
-  const ids = { account: useId(), addedBy: useId(), actions: useId() };
   return (
     <div className="mx-auto max-w-6xl space-y-6">
       <header className="flex flex-wrap items-center justify-between gap-4">
@@ -154,92 +152,11 @@ function StockDetails({ stock, buyer, pending, canManage, onUpdateStatus, onChan
       {/* On a phone the actions come right after the account, before the images; beside both on a wide screen. */}
       <div className="grid gap-6 lg:grid-cols-3">
         <div className="lg:col-span-2">
-          <section className="card bg-base-100 shadow-sm" aria-labelledby={ids.account}>
-            <div className="card-body">
-              <div className="flex flex-wrap items-center gap-2">
-                <h2 id={ids.account} className="card-title">
-                  Account Information
-                </h2>
-                <span className="badge badge-secondary">{stock.serviceName}</span>
-              </div>
-              <dl className="grid gap-4 sm:grid-cols-2">
-                <div>
-                  <dt className="text-sm text-base-content/70">Account Holder Name</dt>
-                  <dd className="font-medium">{stock.wiseName}</dd>
-                </div>
-                <div>
-                  <dt className="text-sm text-base-content/70">Email</dt>
-                  <dd className="font-medium break-all">{stock.wiseEmail}</dd>
-                </div>
-                <div>
-                  <dt className="text-sm text-base-content/70">Password</dt>
-                  <dd className="font-mono font-medium break-all">
-                    {stock.wisePasswordUnreadable ? (
-                      'cannot be read (wrong data key)'
-                    ) : stock.wisePasswordMasked ? (
-                      <MaskedSecret label={`password of ${stock.wiseName}`} reveal={revealFor(stock)} />
-                    ) : isSealed(stock.wisePassword) ? (
-                      <MaskedSecret label={`password of ${stock.wiseName}`} value={stock.wisePassword} />
-                    ) : (
-                      stock.wisePassword
-                    )}
-                  </dd>
-                </div>
-                <div>
-                  <dt className="text-sm text-base-content/70">Status</dt>
-                  <dd className="flex flex-wrap items-center gap-2">
-                    <span className={statusBadgeClass(stock.status)}>{statusLabel(stock.status)}</span>
-                    {buyer !== null && <span>(to {buyer})</span>}
-                    {stock.faultyAt && <span className="badge badge-error badge-sm">Faulty: never sold again</span>}
-                    {pending && <span className="badge badge-outline badge-sm">Pending sync</span>}
-                  </dd>
-                </div>
-                <div>
-                  <dt className="text-sm text-base-content/70">Date Added</dt>
-                  <dd className="font-medium">{formatDateLong(stock.createdAt)}</dd>
-                </div>
-                {stock.notes.trim() !== '' && (
-                  <div className="sm:col-span-2">
-                    <dt className="text-sm text-base-content/70">Notes</dt>
-                    <dd className="whitespace-pre-wrap">{stock.notes}</dd>
-                  </div>
-                )}
-              </dl>
-            </div>
-          </section>
+          <AccountInformation stock={stock} buyer={buyer} pending={pending} />
         </div>
         <div className="space-y-6 lg:col-start-3 lg:row-span-2 lg:row-start-1">
-          <section className="card bg-base-100 shadow-sm" aria-labelledby={ids.actions}>
-            <div className="card-body">
-              <h2 id={ids.actions} className="card-title">
-                Quick Actions
-              </h2>
-              <div className="flex flex-col gap-2">
-                <Link to={STOCKS_PATH} className="btn btn-outline">
-                  Back to Stocks
-                </Link>
-                {canManage && (
-                  <button type="button" className="btn btn-primary" onClick={onUpdateStatus}>
-                    Update Status
-                  </button>
-                )}
-                {canManage && (
-                  <button type="button" className="btn btn-outline" onClick={onChangePassword}>
-                    Change Password
-                  </button>
-                )}
-              </div>
-            </div>
-          </section>
-          <section className="card bg-base-100 shadow-sm" aria-labelledby={ids.addedBy}>
-            <div className="card-body">
-              <h2 id={ids.addedBy} className="card-title">
-                Added By
-              </h2>
-              <p className="font-medium">{stock.userName}</p>
-              {stock.userEmail && <p className="text-sm break-all text-base-content/80">{stock.userEmail}</p>}
-            </div>
-          </section>
+          <QuickActions canManage={canManage} onUpdateStatus={onUpdateStatus} onChangePassword={onChangePassword} />
+          <AddedBy stock={stock} />
         </div>
         <div className="lg:col-span-2">
           <StockImagesPanel stock={stock} canManage={canManage} />
@@ -247,5 +164,106 @@ function StockDetails({ stock, buyer, pending, canManage, onUpdateStatus, onChan
       </div>
       {modal}
     </div>
+  );
+}
+
+function PasswordValue({ stock }: { stock: WiseStock }) {
+  if (stock.wisePasswordUnreadable) return 'cannot be read (wrong data key)';
+  if (stock.wisePasswordMasked) return <MaskedSecret label={`password of ${stock.wiseName}`} reveal={revealFor(stock)} />;
+  if (isSealed(stock.wisePassword)) return <MaskedSecret label={`password of ${stock.wiseName}`} value={stock.wisePassword} />;
+  return stock.wisePassword;
+}
+
+function AccountInformation({ stock, buyer, pending }: Pick<StockDetailsProps, 'stock' | 'buyer' | 'pending'>) {
+  const id = useId();
+  return (
+    <section className="card bg-base-100 shadow-sm" aria-labelledby={id}>
+      <div className="card-body">
+        <div className="flex flex-wrap items-center gap-2">
+          <h2 id={id} className="card-title">
+            Account Information
+          </h2>
+          <span className="badge badge-secondary">{stock.serviceName}</span>
+        </div>
+        <dl className="grid gap-4 sm:grid-cols-2">
+          <div>
+            <dt className="text-sm text-base-content/70">Account Holder Name</dt>
+            <dd className="font-medium">{stock.wiseName}</dd>
+          </div>
+          <div>
+            <dt className="text-sm text-base-content/70">Email</dt>
+            <dd className="font-medium break-all">{stock.wiseEmail}</dd>
+          </div>
+          <div>
+            <dt className="text-sm text-base-content/70">Password</dt>
+            <dd className="font-mono font-medium break-all">
+              <PasswordValue stock={stock} />
+            </dd>
+          </div>
+          <div>
+            <dt className="text-sm text-base-content/70">Status</dt>
+            <dd className="flex flex-wrap items-center gap-2">
+              <span className={statusBadgeClass(stock.status)}>{statusLabel(stock.status)}</span>
+              {buyer !== null && <span>(to {buyer})</span>}
+              {stock.faultyAt && <span className="badge badge-error badge-sm">Faulty: never sold again</span>}
+              {pending && <span className="badge badge-outline badge-sm">Pending sync</span>}
+            </dd>
+          </div>
+          <div>
+            <dt className="text-sm text-base-content/70">Date Added</dt>
+            <dd className="font-medium">{formatDateLong(stock.createdAt)}</dd>
+          </div>
+          {stock.notes.trim() !== '' && (
+            <div className="sm:col-span-2">
+              <dt className="text-sm text-base-content/70">Notes</dt>
+              <dd className="whitespace-pre-wrap">{stock.notes}</dd>
+            </div>
+          )}
+        </dl>
+      </div>
+    </section>
+  );
+}
+
+function QuickActions({ canManage, onUpdateStatus, onChangePassword }: Pick<StockDetailsProps, 'canManage' | 'onUpdateStatus' | 'onChangePassword'>) {
+  const id = useId();
+  return (
+    <section className="card bg-base-100 shadow-sm" aria-labelledby={id}>
+      <div className="card-body">
+        <h2 id={id} className="card-title">
+          Quick Actions
+        </h2>
+        <div className="flex flex-col gap-2">
+          <Link to={STOCKS_PATH} className="btn btn-outline">
+            Back to Stocks
+          </Link>
+          {canManage && (
+            <button type="button" className="btn btn-primary" onClick={onUpdateStatus}>
+              Update Status
+            </button>
+          )}
+          {canManage && (
+            <button type="button" className="btn btn-outline" onClick={onChangePassword}>
+              Change Password
+            </button>
+          )}
+        </div>
+      </div>
+    </section>
+  );
+}
+
+function AddedBy({ stock }: { stock: WiseStock }) {
+  const id = useId();
+  return (
+    <section className="card bg-base-100 shadow-sm" aria-labelledby={id}>
+      <div className="card-body">
+        <h2 id={id} className="card-title">
+          Added By
+        </h2>
+        <p className="font-medium">{stock.userName}</p>
+        {stock.userEmail && <p className="text-sm break-all text-base-content/80">{stock.userEmail}</p>}
+      </div>
+    </section>
   );
 }
