@@ -60,6 +60,9 @@ describe('the test logs secret check (decision 238)', () => {
     const demo = await demoPassword('sb_secret_abc', 'admin@demo.test');
     expect(findSecrets(`  admin     admin@demo.test / ${demo}`)).toEqual([]);
     expect(findSecrets(JSON.stringify({ message: `admin@demo.test / ${demo}` }))).not.toEqual([]);
+    const key = (await newApiKey()).secret;
+    expect(findSecrets(`  reseller  reseller@demo.test / ${demo}  API key ${key}`)).toEqual([]);
+    expect(findSecrets(`The reseller's key is ${key}`)).not.toEqual([]);
   });
 
   it('fails a run whose logs hold a seeded secret, naming the file and line', async () => {

@@ -29,9 +29,10 @@ export const SECRET_RULES: SecretRule[] = [
 
 /**
  * The one line decision 046 prints on purpose: the demo logins, shown once on the console of the start that
- * made them (`  admin     admin@demo.test / demo-…`). Nothing else with a demo password passes.
+ * made them (`  admin     admin@demo.test / demo-…`), the demo reseller's with its API key after it (decision 141).
+ * Nothing else with a demo password or a key passes.
  */
-const DEMO_BANNER_LINE = /^ {2}(?:admin|moderator|user) +[a-z.]+@demo\.test \/ demo-[A-Za-z0-9_-]{16}$/;
+const DEMO_BANNER_LINE = /^ {2}(?:admin|moderator|user|reseller) +[a-z.]+@demo\.test \/ demo-[A-Za-z0-9_-]{16}(?: +API key sk_[A-Za-z0-9_-]{43})?$/;
 
 export interface SecretFinding {
   rule: string;
