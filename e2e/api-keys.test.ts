@@ -52,12 +52,12 @@ describe('API keys', () => {
       await form
         .getByLabel('Account')
         .selectOption({ label: (await form.getByLabel('Account').locator('option', { hasText: demoLogins.customer.email }).textContent())! });
-      await form.getByLabel('Name').fill('Reseller bot');
+      await form.getByLabel('Name').fill('Partner shop');
       await form.getByRole('button', { name: 'Make Key' }).click();
-      const shown = page.getByRole('status').filter({ hasText: 'Copy the key for Reseller bot now' });
+      const shown = page.getByRole('status').filter({ hasText: 'Copy the key for Partner shop now' });
       const key = (await shown.locator('code').textContent())!.trim();
       assert.match(key, /^sk_[A-Za-z0-9_-]{43}$/);
-      await page.getByRole('listitem').filter({ hasText: 'Reseller bot' }).getByText('Active').waitFor();
+      await page.getByRole('listitem').filter({ hasText: 'Partner shop' }).getByText('Active').waitFor();
       await checkA11yAtBoth(page, TABLET);
 
       // The key, as a reseller's program uses it.
@@ -92,8 +92,8 @@ describe('API keys', () => {
       const endpoint = page.getByRole('listitem').filter({ hasText: `http://localhost:${port}/hook` });
       await endpoint.getByRole('row').filter({ hasText: 'order.delivered' }).getByText('delivered', { exact: true }).waitFor();
       await checkA11yAtBoth(page, TABLET);
-      await page.getByRole('button', { name: 'Revoke Reseller bot' }).first().click();
-      await page.getByText('Reseller bot revoked').waitFor();
+      await page.getByRole('button', { name: 'Revoke Partner shop', exact: true }).click();
+      await page.getByText('Partner shop revoked').waitFor();
       assert.equal((await v1(key, 'GET', '/api/v1/services')).status, 401);
     });
   });
