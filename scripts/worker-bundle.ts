@@ -14,7 +14,10 @@ import { BROWSER_ONLY_PACKAGES } from '../pwa/server-render-boundary.ts';
 /**
  * The budget, issue 29's: under 1 MB, under 300 KB gzipped (the hard ceiling is the Free plan's 3 MB
  * compressed, 10 MB on Paid). Measured 2026-11-29 (decision 150): 881.5 KiB, 256 KiB gzipped (4,806 KiB
- * and 980 KiB before), so about 10% of headroom: a real regression fails, and so does slow growth, on purpose.
+ * and 980 KiB before); the server code of tickets, API keys, webhooks, coupons and prices then took it to
+ * 985 KiB, over the budget, and keeping the migrations' code out of `/readyz` (it needs their names only:
+ * db/migration-names.ts) brought it to 939 KiB, 278 KiB gzipped. A real regression fails, and so does slow
+ * growth, on purpose.
  */
 export const BUDGET = { rawBytes: 1_000_000, gzipBytes: 300_000 };
 

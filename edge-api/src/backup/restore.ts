@@ -4,7 +4,8 @@ import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { sql, type Kysely } from 'kysely';
-import { migrateTo, migrationNames } from '../db/migrate.ts';
+import { migrateTo } from '../db/migrate.ts';
+import { migrationNames } from '../db/migration-names.ts';
 import { BACKUP_FORMAT, BACKUP_VERSION, type BackupFile, type BackupHeader } from './backup.ts';
 
 export class RestoreError extends Error {

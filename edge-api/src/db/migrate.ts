@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
+import type { MigrationName } from './migration-names.ts';
 import * as createSchema from '../../../migrations/2026-11-21-2330_create_schema.ts';
 import * as addRefreshTokenRevokedAt from '../../../migrations/2026-11-21-2340_add_refresh_token_revoked_at.ts';
 import * as createDataKeys from '../../../migrations/2026-11-23-1900_create_data_keys.ts';
@@ -35,8 +36,8 @@ import * as versionsFromASequence from '../../../migrations/2026-11-29-0350_vers
 import * as serviceStockBatches from '../../../migrations/2026-11-29-0420_service_stock_batches.ts';
 import * as keysetListIndexes from '../../../migrations/2026-11-29-0440_keyset_list_indexes.ts';
 
-// Listed by hand so the Workers bundle needs no file system; add each new migration here.
-const migrations: Record<string, Migration> = {
+// Listed by hand so the Workers bundle needs no file system; add each new migration here and in migration-names.ts.
+const migrations: Record<MigrationName, Migration> = {
   '2026-11-21-2330_create_schema': createSchema,
   '2026-11-21-2340_add_refresh_token_revoked_at': addRefreshTokenRevokedAt,
   '2026-11-23-1900_create_data_keys': createDataKeys,
@@ -74,9 +75,6 @@ const migrations: Record<string, Migration> = {
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
-
-/** The names of the migrations this version of the app knows, oldest first. */
-export const migrationNames = (): string[] => Object.keys(migrations).sort();
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations run on any database shape
 export async function migrateToLatest(db: Kysely<any>, options: { schema?: string } = {}): Promise<void> {

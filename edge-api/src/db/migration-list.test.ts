@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { migrationNames } from './migrate.ts';
+import { migrationNames } from './migration-names.ts';
 
 const folder = new URL('../../../migrations/', import.meta.url);
 

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { sql } from 'kysely';
-import { migrationNames } from '../db/migrate.ts';
+import { migrationNames } from '../db/migration-names.ts';
 import type { Deps } from '../deps.ts';
 
 const RETRY_AFTER_SECONDS = 5;

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { migrationNames } from '../db/migrate.ts';
+import { migrationNames } from '../db/migration-names.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
