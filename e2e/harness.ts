@@ -243,6 +243,21 @@ export async function waitForAppTakeover(page: Page): Promise<void> {
   });
 }
 
+/**
+ * Waits until `locator` matches exactly `count` elements (a list re-rendered by a filter or the app's
+ * takeover of a server-rendered page settles a moment after the URL or the first element), then fails
+ * with both numbers if it never does.
+ */
+export async function expectCount(locator: Locator, count: number, message = 'elements'): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  let seen = await locator.count();
+  while (seen !== count && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    seen = await locator.count();
+  }
+  assert.equal(seen, count, `${message}: ${seen}, expected ${count}`);
+}
+
 /** Staff mark an order paid on the dashboard's order list, and are told the server delivered it from stock. */
 export async function markPaidForAutoDelivery(page: Page, orderId: string): Promise<void> {
   await page.goto('/dashboard');

@@ -5,7 +5,17 @@ import type { BrowserContext, Page, Request } from 'playwright-core';
 import type { AdminOrderPage } from '../edge-api/src/contract/orders.ts';
 import type { Service } from '../edge-api/src/contract/services.ts';
 import type { SiteSettings } from '../edge-api/src/contract/settings.ts';
-import { apiSession, checkA11y, demoLogins, goOffline, goOnline, setUpServerAndBrowser, waitForServiceWorkerControl } from './harness.ts';
+import {
+  apiSession,
+  checkA11y,
+  demoLogins,
+  expectCount,
+  goOffline,
+  goOnline,
+  setUpServerAndBrowser,
+  waitForAppTakeover,
+  waitForServiceWorkerControl,
+} from './harness.ts';
 import { shortOrderId } from '../pwa/src/lib/order-rules.ts';
 
 const e2e = setUpServerAndBrowser();
@@ -168,11 +178,9 @@ describe('storefront journey', () => {
     const services = await servicesFromApi();
     await page.goto('/services');
     await expectTexts(['Explore Premium Services']);
-    await page
-      .getByRole('link', { name: /^View Details/ })
-      .first()
-      .waitFor();
-    assert.equal(await page.getByRole('link', { name: /^View Details/ }).count(), services.length);
+    const details = page.getByRole('link', { name: /^View Details/ });
+    await expectCount(details, services.length, 'services listed');
+    await waitForAppTakeover(page);
     const popular = services.filter((service) => service.popular);
     assert.ok(popular.length > 0 && popular.length < services.length, 'the demo data has popular services and others');
     assert.equal(await page.getByText('PREMIUM', { exact: true }).count(), popular.length, 'PREMIUM marks the popular services only');
@@ -183,7 +191,7 @@ describe('storefront journey', () => {
     const wise = services.filter((service) => service.category === 'wise');
     await page.getByRole('link', { name: /^Wise \d+$/ }).click();
     await page.waitForURL(/\?category=wise$/);
-    assert.equal(await page.getByRole('link', { name: /^View Details/ }).count(), wise.length);
+    await expectCount(details, wise.length, 'Wise services listed');
     await page.getByRole('link', { name: /^All Services \d+$/ }).click();
 
     await page.getByRole('button', { name: 'Search' }).focus();
@@ -191,7 +199,7 @@ describe('storefront journey', () => {
     await page.keyboard.type('WISE');
     const matching = services.filter((service) => `${service.title} ${service.description}`.toLowerCase().includes('wise'));
     await expectTexts([`${matching.length} ${matching.length === 1 ? 'result' : 'results'} for "WISE"`]);
-    assert.equal(await page.getByRole('link', { name: /^View Details/ }).count(), matching.length);
+    await expectCount(details, matching.length, 'services found');
 
     await page.keyboard.type('-nothing-like-this');
     await expectTexts(['No Services Found', 'Try adjusting your search or filters.']);
