@@ -81,6 +81,9 @@ async function fillAndSave(title: string) {
   await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Save Service' })));
 }
 
+/** The image is uploaded and re-encoded before the save: on a loaded machine that takes seconds. */
+const SAVED_WITHIN = { timeout: 15_000 };
+
 const serverService = async (title: string) => (await api.call<Service[]>('GET', '/api/services')).body.find((s) => s.title === title);
 
 describe('Add New Service form', () => {
@@ -98,7 +101,7 @@ describe('Add New Service form', () => {
   it('uploads the image first, saves the service, confirms and resets the form', async () => {
     renderForm();
     await fillAndSave('Statement With Image');
-    expect(await screen.findByText('Service added successfully!')).toBeTruthy();
+    expect(await screen.findByText('Service added successfully!', {}, SAVED_WITHIN)).toBeTruthy();
     const saved = await serverService('Statement With Image');
     expect(saved).toMatchObject({ category: 'documents', price: '12', deliveryTime: '3hours', features: ['Word and PDF'], paymentMethods: ['bkash'] });
     expect(saved?.image).toMatch(/^\/files\/service-images\/[\w-]+\.png$/);
@@ -111,7 +114,7 @@ describe('Add New Service form', () => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     renderForm();
     await fillAndSave('Statement Without Image');
-    expect(await screen.findByText('Service added successfully!')).toBeTruthy();
+    expect(await screen.findByText('Service added successfully!', {}, SAVED_WITHIN)).toBeTruthy();
     expect((await serverService('Statement Without Image'))?.image).toBe('');
     expect(logged).toHaveBeenCalledWith(expect.stringMatching(/upload failed/), expect.anything());
     expect(screen.queryByRole('alert')).toBeNull();
@@ -127,6 +130,27 @@ describe('Add New Service form', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Remove image' }));
     expect(screen.queryByRole('img', { name: 'Preview of the service image' })).toBeNull();
     expect(field('Service Image (optional)').files?.length ?? 0).toBe(0);
+  });
+
+  it('sets what the service delivers, automatic delivery and its low-stock threshold, as the edit modal does (decision 245)', async () => {
+    renderForm();
+    expect(field('Delivers').value).toBe('account');
+    type('Category', 'wise');
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Deliver automatically from stock when the order is marked paid' }));
+    type('Low-stock threshold for this service', '3');
+    await fillAndSave('Wise Account Auto');
+    expect(await screen.findByText('Service added successfully!', {}, SAVED_WITHIN)).toBeTruthy();
+    expect(await serverService('Wise Account Auto')).toMatchObject({ category: 'wise', deliveryKind: 'account', autoDeliver: true, lowStockThreshold: 3 });
+  });
+
+  it('refuses automatic delivery for a new service that delivers lines, under the field to change, and saves nothing', async () => {
+    renderForm();
+    type('Delivers', 'lines');
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Deliver automatically from stock when the order is marked paid' }));
+    await fillAndSave('Proxy Lines Auto');
+    expect(screen.getByText(/^Automatic delivery takes items from stock/)).toBeTruthy();
+    expect(field('Delivers').getAttribute('aria-invalid')).toBe('true');
+    expect(await serverService('Proxy Lines Auto')).toBeUndefined();
   });
 
   it("shows 'Error: {message}' when the server refuses the save, keeping what was typed", async () => {

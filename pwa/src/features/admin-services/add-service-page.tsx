@@ -12,7 +12,7 @@ import { emptyAddFormValues, toServiceBody, validateAddForm, type ServiceField }
 import { useServiceForm } from './use-service-form.tsx';
 import { DetailsFields } from './details-fields.tsx';
 
-const fieldOrder: ServiceField[] = ['title', 'description', 'category', 'price', 'deliveryTime', 'warrantyDays'];
+const fieldOrder: ServiceField[] = ['title', 'description', 'category', 'price', 'deliveryTime', 'warrantyDays', 'deliveryKind', 'lowStockThreshold'];
 
 /** Add New Service (/dashboard/add-services): admins only. */
 export function AddServicePage() {

@@ -1,11 +1,10 @@
 import { useEffect, useState } from 'react';
 import { uploadLimitMegabytes } from '../../../../edge-api/src/contract/uploads.ts';
 import { deliveryTimeIds, deliveryTimeLabel, paymentMethodIds, paymentMethodName } from '../../lib/catalog.ts';
-import { describedBy } from '../../lib/described-by.ts';
 import { isImageFile } from '../../lib/image-upload.ts';
 import { ListField } from './list-field.tsx';
 import { FIELD_LABEL_CLASS, type useServiceForm } from './use-service-form.tsx';
-import { warrantyInputProps, WARRANTY_HINT } from './warranty-field.tsx';
+import { DeliveryKindField, StockFieldset, WarrantyField } from './service-fields.tsx';
 
 const MAX_IMAGE_MB = uploadLimitMegabytes.service;
 
@@ -109,7 +108,7 @@ export function ServiceImageField({ id, choice }: { id: string; choice: ReturnTy
 }
 
 export function PricingSection({ form }: { form: ServiceForm }) {
-  const { values, set, fieldId, bind, field } = form;
+  const { fieldId, bind, field } = form;
   return (
     <section aria-labelledby={fieldId('pricing')} className="card border border-base-300 bg-base-100 shadow-sm">
       <div className="card-body gap-4">
@@ -139,20 +138,9 @@ export function PricingSection({ form }: { form: ServiceForm }) {
             </select>,
           )}
         </div>
-        {field(
-          'warrantyDays',
-          'Warranty (days)',
-          <>
-            <input
-              {...bind('warrantyDays')}
-              {...warrantyInputProps(values.warrantyDays, (days) => set('warrantyDays', days))}
-              aria-describedby={describedBy(bind('warrantyDays')['aria-describedby'], `${fieldId('warrantyDays')}-hint`)}
-            />
-            <p id={`${fieldId('warrantyDays')}-hint`} className="mt-1 text-xs text-base-content/70">
-              {WARRANTY_HINT}
-            </p>
-          </>,
-        )}
+        <WarrantyField form={form} />
+        <DeliveryKindField form={form} />
+        <StockFieldset form={form} keepsStock={false} />
       </div>
     </section>
   );

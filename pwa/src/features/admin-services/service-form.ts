@@ -80,6 +80,9 @@ export function emptyAddFormValues(): ServiceFormValues {
     paymentMethods: [],
     popular: false,
     warrantyDays: 0,
+    autoDeliver: false,
+    lowStockThreshold: '',
+    deliveryKind: 'account',
   };
 }
 
@@ -111,24 +114,24 @@ function problemsOf(
   return errors;
 }
 
-/** Spec section 5 (service modal): title, category, description, price, deliveryTime and image required; image a URL. */
-export function validateModal(values: ServiceFormValues, keepsStock = false): ServiceFormErrors {
-  const errors = problemsOf(
-    modalRules,
-    values,
-    ['title', 'category', 'description', 'price', 'deliveryTime', 'image', 'lowStockThreshold', 'warrantyDays'],
-    {},
-  );
-  // Automatic delivery draws on Wise stock (decision 061): said under the category, the field to change.
+/** Automatic delivery draws on stock (decision 061): said under the field to change, on both forms. */
+function withAutoDeliverProblem(errors: ServiceFormErrors, values: ServiceFormValues, keepsStock: boolean): ServiceFormErrors {
   const auto = autoDeliverProblem(toServiceBody(values), keepsStock);
   if (auto === AUTO_DELIVER_ACCOUNTS_ONLY) errors.deliveryKind = auto;
   else if (auto && !errors.category) errors.category = auto;
   return errors;
 }
 
-/** Spec section 5 (storefront form): title, description, category, price and delivery time required. */
+/** Spec section 5 (service modal): title, category, description, price, deliveryTime and image required; image a URL. */
+export function validateModal(values: ServiceFormValues, keepsStock = false): ServiceFormErrors {
+  const fields: ServiceField[] = ['title', 'category', 'description', 'price', 'deliveryTime', 'image', 'lowStockThreshold', 'warrantyDays'];
+  return withAutoDeliverProblem(problemsOf(modalRules, values, fields, {}), values, keepsStock);
+}
+
+/** Spec section 5 (storefront form): title, description, category, price and delivery time required; a new service keeps no stock yet. */
 export function validateAddForm(values: ServiceFormValues): ServiceFormErrors {
-  return problemsOf(serviceBody, values, ['title', 'description', 'category', 'price', 'deliveryTime', 'warrantyDays'], { title: 'Service Title' });
+  const fields: ServiceField[] = ['title', 'description', 'category', 'price', 'deliveryTime', 'warrantyDays', 'lowStockThreshold'];
+  return withAutoDeliverProblem(problemsOf(serviceBody, values, fields, { title: 'Service Title' }), values, false);
 }
 
 const withoutBlanks = (items: readonly string[]) => items.map((item) => item.trim()).filter((item) => item.length > 0);
@@ -145,7 +148,7 @@ export function toServiceBody(values: ServiceFormValues): ServiceBody {
     features: withoutBlanks(values.features),
     paymentMethods: [...new Set(withoutBlanks(values.paymentMethods))],
     popular: values.popular,
-    // Only from the dashboard's modal, which offers them; '' is the shop's threshold, other text is checked as a number.
+    // '' is the shop's threshold, other text is checked as a number.
     ...(values.autoDeliver !== undefined && { autoDeliver: values.autoDeliver }),
     ...(values.lowStockThreshold !== undefined && {
       lowStockThreshold: values.lowStockThreshold.trim() === '' ? null : Number(values.lowStockThreshold.trim()),
@@ -154,7 +157,7 @@ export function toServiceBody(values: ServiceFormValues): ServiceBody {
       ? { needsDetails: values.needsDetails, detailsHint: values.needsDetails ? (values.detailsHint ?? '').trim() : '' }
       : {}),
     warrantyDays: values.warrantyDays ?? 0,
-    // Only from the dashboard's modal (decision 069); left out, the service keeps what it delivers.
+    // Left out (decision 069), the service keeps what it delivers.
     ...(values.deliveryKind !== undefined && { deliveryKind: values.deliveryKind as DeliveryKind }),
   };
 }

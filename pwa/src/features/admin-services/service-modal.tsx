@@ -1,18 +1,16 @@
 import { useLiveQuery } from 'dexie-react-hooks';
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useUserDb } from '../../db/hooks.ts';
-import { deliveryKindLabels, deliveryKinds } from '../../../../edge-api/src/contract/deliveries.ts';
 import { deliveryKindChangeNote } from './delivery-kind-change.ts';
 import type { Service } from '../../../../edge-api/src/contract/services.ts';
 import { ModalDialog } from '../../components/modal-dialog.tsx';
 import { ModalFormActions } from '../../components/modal-form-actions.tsx';
 import { categoryLabel, deliveryTimeIds, deliveryTimeLabel, paymentMethodIds, paymentMethodName, serviceCategoryIds } from '../../lib/catalog.ts';
-import { warrantyInputProps, WARRANTY_HINT } from './warranty-field.tsx';
 import { ListField } from './list-field.tsx';
 import { choicesWith, emptyModalValues, toServiceBody, validateModal, valuesFromService, type ServiceBody, type ServiceField } from './service-form.ts';
 import { useServiceForm } from './use-service-form.tsx';
 import { DetailsFields } from './details-fields.tsx';
-import { describedBy } from '../../lib/described-by.ts';
+import { DeliveryKindField, StockFieldset, WarrantyField } from './service-fields.tsx';
 
 export interface ServiceModalProps {
   /** The service being edited; null creates a new one. */
@@ -30,7 +28,7 @@ const fieldOrder: ServiceField[] = ['title', 'category', 'description', 'price',
  */
 export function ServiceModal({ service, save, onClose }: ServiceModalProps) {
   const form = useServiceForm(() => (service ? valuesFromService(service) : emptyModalValues()), fieldOrder);
-  const { formRef, values, set, showProblems, bind, field } = form;
+  const { formRef, values, set, showProblems } = form;
   const [saveError, setSaveError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const editing = service !== null;
@@ -65,21 +63,7 @@ export function ServiceModal({ service, save, onClose }: ServiceModalProps) {
           <input type="checkbox" className="checkbox checkbox-primary" checked={values.popular} onChange={(e) => set('popular', e.target.checked)} />
           Mark as popular service
         </label>
-        <StockFieldset autoDeliver={values.autoDeliver} onAutoDeliver={(on) => set('autoDeliver', on)} keepsStock={keepsStock}>
-          {field(
-            'lowStockThreshold',
-            'Low-stock threshold for this service',
-            <input
-              type="number"
-              inputMode="numeric"
-              min={0}
-              step={1}
-              className="input w-full"
-              placeholder="The shop's threshold"
-              {...bind('lowStockThreshold')}
-            />,
-          )}
-        </StockFieldset>
+        <StockFieldset form={form} keepsStock={keepsStock} />
         <DetailsFields values={values} set={set} />
         <ModalFormActions onCancel={() => onClose()} busy={saving} submitLabel={editing ? 'Update Service' : 'Create Service'} />
       </form>
@@ -137,41 +121,9 @@ function ListFields({ features, paymentMethods, set }: { features: string[]; pay
   );
 }
 
-interface StockFieldsetProps {
-  autoDeliver: boolean | undefined;
-  onAutoDeliver: (on: boolean) => void;
-  keepsStock: boolean;
-  /** The low-stock threshold field. */
-  children: ReactNode;
-}
-
-function StockFieldset({ autoDeliver, onAutoDeliver, keepsStock, children }: StockFieldsetProps) {
-  return (
-    <fieldset className="space-y-2 rounded-box border border-base-300 p-3">
-      <legend className="px-1 text-sm font-medium text-base-content">Stock</legend>
-      <label className="label cursor-pointer gap-3 whitespace-normal text-base-content">
-        <input
-          type="checkbox"
-          name="autoDeliver"
-          className="checkbox checkbox-primary"
-          checked={autoDeliver}
-          onChange={(e) => onAutoDeliver(e.target.checked)}
-        />
-        Deliver automatically from stock when the order is marked paid
-      </label>
-      <p className="text-sm text-base-content/70">
-        {keepsStock
-          ? "The oldest available item of this service's own stock (Stock button on its card) goes to the order."
-          : 'Wise services: the oldest available Wise stock account goes to the order. Any other service needs stock of its own first (Stock button on its card).'}
-      </p>
-      {children}
-    </fieldset>
-  );
-}
-
 /** Title to image: the service's own fields, each labelled and checked by the form. */
 function MainFields({ form, kindChange }: { form: ServiceFormState; kindChange: string | null }) {
-  const { values, set, fieldId, bind, field } = form;
+  const { values, bind, field } = form;
   return (
     <>
       {field('title', 'Title', <input className="input w-full" required {...bind('title')} />)}
@@ -203,36 +155,8 @@ function MainFields({ form, kindChange }: { form: ServiceFormState; kindChange: 
           </select>,
         )}
       </div>
-      {field(
-        'deliveryKind',
-        'Delivers',
-        <select className="select w-full" aria-describedby={kindChange ? `${fieldId('deliveryKind')}-change` : undefined} {...bind('deliveryKind')}>
-          {deliveryKinds.map((kind) => (
-            <option key={kind} value={kind}>
-              {deliveryKindLabels[kind]}
-            </option>
-          ))}
-        </select>,
-      )}
-      {kindChange && (
-        <p id={`${fieldId('deliveryKind')}-change`} role="status" className="alert alert-warning text-sm" data-testid="delivery-kind-change">
-          {kindChange}
-        </p>
-      )}
-      {field(
-        'warrantyDays',
-        'Warranty (days)',
-        <>
-          <input
-            {...bind('warrantyDays')}
-            {...warrantyInputProps(values.warrantyDays, (days) => set('warrantyDays', days))}
-            aria-describedby={describedBy(bind('warrantyDays')['aria-describedby'], `${fieldId('warrantyDays')}-hint`)}
-          />
-          <p id={`${fieldId('warrantyDays')}-hint`} className="mt-1 text-xs text-base-content/70">
-            {WARRANTY_HINT}
-          </p>
-        </>,
-      )}
+      <DeliveryKindField form={form} kindChange={kindChange} />
+      <WarrantyField form={form} />
       {field('image', 'Image URL', <input type="url" className="input w-full" placeholder="https://..." required {...bind('image')} />)}
     </>
   );
