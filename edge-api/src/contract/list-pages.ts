@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { blankAsMissing, queryText } from './fields.ts';
 
-/** Most rows one page of a staff list (users, Wise stocks, import batches) holds. */
+/** Most rows one page of a list (users, stocks, import batches, coupons, API keys, tickets) holds. */
 export const LIST_PAGE_MAX = 500;
 /** The rows a page holds without `limit`: no list is answered whole (decision 234). */
 export const LIST_PAGE_DEFAULT = 100;

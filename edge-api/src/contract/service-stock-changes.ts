@@ -4,6 +4,7 @@
  */
 import * as z from 'zod';
 import { expectedVersion, uuid } from './fields.ts';
+import { listPageQuery } from './list-pages.ts';
 import type { ServiceStock, ServiceStockKind } from './service-stocks.ts';
 import { newStockPassword } from './wise-stock-requests.ts';
 
@@ -27,8 +28,8 @@ export interface ServiceStockPasswordChange {
   orderId: string | null;
 }
 
-/** GET /api/service-stocks/batches?serviceId= */
-export const serviceStockBatchesQuery = z.object({ serviceId: uuid });
+/** GET /api/service-stocks/batches?serviceId=: a page of the service's imports, newest first (decision 242). */
+export const serviceStockBatchesQuery = z.object({ serviceId: uuid, ...listPageQuery.shape });
 
 /** An import of a service's stock: its id is the import's id. */
 export interface ServiceStockBatch {

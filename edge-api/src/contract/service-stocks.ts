@@ -4,6 +4,7 @@
  */
 import * as z from 'zod';
 import { deliveryLines, serverLogin } from './deliveries.ts';
+import { listPageQuery } from './list-pages.ts';
 import { expectedVersion, requiredEmail, requiredText, text, uuid, wisePassword } from './fields.ts';
 
 export type ServiceStockKind = 'account' | 'server' | 'lines';
@@ -32,8 +33,8 @@ export const newServiceStockBody = z
   });
 export type NewServiceStock = z.infer<typeof newServiceStockBody>;
 
-/** GET /api/service-stocks?serviceId= */
-export const serviceStockListQuery = z.object({ serviceId: uuid });
+/** GET /api/service-stocks?serviceId=: a page of the service's live items, newest first (decision 242). */
+export const serviceStockListQuery = z.object({ serviceId: uuid, ...listPageQuery.shape });
 
 /** GET /api/service-stocks/export.csv: one service's live items as CSV, secrets only when asked (decision 198). */
 export const serviceStockExportQuery = z.object({

@@ -4,6 +4,7 @@
  */
 import * as z from 'zod';
 import { oneOf, queryText, requiredText, text, uuid } from './fields.ts';
+import { listPageQuery } from './list-pages.ts';
 
 /** open: the shop's turn; waiting: waiting for the customer; closed: done (a new message reopens it). */
 export const ticketStatuses = ['open', 'waiting', 'closed'] as const;
@@ -85,12 +86,13 @@ export const ticketReplyBody = z.object({
 /** PUT /api/tickets/{id}/assignee: a staff member, or null for nobody. */
 export const ticketAssigneeBody = z.object({ assigneeId: uuid.nullable() });
 
-/** GET /api/tickets: staff filter the queue by status and by whom it is assigned to. */
+/** GET /api/tickets: a page (decision 242); staff filter the queue by status and by whom it is assigned to. */
 export const ticketListQuery = z.object({
   status: oneOf(ticketStatuses).optional(),
   assignee: queryText(40)
     .pipe(z.union([z.literal('me'), z.literal('none'), uuid], { error: 'must be me, none or a staff member id' }))
     .optional(),
+  ...listPageQuery.shape,
 });
 
 /** GET /api/tickets: the tickets and, for staff, how many have unread customer messages. */

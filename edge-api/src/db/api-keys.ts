@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { ApiKey, ApiKeyScope } from '../contract/partners.ts';
 import type { ApiKeyRow } from './partner-schema.ts';
 import type { UserRow } from './schema.ts';
+import { afterKey, listCursorAt, type ListKey } from './list-page.ts';
 import type { Db } from './handle.ts';
 
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
@@ -32,8 +33,12 @@ export function insertApiKey(
 
 const withEmail = (db: Db) => db.selectFrom('api_keys as k').innerJoin('users as u', 'u.id', 'k.user_id').selectAll('k').select('u.email as user_email');
 
-/** Every key, newest first (a shop has a handful). */
-export const listApiKeys = (db: Db) => withEmail(db).orderBy('k.created_at', 'desc').orderBy('k.id').execute();
+/** One page of the keys newest first, revoked ones too, `limit` rows after `after` (decision 242); read `limit + 1` to know a next page follows. */
+export function listApiKeysPage(db: Db, limit: number, after?: ListKey) {
+  let query = withEmail(db).select(listCursorAt('k').as('cursor_at'));
+  if (after) query = query.where(afterKey(after, 'k'));
+  return query.orderBy('k.created_at', 'desc').orderBy('k.id').limit(limit).execute();
+}
 
 export const findApiKey = (db: Db, id: string) => withEmail(db).where('k.id', '=', id).executeTakeFirst();
 

@@ -2,6 +2,7 @@ import type { Transaction } from 'kysely';
 import type { Coupon } from '../contract/coupons.ts';
 import type { CouponRow } from './coupon-schema.ts';
 import type { Database } from './schema.ts';
+import { afterKey, listCursorAt, type ListKey } from './list-page.ts';
 import type { Db } from './handle.ts';
 
 const iso = (value: Date | null) => (value ? value.toISOString() : null);
@@ -26,7 +27,12 @@ export function presentCoupon(row: CouponRow): Coupon {
   };
 }
 
-export const listCoupons = (db: Db) => db.selectFrom('coupons').selectAll().orderBy('created_at', 'desc').limit(500).execute();
+/** One page of the coupons newest first, `limit` rows after `after` (decisions 234, 242); read `limit + 1` to know a next page follows. */
+export function listCouponsPage(db: Db, limit: number, after?: ListKey) {
+  let query = db.selectFrom('coupons').selectAll().select(listCursorAt().as('cursor_at'));
+  if (after) query = query.where(afterKey(after));
+  return query.orderBy('created_at', 'desc').orderBy('id').limit(limit).execute();
+}
 
 export const findCouponByCode = (db: Db, code: string) => db.selectFrom('coupons').selectAll().where('code', '=', code).executeTakeFirst();
 

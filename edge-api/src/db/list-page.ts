@@ -20,18 +20,19 @@ export function readListCursor(text: string): ListKey | null {
 export const writeListCursor = (key: ListKey): string => writeOrderCursor({ direction: 'after', ...key });
 
 /**
- * The rows past a key, for a table aliased `table` (or unaliased). The plain bound on created_at enters the
+ * The rows past a key, for a table aliased `table` (or unaliased). The plain bound on the sort column
+ * (created_at, or `column` for a list kept in another order: the tickets by last_message_at) enters the
  * index; the rest settles ties on the same microsecond (a row comparison cannot mix desc and asc).
  */
-export function afterKey(key: ListKey, table?: string) {
-  const createdAt = sql.ref(table ? `${table}.created_at` : 'created_at');
+export function afterKey(key: ListKey, table?: string, column = 'created_at') {
+  const createdAt = sql.ref(table ? `${table}.${column}` : column);
   const id = sql.ref(table ? `${table}.id` : 'id');
   const at = sql`${key.createdAt}::timestamptz`;
   return sql<SqlBool>`${createdAt} <= ${at} and (${createdAt} < ${at} or ${id} > ${key.id}::uuid)`;
 }
 
-/** created_at as Postgres text, selected beside a row to write its cursor. */
-export const listCursorAt = (table?: string) => sql<string>`${sql.ref(table ? `${table}.created_at` : 'created_at')}::text`;
+/** The sort column (created_at unless named) as Postgres text, selected beside a row to write its cursor. */
+export const listCursorAt = (table?: string, column = 'created_at') => sql<string>`${sql.ref(table ? `${table}.${column}` : column)}::text`;
 
 export interface ListPage<Row> {
   rows: Row[];

@@ -35,6 +35,7 @@ import * as orderUpdatedIndex from '../../../migrations/2026-11-29-0341_order_up
 import * as versionsFromASequence from '../../../migrations/2026-11-29-0350_versions_from_a_sequence.ts';
 import * as serviceStockBatches from '../../../migrations/2026-11-29-0420_service_stock_batches.ts';
 import * as keysetListIndexes from '../../../migrations/2026-11-29-0440_keyset_list_indexes.ts';
+import * as keysetMoreListIndexes from '../../../migrations/2026-11-29-0510_keyset_more_list_indexes.ts';
 
 // Listed by hand so the Workers bundle needs no file system; add each new migration here and in migration-names.ts.
 const migrations: Record<MigrationName, Migration> = {
@@ -72,6 +73,7 @@ const migrations: Record<MigrationName, Migration> = {
   '2026-11-29-0350_versions_from_a_sequence': versionsFromASequence,
   '2026-11-29-0420_service_stock_batches': serviceStockBatches,
   '2026-11-29-0440_keyset_list_indexes': keysetListIndexes,
+  '2026-11-29-0510_keyset_more_list_indexes': keysetMoreListIndexes,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

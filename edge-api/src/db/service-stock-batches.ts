@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from './schema.ts';
+import { afterKey, listCursorAt, type ListKey } from './list-page.ts';
 import { writeTime } from './versions.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -46,9 +47,12 @@ const withAvailable = (db: Db) =>
         .as('available_count'),
     );
 
-/** A service's imports, newest first. */
-export const listServiceStockBatches = (db: Db, serviceId: string) =>
-  withAvailable(db).where('b.service_id', '=', serviceId).orderBy('b.created_at', 'desc').orderBy('b.id').execute();
+/** One page of a service's imports newest first, `limit` rows after `after` (decision 242); read `limit + 1` to know a next page follows. */
+export function listServiceStockBatchesPage(db: Db, serviceId: string, limit: number, after?: ListKey) {
+  let query = withAvailable(db).select(listCursorAt('b').as('cursor_at')).where('b.service_id', '=', serviceId);
+  if (after) query = query.where(afterKey(after, 'b'));
+  return query.orderBy('b.created_at', 'desc').orderBy('b.id').limit(limit).execute();
+}
 export const findServiceStockBatch = (db: Db, id: string) => withAvailable(db).where('b.id', '=', id).executeTakeFirst();
 export type ServiceStockBatchRow = NonNullable<Awaited<ReturnType<typeof findServiceStockBatch>>>;
 

@@ -1,11 +1,25 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database, ServiceStockDetails, ServiceStockRow } from './schema.ts';
+import { afterKey, listCursorAt, type ListKey } from './list-page.ts';
 import { writeTime } from './versions.ts';
 import { inWindow, type VersionWindow } from './sync.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
 /** A service's live stock, newest first. */
+/** One page of a service's live items newest first, `limit` rows after `after` (decision 242); read `limit + 1` to know a next page follows. */
+export function listServiceStocksPage(db: Db, serviceId: string, limit: number, after?: ListKey) {
+  let query = db
+    .selectFrom('service_stocks')
+    .selectAll()
+    .select(listCursorAt().as('cursor_at'))
+    .where('service_id', '=', serviceId)
+    .where('deleted_at', 'is', null);
+  if (after) query = query.where(afterKey(after));
+  return query.orderBy('created_at', 'desc').orderBy('id').limit(limit).execute();
+}
+
+/** Every live item of a service, newest first: for the CSV export only, which is the whole stock by design (decision 198). */
 export function listServiceStocks(db: Db, serviceId: string) {
   return db
     .selectFrom('service_stocks')

@@ -1,6 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { TicketStatus } from '../contract/tickets.ts';
 import type { Database } from './schema.ts';
+import { afterKey, listCursorAt, type ListKey } from './list-page.ts';
 import type { VersionWindow } from './sync.ts';
 import type { TicketMessageRow, TicketRow } from './ticket-schema.ts';
 import type { Db } from './handle.ts';
@@ -35,10 +36,15 @@ export interface TicketFilter {
   assigneeId?: string | null;
 }
 
-/** Live tickets, the latest message first: a customer's own, or staff's queue. */
-export function listTickets(db: Db, filter: TicketFilter, limit = 200): Promise<TicketView[]> {
+/**
+ * One page of the live tickets, the latest message first (last_message_at desc, id asc), `limit` rows
+ * after `after` (decision 242): a customer's own, or staff's queue. Read `limit + 1` to know a next page follows.
+ */
+export function listTicketsPage(db: Db, filter: TicketFilter, limit: number, after?: ListKey): Promise<(TicketView & { cursor_at: string })[]> {
   return ticketViews(db)
+    .select(listCursorAt('t', 'last_message_at').as('cursor_at'))
     .where('t.deleted_at', 'is', null)
+    .$if(after !== undefined, (qb) => qb.where(afterKey(after!, 't', 'last_message_at')))
     .$if(filter.userId !== undefined, (qb) => qb.where('t.user_id', '=', filter.userId!))
     .$if(filter.status !== undefined, (qb) => qb.where('t.status', '=', filter.status!))
     .$if(filter.assigneeId !== undefined, (qb) =>
@@ -48,6 +54,18 @@ export function listTickets(db: Db, filter: TicketFilter, limit = 200): Promise<
     .orderBy('t.id')
     .limit(limit)
     .execute();
+}
+
+/** How many of the customer's live tickets have staff messages they have not read. */
+export async function customerUnreadTickets(db: Db, userId: string): Promise<number> {
+  const row = await db
+    .selectFrom('tickets')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('user_id', '=', userId)
+    .where('deleted_at', 'is', null)
+    .where('unread_by_customer', '>', 0)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
 }
 
 /** How many live tickets wait with customer messages no staff member has read. */

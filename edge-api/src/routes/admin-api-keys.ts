@@ -1,7 +1,8 @@
 import { Hono } from 'hono';
 import { idParam } from '../contract/fields.ts';
+import { listPageQuery } from '../contract/list-pages.ts';
 import { createApiKeyBody, type AdminWebhook, type CreatedApiKey } from '../contract/partners.ts';
-import { findApiKey, insertApiKey, listApiKeys, presentApiKey, revokeApiKey } from '../db/api-keys.ts';
+import { findApiKey, insertApiKey, listApiKeysPage, presentApiKey, revokeApiKey } from '../db/api-keys.ts';
 import { recordAudit } from '../db/audit.ts';
 import { listAllEndpoints, listDeliveries, resendDelivery } from '../db/webhooks.ts';
 import { sendDueWebhooks } from '../webhooks/send.ts';
@@ -11,6 +12,7 @@ import { badRequest, conflict, notFound } from '../errors.ts';
 import { newApiKey } from '../lib/api-key-secret.ts';
 import { validate } from '../lib/validate.ts';
 import { requireAdmin, type AppEnv } from '../middleware/session.ts';
+import { answerListPage } from '../operations/list-page.ts';
 
 /** /api/admin/api-keys (decision 173): admins make, list and revoke the keys resellers and automation use. */
 export function adminApiKeyRoutes(deps: Deps) {
@@ -21,7 +23,10 @@ export function adminApiKeyRoutes(deps: Deps) {
         await next();
         c.header('Cache-Control', 'no-store');
       })
-      .get('/', async (c) => c.json((await listApiKeys(deps.db)).map(presentApiKey)))
+      // A page of the keys, newest first; the next page's cursor in X-Next-Cursor (decision 242).
+      .get('/', validate('query', listPageQuery), async (c) =>
+        c.json((await answerListPage(c, c.req.valid('query'), (limit, after) => listApiKeysPage(deps.db, limit, after))).map(presentApiKey)),
+      )
       // Every account's webhook endpoints with their 20 newest deliveries and attempts (decision 174): what was sent, and what came of it.
       .get('/webhooks', async (c) => {
         const endpoints = await listAllEndpoints(deps.db);

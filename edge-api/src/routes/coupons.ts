@@ -1,15 +1,17 @@
 import { Hono } from 'hono';
 import type { z } from 'zod';
 import { couponBody, couponQuoteBody } from '../contract/coupons.ts';
+import { listPageQuery } from '../contract/list-pages.ts';
 import { idParam } from '../contract/fields.ts';
 import { recordAudit } from '../db/audit.ts';
-import { listCoupons, presentCoupon } from '../db/coupons.ts';
+import { listCouponsPage, presentCoupon } from '../db/coupons.ts';
 import { findService } from '../db/services.ts';
 import type { Deps } from '../deps.ts';
 import { badRequest, conflict, notFound } from '../errors.ts';
 import { validate } from '../lib/validate.ts';
 import { requireAdmin, requireRole, type AppEnv } from '../middleware/session.ts';
 import { previewCoupon } from '../operations/coupons.ts';
+import { answerListPage } from '../operations/list-page.ts';
 import { priceForCustomer, totalBeforeCoupon } from '../operations/pricing.ts';
 
 type CouponBody = z.infer<typeof couponBody>;
@@ -50,54 +52,58 @@ export function couponRoutes(deps: Deps) {
 }
 
 export function adminCouponRoutes(deps: Deps) {
-  return new Hono<AppEnv>()
-    .get('/', requireAdmin, async (c) => {
-      c.header('Cache-Control', 'no-store');
-      return c.json({ coupons: (await listCoupons(deps.db)).map(presentCoupon) });
-    })
-    .post('/', requireAdmin, validate('json', couponBody), async (c) => {
-      const body = c.req.valid('json');
-      const now = deps.clock();
-      const row = await deps.db
-        .transaction()
-        .execute(async (trx) => {
-          const created = await trx
-            .insertInto('coupons')
-            .values({ id: crypto.randomUUID(), ...columns(body), created_at: now, updated_at: now })
-            .returningAll()
-            .executeTakeFirstOrThrow();
-          await recordAudit(trx, c.get('user'), { action: 'coupon.create', entity: 'coupon', entityId: created.id, details: { code: body.code } });
-          return created;
-        })
-        .catch((cause: unknown) => {
-          throw isCodeTaken(cause) ? codeTaken() : cause;
-        });
-      return c.json(presentCoupon(row), 201);
-    })
-    .put('/:id', requireAdmin, validate('param', idParam), validate('json', couponBody), async (c) => {
-      const { id } = c.req.valid('param');
-      const body = c.req.valid('json');
-      const row = await deps.db
-        .transaction()
-        .execute(async (trx) => {
-          const updated = await trx
-            .updateTable('coupons')
-            .set({ ...columns(body), updated_at: deps.clock() })
-            .where('id', '=', id)
-            .returningAll()
-            .executeTakeFirst();
-          if (!updated) throw notFound('Coupon');
-          await recordAudit(trx, c.get('user'), {
-            action: 'coupon.update',
-            entity: 'coupon',
-            entityId: id,
-            details: { code: body.code, enabled: body.enabled },
+  return (
+    new Hono<AppEnv>()
+      // A page of the coupons, newest first; the next page's cursor in X-Next-Cursor (decision 242).
+      .get('/', requireAdmin, validate('query', listPageQuery), async (c) => {
+        c.header('Cache-Control', 'no-store');
+        const rows = await answerListPage(c, c.req.valid('query'), (limit, after) => listCouponsPage(deps.db, limit, after));
+        return c.json({ coupons: rows.map(presentCoupon) });
+      })
+      .post('/', requireAdmin, validate('json', couponBody), async (c) => {
+        const body = c.req.valid('json');
+        const now = deps.clock();
+        const row = await deps.db
+          .transaction()
+          .execute(async (trx) => {
+            const created = await trx
+              .insertInto('coupons')
+              .values({ id: crypto.randomUUID(), ...columns(body), created_at: now, updated_at: now })
+              .returningAll()
+              .executeTakeFirstOrThrow();
+            await recordAudit(trx, c.get('user'), { action: 'coupon.create', entity: 'coupon', entityId: created.id, details: { code: body.code } });
+            return created;
+          })
+          .catch((cause: unknown) => {
+            throw isCodeTaken(cause) ? codeTaken() : cause;
           });
-          return updated;
-        })
-        .catch((cause: unknown) => {
-          throw isCodeTaken(cause) ? codeTaken() : cause;
-        });
-      return c.json(presentCoupon(row));
-    });
+        return c.json(presentCoupon(row), 201);
+      })
+      .put('/:id', requireAdmin, validate('param', idParam), validate('json', couponBody), async (c) => {
+        const { id } = c.req.valid('param');
+        const body = c.req.valid('json');
+        const row = await deps.db
+          .transaction()
+          .execute(async (trx) => {
+            const updated = await trx
+              .updateTable('coupons')
+              .set({ ...columns(body), updated_at: deps.clock() })
+              .where('id', '=', id)
+              .returningAll()
+              .executeTakeFirst();
+            if (!updated) throw notFound('Coupon');
+            await recordAudit(trx, c.get('user'), {
+              action: 'coupon.update',
+              entity: 'coupon',
+              entityId: id,
+              details: { code: body.code, enabled: body.enabled },
+            });
+            return updated;
+          })
+          .catch((cause: unknown) => {
+            throw isCodeTaken(cause) ? codeTaken() : cause;
+          });
+        return c.json(presentCoupon(row));
+      })
+  );
 }

@@ -2,12 +2,13 @@ import { Hono } from 'hono';
 import { idParam } from '../contract/fields.ts';
 import { serviceStockBatchesQuery, type ServiceStockBatchWithdrawal } from '../contract/service-stock-changes.ts';
 import { recordAudit } from '../db/audit.ts';
-import { findServiceStockBatch, listServiceStockBatches, lockServiceStockBatch, withdrawServiceStockBatchItems } from '../db/service-stock-batches.ts';
+import { findServiceStockBatch, listServiceStockBatchesPage, lockServiceStockBatch, withdrawServiceStockBatchItems } from '../db/service-stock-batches.ts';
 import { nextVersion } from '../db/versions.ts';
 import type { Deps } from '../deps.ts';
 import { notFound } from '../errors.ts';
 import { validate } from '../lib/validate.ts';
 import { requireAdmin, requireStaff, type AppEnv } from '../middleware/session.ts';
+import { answerListPage } from '../operations/list-page.ts';
 import { watchStockLevel } from '../operations/stock-watch.ts';
 import { toServiceStockBatch } from '../presenters/service-stock-batches.ts';
 
@@ -19,7 +20,9 @@ export function serviceStockBatchRoutes(deps: Deps) {
   return new Hono<AppEnv>()
     .get('/', requireStaff, validate('query', serviceStockBatchesQuery), async (c) => {
       c.header('cache-control', 'no-store');
-      return c.json((await listServiceStockBatches(deps.db, c.req.valid('query').serviceId)).map(toServiceStockBatch));
+      // A page of the service's imports, newest first; the next page's cursor in X-Next-Cursor (decision 242).
+      const { serviceId, ...page } = c.req.valid('query');
+      return c.json((await answerListPage(c, page, (limit, after) => listServiceStockBatchesPage(deps.db, serviceId, limit, after))).map(toServiceStockBatch));
     })
     .post('/:id/withdraw', requireAdmin, validate('param', idParam), async (c) => {
       const { id } = c.req.valid('param');

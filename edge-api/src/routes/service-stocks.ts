@@ -11,7 +11,7 @@ import {
 } from '../contract/service-stocks.ts';
 import { recordAudit } from '../db/audit.ts';
 import type { UserRow } from '../db/schema.ts';
-import { listServiceStocks, lockServiceStock, setServiceStockStatus } from '../db/service-stocks.ts';
+import { listServiceStocks, listServiceStocksPage, lockServiceStock, setServiceStockStatus } from '../db/service-stocks.ts';
 import { nextVersion } from '../db/versions.ts';
 import type { Deps } from '../deps.ts';
 import { ApiError, notFound } from '../errors.ts';
@@ -19,6 +19,7 @@ import { validate } from '../lib/validate.ts';
 import { assertVersion } from '../lib/versioning.ts';
 import { requireAdmin, requireStaff, type AppEnv, type SignedInEnv } from '../middleware/session.ts';
 import { addServiceStock } from '../operations/add-service-stock.ts';
+import { answerListPage } from '../operations/list-page.ts';
 import { importServiceStock, stockedService } from '../operations/import-service-stock.ts';
 import { rotateServiceStockPassword } from '../operations/rotate-service-stock-password.ts';
 import { parseServiceStockRows, planServiceStockImport, toImportPreview } from '../operations/service-stock-import.ts';
@@ -81,7 +82,9 @@ export function serviceStockRoutes(deps: Deps) {
     })
     .get('/', requireStaff, validate('query', serviceStockListQuery), async (c) => {
       const viewer = viewerOf(c);
-      const rows = await listServiceStocks(deps.db, c.req.valid('query').serviceId);
+      const { serviceId, ...page } = c.req.valid('query');
+      // A page of the service's items, newest first; the next page's cursor in X-Next-Cursor (decision 242).
+      const rows = await answerListPage(c, page, (limit, after) => listServiceStocksPage(deps.db, serviceId, limit, after));
       c.header('cache-control', 'no-store');
       return c.json(await Promise.all(rows.map((row) => toServiceStock(row, deps.secrets, viewer))));
     })

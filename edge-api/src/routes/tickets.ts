@@ -1,10 +1,11 @@
 import { Hono } from 'hono';
 import { idempotencyHeader, idParam } from '../contract/fields.ts';
 import { openTicketBody, ticketAssigneeBody, ticketListQuery, ticketReplyBody, type TicketList } from '../contract/tickets.ts';
-import { listTickets, messagesOf, staffUnreadTickets, type TicketFilter } from '../db/tickets.ts';
+import { customerUnreadTickets, listTicketsPage, messagesOf, staffUnreadTickets, type TicketFilter } from '../db/tickets.ts';
 import type { Deps } from '../deps.ts';
 import { validate } from '../lib/validate.ts';
 import { isStaff, requireAdmin, requireRole, requireStaff, type AppEnv } from '../middleware/session.ts';
+import { answerListPage } from '../operations/list-page.ts';
 import { sendWaitingMail } from '../operations/receipts.ts';
 import { ticketToWarrantyReport } from '../operations/ticket-warranty.ts';
 import { assignTicket, closeTicket, deleteTicket, markTicketRead, openTicket, readTicket, replyToTicket } from '../operations/tickets.ts';
@@ -24,17 +25,18 @@ export function ticketRoutes(deps: Deps) {
     })
     .get('/', requireRole(), validate('query', ticketListQuery), async (c) => {
       const me = c.get('user');
-      const { status, assignee } = c.req.valid('query');
+      const { status, assignee, ...page } = c.req.valid('query');
       const staff = isStaff(me);
       const filter: TicketFilter = staff ? { status } : { userId: me.id, status };
       if (staff && assignee !== undefined) filter.assigneeId = assignee === 'me' ? me.id : assignee === 'none' ? null : assignee;
-      const views = await listTickets(deps.db, filter);
+      // A page, the latest message first; the next page's cursor in X-Next-Cursor (decision 242).
+      const views = await answerListPage(c, page, (limit, after) => listTicketsPage(deps.db, filter, limit, after));
       const messages = await messagesOf(
         deps.db,
         views.map((view) => view.id),
       );
       const tickets = await Promise.all(views.map((view) => presentTicket(view, messages, deps.blobs)));
-      const unread = staff ? await staffUnreadTickets(deps.db) : tickets.filter((ticket) => ticket.unreadByCustomer > 0).length;
+      const unread = staff ? await staffUnreadTickets(deps.db) : await customerUnreadTickets(deps.db, me.id);
       return c.json({ tickets, unread } satisfies TicketList);
     })
     .post('/', requireRole(), validate('header', idempotencyHeader), validate('json', openTicketBody), async (c) => {

@@ -35,6 +35,8 @@ export interface RouteRow {
 const notJson: BadInput = { body: '{"unfinished": ' };
 // A staff list's page (decision 234): a limit out of range, a cursor this API did not answer.
 const pageQueryBadInputs: BadInput[] = [{ query: 'limit=0' }, { query: 'limit=501' }, { query: 'cursor=bm90LWEtY3Vyc29y' }, { query: 'cursor=a%20b' }];
+// The same beside a service's id, for a service's lists (decision 242).
+const withService = (inputs: BadInput[]): BadInput[] => inputs.map((input) => ({ query: `serviceId=00000000-0000-4000-8000-000000000000&${input.query}` }));
 const notUuid = (path: string): BadInput => ({ path });
 
 export const routeTable: Record<string, RouteRow> = {
@@ -161,7 +163,7 @@ export const routeTable: Record<string, RouteRow> = {
     ],
   },
   'POST /api/coupons/quote': { access: 'user', badInputs: [notJson, { json: {} }, { json: { code: 'x', productId: 'not-a-uuid' } }] },
-  'GET /api/admin/coupons': { access: 'admin', badInputs: [] },
+  'GET /api/admin/coupons': { access: 'admin', badInputs: pageQueryBadInputs },
   'POST /api/admin/coupons': {
     access: 'admin',
     badInputs: [notJson, { json: {} }, { json: { code: 'OK-CODE', kind: 'percent', amount: '101' } }, { json: { code: 'OK-CODE', kind: 'gift', amount: '5' } }],
@@ -228,7 +230,7 @@ export const routeTable: Record<string, RouteRow> = {
   },
   'DELETE /api/wise-stocks/:id': { access: 'admin', badInputs: [notUuid('/api/wise-stocks/not-a-uuid')] },
 
-  'GET /api/service-stocks': { access: 'staff', badInputs: [{ query: '' }, { query: 'serviceId=not-a-uuid' }] },
+  'GET /api/service-stocks': { access: 'staff', badInputs: [{ query: '' }, { query: 'serviceId=not-a-uuid' }, ...withService(pageQueryBadInputs)] },
   'POST /api/service-stocks': {
     access: 'admin',
     badInputs: [notJson, { json: {} }, { json: { serviceId: '00000000-0000-4000-8000-000000000000', lines: [] } }],
@@ -245,7 +247,7 @@ export const routeTable: Record<string, RouteRow> = {
     access: 'admin',
     badInputs: [{ query: '' }, { query: 'serviceId=not-a-uuid' }, { query: 'serviceId=00000000-0000-4000-8000-000000000000&passwords=yes' }],
   },
-  'GET /api/service-stocks/batches': { access: 'staff', badInputs: [{ query: '' }, { query: 'serviceId=not-a-uuid' }] },
+  'GET /api/service-stocks/batches': { access: 'staff', badInputs: [{ query: '' }, { query: 'serviceId=not-a-uuid' }, ...withService(pageQueryBadInputs)] },
   'POST /api/service-stocks/batches/:id/withdraw': { access: 'admin', badInputs: [notUuid('/api/service-stocks/batches/not-a-uuid/withdraw')] },
   'POST /api/service-stocks/:id/password': {
     access: 'admin',
@@ -274,7 +276,7 @@ export const routeTable: Record<string, RouteRow> = {
   'DELETE /api/push/subscriptions': { access: 'user', badInputs: [notJson, { json: {} }, { json: { endpoint: 'not a url' } }] },
   'POST /api/push/subscriptions/others': { access: 'user', badInputs: [notJson, { json: {} }, { json: { keep: 'not a url' } }] },
   // Support tickets (decision 169): customers their own, staff the queue, admins alone delete.
-  'GET /api/tickets': { access: 'user', badInputs: [{ query: 'status=pending' }, { query: 'assignee=someone' }] },
+  'GET /api/tickets': { access: 'user', badInputs: [{ query: 'status=pending' }, { query: 'assignee=someone' }, ...pageQueryBadInputs] },
   'POST /api/tickets': {
     access: 'user',
     badInputs: [
@@ -297,7 +299,7 @@ export const routeTable: Record<string, RouteRow> = {
   },
   'POST /api/tickets/:id/warranty-report': { access: 'staff', badInputs: [notUuid('/api/tickets/not-a-uuid/warranty-report')] },
   'DELETE /api/tickets/:id': { access: 'admin', badInputs: [notUuid('/api/tickets/not-a-uuid')] },
-  'GET /api/admin/api-keys': { access: 'admin', badInputs: [] },
+  'GET /api/admin/api-keys': { access: 'admin', badInputs: pageQueryBadInputs },
   'GET /api/admin/api-keys/webhooks': { access: 'admin', badInputs: [] },
   'POST /api/admin/api-keys/webhooks/deliveries/:id/resend': {
     access: 'admin',

@@ -9,12 +9,15 @@ export interface ListPage<T> {
 }
 
 type PageQuery = { cursor?: string };
-type Answer<T> = Promise<{ ok: boolean; status: number; headers: { get(name: string): string | null }; json(): Promise<T[]> }>;
+type Answer<T, Body = T[]> = Promise<{ ok: boolean; status: number; headers: { get(name: string): string | null }; json(): Promise<Body> }>;
+/** The rows of a page's body: the body itself for most lists, a field of it for some (`{ coupons }`: decision 242). */
+type RowsOf<T, Body> = (body: Body) => T[];
 
 /** Reads a page: its rows, and the next page's cursor from X-Next-Cursor (decision 234). */
-export async function unwrapPage<T>(request: Answer<T>): Promise<ListPage<T>> {
+export async function unwrapPage<T, Body = T[]>(request: Answer<T, Body>, rowsOf?: RowsOf<T, Body>): Promise<ListPage<T>> {
   const response = await request;
-  const items = await unwrap<T[]>(Promise.resolve(response));
+  const body = await unwrap<Body>(Promise.resolve(response));
+  const items = rowsOf ? rowsOf(body) : (body as T[]);
   return { items, next: response.ok ? response.headers.get(NEXT_CURSOR_HEADER) : null };
 }
 
@@ -46,28 +49,37 @@ export interface KeysetPages<T> {
   reload: () => Promise<void>;
   /** Puts a changed row in place of the one with its id. */
   replace: (item: T) => void;
+  /** Puts a changed row in place of the one with its id, or a new one first (decision 242). */
+  put: (item: T) => void;
 }
 
 /**
  * A server-only list shown page by page with "Load more" (decision 234): the first page when `enabled`,
- * then one page per loadMore. An answer to a reload started since is dropped.
+ * then one page per loadMore. An answer to a reload started since is dropped. `rowsOf` picks the rows of
+ * a body that is not the list itself.
  */
-export function useKeysetPages<T extends { id: string }>(ask: (args: { query: PageQuery }) => Answer<T>, enabled: boolean): KeysetPages<T> {
+export function useKeysetPages<T extends { id: string }, Body = T[]>(
+  ask: (args: { query: PageQuery }) => Answer<T, Body>,
+  enabled: boolean,
+  rowsOf?: RowsOf<T, Body>,
+): KeysetPages<T> {
   const [items, setItems] = useState<T[] | null>(null);
   const [next, setNext] = useState<string | null>(null);
   const [loading, setLoading] = useState(false);
   const [failed, setFailed] = useState(false);
   const askRef = useRef(ask);
+  const rowsRef = useRef(rowsOf);
   const generation = useRef(0);
   useEffect(() => {
     askRef.current = ask;
+    rowsRef.current = rowsOf;
   });
 
   const fetchPage = useCallback(async (cursor: string | undefined, append: boolean) => {
     const mine = append ? generation.current : ++generation.current;
     setLoading(true);
     try {
-      const page = await unwrapPage(askRef.current({ query: cursor === undefined ? {} : { cursor } }));
+      const page = await unwrapPage(askRef.current({ query: cursor === undefined ? {} : { cursor } }), rowsRef.current);
       if (mine !== generation.current) return;
       setItems((shown) => (append && shown ? [...shown, ...page.items.filter((item) => !shown.some((s) => s.id === item.id))] : page.items));
       setNext(page.next);
@@ -90,6 +102,10 @@ export function useKeysetPages<T extends { id: string }>(ask: (args: { query: Pa
     if (next !== null && !loading) void fetchPage(next, true);
   }, [fetchPage, next, loading]);
   const replace = useCallback((item: T) => setItems((shown) => shown?.map((s) => (s.id === item.id ? item : s)) ?? null), []);
+  const put = useCallback(
+    (item: T) => setItems((shown) => (shown?.some((s) => s.id === item.id) ? shown.map((s) => (s.id === item.id ? item : s)) : [item, ...(shown ?? [])])),
+    [],
+  );
 
-  return { items, hasMore: next !== null, loading, failed, loadMore, reload, replace };
+  return { items, hasMore: next !== null, loading, failed, loadMore, reload, replace, put };
 }

@@ -191,7 +191,7 @@ function ServiceManagement() {
       </section>
 
       {stockOf && services.some((service) => service.id === stockOf) && (
-        <ServiceStockDialog service={services.find((service) => service.id === stockOf)!} online={online} onClose={() => setStockOf(null)} />
+        <ServiceStockDialog key={stockOf} service={services.find((service) => service.id === stockOf)!} online={online} onClose={() => setStockOf(null)} />
       )}
       {pricesOf && <PriceTiersDialog service={pricesOf} onClose={() => setPricesOf(null)} />}
       {modal && (

@@ -1,29 +1,20 @@
-import { useCallback, useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import type { ServiceStockBatch } from '../../../../edge-api/src/contract/service-stock-changes.ts';
 import { useConfirm } from '../../components/confirm-dialog.tsx';
+import { LoadMore } from '../../components/load-more.tsx';
 import { useToast } from '../../components/toast.tsx';
 import { requestSync } from '../../db/sync-engine.ts';
 import { api, unwrap } from '../../lib/api-client.ts';
 import { formatDateTime } from '../../lib/format.ts';
+import { useKeysetPages } from '../../lib/list-pages.ts';
 
-/** A service's import batches, read from the server (not kept on the device); null while loading or offline. */
+/**
+ * A service's import batches, read from the server a page at a time (not kept on the device; decision 242);
+ * `batches` is null while loading or offline.
+ */
 export function useServiceStockBatches(serviceId: string, online: boolean) {
-  const [batches, setBatches] = useState<ServiceStockBatch[] | null>(null);
-  const [failed, setFailed] = useState(false);
-  const reload = useCallback(async () => {
-    try {
-      setBatches(await unwrap(api['service-stocks'].batches.$get({ query: { serviceId } })));
-      setFailed(false);
-    } catch (error) {
-      console.warn('Loading stock batches failed', error);
-      setFailed(true);
-    }
-  }, [serviceId]);
-  useEffect(() => {
-    if (online) void reload();
-  }, [online, reload]);
-  const replace = (batch: ServiceStockBatch) => setBatches((all) => all?.map((b) => (b.id === batch.id ? batch : b)) ?? null);
-  return { batches, failed, reload, replace };
+  const pages = useKeysetPages<ServiceStockBatch>((args) => api['service-stocks'].batches.$get({ query: { serviceId, ...args.query } }), online);
+  return { ...pages, batches: pages.items };
 }
 
 export const batchWithdrawnMessage = (count: number, label: string) => `Withdrew ${count} available ${count === 1 ? 'item' : 'items'} of batch “${label}”`;
@@ -117,6 +108,7 @@ export function ServiceStockBatches({
           />
         ))}
       </ul>
+      <LoadMore hasMore={state.hasMore} loading={state.loading} onLoadMore={state.loadMore} what="import batches" />
     </section>
   );
 }

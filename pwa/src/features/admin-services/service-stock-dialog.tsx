@@ -1,5 +1,6 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useState } from 'react';
+import { LIST_PAGE_MAX } from '../../../../edge-api/src/contract/list-pages.ts';
 import type { ServiceStock } from '../../../../edge-api/src/contract/service-stocks.ts';
 import type { Service } from '../../../../edge-api/src/contract/services.ts';
 import { ModalDialog } from '../../components/modal-dialog.tsx';
@@ -39,10 +40,11 @@ function useServiceStockItems(serviceId: string) {
       setWithdrawing(null);
     }
   };
-  // After an import or a batch withdrawn: the service's items as the server has them now, kept without their secrets.
+  // After an import or a batch withdrawn: the service's newest items as the server has them now (one page of
+  // the most a page holds: decision 242), kept without their secrets; the sync it asks for brings the rest.
   const refresh = async () => {
     try {
-      await keepServiceStock(db, await unwrap(api['service-stocks'].$get({ query: { serviceId } })));
+      await keepServiceStock(db, await unwrap(api['service-stocks'].$get({ query: { serviceId, limit: String(LIST_PAGE_MAX) } })));
     } catch (error) {
       console.warn('Reading the stock after an import failed; the next sync brings it', error);
       requestSync().catch(() => {});

@@ -2,11 +2,12 @@ import { useCallback, useEffect, useState } from 'react';
 import type { AdminWebhook, ApiKey, CreatedApiKey } from '../../../../edge-api/src/contract/partners.ts';
 import type { User } from '../../../../edge-api/src/contract/users.ts';
 import { NoAccess } from '../../components/no-access.tsx';
+import { LoadMore } from '../../components/load-more.tsx';
 import { ErrorState, LoadingState } from '../../components/page-state.tsx';
 import { usePageTitle } from '../../components/page-title.ts';
 import { useToast } from '../../components/toast.tsx';
 import { api, unwrap } from '../../lib/api-client.ts';
-import { fetchAllPages } from '../../lib/list-pages.ts';
+import { fetchAllPages, useKeysetPages, type KeysetPages } from '../../lib/list-pages.ts';
 import { useAuthorization } from '../../lib/authorization.tsx';
 import { ApiKeyForm, scopeLabels } from './api-key-form.tsx';
 import { WebhookList } from './webhook-list.tsx';
@@ -18,7 +19,7 @@ export function ApiKeysPage() {
   return <ApiKeysEditor />;
 }
 
-type Loaded = { keys: ApiKey[]; users: User[]; webhooks: AdminWebhook[] } | null | 'failed';
+type Loaded = { users: User[]; webhooks: AdminWebhook[] } | null | 'failed';
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : 'never');
 
@@ -47,8 +48,9 @@ function NewKeyNotice({ shown, onDone }: { shown: CreatedApiKey; onDone: () => v
   );
 }
 
-/** Every key, active or revoked, with Revoke on the active ones. */
-function KeyList({ keys, onRevoke }: { keys: ApiKey[]; onRevoke: (key: ApiKey) => void }) {
+/** The keys, active or revoked, a page at a time newest first with "Load more" (decision 242); Revoke on the active ones. */
+function KeyList({ pages, onRevoke }: { pages: KeysetPages<ApiKey>; onRevoke: (key: ApiKey) => void }) {
+  const keys = pages.items ?? [];
   return (
     <section aria-labelledby="key-list-title" className="space-y-2">
       <h2 id="key-list-title" className="text-lg font-bold">
@@ -78,6 +80,8 @@ function KeyList({ keys, onRevoke }: { keys: ApiKey[]; onRevoke: (key: ApiKey) =
           </li>
         ))}
       </ul>
+      {pages.failed && keys.length > 0 && <p role="alert">More keys could not be loaded. Try again.</p>}
+      <LoadMore hasMore={pages.hasMore} loading={pages.loading} onLoadMore={pages.loadMore} what="API keys" />
     </section>
   );
 }
@@ -87,18 +91,26 @@ function ApiKeysEditor() {
   const toast = useToast();
   const [view, setView] = useState<Loaded>(null);
   const [shown, setShown] = useState<CreatedApiKey | null>(null);
+  const keys = useKeysetPages<ApiKey>((args) => api.admin['api-keys'].$get(args), true);
+  const { reload } = keys;
   const load = useCallback(() => {
     setView(null);
-    Promise.all([unwrap(api.admin['api-keys'].$get()), fetchAllPages((args) => api.users.$get(args)), unwrap(api.admin['api-keys'].webhooks.$get())]).then(
-      ([keys, users, webhooks]) => setView({ keys, users, webhooks }),
+    Promise.all([fetchAllPages((args) => api.users.$get(args)), unwrap(api.admin['api-keys'].webhooks.$get())]).then(
+      ([users, webhooks]) => setView({ users, webhooks }),
       () => setView('failed'),
     );
   }, []);
   useEffect(load, [load]);
-  if (view === null) return <LoadingState text="Loading API keys..." />;
-  if (view === 'failed') return <ErrorState title="Error!" message="Failed to load the API keys. API keys are managed online." onRetry={load} />;
+  const retry = () => {
+    load();
+    void reload();
+  };
+  if (view === 'failed' || (keys.failed && keys.items === null))
+    return <ErrorState title="Error!" message="Failed to load the API keys. API keys are managed online." onRetry={retry} />;
+  if (view === null || keys.items === null) return <LoadingState text="Loading API keys..." />;
 
-  const replace = (key: ApiKey) => setView({ ...view, keys: [key, ...view.keys.filter((k) => k.id !== key.id)] });
+  // A revoked key stays where it is; a new one comes first.
+  const replace = keys.put;
   const revoke = async (key: ApiKey) => {
     if (!window.confirm(`Revoke ${key.name} (${key.prefix}…)? Requests with it are refused at once.`)) return;
     try {
@@ -129,7 +141,7 @@ function ApiKeysEditor() {
         }}
       />
       {shown && <NewKeyNotice shown={shown} onDone={() => setShown(null)} />}
-      <KeyList keys={view.keys} onRevoke={(key) => void revoke(key)} />
+      <KeyList pages={keys} onRevoke={(key) => void revoke(key)} />
       <WebhookList webhooks={view.webhooks} onChange={load} />
     </div>
   );

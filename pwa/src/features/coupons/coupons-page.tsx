@@ -2,11 +2,13 @@ import { useCallback, useEffect, useState } from 'react';
 import type { Coupon } from '../../../../edge-api/src/contract/coupons.ts';
 import type { Service } from '../../../../edge-api/src/contract/services.ts';
 import { NoAccess } from '../../components/no-access.tsx';
+import { LoadMore } from '../../components/load-more.tsx';
 import { ErrorState, LoadingState } from '../../components/page-state.tsx';
 import { usePageTitle } from '../../components/page-title.ts';
 import { useToast } from '../../components/toast.tsx';
 import { api, unwrap } from '../../lib/api-client.ts';
 import { useAuthorization } from '../../lib/authorization.tsx';
+import { useKeysetPages, type KeysetPages } from '../../lib/list-pages.ts';
 import { CouponForm } from './coupon-form.tsx';
 
 /** Coupons (/dashboard/coupons; admins, online): the shop's codes, their uses, and a form for a new one. */
@@ -15,8 +17,6 @@ export function CouponsPage() {
   if (!can('settings:manage')) return <NoAccess screen="Coupons" message="You do not have permission to access this data. Coupons are made by admins." />;
   return <CouponsEditor />;
 }
-
-type Loaded = { coupons: Coupon[]; services: Service[] } | null | 'failed';
 
 /** One coupon: what it takes off, its limits and uses, with Edit and Switch On/Off. */
 function CouponSummary({ coupon, titleOf, onToggle, onEdit }: { coupon: Coupon; titleOf: (id: string) => string; onToggle: () => void; onEdit: () => void }) {
@@ -56,38 +56,76 @@ function CouponSummary({ coupon, titleOf, onToggle, onEdit }: { coupon: Coupon; 
   );
 }
 
+/** The coupons a page at a time, newest first, with "Load more" (decision 242); a changed one stays where it is, a new one comes first. */
+function CouponList({ pages, services, onToggle }: { pages: KeysetPages<Coupon>; services: Service[]; onToggle: (coupon: Coupon) => void }) {
+  const toast = useToast();
+  const [editing, setEditing] = useState<string | null>(null);
+  const coupons = pages.items ?? [];
+  const titleOf = (id: string) => services.find((s) => s.id === id)?.title ?? 'a removed service';
+  return (
+    <section aria-labelledby="coupon-list-title" className="space-y-2">
+      <h2 id="coupon-list-title" className="text-lg font-bold">
+        All Coupons
+      </h2>
+      {coupons.length === 0 && <p>No coupons yet.</p>}
+      <ul className="space-y-2">
+        {coupons.map((coupon) => (
+          <li key={coupon.id} className="card border border-base-300 bg-base-100 p-3">
+            {editing === coupon.id ? (
+              <CouponForm
+                services={services}
+                editing={coupon}
+                onCancel={() => setEditing(null)}
+                onSaved={(saved) => {
+                  pages.put(saved);
+                  setEditing(null);
+                  toast.success(`Coupon ${saved.code} saved`, 2000);
+                }}
+              />
+            ) : (
+              <CouponSummary coupon={coupon} titleOf={titleOf} onToggle={() => onToggle(coupon)} onEdit={() => setEditing(coupon.id)} />
+            )}
+          </li>
+        ))}
+      </ul>
+      {pages.failed && coupons.length > 0 && <p role="alert">More coupons could not be loaded. Try again.</p>}
+      <LoadMore hasMore={pages.hasMore} loading={pages.loading} onLoadMore={pages.loadMore} what="coupons" />
+    </section>
+  );
+}
+
 function CouponsEditor() {
   usePageTitle('Coupons');
   const toast = useToast();
-  const [view, setView] = useState<Loaded>(null);
-  const [editing, setEditing] = useState<string | null>(null);
-  const load = useCallback(() => {
-    setView(null);
-    Promise.all([unwrap(api.admin.coupons.$get()), unwrap(api.services.$get())]).then(
-      ([answer, services]) => setView({ coupons: answer.coupons, services }),
-      () => setView('failed'),
-    );
+  const [services, setServices] = useState<Service[] | null | 'failed'>(null);
+  const pages = useKeysetPages<Coupon, { coupons: Coupon[] }>(
+    (args) => api.admin.coupons.$get(args),
+    true,
+    (body) => body.coupons,
+  );
+  const { reload } = pages;
+  const loadServices = useCallback(() => {
+    setServices(null);
+    unwrap(api.services.$get()).then(setServices, () => setServices('failed'));
   }, []);
-  useEffect(load, [load]);
-  if (view === null) return <LoadingState text="Loading coupons..." />;
-  if (view === 'failed') return <ErrorState title="Error!" message="Failed to load the coupons. Coupons are managed online." onRetry={load} />;
+  useEffect(loadServices, [loadServices]);
+  const retry = () => {
+    loadServices();
+    void reload();
+  };
+  if (services === 'failed' || (pages.failed && pages.items === null))
+    return <ErrorState title="Error!" message="Failed to load the coupons. Coupons are managed online." onRetry={retry} />;
+  if (services === null || pages.items === null) return <LoadingState text="Loading coupons..." />;
 
-  // A changed coupon stays where it is; a new one comes first.
-  const replace = (coupon: Coupon) =>
-    setView({
-      ...view,
-      coupons: view.coupons.some((c) => c.id === coupon.id) ? view.coupons.map((c) => (c.id === coupon.id ? coupon : c)) : [coupon, ...view.coupons],
-    });
   const toggle = async (coupon: Coupon) => {
     try {
       const { id, uses: _uses, createdAt: _created, updatedAt: _updated, ...fields } = coupon;
-      replace(await unwrap(api.admin.coupons[':id'].$put({ param: { id }, json: { ...fields, enabled: !coupon.enabled } })));
+      pages.put(await unwrap(api.admin.coupons[':id'].$put({ param: { id }, json: { ...fields, enabled: !coupon.enabled } })));
       toast.success(coupon.enabled ? `${coupon.code} switched off` : `${coupon.code} switched on`, 2000);
     } catch {
       toast.error(`${coupon.code} could not be changed. Try again.`);
     }
   };
-  const titleOf = (id: string) => view.services.find((s) => s.id === id)?.title ?? 'a removed service';
 
   return (
     <div className="mx-auto max-w-4xl space-y-6 p-4">
@@ -96,38 +134,13 @@ function CouponsEditor() {
         <p className="text-sm">Codes customers type when they confirm an order. The server prices every order; each use is counted once.</p>
       </header>
       <CouponForm
-        services={view.services}
+        services={services}
         onSaved={(coupon) => {
-          replace(coupon);
+          pages.put(coupon);
           toast.success(`Coupon ${coupon.code} added`, 2000);
         }}
       />
-      <section aria-labelledby="coupon-list-title" className="space-y-2">
-        <h2 id="coupon-list-title" className="text-lg font-bold">
-          All Coupons
-        </h2>
-        {view.coupons.length === 0 && <p>No coupons yet.</p>}
-        <ul className="space-y-2">
-          {view.coupons.map((coupon) => (
-            <li key={coupon.id} className="card border border-base-300 bg-base-100 p-3">
-              {editing === coupon.id ? (
-                <CouponForm
-                  services={view.services}
-                  editing={coupon}
-                  onCancel={() => setEditing(null)}
-                  onSaved={(saved) => {
-                    replace(saved);
-                    setEditing(null);
-                    toast.success(`Coupon ${saved.code} saved`, 2000);
-                  }}
-                />
-              ) : (
-                <CouponSummary coupon={coupon} titleOf={titleOf} onToggle={() => void toggle(coupon)} onEdit={() => setEditing(coupon.id)} />
-              )}
-            </li>
-          ))}
-        </ul>
-      </section>
+      <CouponList pages={pages} services={services} onToggle={(coupon) => void toggle(coupon)} />
     </div>
   );
 }
