@@ -1,5 +1,5 @@
-import { loadavg } from 'node:os';
 import type { BrowserContext, Page } from 'playwright-core';
+import { loadAverage } from './load-apart.ts';
 import {
   demoLogins,
   goOffline,
@@ -61,11 +61,6 @@ export async function offlineStart(note: Note): Promise<void> {
     await server.stop();
   }
 }
-
-const loadAverage = () =>
-  loadavg()
-    .map((value) => value.toFixed(2))
-    .join(' ');
 
 /** Signs in online, opens each screen until its first row shows and the first sync has settled, then cuts the network. */
 async function warmedUp(context: BrowserContext, login: { email: string; password: string }, names: ScreenName[]): Promise<BrowserContext> {

@@ -8,8 +8,4 @@ const start = () => {
   import('./app-start.tsx').catch((error: unknown) => console.error('The app could not start', error));
 };
 if (document.getElementById('root')?.hasChildNodes()) requestAnimationFrame(() => setTimeout(start, 0));
-else {
-  start();
-  // Beside it, the first screen's code and the user's database (issue 33 item 6: a cold start offline).
-  import('./app/cold-start.ts').then((m) => m.warmColdStart()).catch(() => undefined);
-}
+else start();

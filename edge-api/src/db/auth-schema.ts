@@ -1,9 +1,7 @@
 import type { ColumnType, Generated } from 'kysely';
+import type { Json, NullableTime, Timestamp } from './column-types.ts';
 
 /** The embedded auth server's tables (decision 005), apart from the shop's in schema.ts. */
-
-type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
-type Json<T> = ColumnType<T, string, string>;
 
 export interface AuthUsersTable {
   id: string;
@@ -12,7 +10,7 @@ export interface AuthUsersTable {
   user_metadata: Json<Record<string, unknown>>;
   last_sign_in_at: Timestamp | null;
   /** Null: the address was never confirmed (an ADMIN_EMAILS address signed up on the embedded auth). */
-  email_confirmed_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  email_confirmed_at: NullableTime;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -44,7 +42,7 @@ export interface AuthRefreshTokensTable {
   user_id: string;
   revoked: Generated<boolean>;
   created_at: Timestamp;
-  revoked_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  revoked_at: NullableTime;
   /** Its successor, AES-GCM sealed with a key derived from this token: only its holder can open it. */
   successor_sealed: ColumnType<string | null, string | null | undefined, string | null>;
 }

@@ -1,8 +1,7 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { CouponKind } from '../contract/coupons.ts';
+import type { NullableTime, Timestamp } from './column-types.ts';
 
-type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
-type NullableTime = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 type NullableNumber = ColumnType<number | null, number | null | undefined, number | null>;
 /** numeric columns: pg answers them as text, to the last digit. */
 type NullableDecimal = ColumnType<string | null, string | null | undefined, string | null>;

@@ -1,8 +1,6 @@
 import type { ColumnType, Selectable } from 'kysely';
 import type { ApiKeyScope, WebhookEvent } from '../contract/partners.ts';
-
-type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
-type NullableTime = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+import type { NullableTime, Timestamp } from './column-types.ts';
 
 /** An API key (decision 173): only the SHA-256 of its secret is kept. */
 export interface ApiKeysTable {

@@ -1,8 +1,7 @@
 import type { ColumnType, Selectable } from 'kysely';
 import type { OrderPayment, PaymentOutcome, PaymentRail } from '../contract/payments.ts';
+import type { NullableTime, Timestamp } from './column-types.ts';
 
-type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
-type NullableTime = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 /** numeric columns: pg answers them as text, to the last digit. */
 type Decimal = ColumnType<string, string, string>;
 

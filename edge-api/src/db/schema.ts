@@ -17,17 +17,14 @@ import type { ApiKeysTable, WebhookAttemptsTable, WebhookDeliveriesTable, Webhoo
 import type { DeviceVaultsTable } from './vault-schema.ts';
 import type { CustomerPricesTable, ServicePriceTiersTable } from './pricing-schema.ts';
 import type { AuthOneTimeTokensTable, AuthRefreshTokensTable, AuthSessionsTable, AuthUsersTable } from './auth-schema.ts';
+import type { Json, JsonWithDefault, NullableTime, Timestamp } from './column-types.ts';
 
-type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
-type Json<T> = ColumnType<T, string, string>;
-/** A JSON column with a database default: optional on insert. */
 /** Other orders that already used an order's payment proof (issue 17). */
 export interface ProofReuse {
   transactionId: string[];
   screenshot: string[];
 }
 
-type JsonWithDefault<T> = ColumnType<T, string | undefined, string>;
 /** Both drivers are set to parse int8 as a JS number; versions stay far below 2^53. */
 type Version = ColumnType<number, number, number>;
 
@@ -35,7 +32,7 @@ interface Synced {
   created_at: Timestamp;
   updated_at: Timestamp;
   version: Version;
-  deleted_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  deleted_at: NullableTime;
 }
 
 export interface UsersTable extends Synced {
@@ -101,7 +98,7 @@ export interface OrdersTable extends Synced {
   discount: ColumnType<string | null, string | null | undefined, string | null>;
   /** Ordered with just an email (decision 177): the SHA-256 of the placing device's order-state token, and its end. */
   status_token_hash: ColumnType<string | null, string | null | undefined, string | null>;
-  status_token_expires_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  status_token_expires_at: NullableTime;
   /** How many were bought, the unit price charged and the rule that set it (decision 178): kept as placed. */
   quantity: ColumnType<number, number | undefined, number>;
   unit_price: ColumnType<string | null, string | null | undefined, string | null>;
@@ -110,27 +107,27 @@ export interface OrdersTable extends Synced {
   payment_reference: string | null;
   payment_proof: string | null;
   payment_proof_hash: string | null;
-  proof_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  proof_at: NullableTime;
   /** The other orders that used the same transaction id or screenshot when this proof came. */
   proof_reuse: ColumnType<ProofReuse | null, string | null | undefined, string | null>;
   /** Set when the customer cancelled the order. */
-  cancelled_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  cancelled_at: NullableTime;
   /** Set by the trigger orders_first_delivery when credentials first land (decision 063). */
-  delivered_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
-  warranty_ends_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  delivered_at: NullableTime;
+  warranty_ends_at: NullableTime;
   report_status: ColumnType<ReportStatus | null, ReportStatus | null | undefined, ReportStatus | null>;
   report_reason: ColumnType<string | null, string | null | undefined, string | null>;
   report_note: Generated<string>;
   report_image: ColumnType<string | null, string | null | undefined, string | null>;
-  reported_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  reported_at: NullableTime;
   report_reply: Generated<string>;
-  report_resolved_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  report_resolved_at: NullableTime;
   /** The deliveries this order had before, oldest first, passwords still sealed. */
   delivery_history: JsonWithDefault<StoredDelivery[]>;
-  credentials_rotated_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  credentials_rotated_at: NullableTime;
   /** The customer's reveals of the delivered password: how many, and the first (decision 066). */
   reveal_count: Generated<number>;
-  first_revealed_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  first_revealed_at: NullableTime;
   first_reveal_device: ColumnType<string | null, string | null | undefined, string | null>;
   /** A delivery other than an account (decision 069): null while none, or when the Wise columns hold it. */
   delivery_kind: ColumnType<OtherDeliveryKind | null, OtherDeliveryKind | null | undefined, OtherDeliveryKind | null>;
@@ -185,7 +182,7 @@ export interface WiseStocksTable extends Synced {
   /** The import batch it came in with; null when added one at a time. */
   batch_id: ColumnType<string | null, string | null | undefined, string | null>;
   /** Replaced as faulty on an order: never available again (a check constraint holds it). */
-  faulty_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  faulty_at: NullableTime;
 }
 
 /** What may be shown of an item of a service's own stock (decision 072). */
@@ -209,7 +206,7 @@ export interface ServiceStocksTable extends Synced {
   order_id: string | null;
   notes: Generated<string>;
   added_by: string | null;
-  faulty_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  faulty_at: NullableTime;
   /** The import it came in with (decision 228); null when added one at a time. */
   batch_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
@@ -225,7 +222,7 @@ export interface ServiceStockBatchesTable {
   user_email: string;
   item_count: number;
   withdrawn_count: Generated<number>;
-  withdrawn_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  withdrawn_at: NullableTime;
   created_at: Generated<Date>;
 }
 
@@ -237,7 +234,7 @@ export interface StockBatchesTable {
   user_email: string;
   item_count: number;
   withdrawn_count: Generated<number>;
-  withdrawn_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  withdrawn_at: NullableTime;
   created_at: Generated<Date>;
 }
 
@@ -255,7 +252,7 @@ export interface NotificationsTable extends Synced {
   service_id: string | null;
   /** One open notification per key (a low-stock scope, a paid order waiting for stock). */
   dedupe_key: string | null;
-  resolved_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  resolved_at: NullableTime;
 }
 
 export interface NotificationReadsTable {
@@ -300,7 +297,7 @@ export interface CredentialRevealsTable {
   device_id: string;
   device_label: string;
   revealed_at: ColumnType<Date, Date | string, Date | string>;
-  recorded_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  recorded_at: Timestamp;
 }
 
 /** A device that allowed notifications (decision 067). */
@@ -312,7 +309,7 @@ export interface PushSubscriptionsTable {
   auth: string;
   device_id: string;
   device_label: string;
-  created_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  created_at: Timestamp;
 }
 
 /** A push message written in a change's transaction, sent once it committed (decision 067). */
@@ -321,11 +318,11 @@ export interface PushOutboxTable {
   user_id: string | null;
   to_staff: Generated<boolean>;
   payload: ColumnType<PushPayload, string, string>;
-  created_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  created_at: Timestamp;
   /** Sends begun (counted when taken), the time it is due again, and the lease of the sender that has it. */
   attempts: ColumnType<number, number | undefined, number>;
-  next_attempt_at: ColumnType<Date, Date | string | undefined, Date | string>;
-  claimed_until: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  next_attempt_at: Timestamp;
+  claimed_until: NullableTime;
   /** Subscriptions that have had their final answer: a retry goes to the others only. */
   sent_to: ColumnType<string[], string[] | undefined, string[]>;
 }

@@ -1,8 +1,6 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { TicketSide, TicketStatus } from '../contract/tickets.ts';
-
-type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
-type NullableTime = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+import type { NullableTime, Timestamp } from './column-types.ts';
 
 /** A support ticket (decision 169): synced like orders, a new version on every change and message. */
 export interface TicketsTable {

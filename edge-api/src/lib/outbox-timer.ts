@@ -33,3 +33,16 @@ export function inFlightSet() {
     },
   };
 }
+
+/**
+ * Lets `run` go on after the answer: on Workers through the request's waitUntil, on Node (where Hono has
+ * no execution context and says so by throwing) as a promise nobody waits for. Used by pushAfterCommit,
+ * webhooksAfterCommit and a webhook delivery's resend.
+ */
+export function runInBackground(c: { readonly executionCtx: { waitUntil(promise: Promise<unknown>): void } }, run: Promise<unknown>): void {
+  try {
+    c.executionCtx.waitUntil(run);
+  } catch {
+    // Node: no execution context; the promise runs on.
+  }
+}

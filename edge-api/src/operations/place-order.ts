@@ -30,8 +30,7 @@ export interface PlaceOrderInput {
  */
 async function priceOrder(trx: Transaction<Database>, order: OrderRow, service: ServiceRow, me: UserRow, input: PlaceOrderInput, now: Date): Promise<OrderRow> {
   const quantity = input.quantity ?? 1;
-  const rules = await loadPriceRules(trx, service.id, me.id);
-  const priced = priceFor(service.price, quantity, input.guest ? { tiers: rules.tiers } : rules);
+  const priced = priceFor(service.price, quantity, await loadPriceRules(trx, service.id, input.guest ? undefined : me.id));
   if (!priced) {
     if (quantity !== 1) throw badRequest('quantity: this service is sold one at a time', [{ path: 'quantity', message: 'this service is sold one at a time' }]);
     if (!input.couponCode) return order;

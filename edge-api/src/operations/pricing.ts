@@ -58,16 +58,11 @@ export function priceFor(listPrice: string, quantity: number, rules: PriceRules)
 export const totalBeforeCoupon = (listPrice: string, quantity: number, priced: OrderPrice | undefined): string =>
   !priced || (priced.rule.kind === 'list' && quantity === 1) ? listPrice : priced.total;
 
-/** The unit price and total this customer would pay for `quantity` of a service (a guest: tiers only). */
-export async function priceForCustomer(db: Db, service: { id: string; price: string }, userId: string | undefined, quantity: number) {
-  const rules = userId ? await loadPriceRules(db, service.id, userId) : { tiers: await loadTiers(db, service.id) };
-  return priceFor(service.price, quantity, rules);
-}
-
-async function loadTiers(db: Db, serviceId: string): Promise<PriceRules['tiers']> {
-  const rows = await db.selectFrom('service_price_tiers').select(['min_quantity', 'unit_cents']).where('service_id', '=', serviceId).execute();
-  return rows.map((t) => ({ minQuantity: t.min_quantity, unitCents: Number(t.unit_cents) }));
-}
+/** The stored tiers, lowest minimum first, and one customer's stored prices: the queries both loaders below build on. */
+const tierRows = (db: Db) => db.selectFrom('service_price_tiers').select(['service_id', 'min_quantity', 'unit_cents']).orderBy('min_quantity');
+const ownPriceRows = (db: Db, userId: string) =>
+  db.selectFrom('customer_prices').select(['service_id', 'unit_cents', 'percent_off']).where('user_id', '=', userId);
+const toTier = (row: { min_quantity: number; unit_cents: string | number }) => ({ minQuantity: row.min_quantity, unitCents: Number(row.unit_cents) });
 
 type OwnPriceRow = { service_id: string | null; unit_cents: string | number | null; percent_off: string | number | null };
 
@@ -98,30 +93,24 @@ export function priceListEntry(listPrice: string, rules: PriceRules): { price: s
   return { price: one.rule.kind === 'list' ? listPrice : one.unitPrice, tiers };
 }
 
-/** The tiers of a service and this customer's price rules, as stored. */
-export async function loadPriceRules(db: Db, serviceId: string, userId: string): Promise<PriceRules> {
+/**
+ * The tiers of a service and this customer's price rules, as stored. No user (a signed-out visitor, or an
+ * order placed with just an email, decision 177): the tiers only.
+ */
+export async function loadPriceRules(db: Db, serviceId: string, userId: string | undefined): Promise<PriceRules> {
   const [tiers, own] = await Promise.all([
-    loadTiers(db, serviceId),
-    db
-      .selectFrom('customer_prices')
-      .select(['service_id', 'unit_cents', 'percent_off'])
-      .where('user_id', '=', userId)
-      .where((eb) => eb.or([eb('service_id', '=', serviceId), eb('service_id', 'is', null)]))
-      .execute(),
+    tierRows(db).where('service_id', '=', serviceId).execute(),
+    userId
+      ? ownPriceRows(db, userId)
+          .where((eb) => eb.or([eb('service_id', '=', serviceId), eb('service_id', 'is', null)]))
+          .execute()
+      : [],
   ]);
-  return rulesFrom(tiers, own, serviceId);
+  return rulesFrom(tiers.map(toTier), own, serviceId);
 }
 
 /** Every service's rules for one customer, read in two queries (a price list: GET /api/v1/services). */
 export async function loadAccountPriceRules(db: Db, userId: string): Promise<(serviceId: string) => PriceRules> {
-  const [tiers, own] = await Promise.all([
-    db.selectFrom('service_price_tiers').select(['service_id', 'min_quantity', 'unit_cents']).execute(),
-    db.selectFrom('customer_prices').select(['service_id', 'unit_cents', 'percent_off']).where('user_id', '=', userId).execute(),
-  ]);
-  return (serviceId) =>
-    rulesFrom(
-      tiers.filter((t) => t.service_id === serviceId).map((t) => ({ minQuantity: t.min_quantity, unitCents: Number(t.unit_cents) })),
-      own,
-      serviceId,
-    );
+  const [tiers, own] = await Promise.all([tierRows(db).execute(), ownPriceRows(db, userId).execute()]);
+  return (serviceId) => rulesFrom(tiers.filter((t) => t.service_id === serviceId).map(toTier), own, serviceId);
 }

@@ -12,7 +12,7 @@ import {
 } from '../db/push.ts';
 import type { PushPayload } from '../db/schema.ts';
 import type { Deps } from '../deps.ts';
-import { inFlightSet, repeatRounds } from '../lib/outbox-timer.ts';
+import { inFlightSet, repeatRounds, runInBackground } from '../lib/outbox-timer.ts';
 
 /** Messages taken per round, sent side by side: a burst is sent in rounds until nothing is due. */
 const ROUND = 20;
@@ -179,7 +179,7 @@ export const sendDuePushesEvery = (deps: Deps, everyMs: number): { stop(): Promi
 
 /**
  * After a change has answered (its transaction committed, the answer on its way), the messages it wrote
- * are sent in the background: on Workers through waitUntil, on Node as a promise nobody waits for. The
+ * are sent in the background (runInBackground: waitUntil on Workers, a promise nobody waits for on Node). The
  * request is neither slowed nor failed by the push service.
  */
 export function pushAfterCommit(deps: Deps): MiddlewareHandler {
@@ -191,11 +191,6 @@ export function pushAfterCommit(deps: Deps): MiddlewareHandler {
     // beside it): most writes tell nobody, and then cost no statement here. Messages a stopped process
     // left behind, and those put back after a failed send, go with the next round once due.
     if (queuedPushCount() === queuedBefore) return;
-    const run = sendWaitingPushes(deps);
-    try {
-      c.executionCtx.waitUntil(run);
-    } catch {
-      // Node: no execution context; the promise runs on.
-    }
+    runInBackground(c, sendWaitingPushes(deps));
   };
 }

@@ -10,6 +10,7 @@ import { toApiWebhook, toApiWebhookDelivery } from '../presenters/webhooks.ts';
 import type { Deps } from '../deps.ts';
 import { badRequest, conflict, notFound } from '../errors.ts';
 import { newApiKey } from '../lib/api-key-secret.ts';
+import { runInBackground } from '../lib/outbox-timer.ts';
 import { validate } from '../lib/validate.ts';
 import { requireAdmin, type AppEnv } from '../middleware/session.ts';
 import { answerListPage } from '../operations/list-page.ts';
@@ -88,12 +89,7 @@ export function adminApiKeyRoutes(deps: Deps) {
           });
           return resent;
         });
-        const run = sendDueWebhooks(deps);
-        try {
-          c.executionCtx.waitUntil(run);
-        } catch {
-          // Node: no execution context; the post runs on.
-        }
+        runInBackground(c, sendDueWebhooks(deps));
         return c.json({ id: due.id, state: 'pending' as const }, 202);
       })
   );

@@ -12,7 +12,7 @@ import { validate } from '../lib/validate.ts';
 import { requireAdmin, requireRole, type AppEnv } from '../middleware/session.ts';
 import { previewCoupon } from '../operations/coupons.ts';
 import { answerListPage } from '../operations/list-page.ts';
-import { priceForCustomer, totalBeforeCoupon } from '../operations/pricing.ts';
+import { loadPriceRules, priceFor, totalBeforeCoupon } from '../operations/pricing.ts';
 
 type CouponBody = z.infer<typeof couponBody>;
 
@@ -42,7 +42,7 @@ export function couponRoutes(deps: Deps) {
     if (!service) throw notFound('Service');
     const userId = c.get('user')!.id;
     // The same total the order would be charged before the coupon (decision 178).
-    const priced = await priceForCustomer(deps.db, service, userId, quantity);
+    const priced = priceFor(service.price, quantity, await loadPriceRules(deps.db, service.id, userId));
     if (!priced && quantity !== 1)
       throw badRequest('quantity: this service is sold one at a time', [{ path: 'quantity', message: 'this service is sold one at a time' }]);
     const price = totalBeforeCoupon(service.price, quantity, priced);

@@ -112,6 +112,26 @@ describe('ordering with just an email (decision 177)', () => {
     expect(row.user_id).toBe(data.user!.id);
   });
 
+  it("charges the list price even when the address's account has its own prices (decision 178)", async () => {
+    const email = freshEmail('reseller').toLowerCase();
+    const first = (await (await place(email)).json()) as GuestOrderPlaced;
+    const { user_id: userId } = await db.selectFrom('orders').select('user_id').where('id', '=', first.order.id).executeTakeFirstOrThrow();
+    await db
+      .insertInto('customer_prices')
+      .values([
+        { id: crypto.randomUUID(), user_id: userId, service_id: serviceId, unit_cents: 500, percent_off: null },
+        { id: crypto.randomUUID(), user_id: userId, service_id: null, unit_cents: null, percent_off: 50 },
+      ])
+      .execute();
+    const answer = await place(email);
+    expect(answer.status).toBe(201);
+    const placed = (await answer.json()) as GuestOrderPlaced;
+    const row = await db.selectFrom('orders').select(['user_id', 'price', 'price_rule']).where('id', '=', placed.order.id).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ user_id: userId, price: '15' });
+    expect(JSON.parse(row.price_rule!)).toMatchObject({ kind: 'list' });
+    expect(placed.order.price).toBe('15');
+  });
+
   it('lets the placing device read the state with its token only, and never what was delivered', async () => {
     const email = freshEmail('state').toLowerCase();
     const placed = (await (await place(email)).json()) as GuestOrderPlaced;

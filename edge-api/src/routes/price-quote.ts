@@ -6,7 +6,7 @@ import type { Deps } from '../deps.ts';
 import { notFound } from '../errors.ts';
 import { validate } from '../lib/validate.ts';
 import type { AppEnv } from '../middleware/session.ts';
-import { priceForCustomer } from '../operations/pricing.ts';
+import { loadPriceRules, priceFor } from '../operations/pricing.ts';
 
 /**
  * POST /api/pricing/quote (decision 232): the unit price and total of a quantity of a service, before
@@ -18,14 +18,9 @@ export function priceQuoteRoutes(deps: Deps) {
     const { productId, quantity } = c.req.valid('json');
     const service = await findService(deps.db, productId);
     if (!service) throw notFound('Service');
-    const tierRows = await deps.db
-      .selectFrom('service_price_tiers')
-      .select(['min_quantity', 'unit_cents'])
-      .where('service_id', '=', service.id)
-      .orderBy('min_quantity')
-      .execute();
-    const tiers = tierRows.map((t) => ({ minQuantity: t.min_quantity, unitPrice: formatCents(Number(t.unit_cents)) }));
-    const priced = await priceForCustomer(deps.db, service, c.get('user')?.id, quantity);
+    const rules = await loadPriceRules(deps.db, service.id, c.get('user')?.id);
+    const tiers = rules.tiers.map((t) => ({ minQuantity: t.minQuantity, unitPrice: formatCents(t.unitCents) }));
+    const priced = priceFor(service.price, quantity, rules);
     c.header('Cache-Control', 'no-store');
     const answer: PriceQuote = priced
       ? {

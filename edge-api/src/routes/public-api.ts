@@ -2,9 +2,10 @@ import { Hono as Router } from 'hono';
 import { idempotencyHeader, idParam } from '../contract/fields.ts';
 import { placeOrderBody, revealBody } from '../contract/order-requests.ts';
 import { apiOrdersQuery } from '../contract/partners.ts';
-import { readForwardCursor, writeOrderCursor, type OrderCursor } from '../db/order-cursor.ts';
+import { NEXT_CURSOR_HEADER } from '../contract/list-pages.ts';
+import { toListPage } from '../db/list-page.ts';
+import { readForwardCursor, type OrderCursor } from '../db/order-cursor.ts';
 import { findOrder, listUserOrdersPage } from '../db/orders.ts';
-import type { OrderRow } from '../db/schema.ts';
 import { listServices } from '../db/services.ts';
 import type { Deps } from '../deps.ts';
 import { badRequest, notFound, RateLimitedError } from '../errors.ts';
@@ -58,11 +59,9 @@ export function publicApiRoutes(deps: Deps) {
       const { limit = 50, cursor } = c.req.valid('query');
       // The same page and cursor as the app's own list (decision 185).
       const found = await listUserOrdersPage(deps.db, c.get('user').id, limit + 1, cursor === undefined ? undefined : readCursor(cursor));
-      const page = found.slice(0, limit);
-      const last = page.at(-1);
-      if (found.length > limit && last) c.header('X-Next-Cursor', writeOrderCursor({ direction: 'after', createdAt: last.cursor_at, id: last.id }));
-      const rows: OrderRow[] = page.map(({ cursor_at: _at, ...row }) => row);
-      return c.json(await Promise.all(rows.map(async (row) => toApiOrder(await presentOrder(row, 'owner', deps.secrets, deps.blobs), false))));
+      const page = toListPage(found, limit);
+      if (page.next) c.header(NEXT_CURSOR_HEADER, page.next);
+      return c.json(await Promise.all(page.rows.map(async (row) => toApiOrder(await presentOrder(row, 'owner', deps.secrets, deps.blobs), false))));
     })
     .get('/orders/:id', requireScope('orders:read'), validate('param', idParam), async (c) => {
       const row = await ownOrder(deps, c.get('user').id, c.req.valid('param').id);

@@ -11,11 +11,17 @@ import { currentRequestId } from '../lib/request-context.ts';
  * (global-setup.ts); without it (a file run by hand outside vitest) nothing is written.
  */
 
+/** The directories made by this process: each once, not at every line. */
+const made = new Set<string>();
+
 /** The file for this process's lines of one source: `<source>-<pid>.log`. */
 function logFile(source: string): string | undefined {
   const dir = process.env.TEST_LOG_DIR;
   if (!dir) return undefined;
-  mkdirSync(dir, { recursive: true });
+  if (!made.has(dir)) {
+    mkdirSync(dir, { recursive: true });
+    made.add(dir);
+  }
   return join(dir, `${source.replace(/[^A-Za-z0-9_-]/g, '_')}-${process.pid}.log`);
 }
 

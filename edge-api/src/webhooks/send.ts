@@ -8,7 +8,7 @@ import {
   sweepDeliveredWebhooks,
   type ClaimedDelivery,
 } from '../db/webhooks.ts';
-import { inFlightSet, repeatRounds } from '../lib/outbox-timer.ts';
+import { inFlightSet, repeatRounds, runInBackground } from '../lib/outbox-timer.ts';
 import type { Deps } from '../deps.ts';
 import { endpointProblem } from './endpoint-url.ts';
 import { webhookHeaders } from './signature.ts';
@@ -121,11 +121,6 @@ export function webhooksAfterCommit(deps: Deps): MiddlewareHandler {
     const before = queuedWebhookCount();
     await next();
     if (queuedWebhookCount() === before || c.res.status >= 400) return;
-    const run = sendDueWebhooks(deps);
-    try {
-      c.executionCtx.waitUntil(run);
-    } catch {
-      // Node: no execution context; the promise runs on.
-    }
+    runInBackground(c, sendDueWebhooks(deps));
   };
 }

@@ -9,6 +9,10 @@ import { PasswordInput } from './password-input.tsx';
 
 export const DUPLICATE_PASSWORD_MESSAGE = 'This password is already used by another stock or a delivered order. Use it anyway?';
 
+/** The toast after a sold item's password changed, for Wise stock and a service's own stock alike. */
+export const ROTATED_ORDER_MESSAGE = (orderId: string) =>
+  `Password changed. Order #${shortOrderId(orderId)} now shows the new password, and its customer is told on the order.`;
+
 export interface RotatePasswordProps {
   /** What is changed: the stock or item, named without its secret. */
   about: ReactNode;

@@ -42,7 +42,7 @@ const hints: Record<PinDialogMode, string> = {
 
 const submitLabels: Record<PinDialogMode, string> = { enable: 'Turn On', unlock: 'Unlock', disable: 'Turn Off', passkey: 'Add Passkey' };
 
-export interface PinDialogProps {
+interface PinDialogProps {
   mode: PinDialogMode;
   db: UserDb;
   userId: string;

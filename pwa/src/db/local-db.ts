@@ -7,7 +7,7 @@ import type { User } from '../../../edge-api/src/contract/users.ts';
 import type { WiseStock } from '../../../edge-api/src/contract/wise-stocks.ts';
 import type { ServiceStock } from '../../../edge-api/src/contract/service-stocks.ts';
 import type { Ticket } from '../../../edge-api/src/contract/tickets.ts';
-import { restoreCompaction } from './vault-compact.ts';
+import { deleteCompactionSpare, restoreCompaction } from './vault-compact.ts';
 
 /** A change made on this device that the server has not confirmed yet. */
 export interface OutboxEntry {
@@ -168,5 +168,6 @@ export async function deleteUserDb(userId: string): Promise<void> {
   const db = userDbs.get(userId);
   userDbs.delete(userId);
   db?.close();
-  await Dexie.delete(userDbName(userId));
+  // With the vault rewrite's spare (decision 184), if a rewrite was cut off: it holds the same rows.
+  await Promise.all([Dexie.delete(userDbName(userId)), deleteCompactionSpare(userDbName(userId))]);
 }

@@ -1,6 +1,6 @@
 import { Dexie } from 'dexie';
 import { afterEach, describe, expect, it } from 'vitest';
-import { UserDb } from './local-db.ts';
+import { deleteUserDb, UserDb } from './local-db.ts';
 import { compactUserDb } from './vault-compact.ts';
 import { VAULT_KEY } from './vault-session.ts';
 
@@ -56,5 +56,18 @@ describe('the database rewrite when the vault is switched on', () => {
     expect(await next.outbox.count()).toBe(1);
     expect(await next.deliveredFiles.count()).toBe(1);
     expect(await Dexie.exists(`${next.name}-compacting`)).toBe(false);
+  });
+
+  it('leaves neither the database nor the spare of a cut-off rewrite once the user signs out', async () => {
+    const db = await seeded('compact-signed-out');
+    const cut = Object.create(db) as UserDb;
+    cut.open = (() => Promise.reject(new Error('the page went away'))) as UserDb['open'];
+    await expect(compactUserDb(cut)).rejects.toThrow('the page went away');
+    db.close();
+    expect(await Dexie.exists(`${db.name}-compacting`)).toBe(true);
+
+    await deleteUserDb('compact-signed-out');
+    expect(await Dexie.exists(db.name)).toBe(false);
+    expect(await Dexie.exists(`${db.name}-compacting`)).toBe(false);
   });
 });

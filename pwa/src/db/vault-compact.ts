@@ -25,6 +25,9 @@ function spareFor(name: string): Dexie {
   return spare;
 }
 
+/** Deletes a compaction's spare database, if one was left: sign-out leaves no copy of the user's rows (deleteUserDb). */
+export const deleteCompactionSpare = (name: string): Promise<void> => Dexie.delete(spareName(name));
+
 export async function compactUserDb(db: UserDb): Promise<void> {
   const dump: Dump = await db.transaction('r', db.tables, () =>
     Promise.all(db.tables.map(async (table) => ({ name: table.name, rows: await table.toArray() }))),

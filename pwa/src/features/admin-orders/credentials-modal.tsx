@@ -23,7 +23,7 @@ import { OtherDeliveryModal } from './other-delivery-modal.tsx';
 import { useDeviceQuery } from '../../db/device.ts';
 import { useUserDb } from '../../db/hooks.ts';
 import { useAvailableStocks } from './use-available-stocks.ts';
-import { changesWhatCustomerSees, deliveryChangeQuestion } from './delivery-change-confirm.ts';
+import { confirmDeliveryChange } from './delivery-change-confirm.ts';
 import { useDuplicateCheck } from './use-duplicate-check.ts';
 import { useProofUpload } from './use-proof-upload.ts';
 import { describedBy } from '../../lib/described-by.ts';
@@ -117,9 +117,7 @@ async function confirmDelivery(
     if (!ok) return false;
   }
   // A delivery over one the customer already sees: the order and customer are named, and asked about, first.
-  return !(
-    changesWhatCustomerSees(order, replace) && !(await confirm(deliveryChangeQuestion(order, 'These WISE credentials replace what the customer sees.')))
-  );
+  return confirmDeliveryChange(confirm, order, replace, 'These WISE credentials replace what the customer sees.');
 }
 
 /** The typed email and password, or the WISE stock they were filled from. */

@@ -15,7 +15,7 @@ import {
 import type { Order } from '../../../../edge-api/src/contract/orders.ts';
 import { useConfirm } from '../../components/confirm-dialog.tsx';
 import { finishQueuedChange } from '../../components/finish-queued-change.ts';
-import { changesWhatCustomerSees, deliveryChangeQuestion } from './delivery-change-confirm.ts';
+import { confirmDeliveryChange } from './delivery-change-confirm.ts';
 import { ModalDialog } from '../../components/modal-dialog.tsx';
 import { ModalFormActions } from '../../components/modal-form-actions.tsx';
 import { PasswordInput } from '../../components/password-input.tsx';
@@ -160,12 +160,7 @@ export function OtherDeliveryModal({ kind, order, userId, online, onClose, repla
       return;
     }
     // A delivery over one the customer already sees: the order and customer are named, and asked about, first (once: not again for "anyway").
-    if (
-      !duplicate &&
-      changesWhatCustomerSees(order, replace) &&
-      !(await confirm(deliveryChangeQuestion(order, `This ${titles[kind].toLowerCase()} replaces what the customer sees.`)))
-    )
-      return;
+    if (!duplicate && !(await confirmDeliveryChange(confirm, order, replace, `This ${titles[kind].toLowerCase()} replaces what the customer sees.`))) return;
     setSubmitting(true);
     const handle = deliverOrder(
       userId,

@@ -8,31 +8,29 @@ export interface AdminServiceCardProps {
   onEdit: (service: Service) => void;
   onDelete: (service: Service) => void;
   /** Opens the service's own stock (decision 072); a service that delivers a file keeps none. */
-  onStock?: (service: Service) => void;
+  onStock: (service: Service) => void;
   /** Opens the service's quantity tiers (issue 32 item 3). */
-  onPrices?: (service: Service) => void;
+  onPrices: (service: Service) => void;
 }
 
 /** Stock, Prices, Edit and Delete of one service. */
 function CardActions({ service, busy, canEdit, onEdit, onDelete, onStock, onPrices }: AdminServiceCardProps) {
   return (
     <div className="card-actions mt-auto justify-end pt-2">
-      {onStock && service.deliveryKind !== 'file' && (
+      {service.deliveryKind !== 'file' && (
         <button type="button" className="btn btn-outline btn-sm" aria-label={`Stock of ${service.title}`} disabled={busy} onClick={() => onStock(service)}>
           Stock
         </button>
       )}
-      {onPrices && (
-        <button
-          type="button"
-          className="btn btn-outline btn-sm"
-          aria-label={`Quantity prices of ${service.title}`}
-          disabled={busy || !canEdit}
-          onClick={() => onPrices(service)}
-        >
-          Prices
-        </button>
-      )}
+      <button
+        type="button"
+        className="btn btn-outline btn-sm"
+        aria-label={`Quantity prices of ${service.title}`}
+        disabled={busy || !canEdit}
+        onClick={() => onPrices(service)}
+      >
+        Prices
+      </button>
       <button type="button" className="btn btn-outline btn-sm" aria-label={`Edit ${service.title}`} disabled={busy || !canEdit} onClick={() => onEdit(service)}>
         Edit
       </button>

@@ -1,14 +1,10 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import { serviceStockLabel, type ServiceStock } from '../../../../edge-api/src/contract/service-stocks.ts';
-import { RotatePasswordModal } from '../../components/rotate-password-form.tsx';
+import { RotatePasswordModal, ROTATED_ORDER_MESSAGE } from '../../components/rotate-password-form.tsx';
 import { useToast } from '../../components/toast.tsx';
 import { useUserDb } from '../../db/hooks.ts';
 import { api, unwrap } from '../../lib/api-client.ts';
-import { shortOrderId } from '../../lib/order-rules.ts';
 import { keepServiceStock } from './service-stock-keep.ts';
-
-export const SERVICE_ROTATED_MESSAGE = (orderId: string) =>
-  `Password changed. Order #${shortOrderId(orderId)} now shows the new password, and its customer is told on the order.`;
 
 /**
  * A password change in place for an account or a server login of a service's own stock (decision 228), as
@@ -28,7 +24,7 @@ export function ServiceStockPasswordModal({ item, online, onClose }: { item: Ser
       }),
     );
     await keepServiceStock(db, [answer.stock]);
-    toast.success(answer.orderId ? SERVICE_ROTATED_MESSAGE(answer.orderId) : 'Password changed.');
+    toast.success(answer.orderId ? ROTATED_ORDER_MESSAGE(answer.orderId) : 'Password changed.');
     onClose();
   };
   const about = (

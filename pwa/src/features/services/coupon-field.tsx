@@ -2,17 +2,7 @@ import { useId, useState } from 'react';
 import type { CouponQuote } from '../../../../edge-api/src/contract/coupons.ts';
 import { useSyncStatus } from '../../db/sync-status.ts';
 import { api, unwrap } from '../../lib/api-client.ts';
-import { AppError } from '../../lib/app-error.ts';
-
-/** The server's reason for refusing a coupon, said on the field; else what went wrong. */
-export function couponRefusal(error: unknown): string {
-  if (error instanceof AppError) {
-    const onField = Array.isArray(error.details) ? (error.details as { path?: string; message?: string }[]).find((d) => d.path === 'couponCode') : undefined;
-    if (onField?.message) return onField.message;
-    if (error.code === 'network') return 'The coupon could not be checked: you seem to be offline. Try again when connected.';
-  }
-  return 'The coupon could not be checked. Try again.';
-}
+import { couponRefusal } from './coupon-refusal.ts';
 
 function AppliedCoupon({ applied, onRemove }: { applied: CouponQuote; onRemove: () => void }) {
   return (

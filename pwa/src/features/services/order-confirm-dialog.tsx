@@ -11,9 +11,13 @@ import { expectedDelivery, formatExpectedDelivery } from '../../lib/order-rules.
 import { CouponField } from './coupon-field.tsx';
 import { PaymentMethodSymbol } from './payment-methods.tsx';
 import { QuantityField } from './quantity-field.tsx';
-import { offeredByQuantity, usePriceQuote } from './use-price-quote.ts';
+import { offeredByQuantity, useQuotedQuantity } from './use-price-quote.ts';
 
 export const NOTE_REQUIRED = 'This service needs details from you: please write them in the note.';
+
+/** Said when the price of a quantity could not be had: the order went back to one, at the list price shown. */
+export const quoteFailed = (quantity: number) =>
+  `The price for ${quantity} could not be worked out (check your connection), so the quantity is back to 1, at the list price shown.`;
 
 export const EMAIL_REQUIRED = 'Enter your email address: your sign-in link and the order go there.';
 
@@ -195,9 +199,10 @@ function useOrderChoice(service: Service, guest: boolean, id: string) {
   const [method, setMethod] = useState<string | undefined>(service.paymentMethods[0]);
   const [note, setNote] = useState('');
   const [noteError, setNoteError] = useState<string | null>(null);
-  const [coupon, setCoupon] = useState<CouponQuote | null>(null);
-  const [quantity, setQuantity] = useState(1);
-  const quote = usePriceQuote(service.id, quantity, !guest);
+  // A coupon is quoted for the quantity it was applied at: at another quantity it is off, to apply again.
+  const [applied, setApplied] = useState<{ quote: CouponQuote; quantity: number } | null>(null);
+  const quantity = useQuotedQuantity(service.id, !guest);
+  const coupon = applied?.quantity === quantity.value ? applied.quote : null;
 
   const choice = (): OrderChoice | null => {
     if (guest && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email.trim())) {
@@ -215,16 +220,15 @@ function useOrderChoice(service: Service, guest: boolean, id: string) {
       paymentMethod: method,
       ...(coupon ? { couponCode: coupon.code } : {}),
       ...(guest ? { email: email.trim() } : {}),
-      ...(quantity > 1 ? { quantity } : {}),
+      ...(quantity.value > 1 ? { quantity: quantity.value } : {}),
     };
   };
   return {
     email: { value: email, error: emailError, set: (value: string) => (setEmail(value), setEmailError(null)) },
     note: { value: note, error: noteError, set: (value: string) => (setNote(value), setNoteError(null)) },
     method: { value: method, set: setMethod },
-    coupon: { value: coupon, set: setCoupon },
-    // A coupon was quoted for the quantity it was applied at: another quantity takes it off, to apply again.
-    quantity: { value: quantity, quote, set: (value: number) => (setQuantity(value), setCoupon(null)) },
+    coupon: { value: coupon, set: (quote: CouponQuote | null) => setApplied(quote && { quote, quantity: quantity.value }) },
+    quantity: { ...quantity, set: (value: number) => (quantity.set(value), setApplied(null)) },
     choice,
   };
 }
@@ -249,6 +253,11 @@ export function OrderConfirmDialog({ service, settings, placing, error, onConfir
       <form noValidate onSubmit={submit} className="space-y-5" aria-busy={placing}>
         <OrderSummary service={service} quote={quote} quantity={form.quantity.value} coupon={form.coupon.value} />
         {offeredByQuantity(quote) && <QuantityField quantity={form.quantity.value} quote={quote} onChange={form.quantity.set} />}
+        {form.quantity.failedAt !== null && (
+          <p role="status" className="alert alert-warning text-sm">
+            {quoteFailed(form.quantity.failedAt)}
+          </p>
+        )}
         {guest ? (
           <GuestEmailField id={id} email={form.email.value} error={form.email.error} onChange={form.email.set} />
         ) : (

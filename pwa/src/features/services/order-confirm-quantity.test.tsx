@@ -6,7 +6,7 @@ import { createApiHarness, type ApiHarness, type TestUser } from '../../../../ed
 import { insertPricedService } from '../../../../edge-api/src/testing/sales-fixtures.ts';
 import { ToastProvider } from '../../components/toast.tsx';
 import { fetchFromApp } from '../../test/in-process-api.ts';
-import { OrderConfirmDialog } from './order-confirm-dialog.tsx';
+import { OrderConfirmDialog, quoteFailed } from './order-confirm-dialog.tsx';
 
 // The dialog asks the real API app in-process; only the session (whose token is sent) is stood in for.
 const session = vi.hoisted(() => ({ token: null as string | null }));
@@ -16,6 +16,10 @@ vi.mock('../../lib/supabase.ts', () => ({
     throw new Error('No auth server in this test');
   },
 }));
+
+/** How many price quotes fail next as with no network. */
+let quotesLost = 0;
+const loseQuote = (url: URL) => url.pathname === '/api/pricing/quote' && quotesLost > 0 && quotesLost-- > 0;
 
 let api: ApiHarness;
 let admin: TestUser;
@@ -44,7 +48,7 @@ const serviceOf = (id: string, title: string, price: string): Service => ({
 
 beforeAll(async () => {
   api = await createApiHarness();
-  fetchFromApp(() => api);
+  fetchFromApp(() => api, loseQuote);
   [admin, customer, reseller] = await Promise.all([api.createUser('admin'), api.createUser('user'), api.createUser('user')]);
   tiered = serviceOf(await insertPricedService(api, 'Gift Card', '10'), 'Gift Card', '10');
   plain = serviceOf(await insertPricedService(api, 'Setup', '25'), 'Setup', '25');
@@ -85,6 +89,24 @@ describe('the quantity in the confirm step (issue 32 item 3)', () => {
     await waitFor(() => expect(screen.getByText('Total').nextElementSibling!.textContent).toBe('$40.00 USD'), { timeout: 5000 });
     fireEvent.click(screen.getByRole('button', { name: 'Confirm Order' }));
     expect(onConfirm).toHaveBeenCalledWith({ note: '', paymentMethod: 'binance', quantity: 4 });
+  });
+
+  it('orders one at the list price, and says so, when the price of the quantity chosen cannot be had', async () => {
+    const onConfirm = open(tiered, customer);
+    const quantity = await screen.findByLabelText('Quantity', {}, { timeout: 5000 });
+    quotesLost = 1;
+    fireEvent.change(quantity, { target: { value: '5' } });
+    await waitFor(() => expect(screen.getByText('Price').nextElementSibling!.textContent).toBe('$10 USD'), { timeout: 5000 });
+    expect(screen.getByText('Gift Card')).toBeTruthy();
+    expect(screen.getByRole('status').textContent).toBe(quoteFailed(5));
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm Order' }));
+    expect(onConfirm).toHaveBeenLastCalledWith({ note: '', paymentMethod: 'binance' });
+    // The quote for one came back: the quantity can be chosen again, and is priced this time.
+    fireEvent.change(await screen.findByLabelText('Quantity', {}, { timeout: 5000 }), { target: { value: '5' } });
+    await waitFor(() => expect(screen.getByText('Total').nextElementSibling!.textContent).toBe('$50.00$45.00 USD'), { timeout: 5000 });
+    expect(screen.queryByText(quoteFailed(5))).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm Order' }));
+    expect(onConfirm).toHaveBeenLastCalledWith({ note: '', paymentMethod: 'binance', quantity: 5 });
   });
 
   it("offers no quantity for a service without tiers, and shows a reseller's own price", async () => {

@@ -4,11 +4,7 @@ import { useToast } from '../../components/toast.tsx';
 import { dismissFailed, placeOrder } from '../../db/mutations.ts';
 import { failOnServerError } from '../../db/outbox.ts';
 import { serverOutcome } from '../../db/server-outcome.ts';
-import { AppError } from '../../lib/app-error.ts';
-import { couponRefusal } from './coupon-field.tsx';
-
-const hasCouponReason = (error: unknown) =>
-  error instanceof AppError && Array.isArray(error.details) && (error.details as { path?: string }[]).some((d) => d.path === 'couponCode');
+import { couponReason } from './coupon-refusal.ts';
 
 const ORDER_PLACED = 'Order placed successfully!';
 const ORDER_FAILED = 'Failed to place order. Please try again.';
@@ -53,7 +49,7 @@ export function usePlaceOrder() {
         // Shown here, with the order button to try again: not listed a second time among failed changes.
         await dismissFailed(userId, handle.id).catch(() => undefined);
         // A coupon taken or ended since it was applied: say so, so the customer can order without it.
-        const message = choice.couponCode && hasCouponReason(cause) ? couponRefusal(cause) : ORDER_FAILED;
+        const message = (choice.couponCode && couponReason(cause)) || ORDER_FAILED;
         if (mounted.current) setError(message);
         toast.error(message);
       } finally {

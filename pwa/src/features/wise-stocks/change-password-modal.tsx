@@ -1,15 +1,11 @@
 import type { WiseStock } from '../../../../edge-api/src/contract/wise-stocks.ts';
-import { RotatePasswordModal } from '../../components/rotate-password-form.tsx';
+import { RotatePasswordModal, ROTATED_ORDER_MESSAGE } from '../../components/rotate-password-form.tsx';
 import { useToast } from '../../components/toast.tsx';
 import { keepOnDevice } from '../../db/device-copy.ts';
 import { useUserDb } from '../../db/hooks.ts';
 import { api, unwrap } from '../../lib/api-client.ts';
-import { shortOrderId } from '../../lib/order-rules.ts';
 
 export { DUPLICATE_PASSWORD_MESSAGE } from '../../components/rotate-password-form.tsx';
-
-export const ROTATED_ORDER_MESSAGE = (orderId: string) =>
-  `Password changed. Order #${shortOrderId(orderId)} now shows the new password, and its customer is told on the order.`;
 
 /**
  * Changes a stock's password (decision 064): the order that received the stock shows the new password at

@@ -32,7 +32,7 @@ export function StockBatchesPanel({
   canManage: boolean;
   onChanged: (batch: StockBatch) => void;
   /** The pages: "Load more" while another follows. */
-  more?: Pick<KeysetPages<StockBatch>, 'hasMore' | 'loading' | 'loadMore'>;
+  more: Pick<KeysetPages<StockBatch>, 'hasMore' | 'loading' | 'loadMore'>;
 }) {
   const headingId = useId();
   const confirm = useConfirm();
@@ -95,7 +95,7 @@ export function StockBatchesPanel({
           </li>
         ))}
       </ul>
-      {more && <LoadMore hasMore={more.hasMore} loading={more.loading} onLoadMore={more.loadMore} what="import batches" />}
+      <LoadMore hasMore={more.hasMore} loading={more.loading} onLoadMore={more.loadMore} what="import batches" />
     </section>
   );
 }
