@@ -89,13 +89,14 @@ describe('the checked address, on the Node entry', () => {
 
 describe('a webhook whose name rebinds to this machine after registration', () => {
   let api: Awaited<ReturnType<typeof inProcessHarness>>;
+  let admin: TestUser;
   let reseller: TestUser;
   let moderator: TestUser;
   let fixtures: Awaited<ReturnType<typeof createOrderFixtures>>;
 
   beforeAll(async () => {
     api = await inProcessHarness({ webhooks: { allowHosts: [], network } });
-    const admin = await api.createUser('admin');
+    admin = await api.createUser('admin');
     moderator = await api.createUser('moderator');
     reseller = await api.createUser('user', 'rebind');
     fixtures = await createOrderFixtures(api, { admin, moderator, customer: reseller });
@@ -132,5 +133,14 @@ describe('a webhook whose name rebinds to this machine after registration', () =
     expect(deliveries.body[0]!.attempts).toEqual([
       expect.objectContaining({ status: null, error: expect.stringMatching(/^not sent: .*hook\.rebind\.example is 127\.0\.0\.1, a private/) }),
     ]);
+
+    // An admin resends the failed delivery (decision 225): the name still points inward, so it is refused again.
+    const resent = await api.call('POST', `/api/admin/api-keys/webhooks/deliveries/${deliveries.body[0]!.id}/resend`, { user: admin });
+    expect(resent.status).toBe(202);
+    await webhooksSettled();
+    const again = (await api.call<ApiWebhookDelivery[]>('GET', `/api/v1/webhooks/${registered.body.id}/deliveries`, { headers })).body[0]!;
+    expect(again.state).toBe('failed');
+    expect(again.attempts).toHaveLength(2);
+    expect(connections).toBe(connectionsBefore);
   });
 });
