@@ -27,7 +27,9 @@ export const workerContractFiles = [
   'edge-api/src/payments/binance-pay.test.ts',
   'edge-api/src/payments/bkash.test.ts',
   'edge-api/src/routes/coupons.test.ts',
+  'edge-api/src/routes/tickets.test.ts',
   'edge-api/src/routes/public-api.test.ts',
+  'edge-api/src/routes/public-api-prices.test.ts',
   'edge-api/src/routes/public-webhooks.test.ts',
   'edge-api/src/openapi.test.ts',
 ];

@@ -10,6 +10,7 @@ import type { PushConfig } from './push/vapid.ts';
 import type { Secrets } from './lib/secrets.ts';
 import type { ReceiptMailer } from './operations/receipts.ts';
 import type { PaymentsConfig } from './payments/rail-store.ts';
+import type { WebhookNetwork } from './webhooks/network.ts';
 
 export interface AppConfig {
   /** Emails that get the admin role when their user record is created. */
@@ -29,8 +30,12 @@ export interface AppConfig {
   push?: PushConfig;
   /** Payment rails (issue 26): where each rail's API is, and the shop's address for callbacks and receipt links. */
   payments?: PaymentsConfig;
-  /** Outbound webhooks (decision 174): hosts taken without the public-address check, on http too (WEBHOOK_TEST_HOSTS; tests only). */
-  webhooks?: { allowHosts?: string[] };
+  /**
+   * Outbound webhooks (decision 174): hosts taken without the public-address check, on http too
+   * (WEBHOOK_TEST_HOSTS; tests only), and how posts reach the network (decision 243: pinned on Node; the
+   * platform's fetch when unset).
+   */
+  webhooks?: { allowHosts?: string[]; network?: WebhookNetwork };
 }
 
 /**

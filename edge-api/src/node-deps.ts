@@ -26,6 +26,7 @@ import { writeLimitsOf } from './node-limits.ts';
 import { pushConfigOf } from './push/vapid.ts';
 import { hasDemoAccounts, seedDemoData, type DemoLogin } from './seed/demo-data.ts';
 import { demoApiKey, demoPassword } from './seed/demo-passwords.ts';
+import { nodeWebhookNetwork } from './webhooks/node-network.ts';
 
 /** The anon key of the embedded auth server: public by nature, like Supabase's publishable key. */
 const EMBEDDED_ANON_KEY = 'sb_publishable_embedded';
@@ -108,7 +109,7 @@ async function supabaseDeps(
       rateLimits: writeLimits,
       push: await pushConfigOf(env),
       payments,
-      webhooks: { allowHosts: env.WEBHOOK_TEST_HOSTS },
+      webhooks: { allowHosts: env.WEBHOOK_TEST_HOSTS, network: nodeWebhookNetwork() },
     },
     logger,
     mailer,
@@ -166,7 +167,7 @@ async function embeddedDeps(
       rateLimits: writeLimits,
       push: await pushConfigOf(env, keys.vapid),
       payments,
-      webhooks: { allowHosts: env.WEBHOOK_TEST_HOSTS },
+      webhooks: { allowHosts: env.WEBHOOK_TEST_HOSTS, network: nodeWebhookNetwork() },
     },
     logger,
     mailer,

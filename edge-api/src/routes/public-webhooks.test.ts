@@ -7,6 +7,7 @@ import { createApiHarness, remoteApi, type ApiHarness, type TestUser } from '../
 import { createOrderFixtures, type ErrorBody } from '../testing/order-fixtures.ts';
 import { sweepDeliveredWebhooks } from '../db/webhooks.ts';
 import { endpointProblem } from '../webhooks/endpoint-url.ts';
+import { nodeWebhookNetwork } from '../webhooks/node-network.ts';
 import { sendDueWebhooks, webhooksSettled } from '../webhooks/send.ts';
 
 /** What the receiver saw of one post. */
@@ -97,8 +98,9 @@ beforeAll(async () => {
   await startReceiver();
   port = (receiver.address() as AddressInfo).port;
   api = await createApiHarness();
-  // The named test host; a remote entry has it from WEBHOOK_TEST_HOSTS (scripts/workers-suite.ts).
-  if (api.mode === 'in-process') api.deps.config.webhooks = { allowHosts: ['localhost'] };
+  // The named test host; a remote entry has it from WEBHOOK_TEST_HOSTS (scripts/workers-suite.ts). In this
+  // process the posts go as the Node entry sends them: pinned to the addresses checked (decision 243).
+  if (api.mode === 'in-process') api.deps.config.webhooks = { allowHosts: ['localhost'], network: nodeWebhookNetwork() };
   admin = await api.createUser('admin');
   moderator = await api.createUser('moderator');
   reseller = await api.createUser('user', 'reseller');

@@ -20,7 +20,7 @@ export function publicWebhookRoutes(deps: Deps) {
       const { url, events } = c.req.valid('json');
       const me = c.get('user');
       // Resolved now, before anything is written: a private, loopback or link-local address is refused.
-      const problem = await endpointProblem(url, deps.config.webhooks?.allowHosts ?? []);
+      const problem = await endpointProblem(url, deps.config.webhooks?.allowHosts ?? [], deps.config.webhooks?.network);
       if (problem) throw badRequest(`url: ${problem}`, [{ path: 'url', message: problem }]);
       const secret = newWebhookSecret();
       const id = crypto.randomUUID();

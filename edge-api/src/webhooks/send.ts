@@ -10,7 +10,8 @@ import {
 } from '../db/webhooks.ts';
 import { inFlightSet, repeatRounds, runInBackground } from '../lib/outbox-timer.ts';
 import type { Deps } from '../deps.ts';
-import { endpointProblem } from './endpoint-url.ts';
+import { checkEndpoint } from './endpoint-url.ts';
+import { platformNetwork } from './network.ts';
 import { webhookHeaders } from './signature.ts';
 
 /** Deliveries taken per round, posted side by side. */
@@ -44,32 +45,32 @@ async function sweepNow(deps: Deps): Promise<void> {
   if (swept > 0) deps.logger.info('webhooks: delivered deliveries past their keeping were swept', { deliveries: swept, days: WEBHOOK_KEEP_DELIVERED_DAYS });
 }
 
-type Outcome = { status: number | null; error: string | null; ok: boolean };
+/** `final`: the address itself is refused (it resolves inward): the delivery fails now, not after a day of retries. */
+type Outcome = { status: number | null; error: string | null; ok: boolean; final?: boolean };
 
-/** One post, redirects not followed (a 3xx is a failed attempt), the address checked again as it is sent. */
+const errorName = (error: unknown) => (error instanceof Error ? (((error as { code?: unknown }).code as string | undefined) ?? error.name) : 'error');
+
+/**
+ * One post, redirects not followed (a 3xx is a failed attempt). The address is checked again as it is
+ * sent, and on the Node entry the connection goes to the addresses checked (decision 243).
+ */
 async function post(deps: Deps, delivery: ClaimedDelivery, signal?: AbortSignal): Promise<Outcome> {
-  const problem = await endpointProblem(delivery.url, deps.config.webhooks?.allowHosts ?? []);
-  if (problem) return { status: null, error: `not sent: the URL ${problem}`, ok: false };
+  const network = deps.config.webhooks?.network ?? platformNetwork;
+  const checked = await checkEndpoint(delivery.url, deps.config.webhooks?.allowHosts ?? [], network);
+  if (!checked.ok) return { status: null, error: `not sent: the URL ${checked.problem}`, ok: false, final: checked.final };
   const secret = await deps.secrets.open(delivery.secret_enc, { entity: 'webhook_endpoint', id: delivery.endpoint_id });
   if (secret === null) return { status: null, error: 'not sent: the signing secret cannot be read with this server key', ok: false };
   const body = JSON.stringify(delivery.payload);
   try {
     const timeout = AbortSignal.timeout(SEND_TIMEOUT_MS);
-    const answer = await fetch(delivery.url, {
-      method: 'POST',
+    const status = await network.post(checked.url, checked.addresses, {
       body,
       headers: await webhookHeaders(secret, delivery.id, body, deps.clock()),
-      redirect: 'manual',
       signal: signal ? AbortSignal.any([timeout, signal]) : timeout,
     });
-    await answer.body?.cancel().catch(() => {});
-    return {
-      status: answer.status,
-      error: answer.status >= 300 && answer.status < 400 ? 'a redirect, not followed' : null,
-      ok: answer.status >= 200 && answer.status < 300,
-    };
+    return { status, error: status >= 300 && status < 400 ? 'a redirect, not followed' : null, ok: status >= 200 && status < 300 };
   } catch (error) {
-    return { status: null, error: error instanceof Error ? error.name : 'error', ok: false };
+    return { status: null, error: errorName(error), ok: false };
   }
 }
 
@@ -86,6 +87,11 @@ async function deliver(deps: Deps, delivery: ClaimedDelivery, signal?: AbortSign
     return;
   }
   const host = URL.canParse(delivery.url) ? new URL(delivery.url).host : 'invalid';
+  if (outcome.final) {
+    deps.logger.warn('webhooks: a delivery was refused before sending; failed', { delivery: delivery.id, host, error: outcome.error });
+    await finishDelivery(deps.db, delivery, 'failed');
+    return;
+  }
   if (delivery.attempts >= WEBHOOK_MAX_ATTEMPTS) {
     deps.logger.warn('webhooks: a delivery failed its last attempt; given up', { delivery: delivery.id, host, status: outcome.status, error: outcome.error });
     await finishDelivery(deps.db, delivery, 'failed');
