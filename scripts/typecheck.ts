@@ -14,6 +14,7 @@
  *   node scripts/typecheck.ts [tsconfig.pwa.json ...]   the projects named, or all four
  */
 import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
 interface Project {
@@ -29,7 +30,7 @@ export const PROJECTS: Project[] = [
   { config: 'tsconfig.node.json', errorsOf: 'program' },
 ];
 
-const ROOT = resolve(dirname(new URL(import.meta.url).pathname), '..');
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 /** A project's parsed config (its options and the files its include/files name). */
 export function parseProject(config: string): ts.ParsedCommandLine {
@@ -84,7 +85,8 @@ function check(project: Project, hostFor: (options: ts.CompilerOptions) => ts.Co
   ];
 }
 
-if (import.meta.main) {
+// Run, not imported (the test imports parseProject): import.meta.main would be undefined, and so pass, before Node 24.2.
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const named = process.argv.slice(2);
   const projects =
     named.length === 0 ? PROJECTS : named.map((config) => PROJECTS.find((project) => project.config === config) ?? { config, errorsOf: 'program' as const });
