@@ -10,7 +10,7 @@ export const SEALED_PREFIX = 'vault1.';
 export const VAULT_HKDF_INFO = new TextEncoder().encode('storefront-vault-v1');
 export const ECDH_P256 = { name: 'ECDH', namedCurve: 'P-256' } as const;
 
-const subtle = () => globalThis.crypto.subtle;
+const subtle = () => crypto.subtle;
 
 export const toB64 = (bytes: ArrayBuffer | Uint8Array): string => {
   const view = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
@@ -35,7 +35,9 @@ export async function envelopeKey(
   salt: Uint8Array<ArrayBuffer>,
   usage: 'encrypt' | 'decrypt',
 ): Promise<CryptoKey> {
-  const shared = await subtle().deriveBits({ name: 'ECDH', public: publicKey }, privateKey, 256);
+  // Not a literal in the call: workerd's typings spell ECDH's `public` as `$public` (the runtime reads `public`).
+  const ecdh = { name: 'ECDH', public: publicKey };
+  const shared = await subtle().deriveBits(ecdh, privateKey, 256);
   const hkdf = await subtle().importKey('raw', shared, 'HKDF', false, ['deriveKey']);
   return subtle().deriveKey({ name: 'HKDF', hash: 'SHA-256', salt, info: VAULT_HKDF_INFO }, hkdf, { name: 'AES-GCM', length: 256 }, false, [usage]);
 }
@@ -55,12 +57,16 @@ export function isVaultPublicJwk(jwk: unknown): jwk is JsonWebKey {
 export async function sealerFor(publicJwk: JsonWebKey): Promise<Sealer> {
   const vaultPublic = await subtle().importKey('jwk', { kty: publicJwk.kty, crv: publicJwk.crv, x: publicJwk.x, y: publicJwk.y }, ECDH_P256, false, []);
   const ephemeral = await subtle().generateKey(ECDH_P256, true, ['deriveBits']);
-  const ephemeralRaw = new Uint8Array(await subtle().exportKey('raw', ephemeral.publicKey));
+  // workerd types these answers loosely (a key or a pair, a JWK or bytes); ECDH and 'raw' give a pair and bytes.
+  if (!('privateKey' in ephemeral)) throw new Error('ECDH did not give a key pair');
+  const exported = await subtle().exportKey('raw', ephemeral.publicKey);
+  if (!('byteLength' in exported)) throw new Error('The ephemeral public key did not export as bytes');
+  const ephemeralRaw = new Uint8Array(exported);
   const key = await envelopeKey(ephemeral.privateKey, vaultPublic, ephemeralRaw, 'encrypt');
   const epk = toB64(ephemeralRaw);
   return {
     async seal(value) {
-      const iv = globalThis.crypto.getRandomValues(new Uint8Array(12));
+      const iv = crypto.getRandomValues(new Uint8Array(12));
       const data = await subtle().encrypt({ name: 'AES-GCM', iv }, key, new TextEncoder().encode(JSON.stringify(value)));
       return `${SEALED_PREFIX}${epk}.${toB64(iv)}.${toB64(data)}`;
     },

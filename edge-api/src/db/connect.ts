@@ -1,6 +1,7 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.ts';
+import { unref } from '../lib/unref.ts';
 
 const INT8 = 20;
 
@@ -98,7 +99,7 @@ class StallWatch {
   track(client: pg.Client, result: Promise<unknown>): void {
     const token = {};
     this.outstanding.set(token, { client, since: Date.now() });
-    this.timer ??= setInterval(() => void this.check(), STALL_TICK_MS).unref();
+    this.timer ??= unref(setInterval(() => void this.check(), STALL_TICK_MS));
     clearTimeout(this.probeIdle);
     this.probeIdle = undefined;
     const done = () => {
@@ -126,10 +127,12 @@ class StallWatch {
     this.timer = undefined;
     // Quiet now: the probe's connection goes as the pool's unused ones do, unless statements come back first.
     if (this.probe && !this.probeIdle) {
-      this.probeIdle = setTimeout(() => {
-        this.probeIdle = undefined;
-        if (!this.timer && !this.probing) this.closeProbe();
-      }, this.idleMs).unref();
+      this.probeIdle = unref(
+        setTimeout(() => {
+          this.probeIdle = undefined;
+          if (!this.timer && !this.probing) this.closeProbe();
+        }, this.idleMs),
+      );
     }
   }
 

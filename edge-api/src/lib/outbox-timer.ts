@@ -1,3 +1,5 @@
+import { unref } from './unref.ts';
+
 /**
  * The Node entry's timer over a leased outbox (web push, webhooks): every `everyMs`, one round of what is
  * due, never two at once. `stop` ends the timer, aborts the running round's signal and waits for it, so the
@@ -9,7 +11,7 @@ export function repeatRounds(everyMs: number, round: (signal: AbortSignal) => Pr
   const timer = setInterval(() => {
     running ??= round(stopping.signal).finally(() => (running = undefined));
   }, everyMs);
-  timer.unref();
+  unref(timer);
   return {
     stop: async () => {
       clearInterval(timer);

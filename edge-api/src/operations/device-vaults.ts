@@ -67,7 +67,7 @@ export async function registerVault(
   }).hit(me.id);
   if (!limited.allowed) throw new RateLimitedError(limited.retryAfterSeconds);
   if ((await listVaults(deps, me)).length > 0) await requireProof(deps, claims, me, token);
-  const pepper = toB64(globalThis.crypto.getRandomValues(new Uint8Array(32)));
+  const pepper = toB64(crypto.getRandomValues(new Uint8Array(32)));
   const taken = await deps.db.selectFrom('device_vaults').select('id').where('id', '=', input.id).executeTakeFirst();
   if (taken) throw new ApiError('conflict', 'A vault with this id exists already');
   await deps.db.transaction().execute(async (trx) => {

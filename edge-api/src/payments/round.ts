@@ -2,6 +2,7 @@ import type { Deps } from '../deps.ts';
 import { sendWaitingPushes } from '../push/send.ts';
 import { expireOverdue } from './expire.ts';
 import { sendWaitingMail } from '../operations/receipts.ts';
+import { unref } from '../lib/unref.ts';
 import { emptyReport, reconcileOpen, watchTron, type RoundReport } from './reconcile.ts';
 
 /**
@@ -62,7 +63,7 @@ export function startPaymentJobs(deps: Deps, every = { watchMs: WATCH_EVERY_MS, 
       .finally(() => (running = undefined));
   };
   const timer = setInterval(tick, every.watchMs);
-  timer.unref?.();
+  unref(timer);
   return {
     stop: async () => {
       stopped = true;
