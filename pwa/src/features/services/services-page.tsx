@@ -3,7 +3,7 @@ import { Link, useSearchParams } from 'react-router-dom';
 import { SearchIcon } from '../../components/icons.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../../components/page-state.tsx';
 import { usePageTitle } from '../../components/page-title.ts';
-import { useSettings } from '../../db/hooks.ts';
+import { useSettings } from '../../db/device-hooks.ts';
 import { categoryKey } from '../../lib/catalog.ts';
 import { useDisplayCurrency } from '../../lib/display-currency.ts';
 import { ALL_CATEGORIES, filterServices } from '../../lib/service-search.ts';

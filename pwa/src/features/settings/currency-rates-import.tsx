@@ -19,7 +19,7 @@ function PreviewTable({ preview, current }: { preview: Preview; current: readonl
     <div className="overflow-x-auto">
       <table className="table table-sm">
         <caption className="sr-only">Rates in {preview.fileName}</caption>
-        <thead>
+        <thead className="text-base-content">
           <tr>
             <th scope="col">Line</th>
             <th scope="col">Code</th>
