@@ -1,4 +1,5 @@
 import { createAuthUser } from '../auth/embedded/auth-store.ts';
+import type { DisplayCurrency } from '../contract/currencies.ts';
 import type { OrderStatus, PaymentStatus } from '../contract/orders.ts';
 import type { ServiceFields } from '../contract/services.ts';
 import { defaultSettings } from '../contract/settings.ts';
@@ -177,12 +178,23 @@ async function seedServices(trx: Db, version: number, now: number) {
   return { serviceRows, showcaseRows };
 }
 
-/** The shop's settings with the payment instructions, and a coupon to try. */
+/** Currencies a customer of the demo shop may see prices in, at plausible rates per 1 USD (decision 241). */
+export const DEMO_DISPLAY_CURRENCIES: DisplayCurrency[] = [
+  { code: 'EUR', rate: 0.92 },
+  { code: 'GBP', rate: 0.79 },
+  { code: 'BDT', rate: 121.5 },
+];
+
+/** The shop's settings with the payment instructions and display currencies, and a coupon to try. */
 async function seedSettings(trx: Db, deps: Deps, version: number, now: number) {
   const paymentInstructions = await demoPaymentInstructions(deps);
   await trx
     .insertInto('settings')
-    .values({ id: 'site', value: JSON.stringify({ ...defaultSettings, paymentInstructions, guestCheckout: true }), version })
+    .values({
+      id: 'site',
+      value: JSON.stringify({ ...defaultSettings, paymentInstructions, guestCheckout: true, displayCurrencies: DEMO_DISPLAY_CURRENCIES }),
+      version,
+    })
     .execute();
   // A coupon to try in the confirm step (decision 220).
   await trx

@@ -53,6 +53,12 @@ describe('the demo shop', () => {
     }
   });
 
+  it('enables display currencies with plausible rates, read by anyone, signed in or not (decision 241)', async () => {
+    const settings = await api.call<SiteSettings>('GET', '/api/settings');
+    expect(settings.body.displayCurrencies?.map((currency) => currency.code)).toEqual(['EUR', 'GBP', 'BDT']);
+    for (const currency of settings.body.displayCurrencies ?? []) expect(currency.rate).toBeGreaterThan(0);
+  });
+
   it('has a service of each delivery kind, and stock for those that keep it', async () => {
     const services = (await api.call<Service[]>('GET', '/api/services')).body;
     const kinds = new Set(services.map((service) => service.deliveryKind ?? 'account'));

@@ -12,6 +12,7 @@ import { useDismiss } from '../components/use-dismiss.ts';
 import { useSignOut } from '../components/use-sign-out.ts';
 import { useCurrentUser, useSettings } from '../db/device-hooks.ts';
 import { useAuth } from '../lib/auth.tsx';
+import { DisplayCurrencySelect } from '../lib/display-currency-select.tsx';
 import { returnPath, signInHref } from '../lib/return-path.ts';
 
 /** The customer's bell reads the device's tickets (Dexie): loaded in the browser only, so the server render of the public pages stays free of it (decision 150). */
@@ -73,6 +74,8 @@ export function PublicLayout() {
             Contact
           </Link>
         </nav>
+        {/* Where a phone's visitor looks for it, on every storefront screen (decision 241). */}
+        <DisplayCurrencySelect enabled={settings.displayCurrencies} />
         <p>
           © {new Date().getFullYear()} {settings.brandName}. All rights reserved.
         </p>

@@ -11,6 +11,7 @@ import { usePendingIds, useSettings, useUserDb } from '../../db/hooks.ts';
 import { newestOrdersOf } from '../../db/local-db.ts';
 import { requestSync } from '../../db/sync-engine.ts';
 import { useAuth, type SignedInUser } from '../../lib/auth.tsx';
+import { useDisplayCurrency } from '../../lib/display-currency.ts';
 import { useGoBack } from '../../lib/use-go-back.ts';
 import { OrderCard } from './order-card.tsx';
 import { useEnabledRails } from './rail-payment.tsx';
@@ -100,6 +101,7 @@ function OrderList({
   rails: PaymentRail[];
   onShowMore: () => void;
 }) {
+  const currency = useDisplayCurrency(settings.displayCurrencies);
   return (
     <>
       <ul className="space-y-6">
@@ -113,6 +115,7 @@ function OrderList({
               paymentInstructions={settings.paymentInstructions}
               userId={userId}
               rails={rails}
+              currency={currency}
             />
           </li>
         ))}

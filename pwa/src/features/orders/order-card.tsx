@@ -1,9 +1,12 @@
+import type { DisplayCurrency } from '../../../../edge-api/src/contract/currencies.ts';
 import type { Order } from '../../../../edge-api/src/contract/orders.ts';
 import { Link } from 'react-router-dom';
 import { ExternalLink } from '../../components/external-link.tsx';
 import { logReveal } from '../../db/mutations.ts';
 import { deliveryTimeLabel } from '../../lib/catalog.ts';
 import { deviceId, deviceLabel } from '../../lib/device-identity.ts';
+import { inlinePrice } from '../../lib/display-currency.ts';
+import { DisplayPrice } from '../../lib/display-currency-price.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import {
   chatLinkWithMessage,
@@ -52,6 +55,8 @@ export interface OrderCardProps {
   userId?: string;
   /** The payment rails the shop switched on, offered on the customer's unpaid orders. */
   rails?: PaymentRail[];
+  /** The customer's display currency (decision 241): prices shown approximately in it; null or absent: USD. */
+  currency?: DisplayCurrency | null;
 }
 
 /** The order's id, dates and delivery time; `noDelivery` says why no delivery is to be expected. */
@@ -85,7 +90,7 @@ function OrderFacts({ order, noDelivery }: { order: Order; noDelivery: string | 
   );
 }
 
-export function OrderCard({ order, providerChatUrl, waitingToSync, syncError, paymentInstructions = [], userId, rails }: OrderCardProps) {
+export function OrderCard({ order, providerChatUrl, waitingToSync, syncError, paymentInstructions = [], userId, rails, currency = null }: OrderCardProps) {
   const orderStatus = normalizeOrderStatus(order.orderStatus);
   const paymentStatus = normalizePaymentStatus(order.paymentStatus);
   const needsPayment = paymentStatus === 'pending' && orderStatus !== 'cancelled';
@@ -100,11 +105,15 @@ export function OrderCard({ order, providerChatUrl, waitingToSync, syncError, pa
           <div className="min-w-0 flex-1">
             <div className="flex flex-wrap items-start justify-between gap-2">
               <h2 className="card-title text-xl">{order.title}</h2>
-              <p className="text-xl font-extrabold whitespace-nowrap">
-                ${order.price} <span className="text-sm font-semibold">USD</span>
-              </p>
+              <DisplayPrice
+                price={order.price}
+                currency={currency}
+                wrapperClassName="text-right"
+                className="text-xl font-extrabold whitespace-nowrap"
+                unitClassName="text-sm font-semibold"
+              />
             </div>
-            {order.coupon && <CouponLine coupon={order.coupon} />}
+            {order.coupon && <CouponLine coupon={order.coupon} currency={currency} />}
             <div className="mt-2 flex flex-wrap gap-2">
               <span className={`badge ${orderBadge[orderStatus]}`}>{orderStatusLabel(orderStatus)}</span>
               <span className={`badge ${paymentBadge[paymentStatus]}`}>{paymentStatusLabel(paymentStatus)}</span>
@@ -136,7 +145,7 @@ export function OrderCard({ order, providerChatUrl, waitingToSync, syncError, pa
 
         <OrderNote note={order.note} />
         <RailPayment order={order} userId={userId} rails={rails} />
-        <OrderPayment order={order} paymentInstructions={paymentInstructions} providerChatUrl={providerChatUrl} userId={userId} />
+        <OrderPayment order={order} paymentInstructions={paymentInstructions} providerChatUrl={providerChatUrl} userId={userId} currency={currency} />
         <AfterSalesPanel order={order} />
         {userId && order.userId === userId && (
           <Link to={`/support?order=${order.id}`} className="btn btn-outline btn-sm self-start">
@@ -168,10 +177,10 @@ export function OrderCard({ order, providerChatUrl, waitingToSync, syncError, pa
 }
 
 /** What a coupon took off the list price (decision 220), on the customer's card and the staff list. */
-export function CouponLine({ coupon }: { coupon: NonNullable<Order['coupon']> }) {
+export function CouponLine({ coupon, currency = null }: { coupon: NonNullable<Order['coupon']>; currency?: DisplayCurrency | null }) {
   return (
     <p className="text-sm">
-      Coupon {coupon.code}: ${coupon.discount} off the list price of ${coupon.listPrice}
+      Coupon {coupon.code}: {inlinePrice(coupon.discount, currency)} off the list price of {inlinePrice(coupon.listPrice, currency)}
     </p>
   );
 }

@@ -1,6 +1,7 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { ExternalLink } from '../../components/external-link.tsx';
 import { TRANSACTION_ID_MAX } from '../../../../edge-api/src/contract/order-requests.ts';
+import type { DisplayCurrency } from '../../../../edge-api/src/contract/currencies.ts';
 import { acceptsPaymentProof, isCancellable, type Order } from '../../../../edge-api/src/contract/orders.ts';
 import { instructionsFor, type PaymentInstructions } from '../../../../edge-api/src/contract/settings.ts';
 import { uploadLimitMegabytes } from '../../../../edge-api/src/contract/uploads.ts';
@@ -10,6 +11,7 @@ import { useToast } from '../../components/toast.tsx';
 import { cancelOrder, sendPaymentProof } from '../../db/mutations.ts';
 import { serverOutcome } from '../../db/server-outcome.ts';
 import { paymentMethodName } from '../../lib/catalog.ts';
+import { AmountDue } from '../../lib/display-currency-price.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { checkImageFile, convertHeicToJpeg, IMAGE_FILE_ACCEPT, imageFileHint, isHeicFile } from '../../lib/image-upload.ts';
 import { chatLinkWithMessage, paymentMessage, shortOrderId } from '../../lib/order-rules.ts';
@@ -45,11 +47,14 @@ export function OrderPayment({
   paymentInstructions,
   providerChatUrl,
   userId,
+  currency = null,
 }: {
   order: Order;
   paymentInstructions: PaymentInstructions[];
   providerChatUrl: string;
   userId?: string;
+  /** The customer's display currency: the amount due stays in USD, this only for reference (decision 241). */
+  currency?: DisplayCurrency | null;
 }) {
   const unpaid = (order.paymentStatus === 'pending' || order.paymentStatus === 'failed') && order.orderStatus !== 'cancelled';
   if (!unpaid) return null;
@@ -67,6 +72,7 @@ export function OrderPayment({
           </span>
         </div>
       )}
+      <AmountDue price={order.price} currency={currency} />
       {method && (
         <div>
           <h3 className="mb-2 font-semibold">How to pay with {paymentMethodName(method)}</h3>

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { ORDER_TOKEN_HEADER, type GuestOrderState } from '../../../../edge-api/src/contract/guest-orders.ts';
+import { formatDisplayPrice } from '../../../../edge-api/src/contract/currencies.ts';
 import { instructionsFor } from '../../../../edge-api/src/contract/settings.ts';
 import { LoadingState } from '../../components/page-state.tsx';
 import { PaymentInstructionsBox } from '../../components/payment-instructions.tsx';
@@ -8,6 +9,7 @@ import { usePageTitle } from '../../components/page-title.ts';
 import { useSettings } from '../../db/hooks.ts';
 import { api, unwrap } from '../../lib/api-client.ts';
 import { paymentMethodName } from '../../lib/catalog.ts';
+import { useDisplayCurrency } from '../../lib/display-currency.ts';
 import { guestOrderToken } from '../../lib/guest-order-tokens.ts';
 
 const REFRESH_MS = 30_000;
@@ -23,6 +25,7 @@ export function OrderStatusPage() {
   const { id = '' } = useParams();
   const kept = guestOrderToken(id);
   const settings = useSettings();
+  const currency = useDisplayCurrency(settings.displayCurrencies);
   const [state, setState] = useState<GuestOrderState | 'missing' | null>(kept ? null : 'missing');
 
   useEffect(() => {
@@ -57,7 +60,8 @@ export function OrderStatusPage() {
           <dl className="grid gap-2 rounded-box bg-base-200 p-4">
             {[
               ['Service', state.title],
-              ['Amount due', `$${state.price} USD`],
+              // Always what is due in USD; a display currency only for reference (decision 241).
+              ['Amount due', currency ? `$${state.price} USD (${formatDisplayPrice(state.price, currency)} for reference)` : `$${state.price} USD`],
               ['Payment method', state.paymentMethod ? paymentMethodName(state.paymentMethod) : 'Not chosen'],
               ['Payment', label(state.paymentStatus)],
               ['Order', label(state.orderStatus)],

@@ -14,6 +14,7 @@ import { authCallback } from '../../lib/supabase.ts';
 import type { UserDb } from '../../db/local-db.ts';
 import { VaultCard } from '../../components/vault-card.tsx';
 import { ChangeEmailCard, ChangePasswordCard, EditProfileCard, OtherDevicesCard, saveProfile } from './account-settings.tsx';
+import { CurrencyCard } from './currency-card.tsx';
 import { NotificationsCard } from './notifications-card.tsx';
 
 export const STALE_NOTICE = 'Showing the copy saved on this device: the server could not be reached, so it may be out of date.';
@@ -220,6 +221,7 @@ function ProfileView({ user, userDb, notice }: { user: User; userDb: UserDb | nu
           </section>
 
           <EditProfileCard key={user.uid} user={user} userDb={userDb} />
+          <CurrencyCard />
           <ChangePasswordCard />
           <ChangeEmailCard currentEmail={user.email} />
           <OtherDevicesCard />

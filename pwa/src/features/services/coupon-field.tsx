@@ -1,14 +1,16 @@
 import { useId, useState } from 'react';
 import type { CouponQuote } from '../../../../edge-api/src/contract/coupons.ts';
+import type { DisplayCurrency } from '../../../../edge-api/src/contract/currencies.ts';
 import { useSyncStatus } from '../../db/sync-status.ts';
 import { api, unwrap } from '../../lib/api-client.ts';
+import { inlinePrice } from '../../lib/display-currency.ts';
 import { couponRefusal } from './coupon-refusal.ts';
 
-function AppliedCoupon({ applied, onRemove }: { applied: CouponQuote; onRemove: () => void }) {
+function AppliedCoupon({ applied, onRemove, currency }: { applied: CouponQuote; onRemove: () => void; currency: DisplayCurrency | null }) {
   return (
     <div className="flex flex-wrap items-center justify-between gap-2 rounded-box border border-success p-3 text-sm" role="status">
       <span>
-        Coupon <strong>{applied.code}</strong>: ${applied.discount} off.
+        Coupon <strong>{applied.code}</strong>: {inlinePrice(applied.discount, currency)} off.
       </span>
       <button type="button" className="btn btn-sm" onClick={onRemove} aria-label={`Remove coupon ${applied.code}`}>
         Remove
@@ -51,18 +53,21 @@ export function CouponField({
   quantity = 1,
   applied,
   onApplied,
+  currency = null,
 }: {
   productId: string;
   /** The quantity ordered (decision 178): the coupon applies to that quantity's total. */
   quantity?: number;
   applied: CouponQuote | null;
   onApplied: (quote: CouponQuote | null) => void;
+  /** The customer's display currency (decision 241). */
+  currency?: DisplayCurrency | null;
 }) {
   const id = useId();
   const { online } = useSyncStatus();
   const { code, type, error, checking, apply } = useCouponCheck(productId, quantity, onApplied);
 
-  if (applied) return <AppliedCoupon applied={applied} onRemove={() => onApplied(null)} />;
+  if (applied) return <AppliedCoupon applied={applied} onRemove={() => onApplied(null)} currency={currency} />;
   const describedBy = [`${id}-hint`, error ? `${id}-error` : ''].filter(Boolean).join(' ');
   return (
     <div>

@@ -1,12 +1,15 @@
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { ORDER_NOTE_MAX } from '../../../../edge-api/src/contract/order-requests.ts';
 import type { CouponQuote } from '../../../../edge-api/src/contract/coupons.ts';
+import type { DisplayCurrency } from '../../../../edge-api/src/contract/currencies.ts';
 import type { PriceQuote } from '../../../../edge-api/src/contract/pricing.ts';
 import type { Service } from '../../../../edge-api/src/contract/services.ts';
 import { instructionsFor, type SiteSettings } from '../../../../edge-api/src/contract/settings.ts';
 import { ModalDialog } from '../../components/modal-dialog.tsx';
 import { PaymentInstructionsBox } from '../../components/payment-instructions.tsx';
 import { deliveryTimeLabel, paymentMethodName } from '../../lib/catalog.ts';
+import { useDisplayCurrency } from '../../lib/display-currency.ts';
+import { StruckPrice } from '../../lib/display-currency-price.tsx';
 import { expectedDelivery, formatExpectedDelivery } from '../../lib/order-rules.ts';
 import { CouponField } from './coupon-field.tsx';
 import { PaymentMethodSymbol } from './payment-methods.tsx';
@@ -31,28 +34,24 @@ export interface OrderChoice {
   quantity?: number;
 }
 
-/** The price row: the list price struck when a tier, the customer's own price or a coupon lowered it. */
-function PriceRow({ service, quote, quantity, coupon }: { service: Service; quote: PriceQuote | null; quantity: number; coupon: CouponQuote | null }) {
+type PriceProps = { service: Service; quote: PriceQuote | null; quantity: number; coupon: CouponQuote | null; currency: DisplayCurrency | null };
+
+/** The price row: the list price struck when a tier, the customer's own price or a coupon lowered it; approximate in a display currency. */
+function PriceRow({ service, quote, quantity, coupon, currency }: PriceProps) {
   const current = quote && quote.quantity === quantity && quote.total !== null ? quote : null;
   if (quantity > 1 && !current) return <>Working out the price…</>;
   const list = current && (quantity > 1 || current.rule !== 'list') ? current.listTotal! : service.price;
   const before = current && (quantity > 1 || current.rule !== 'list') ? current.total! : service.price;
   const charged = coupon ? coupon.price : before;
-  return charged === list ? (
-    <>${list} USD</>
-  ) : (
-    <>
-      <s className="mr-2 font-normal">${list}</s>${charged} USD
-    </>
-  );
+  return <StruckPrice list={list} charged={charged} currency={currency} />;
 }
 
-function OrderSummary({ service, quote, quantity, coupon }: { service: Service; quote: PriceQuote | null; quantity: number; coupon: CouponQuote | null }) {
+function OrderSummary({ service, quote, quantity, coupon, currency }: PriceProps) {
   const delivery = deliveryTimeLabel(service.deliveryTime);
   const expected = formatExpectedDelivery(expectedDelivery(new Date().toISOString(), service.deliveryTime));
   const rows: [string, ReactNode][] = [
     ['Service', quantity > 1 ? `${service.title} × ${quantity}` : service.title],
-    [quantity > 1 ? 'Total' : 'Price', <PriceRow key="price" service={service} quote={quote} quantity={quantity} coupon={coupon} />],
+    [quantity > 1 ? 'Total' : 'Price', <PriceRow key="price" service={service} quote={quote} quantity={quantity} coupon={coupon} currency={currency} />],
     ['Delivery Time', delivery || 'Not specified'],
     ['Expected Delivery', expected],
   ];
@@ -247,12 +246,13 @@ export function OrderConfirmDialog({ service, settings, placing, error, onConfir
     if (choice) onConfirm(choice);
   };
   const { quote } = form.quantity;
+  const currency = useDisplayCurrency(settings.displayCurrencies);
 
   return (
     <ModalDialog title="Confirm your order" onClose={onClose} busy={placing} className="max-w-2xl">
       <form noValidate onSubmit={submit} className="space-y-5" aria-busy={placing}>
-        <OrderSummary service={service} quote={quote} quantity={form.quantity.value} coupon={form.coupon.value} />
-        {offeredByQuantity(quote) && <QuantityField quantity={form.quantity.value} quote={quote} onChange={form.quantity.set} />}
+        <OrderSummary service={service} quote={quote} quantity={form.quantity.value} coupon={form.coupon.value} currency={currency} />
+        {offeredByQuantity(quote) && <QuantityField quantity={form.quantity.value} quote={quote} onChange={form.quantity.set} currency={currency} />}
         {form.quantity.failedAt !== null && (
           <p role="status" className="alert alert-warning text-sm">
             {quoteFailed(form.quantity.failedAt)}
@@ -261,7 +261,7 @@ export function OrderConfirmDialog({ service, settings, placing, error, onConfir
         {guest ? (
           <GuestEmailField id={id} email={form.email.value} error={form.email.error} onChange={form.email.set} />
         ) : (
-          <CouponField productId={service.id} quantity={form.quantity.value} applied={form.coupon.value} onApplied={form.coupon.set} />
+          <CouponField productId={service.id} quantity={form.quantity.value} applied={form.coupon.value} onApplied={form.coupon.set} currency={currency} />
         )}
         {service.paymentMethods.length > 0 && (
           <PaymentMethodFieldset id={id} service={service} settings={settings} method={form.method.value} onChange={form.method.set} />

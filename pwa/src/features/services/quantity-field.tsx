@@ -1,10 +1,13 @@
 import { useId } from 'react';
+import type { DisplayCurrency } from '../../../../edge-api/src/contract/currencies.ts';
 import type { PriceQuote } from '../../../../edge-api/src/contract/pricing.ts';
+import { inlinePrice } from '../../lib/display-currency.ts';
 
 export const QUANTITY_MAX = 10_000;
 
-/** The tier line of the confirm step: "5 or more: $9.00 each". */
-export const tierText = (tier: PriceQuote['tiers'][number]) => `${tier.minQuantity} or more: $${tier.unitPrice} each`;
+/** The tier line of the confirm step: "5 or more: $9.00 each" (in a display currency, "≈ €8.28 ($9.00)"). */
+export const tierText = (tier: PriceQuote['tiers'][number], currency: DisplayCurrency | null = null) =>
+  `${tier.minQuantity} or more: ${inlinePrice(tier.unitPrice, currency)} each`;
 
 /** Why this unit price: a tier, the customer's own price, or the list. */
 export function unitPriceReason(quote: PriceQuote): string {
@@ -17,7 +20,17 @@ export function unitPriceReason(quote: PriceQuote): string {
  * How many of a service sold by quantity (issue 32 item 3): the tiers the shop set, and the unit price and
  * total the server quoted for the quantity typed, before ordering.
  */
-export function QuantityField({ quantity, quote, onChange }: { quantity: number; quote: PriceQuote; onChange: (quantity: number) => void }) {
+export function QuantityField({
+  quantity,
+  quote,
+  onChange,
+  currency = null,
+}: {
+  quantity: number;
+  quote: PriceQuote;
+  onChange: (quantity: number) => void;
+  currency?: DisplayCurrency | null;
+}) {
   const id = useId();
   const set = (value: number) => onChange(Math.min(QUANTITY_MAX, Math.max(1, Math.floor(value) || 1)));
   return (
@@ -51,10 +64,12 @@ export function QuantityField({ quantity, quote, onChange }: { quantity: number;
         </button>
       </div>
       <p id={`${id}-tiers`} className="mt-1 text-xs">
-        Buy more, pay less: {quote.tiers.map(tierText).join(' · ')}.
+        Buy more, pay less: {quote.tiers.map((tier) => tierText(tier, currency)).join(' · ')}.
       </p>
       <p id={`${id}-unit`} className="mt-1 text-sm" aria-live="polite">
-        {quote.quantity === quantity && quote.unitPrice ? `$${quote.unitPrice} each (${unitPriceReason(quote)})` : 'Working out the price…'}
+        {quote.quantity === quantity && quote.unitPrice
+          ? `${inlinePrice(quote.unitPrice, currency)} each (${unitPriceReason(quote)})`
+          : 'Working out the price…'}
       </p>
     </div>
   );

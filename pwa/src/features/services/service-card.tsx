@@ -1,11 +1,23 @@
 import { memo } from 'react';
 import { Link } from 'react-router-dom';
+import type { DisplayCurrency } from '../../../../edge-api/src/contract/currencies.ts';
 import type { Service } from '../../../../edge-api/src/contract/services.ts';
 import { CheckIcon } from '../../components/line-icon.tsx';
 import { categoryLabel } from '../../lib/catalog.ts';
+import { DisplayPrice } from '../../lib/display-currency-price.tsx';
 
 /** A card renders again only for another service object (usePublicServices keeps the same ones while nothing changed). */
-export const ServiceCard = memo(function ServiceCard({ service }: { service: Service }) {
+export const ServiceCard = memo(function ServiceCard({
+  service,
+  currency = null,
+  reservePriceLine = false,
+}: {
+  service: Service;
+  /** The customer's display currency (decision 241); null: USD. */
+  currency?: DisplayCurrency | null;
+  /** Keep room for the USD line under a converted price, so the converted price replaces the server's without a shift. */
+  reservePriceLine?: boolean;
+}) {
   return (
     <article className="card h-full overflow-hidden border border-base-300 bg-base-100 shadow-sm transition hover:shadow-lg">
       <figure className="relative aspect-video bg-base-200">
@@ -37,9 +49,13 @@ export const ServiceCard = memo(function ServiceCard({ service }: { service: Ser
           </ul>
         )}
         <div className="mt-auto flex items-center justify-between gap-2 pt-2">
-          <p className="text-2xl font-extrabold">
-            ${service.price} <span className="text-sm font-semibold">USD</span>
-          </p>
+          <DisplayPrice
+            price={service.price}
+            currency={currency}
+            className="text-2xl font-extrabold"
+            unitClassName="text-sm font-semibold"
+            reserveLine={reservePriceLine}
+          />
           <Link to={`/service-details/${service.id}`} className="btn btn-primary btn-sm" aria-label={`View Details: ${service.title}`}>
             View Details
           </Link>

@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { ExternalLink } from '../../components/external-link.tsx';
 import { Navigate, useLocation, useParams } from 'react-router-dom';
+import type { DisplayCurrency } from '../../../../edge-api/src/contract/currencies.ts';
 import type { Service } from '../../../../edge-api/src/contract/services.ts';
 import { BottomBar } from '../../components/bottom-bar.tsx';
 import { CheckIcon } from '../../components/line-icon.tsx';
@@ -10,6 +11,8 @@ import { useSettings } from '../../db/hooks.ts';
 import { requestSync } from '../../db/sync-engine.ts';
 import { useAuth } from '../../lib/auth.tsx';
 import { categoryLabel, deliveryTimeLabel, paymentMethodName } from '../../lib/catalog.ts';
+import { useDisplayCurrency } from '../../lib/display-currency.ts';
+import { DisplayPrice } from '../../lib/display-currency-price.tsx';
 import { shortServiceId } from '../../lib/order-rules.ts';
 import { useGoBack } from '../../lib/use-go-back.ts';
 import { OrderConfirmDialog } from './order-confirm-dialog.tsx';
@@ -150,8 +153,10 @@ function OrderAside({
   providerChatUrl,
   orderButton,
   error,
+  currency,
 }: {
   service: Service;
+  currency: DisplayCurrency | null;
   delivery: string;
   providerChatUrl: string;
   orderButton: ReactNode;
@@ -162,9 +167,7 @@ function OrderAside({
       <div className="card border border-base-300 bg-base-100 shadow-md">
         <div className="card-body gap-4">
           <p className="text-sm font-semibold">Starting From</p>
-          <p className="text-4xl font-extrabold">
-            ${service.price} <span className="text-lg font-semibold">USD</span>
-          </p>
+          <DisplayPrice price={service.price} currency={currency} className="text-4xl font-extrabold" unitClassName="text-lg font-semibold" />
           {/* Below 1024px the order button is in the bar at the bottom of the screen. */}
           {orderButton}
           {error && (
@@ -208,6 +211,7 @@ function OrderAside({
 
 function ServiceView({ service, userId, onBack }: { service: Service; userId: string | null; onBack: () => void }) {
   const settings = useSettings();
+  const currency = useDisplayCurrency(settings.displayCurrencies);
   const signedIn = usePlaceOrder();
   const guest = useGuestOrder();
   const { placing, error } = userId ? signedIn : guest;
@@ -238,6 +242,7 @@ function ServiceView({ service, userId, onBack }: { service: Service; userId: st
           providerChatUrl={settings.providerChatUrl}
           orderButton={orderButton('btn-lg max-lg:hidden')}
           error={error}
+          currency={currency}
         />
       </div>
 
@@ -260,10 +265,10 @@ function ServiceView({ service, userId, onBack }: { service: Service; userId: st
           </p>
         )}
         <div className="flex items-center justify-between gap-3">
-          <p className="min-w-0">
+          <div className="min-w-0">
             <span className="block text-xs font-semibold">Starting From</span>
-            <span className="text-2xl font-extrabold">${service.price}</span> <span className="text-sm font-semibold">USD</span>
-          </p>
+            <DisplayPrice price={service.price} currency={currency} className="text-2xl font-extrabold" unitClassName="text-sm font-semibold" />
+          </div>
           {orderButton('shrink-0')}
         </div>
       </BottomBar>

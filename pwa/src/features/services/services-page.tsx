@@ -3,7 +3,9 @@ import { Link, useSearchParams } from 'react-router-dom';
 import { SearchIcon } from '../../components/icons.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../../components/page-state.tsx';
 import { usePageTitle } from '../../components/page-title.ts';
+import { useSettings } from '../../db/device-hooks.ts';
 import { categoryKey } from '../../lib/catalog.ts';
+import { useDisplayCurrency } from '../../lib/display-currency.ts';
 import { ALL_CATEGORIES, filterServices } from '../../lib/service-search.ts';
 import { ServiceCard } from './service-card.tsx';
 import { categoryTabs } from './service-filters.ts';
@@ -58,6 +60,8 @@ export function ServicesPage() {
   const activeCategory = tabs.some((tab) => tab.key === category) ? category : ALL_CATEGORIES;
   const shown = useMemo(() => filterServices(all, query, activeCategory), [all, activeCategory, query]);
   const searching = query.trim() !== '';
+  const { displayCurrencies } = useSettings();
+  const currency = useDisplayCurrency(displayCurrencies);
 
   const toggleSearch = () => {
     if (searchOpen) setQuery('');
@@ -111,7 +115,7 @@ export function ServicesPage() {
             <ul className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
               {shown.map((service) => (
                 <li key={service.id}>
-                  <ServiceCard service={service} />
+                  <ServiceCard service={service} currency={currency} reservePriceLine={(displayCurrencies ?? []).length > 0} />
                 </li>
               ))}
             </ul>

@@ -13,6 +13,7 @@ import { api, unwrap } from '../../lib/api-client.ts';
 import { hasCode, isApiAnswer } from '../../lib/app-error.ts';
 import { useAuthorization } from '../../lib/authorization.tsx';
 import { checkWith, problemsFromAnswer, type FieldProblems } from '../../lib/form-problems.ts';
+import { DisplayCurrenciesSection } from './display-currencies-editor.tsx';
 import { PaymentInstructionsEditor } from './payment-instructions-editor.tsx';
 import { useFieldKit } from './settings-field-kit.tsx';
 import { OrderingSection } from './ordering-section.tsx';
@@ -164,6 +165,7 @@ function SettingsForm({ initial, fromDevice, onReload }: { initial: SiteSettings
         <SocialLinksSection {...sections} />
         <StockSection {...sections} />
         <OrderingSection {...sections} />
+        <DisplayCurrenciesSection {...sections} errors={errors} setErrors={setErrors} />
         <WalletsSection {...sections} errors={errors} setErrors={setErrors} />
         <PaymentInstructionsEditor
           list={settings.paymentInstructions ?? []}
