@@ -27,6 +27,10 @@ describe('isPublicAddress', () => {
     '::ffff:7f00:1',
     '64:ff9b::a00:1',
     '2001:db8::1',
+    // 6to4 of 127.0.0.1 and 10.0.0.1, and Teredo (the attacker's pass of issue 30 got these through).
+    '2002:7f00:1::',
+    '2002:a00:1::1',
+    '2001:0:4136:e378:8000:63bf:3fff:fdd2',
     '::127.0.0.1',
     'not an address',
     '1.2.3',
@@ -35,9 +39,12 @@ describe('isPublicAddress', () => {
     expect(isPublicAddress(address)).toBe(false);
   });
 
-  it.each(['93.184.215.14', '8.8.8.8', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8', '64:ff9b::808:808'])('takes %s', (address) => {
-    expect(isPublicAddress(address)).toBe(true);
-  });
+  it.each(['93.184.215.14', '8.8.8.8', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8', '64:ff9b::808:808', '2002:808:808::1'])(
+    'takes %s',
+    (address) => {
+      expect(isPublicAddress(address)).toBe(true);
+    },
+  );
 
   it('tells IP literals in a URL hostname from names', () => {
     expect(ipLiteral('[::1]')).toBe('::1');

@@ -2,7 +2,8 @@
  * Whether an address is on the public internet (decision 174): a webhook is never posted to this server's
  * own machine, its network or a cloud's metadata service. Refused: unspecified, loopback, private (RFC
  * 1918), shared (100.64/10), link-local, unique-local (fc00::/7), multicast, documentation and reserved
- * ranges; an IPv4 address inside IPv6 (::ffff:a.b.c.d, 64:ff9b::/96) is judged as that IPv4 address.
+ * ranges, and Teredo (2001::/32, whose IPv4 end is hidden); an IPv4 address inside IPv6 (::ffff:a.b.c.d,
+ * 64:ff9b::/96 NAT64, 2002::/16 6to4) is judged as that IPv4 address.
  */
 
 const V4_BLOCKED: [number, number][] = [
@@ -57,6 +58,8 @@ function publicV6(g: number[]): boolean {
   if (g.slice(0, 5).every((x) => x === 0) && g[5] === 0xffff) return embedded(g[6]!, g[7]!); // ::ffff:a.b.c.d
   if (g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((x) => x === 0)) return embedded(g[6]!, g[7]!); // NAT64
   const first = g[0]!;
+  if (first === 0x2002) return embedded(g[1]!, g[2]!); // 6to4: 2002:a.b.c.d::/48 reaches that IPv4 address
+  if (first === 0x2001 && g[1] === 0) return false; // 2001::/32 Teredo: tunnels to an IPv4 address it hides
   if ((first & 0xfe00) === 0xfc00) return false; // fc00::/7 unique-local
   if ((first & 0xffc0) === 0xfe80) return false; // fe80::/10 link-local
   if ((first & 0xffc0) === 0xfec0) return false; // fec0::/10 old site-local
