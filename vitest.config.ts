@@ -20,6 +20,8 @@ const PROCESS_TESTS = [
   'edge-api/src/node-server.test.ts',
   'edge-api/src/node-staff-reveals.test.ts',
   'edge-api/src/metrics/metrics.test.ts',
+  // Runs the TypeScript compiler over seeded files under each runtime's project (decision 244): seconds of CPU.
+  'edge-api/src/runtime-boundaries.test.ts',
 ];
 
 /** Every project: a request outside the test's own servers fails the test (issue 34 item 5). */
