@@ -1,26 +1,23 @@
 import { describe, expect, it } from 'vitest';
+import { FORMULA_CELL, spreadsheetCells } from '../testing/spreadsheet-cells.ts';
 import { csvField } from './csv.ts';
 
-/** The cells a spreadsheet would make of one line, splitting on `separator` outside quotes. */
-function cells(line: string, separator: string): string[] {
-  const out: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const ch = line[i]!;
-    if (quoted && ch === '"' && line[i + 1] === '"') {
-      cell += '"';
-      i++;
-    } else if (ch === '"') quoted = !quoted;
-    else if (ch === separator && !quoted) {
-      out.push(cell);
-      cell = '';
-    } else cell += ch;
-  }
-  return [...out, cell];
-}
-
-const formula = /^\s*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20\t\r]/;
+/** The attacker's payloads (issue 30 item 5): a `;` or tab locale makes the piece after it a cell of its own. */
+const hostile = [
+  "Bob;=cmd|'/C calc'!A0;",
+  'Al;=1+1;',
+  "Ann;=cmd|'/C calc'!A0;",
+  'a;=HYPERLINK("http://x","y")',
+  'a,=1+1',
+  'a\t=1+1',
+  'a\t\t+1',
+  'name\n=cmd',
+  'name\r\n@x',
+  'say "hi";@x',
+  'x; "=1+1"',
+  'x;""-2',
+  '\uFF1D1;\uFF0B2',
+];
 
 describe('csvField', () => {
   it('leaves plain text as it is', () => {
@@ -33,16 +30,23 @@ describe('csvField', () => {
       expect(csvField(value).replace(/^"/, '')).toMatch(/^'/);
   });
 
-  it('never lets a part of a value start a cell of its own, with a comma, semicolon or tab as the separator', () => {
-    const hostile = ['a;=HYPERLINK("http://x","y")', 'a,=1+1', 'a\t=1+1', 'name\n=cmd', 'say "hi";@x'];
+  it('never lets a part of a value start a formula cell, with a comma, semicolon or tab as the separator', () => {
     for (const separator of [',', ';', '\t']) {
       for (const value of hostile) {
-        const line = ['first', csvField(value), 'last'].join(separator);
-        const parsed = cells(line, separator);
-        expect(parsed, `${JSON.stringify(value)} with ${JSON.stringify(separator)}`).toHaveLength(3);
-        expect(parsed[1]).toBe(value);
-        for (const cell of parsed) expect(cell).not.toMatch(formula);
+        const line = ['first', '15', csvField(value), 'last@x.test', 'pending'].join(',');
+        for (const cell of spreadsheetCells(line, separator))
+          expect(cell, `${JSON.stringify(value)} split on ${JSON.stringify(separator)}`).not.toMatch(FORMULA_CELL);
       }
     }
+  });
+
+  it('keeps the value in one cell for a comma reader, apostrophes before formula pieces aside', () => {
+    for (const value of hostile) {
+      const cells = spreadsheetCells(['first', csvField(value), 'last'].join(','), ',');
+      expect(cells).toHaveLength(3);
+      expect(cells[1]!.replaceAll("'", '')).toBe(value.replaceAll("'", ''));
+    }
+    expect(csvField("Bob;=cmd|'/C calc'!A0;")).toBe(`"Bob;'=cmd|'/C calc'!A0;"`);
+    expect(csvField('Coffee; tea')).toBe('"Coffee; tea"');
   });
 });

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { nextVersion } from '../db/versions.ts';
 import type { ApiHarness, TestUser } from '../testing/api-harness.ts';
+import { FORMULA_CELL, spreadsheetCells } from '../testing/spreadsheet-cells.ts';
 import { errorPaths as paths, orderTestBench, random, type ErrorBody, type OrderFixtures } from '../testing/order-fixtures.ts';
 
 let api: ApiHarness, admin: TestUser, moderator: TestUser, customer: TestUser, orders: OrderFixtures;
@@ -69,6 +70,24 @@ describe('GET /api/admin/orders/export.csv', () => {
 
     const onlyPending = parseCsv((await api.call<string>('GET', `/api/admin/orders/export.csv?search=${mark}&paymentStatus=pending`, { user: admin })).body);
     expect(onlyPending.slice(1).map((r) => r[0])).toEqual([tricky]);
+  });
+
+  it('lets no display name start a formula cell when a spreadsheet splits on ; or tab (issue 30 item 5)', async () => {
+    const mark = `Semi${random()}`;
+    for (const name of ["Bob;=cmd|'/C calc'!A0;", 'Al;=1+1;', 'Tab\t+1\t'])
+      await orders.seedOrder({ user: { id: crypto.randomUUID(), email: `semi-${random()}@shop.test`, name }, title: `Semi ${mark}`, price: '15' });
+    const exported = await api.call<string>('GET', `/api/admin/orders/export.csv?search=${mark}`, { user: admin });
+    expect(exported.status).toBe(200);
+    expect(
+      parseCsv(exported.body)
+        .slice(1)
+        .map((row) => row[5])
+        .sort(),
+    ).toEqual(["Al;'=1+1;", "Bob;'=cmd|'/C calc'!A0;", "Tab\t'+1\t"]);
+    for (const separator of [',', ';', '\t']) {
+      const formulas = spreadsheetCells(exported.body, separator).filter((cell) => FORMULA_CELL.test(cell));
+      expect(formulas, `split on ${JSON.stringify(separator)}`).toEqual([]);
+    }
   });
 
   it('exports every matching row across batches, in list order, even when many share a timestamp', async () => {

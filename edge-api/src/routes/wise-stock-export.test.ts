@@ -2,6 +2,7 @@ import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ImportResult } from '../contract/stock-batches.ts';
 import { createApiHarness, type ApiHarness, type TestUser } from '../testing/api-harness.ts';
+import { FORMULA_CELL, spreadsheetCells } from '../testing/spreadsheet-cells.ts';
 
 let api: ApiHarness;
 let admin: TestUser;
@@ -73,5 +74,21 @@ describe('exporting stock as CSV', () => {
     const { response, text } = await exportCsv('?passwords=true', moderator);
     expect(response.status).toBe(403);
     expect(text).not.toContain('Export#');
+  });
+
+  it('lets no name start a formula cell in a comma, semicolon or tab locale (issue 30 item 5)', async () => {
+    const name = "Ann;=cmd|'/C calc'!A0;";
+    const imported = await api.call<ImportResult>('POST', '/api/stock-batches', {
+      user: admin,
+      json: { label: 'Semicolon locale', text: ['email,password,name,notes', `semi@wise.test,Semi#1,"${name}",x;@SUM(A1)`].join('\n') },
+    });
+    expect(imported.status).toBe(201);
+    const { response, text } = await exportCsv();
+    expect(response.status).toBe(200);
+    expect(rowsOf(text).find((row) => row.email === 'semi@wise.test')?.name).toBe("Ann;'=cmd|'/C calc'!A0;");
+    for (const separator of [',', ';', '\t']) {
+      const formulas = spreadsheetCells(text, separator).filter((cell) => FORMULA_CELL.test(cell));
+      expect(formulas, `split on ${JSON.stringify(separator)}`).toEqual([]);
+    }
   });
 });
