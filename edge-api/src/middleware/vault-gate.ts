@@ -2,6 +2,7 @@ import { createMiddleware } from 'hono/factory';
 import { VAULT_ID_HEADER, VAULT_UNLOCK_HEADER } from '../contract/vaults.ts';
 import { sealerFor } from '../contract/vault-envelope.ts';
 import type { Deps } from '../deps.ts';
+import { badRequest } from '../errors.ts';
 import { checkUnlockToken, signedInFreshly } from '../db/vault-tokens.ts';
 import { runWithGate, type SecretGate } from '../lib/secret-gate.ts';
 import type { AppEnv } from './session.ts';
@@ -24,7 +25,10 @@ export function vaultGate(deps: Deps) {
       const named = c.req.header(VAULT_ID_HEADER);
       const vault = vaults.find((row) => row.id === named && row.destroyed_at === null);
       if (vault) {
-        const sealer = await sealerFor(vault.public_key);
+        // A key stored before registration checked it (issue 30, decision 246): a clear 400, never a 500.
+        const sealer = await sealerFor(vault.public_key).catch(() => {
+          throw badRequest(`${VAULT_ID_HEADER} names a vault whose public key does not import; turn the PIN lock off and on again`);
+        });
         return { kind: 'sealed', seal: (value) => sealer.seal(value), unlocked };
       }
       // A device without a vault of its own (another device of the account): the PIN's proof, or a sign-in of a

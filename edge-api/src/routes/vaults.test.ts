@@ -243,4 +243,29 @@ describe('another device of the account', () => {
       if (bench.api.mode === 'in-process') bench.api.deps.clock = () => new Date(Date.now() + 3600_000);
     }
   });
+
+  it('refuses a public key whose point is not on the curve, and answers 400, never 500, for one stored before (issue 30, decision 246)', async () => {
+    const { customer } = await customerWithDelivery();
+    const offCurve = { kty: 'EC', crv: 'P-256', x: 'AAAA', y: 'BBBB' };
+    const vault = await newVault();
+    const refused = await register(customer, { ...vault, body: { ...vault.body, publicKey: offCurve } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.message).toMatch(/^publicKey: must be a point on the P-256 curve/);
+    expect(await bench.api.db.selectFrom('device_vaults').select('id').where('id', '=', vault.id).executeTakeFirst()).toBeUndefined();
+
+    // One stored before registration checked keys: the owner's answers naming it say why, and hold no secret.
+    expect((await register(customer, vault)).status).toBe(201);
+    await bench.api.db
+      .updateTable('device_vaults')
+      .set({ public_key: JSON.stringify(offCurve) as unknown as JsonWebKey })
+      .where('id', '=', vault.id)
+      .execute();
+    const headers = { 'x-vault-id': vault.id };
+    const orders = await bench.api.call<ErrorBody>('GET', `/api/orders/user/${customer.id}`, { user: customer, headers });
+    const sync = await bench.api.call<ErrorBody>('GET', '/api/sync?scope=private', { user: customer, headers });
+    for (const answer of [orders, sync]) {
+      expect(answer.status).toBe(400);
+      expect(answer.body.error.message).toMatch(/x-vault-id names a vault whose public key does not import/);
+    }
+  });
 });
