@@ -5,6 +5,7 @@ import { nextVersion } from '../db/versions.ts';
 import type { Deps } from '../deps.ts';
 import { RateLimitedError } from '../errors.ts';
 import { createFixedWindowLimiter } from '../lib/rate-limit.ts';
+import { createSlidingWindowLimiter } from '../lib/sliding-window.ts';
 import { rateLimit, rateLimitSettings } from '../lib/rate-limit-settings.ts';
 
 /**
@@ -30,7 +31,6 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
  * names the window, so two processes crossing the threshold at once still write one.
  */
 async function warnAdmins(deps: Deps, user: UserRow, used: number, limit: number, windowEnd: Date): Promise<void> {
-  const until = windowEnd.toISOString().slice(11, 16);
   await deps.db.transaction().execute(async (trx) => {
     const version = await nextVersion(trx);
     const written = await notifyStaff(trx, version, {
@@ -38,7 +38,7 @@ async function warnAdmins(deps: Deps, user: UserRow, used: number, limit: number
       title: `${user.email} is reading many stock passwords`,
       body:
         `This ${user.user_role} has used ${used} of the ${plural(limit, 'password reveal')} allowed in 10 minutes (an export with passwords ` +
-        `uses them all); past that they are refused until ${until} UTC. If this is not expected, change their role in Users: it holds from their next request.`,
+        `uses them all); past that they are refused until their earliest reveal is 10 minutes old. If this is not expected, change their role in Users: it holds from their next request.`,
       dedupeKey: `reveal_budget:${user.id}:${windowEnd.getTime()}`,
     });
     if (!written) return;
@@ -47,16 +47,17 @@ async function warnAdmins(deps: Deps, user: UserRow, used: number, limit: number
 }
 
 /**
- * The staff's reveal budget (decision 160), counted in the database like every limit (decision 049). A
- * reveal costs 1; `cost` may be more (an export with passwords costs the whole budget), at most the whole
- * budget, so a window that starts afresh always takes it. From `warnAt(limit)` spent, admins are told
- * once per window. Past the budget: 429 `rate_limited` with Retry-After, nothing opened, and the first
+ * The staff's reveal budget (decision 160), counted in the database like every limit (decision 049), over
+ * any 10 minutes (a sliding log, decision 246: a clock window let twice the budget through across its edge),
+ * atomically, so parallel requests cannot overdraw it. A reveal costs 1; `cost` may be more (an export with
+ * passwords costs the whole budget), at most the whole budget, so 10 quiet minutes always take it. From
+ * `warnAt(limit)` spent, admins are told once per 10-minute clock window. Past the budget: 429 `rate_limited` with Retry-After, nothing opened, and the first
  * refusal of the window goes to the audit log (later ones do not, so a script asking on cannot flood it).
  */
 export function createStaffRevealGuard(deps: Deps) {
   const limit = rateLimit(deps.config.rateLimits, 'staffRevealsPer10Min');
   const window = { windowMs: WINDOW_MS, clock: deps.clock };
-  const budget = createFixedWindowLimiter({ db: deps.db, name: 'api.staff_reveals', limit, ...window });
+  const budget = createSlidingWindowLimiter({ db: deps.db, name: 'api.staff_reveals_sliding', limit, ...window });
   // Limits of 1, counted only when there is something to say: one warning and one refusal entry a window.
   const warned = createFixedWindowLimiter({ db: deps.db, name: 'api.staff_reveals_warned', limit: 1, ...window });
   const audited = createFixedWindowLimiter({ db: deps.db, name: 'api.staff_reveals_audited', limit: 1, ...window });

@@ -73,8 +73,8 @@ const notices = (user: TestUser) => api.call<NotificationList>('GET', '/api/noti
 const expectLimited = (answer: { status: number; headers: Headers; body: unknown }) => {
   expect(answer.status).toBe(429);
   expect((answer.body as ErrorBody).error.code).toBe('rate_limited');
-  // The window ends 599 seconds after this clock's time.
-  expect(answer.headers.get('retry-after')).toBe('599');
+  // Every reveal here is at the same (fake) moment: the budget comes back 10 minutes after it.
+  expect(answer.headers.get('retry-after')).toBe('600');
 };
 
 describe("the staff's reveal budget", () => {
@@ -101,7 +101,7 @@ describe("the staff's reveal budget", () => {
     const refusals = await auditOf(moderator, 'user.reveals_limited');
     expect(refusals).toHaveLength(1);
     expect(refusals[0]).toMatchObject({ actor_email: moderator.email, entity: 'user', entity_id: moderator.id });
-    expect(refusals[0]!.details).toEqual({ role: 'moderator', route: 'POST /api/wise-stocks/:id/reveal', limit: LIMIT, retryAfterSeconds: 599 });
+    expect(refusals[0]!.details).toEqual({ role: 'moderator', route: 'POST /api/wise-stocks/:id/reveal', limit: LIMIT, retryAfterSeconds: 600 });
     expect(JSON.stringify(refusals)).not.toMatch(/Budget-Pass/);
   });
 
@@ -169,5 +169,33 @@ describe("the staff's reveal budget", () => {
     const warnings = await warningsAbout(admin);
     expect(warnings).toHaveLength(2);
     expect(warnings[1]!.body).toContain('This admin has used 5 of the 5 password reveals');
+  });
+
+  it('holds over any 10 minutes, not per clock window: a burst across the window edge gets no second budget (decision 246)', async () => {
+    const reader = await api.createUser('moderator');
+    const before = windowStart + 4 * WINDOW_MS - 5_000;
+    vi.setSystemTime(before);
+    for (const stock of stocks.slice(0, LIMIT)) expect((await reveal(reader, stock.id)).status).toBe(200);
+    // Ten seconds later a new clock window has begun; the budget has not.
+    vi.setSystemTime(before + 10_000);
+    const refused = await reveal(reader, stocks[0]!.id);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('590');
+    vi.setSystemTime(before + WINDOW_MS - 1_000);
+    expect((await reveal(reader, stocks[0]!.id)).status).toBe(429);
+    vi.setSystemTime(before + WINDOW_MS);
+    expect((await reveal(reader, stocks[0]!.id)).status).toBe(200);
+  });
+
+  it('never lets parallel requests overdraw the budget, on either side of a clock window edge', async () => {
+    const reader = await api.createUser('moderator');
+    const burst = (n: number) => Promise.all(Array.from({ length: n }, (_, i) => reveal(reader, stocks[i % stocks.length]!.id)));
+    vi.setSystemTime(windowStart + 3 * WINDOW_MS - 1);
+    const first = await burst(2 * LIMIT);
+    vi.setSystemTime(windowStart + 3 * WINDOW_MS + 1);
+    const answers = [...first, ...(await burst(2 * LIMIT))];
+    expect(first.filter((answer) => answer.status === 200)).toHaveLength(LIMIT);
+    expect(answers.filter((answer) => answer.status === 200)).toHaveLength(LIMIT);
+    expect(answers.filter((answer) => answer.status === 429)).toHaveLength(3 * LIMIT);
   });
 });
