@@ -7,8 +7,10 @@ import { AuthFailure } from './auth-requests.ts';
 /**
  * Per caller IP: password sign-ins (tokenPer5Min, 150), refreshes (refreshPer5Min, 600) and sign-ups
  * (signupPer5Min, 30) in 5 minutes. Wrong passwords: `accountFreeFailures` (5) in a row for one account
- * from one address, then a wait that doubles from 30 s up to 15 minutes; from all addresses together the
- * account waits only past `accountAloneFreeFailures` (25), up to 5 minutes (decision 161).
+ * from one address (an IPv6 address counts by its /64), then a wait that doubles from 30 s up to 15 minutes;
+ * from all addresses together the account waits past `accountAloneFreeFailures` (25), up to 5 minutes
+ * (decision 161), but that wait holds only addresses that got this account's password wrong in the last
+ * hour: an address with no wrong guess (the owner's) still signs in (decision 246).
  */
 export interface AuthRateLimitSettings {
   tokenPer5Min?: number;
@@ -54,15 +56,44 @@ const RATE_WINDOW_MS = 5 * 60_000;
 const HOUR_MS = 60 * 60_000;
 const MAIL_INTERVAL_SECONDS = 60;
 
+/**
+ * The address a guess is counted against: an IPv4 address as it is, an IPv6 one by its /64 (what one
+ * host or home is given), so an attacker cannot make every guess come from a "new" address.
+ */
+export function guessAddress(ip: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
+  if (mapped) return mapped[1]!;
+  if (!ip.includes(':')) return ip;
+  const [head = '', tail = ''] = ip.toLowerCase().split('::');
+  const left = head ? head.split(':') : [];
+  const right = ip.includes('::') && tail ? tail.split(':') : [];
+  const groups = ip.includes('::') ? [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right] : left;
+  return `${groups
+    .slice(0, 4)
+    .map((group) => group.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
+}
+
 function passwordGuesses(db: Kysely<Database>, clock: () => Date, settings: AuthRateLimitSettings): PasswordGuesses {
   const common = { db, baseDelayMs: 30_000, forgetAfterMs: HOUR_MS, clock };
   const pair = createFailureBackoff({ ...common, name: 'auth.account_address', freeFailures: settings.accountFreeFailures ?? 5, maxDelayMs: 15 * 60_000 });
   const alone = createFailureBackoff({ ...common, name: 'auth.account', freeFailures: settings.accountAloneFreeFailures ?? 25, maxDelayMs: 5 * 60_000 });
-  const pairKey = (email: string, ip: string) => `${email}|${ip}`;
+  const pairKey = (email: string, ip: string) => `${email}|${guessAddress(ip)}`;
+  /** Whether this address got this account's password wrong in the last hour. */
+  const hasFailed = async (email: string, ip: string) => {
+    const since = clock().getTime() - HOUR_MS;
+    const { rows } = await sql`select 1 from rate_limits where key = ${`auth.account_address:${pairKey(email, ip)}`} and window_start > ${since}`.execute(db);
+    return rows.length > 0;
+  };
   return {
+    // The account's own wait (decision 246) holds only addresses that have guessed wrong for it: an
+    // attacker's addresses keep it locked against themselves, one guess each, while the owner, from any
+    // address with no wrong password for the account, still signs in.
     async check(email, ip) {
       const byPair = await pair.check(pairKey(email, ip));
-      return byPair.allowed ? alone.check(email) : byPair;
+      if (!byPair.allowed) return byPair;
+      const byAccount = await alone.check(email);
+      return byAccount.allowed || !(await hasFailed(email, ip)) ? { allowed: true } : byAccount;
     },
     async fail(email, ip) {
       await pair.fail(pairKey(email, ip));

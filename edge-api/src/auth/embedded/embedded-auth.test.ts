@@ -417,20 +417,33 @@ describe('per-account backoff', () => {
     }
   });
 
-  it('waits past 25 wrong passwords for one account from many addresses, up to 5 minutes, until an admin resets the password', async () => {
-    const now = Date.parse('2026-11-22T12:00:00Z');
+  it('past 25 wrong passwords from many addresses, holds those addresses, not the owner from an address with no wrong password (decision 246)', async () => {
+    let now = Date.parse('2026-11-22T12:00:00Z');
     const limited = await startAuthServer(db, { clock: () => new Date(now) });
     try {
       const signIn = signInOn(limited);
       const email = freshEmail('spread');
       const { data } = await supabaseClient(limited.url).auth.signUp({ email, password: 'correct horse' });
       const statuses: number[] = [];
-      for (let attempt = 0; attempt < 26; attempt += 1) statuses.push((await signIn(`198.51.100.${attempt}`, email, `guess ${attempt}`)).status);
-      expect(statuses.slice(0, 25).every((status) => status === 400)).toBe(true);
-      expect(statuses[25]).toBe(429);
-      const waited = await signIn('203.0.113.9', email, 'correct horse');
+      for (let attempt = 0; attempt < 25; attempt += 1) statuses.push((await signIn(`198.51.100.${attempt}`, email, `guess ${attempt}`)).status);
+      expect(statuses.every((status) => status === 400)).toBe(true);
+      // The attacker's addresses wait, even with the right password; a new one gets one guess, then waits too.
+      const waited = await signIn('198.51.100.3', email, 'correct horse');
       expect(waited.status).toBe(429);
       expect(Number(waited.headers.get('retry-after'))).toBeLessThanOrEqual(300);
+      expect((await signIn('198.51.100.200', email, 'one more guess')).status).toBe(400);
+      expect((await signIn('198.51.100.200', email, 'and another')).status).toBe(429);
+      // A new IPv6 address in the same /64 is the same address.
+      expect((await signIn('2001:db8:1:2::1', email, 'v6 guess')).status).toBe(400);
+      expect((await signIn('2001:db8:1:2:0:0:0:ffff', email, 'v6 again')).status).toBe(429);
+      // The owner, from an address that never got the password wrong, signs in however long this goes on.
+      for (let round = 0; round < 12; round += 1) {
+        now += 5 * 60_000;
+        expect((await signIn(`198.51.100.${round % 25}`, email, `round ${round}`)).status).toBe(400);
+      }
+      expect((await signIn('203.0.113.9', email, 'correct horse')).status).toBe(200);
+      for (let attempt = 0; attempt < 25; attempt += 1) await signIn(`192.0.2.${attempt}`, email, `again ${attempt}`);
+      expect((await signIn('192.0.2.1', email, 'correct horse')).status).toBe(429);
       // The owner's `npm run admin` reset goes through the admin endpoint: it ends the wait.
       const reset = await fetch(`${limited.url}/auth/v1/admin/users/${data.user!.id}`, {
         method: 'PUT',
@@ -438,7 +451,7 @@ describe('per-account backoff', () => {
         body: JSON.stringify({ password: 'reset by owner' }),
       });
       expect(reset.status).toBe(200);
-      expect((await signIn('203.0.113.9', email, 'reset by owner')).status).toBe(200);
+      expect((await signIn('192.0.2.1', email, 'reset by owner')).status).toBe(200);
     } finally {
       await limited.close();
     }
