@@ -138,6 +138,25 @@ describe('password recovery (resetPasswordForEmail)', () => {
     expect(await mailsTo(email)).toHaveLength(1);
   });
 
+  it("leaves the owner a way in when strangers spend the address's mail budget: the newest mailed link still signs in (decision 246)", async () => {
+    const { email } = await signUp();
+    const hour = 60 * 60_000;
+    // A clock a second into an hour of its own, a minute and a second between requests, as the attacker did.
+    clockOffsetMs = Math.ceil(Date.now() / hour) * hour + 1_000 - Date.now();
+    for (let request = 0; request < 5; request += 1) {
+      expect((await client().auth.resetPasswordForEmail(email)).error).toBeNull();
+      await waitForMail(email, request + 1);
+      clockOffsetMs += 61_000;
+    }
+    expect((await client().auth.resetPasswordForEmail(email)).error).toMatchObject({ status: 429, code: 'over_email_send_rate_limit' });
+    expect((await client().auth.signInWithOtp({ email, options: { shouldCreateUser: false } })).error).toMatchObject({ status: 429 });
+    const mails = await mailsTo(email);
+    expect(mails).toHaveLength(5);
+    const { fragment } = await openLink(linkIn(mails.at(-1)!));
+    const owner = await sessionFrom(fragment);
+    expect((await owner.auth.getUser()).data.user?.email).toBe(email);
+  });
+
   it('sends the tokens only to the site or an allowed origin, never to a page someone else names', async () => {
     const { email } = await signUp();
     await client().auth.resetPasswordForEmail(email, { redirectTo: 'https://attacker.example/steal' });
