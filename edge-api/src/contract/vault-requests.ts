@@ -19,7 +19,7 @@ const verifier = b64url(43, 43);
  */
 async function importsAsVaultKey(jwk: JsonWebKey): Promise<boolean> {
   const { kty, crv, x, y } = jwk;
-  return globalThis.crypto.subtle.importKey('jwk', { kty, crv, x, y }, ECDH_P256, false, []).then(
+  return crypto.subtle.importKey('jwk', { kty, crv, x, y }, ECDH_P256, false, []).then(
     () => true,
     () => false,
   );
