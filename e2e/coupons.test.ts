@@ -2,13 +2,13 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Order } from '../edge-api/src/contract/orders.ts';
 import type { Service } from '../edge-api/src/contract/services.ts';
-import { apiSession, checkA11y, demoLogins, setUpServerAndBrowser, signIn } from './harness.ts';
+import { apiSession, checkA11y, checkA11yAtBoth, demoLogins, setUpServerAndBrowser, signIn, TABLET } from './harness.ts';
 
-/** Issue 32 item 2 in the browser: an admin adds a coupon; a customer applies it, sees the new total and is charged it. */
+/** Issue 32 item 2 in the browser: an admin adds a coupon and edits its limit; a customer applies it, sees the new total and is charged it. */
 const e2e = setUpServerAndBrowser();
 
 describe('coupons', () => {
-  it('an admin adds a coupon on a tablet; a customer on a phone applies it, sees the new total and is charged it', async () => {
+  it('an admin adds a coupon on a tablet and edits it; a customer on a phone applies it, sees the new total and is charged it', async () => {
     const services = (await (await fetch(`${e2e.server.url}/api/services`)).json()) as Service[];
     const service = services.find((s) => !s.needsDetails && /^\d+(\.\d+)?$/.test(s.price))!;
     assert.ok(service, 'a service with a plain price that asks no details');
@@ -31,9 +31,19 @@ describe('coupons', () => {
       await form.getByRole('button', { name: 'Add Coupon' }).click();
       await page.getByText('Coupon SPRING-25 added').waitFor();
       await page.getByRole('listitem').filter({ hasText: 'SPRING-25' }).getByText('Used 0 of 1 times').waitFor();
-      await checkA11y(page);
-      await page.setViewportSize({ width: 412, height: 915 });
-      await checkA11y(page);
+      await checkA11yAtBoth(page, TABLET);
+
+      // Editing in place (decision 220): a bad limit is refused on its field, a good one saved and listed.
+      await page.getByRole('button', { name: 'Edit SPRING-25' }).click();
+      const edit = page.getByRole('form', { name: 'Edit Coupon SPRING-25' });
+      await edit.getByLabel('Uses in all (optional)').fill('0');
+      await edit.getByRole('button', { name: 'Save Coupon' }).click();
+      await edit.getByText('must be at least 1').waitFor();
+      await checkA11yAtBoth(page, TABLET);
+      await edit.getByLabel('Uses in all (optional)').fill('2');
+      await edit.getByRole('button', { name: 'Save Coupon' }).click();
+      await page.getByRole('listitem').filter({ hasText: 'SPRING-25' }).getByText('Used 0 of 2 times').waitFor();
+      await edit.waitFor({ state: 'detached' });
     });
 
     await e2e.withPage(async (page) => {
