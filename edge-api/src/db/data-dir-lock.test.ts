@@ -14,15 +14,31 @@ afterAll(async () => {
   for (const dir of dirs) await rm(dir, { recursive: true, force: true });
 });
 
-/** Tries to take the lock, says whether it did, and holds it for 1 s. */
-function contender(dataDir: string): Promise<string> {
+/**
+ * Tries to take the lock and says whether it did; a taker holds it until `release()` (its stdin closed), so
+ * a contender that starts late on a loaded machine still meets the lock held, never one left by a finished taker.
+ */
+function contender(dataDir: string): { outcome: Promise<string>; release: () => Promise<void> } {
   const script = `import { lockDataDir } from ${JSON.stringify(LOCK_MODULE)};
-try { await lockDataDir(${JSON.stringify(dataDir)}); console.log('locked'); await new Promise((done) => setTimeout(done, 1000)); }
+try { await lockDataDir(${JSON.stringify(dataDir)}); console.log('locked'); process.stdin.resume(); await new Promise((done) => process.stdin.once('end', done)); }
 catch (error) { console.log(error.message.startsWith('Another storefront') ? 'refused' : 'error: ' + error.message); }`;
-  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
   let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  return new Promise((done) => child.once('exit', () => done(output.trim())));
+  const outcome = new Promise<string>((done) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('\n')) done(output.trim());
+    });
+    void exited.then(() => done(output.trim()));
+  });
+  return {
+    outcome,
+    release: async () => {
+      child.stdin.end();
+      await exited;
+    },
+  };
 }
 
 /** A pid that no process has: a child that has exited. */
@@ -41,7 +57,9 @@ describe('one app per data directory', () => {
       const dataDir = await mkdtemp(join(tmpdir(), 'storefront-lock-'));
       dirs.push(dataDir);
       if (round % 2 === 1) await writeFile(join(dataDir, 'storefront.pid'), `${stale}\n`);
-      const outcomes = await Promise.all([contender(dataDir), contender(dataDir), contender(dataDir)]);
+      const contenders = [contender(dataDir), contender(dataDir), contender(dataDir)];
+      const outcomes = await Promise.all(contenders.map((one) => one.outcome));
+      await Promise.all(contenders.map((one) => one.release()));
       expect(outcomes.sort(), `round ${round}`).toEqual(['locked', 'refused', 'refused']);
     }
   }, 600_000);

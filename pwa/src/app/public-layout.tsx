@@ -201,17 +201,19 @@ function SiteNav({ brandName }: { brandName: string }) {
   return (
     <nav ref={navRef} aria-label="Main" className="border-b border-base-300 bg-base-100/95 shadow-sm backdrop-blur">
       <div className="navbar mx-auto max-w-7xl gap-2 px-4">
-        <div className="navbar-start gap-1">
+        {/* Below lg (no links in the middle) the brand takes the room the buttons leave and is cut short rather than
+            run under the bell or Login: a phone's bar holds the menu, the brand, the bell and Logout (issue 33 item 4). */}
+        <div className="navbar-start min-w-0 gap-1 max-lg:w-auto max-lg:flex-1">
           <MenuToggle ref={mobileButtonRef} open={mobileOpen} onToggle={() => setMobileOpen((open) => !open)} controls="mobile-menu" />
-          <Link to="/" className="btn btn-ghost gap-2 px-2 text-lg font-bold text-primary sm:text-xl">
-            <BrandMark />
-            {brandName}
+          <Link to="/" className="btn btn-ghost min-w-0 shrink flex-nowrap gap-2 px-2 text-lg font-bold text-primary sm:text-xl">
+            <BrandMark className="h-7 w-7 shrink-0" />
+            <span className="truncate">{brandName}</span>
           </Link>
         </div>
 
         <DesktopLinks signedIn={signedIn} dashboardMenu={dashboardMenu} />
 
-        <div className="navbar-end gap-2">
+        <div className="navbar-end gap-2 max-lg:w-auto max-lg:flex-none">
           <InstallButton />
           {signedIn && !isStaff && (
             <Suspense fallback={null}>
