@@ -2,7 +2,6 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import { useId, useState, type FormEvent } from 'react';
 import { typedCredentials } from '../../../../edge-api/src/contract/order-requests.ts';
 import type { Order } from '../../../../edge-api/src/contract/orders.ts';
-import { serviceStockLabel, type ServiceStock } from '../../../../edge-api/src/contract/service-stocks.ts';
 import type { WiseStock } from '../../../../edge-api/src/contract/wise-stocks.ts';
 import { useConfirm } from '../../components/confirm-dialog.tsx';
 import { DuplicateCheckNotice } from '../../components/duplicate-check-notice.tsx';
@@ -20,6 +19,7 @@ import { DuplicateBanner } from '../../components/duplicate-banner.tsx';
 import { EmailField, ProofField } from './credentials-fields.tsx';
 import { StockPicker } from './stock-picker.tsx';
 import { OtherDeliveryModal } from './other-delivery-modal.tsx';
+import { StockChoice } from './other-delivery-fields.tsx';
 import { useDeviceQuery } from '../../db/device.ts';
 import { useUserDb } from '../../db/hooks.ts';
 import { useAvailableStocks } from './use-available-stocks.ts';
@@ -244,26 +244,6 @@ function OrderIntro({ order, replace }: { order: Order; replace: boolean }) {
   );
 }
 
-/** The service's own stock, when it has any: picking one hides the typed fields and the WISE pool. */
-function OwnStockSelect({ ownStock, value, onChange }: { ownStock: readonly ServiceStock[]; value: string; onChange: (id: string) => void }) {
-  const ownStockFieldId = useId();
-  return (
-    <div className="mb-4">
-      <label htmlFor={ownStockFieldId} className="mb-1 block text-sm font-medium">
-        From this service&apos;s stock
-      </label>
-      <select id={ownStockFieldId} className="select w-full" value={value} onChange={(event) => onChange(event.target.value)}>
-        <option value="">Type it in, or pick from the WISE stock below</option>
-        {ownStock.map((item) => (
-          <option key={item.id} value={item.id}>
-            {serviceStockLabel(item)}
-          </option>
-        ))}
-      </select>
-    </div>
-  );
-}
-
 function AccountCredentialsModal(props: CredentialsModalProps) {
   const { order, online, onClose, replace = false } = props;
   const bannerId = useId();
@@ -293,7 +273,9 @@ function AccountCredentialsModal(props: CredentialsModalProps) {
   return (
     <ModalDialog title={replace ? 'Replace WISE Credentials' : 'Add WISE Credentials'} onClose={onClose} className="max-w-3xl">
       <OrderIntro order={order} replace={replace} />
-      {ownStock && ownStock.length > 0 && <OwnStockSelect ownStock={ownStock} value={ownStockId} onChange={setOwnStockId} />}
+      {ownStock && ownStock.length > 0 && (
+        <StockChoice stock={ownStock} value={ownStockId} onChange={setOwnStockId} typedChoice="Type it in, or pick from the WISE stock below" />
+      )}
       {!ownStockId && <StockPicker stocks={stocks} picked={stock} onPick={pickStock} onTypeInstead={clearStock} />}
 
       <form noValidate onSubmit={(event) => void submit(event)} aria-describedby={describedBy(warning.title && bannerId, !ownStockId && problem && problemId)}>

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useId, type ReactNode } from 'react';
 import {
   DELIVERY_FILE_MAX_MEGABYTES,
   DELIVERY_LINE_MAX,
@@ -28,12 +28,26 @@ function Field({ label, children, id }: { label: string; id: string; children: R
   );
 }
 
-/** One of the service's available items instead of typing (decision 072). */
-export function StockChoice({ id, stock, value, onChange }: { id: string; stock: ServiceStock[]; value: string; onChange: (id: string) => void }) {
+/**
+ * One of the service's available items instead of typing (decision 072), in both delivery modals: `typedChoice`
+ * names the empty choice (what happens when no item is picked).
+ */
+export function StockChoice({
+  stock,
+  value,
+  onChange,
+  typedChoice,
+}: {
+  stock: readonly ServiceStock[];
+  value: string;
+  onChange: (id: string) => void;
+  typedChoice: string;
+}) {
+  const id = useId();
   return (
     <Field label="From this service's stock" id={id}>
       <select id={id} className="select w-full" value={value} onChange={(e) => onChange(e.target.value)}>
-        <option value="">Type it in below</option>
+        <option value="">{typedChoice}</option>
         {stock.map((item) => (
           <option key={item.id} value={item.id}>
             {serviceStockLabel(item)}

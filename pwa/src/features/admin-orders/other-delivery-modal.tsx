@@ -185,7 +185,7 @@ function useSubmitDelivery({ kind, order, userId, onClose, replace }: OtherDeliv
  */
 export function OtherDeliveryModal(props: OtherDeliveryModalProps) {
   const { kind, order, online, onClose, replace = false } = props;
-  const ids = { host: useId(), port: useId(), user: useId(), lines: useId(), file: useId(), banner: useId(), stock: useId() };
+  const ids = { host: useId(), port: useId(), user: useId(), lines: useId(), file: useId(), banner: useId() };
   const [error, setError] = useState<string | null>(null);
   const stock = useStockOfKind(kind, order.productId);
   const draft = useDeliveryDraft(kind, online);
@@ -208,7 +208,7 @@ export function OtherDeliveryModal(props: OtherDeliveryModalProps) {
             </div>
           </div>
         )}
-        {stock && stock.length > 0 && <StockChoice id={ids.stock} stock={stock} value={fromStock} onChange={draft.setFromStock} />}
+        {stock && stock.length > 0 && <StockChoice stock={stock} value={fromStock} onChange={draft.setFromStock} typedChoice="Type it in below" />}
         {kind === 'server' && !fromStock && <ServerFields ids={ids} draft={draft.server} onChange={draft.setServer} />}
         {kind === 'lines' && !fromStock && <LinesField id={ids.lines} text={draft.linesText} onChange={draft.setLinesText} />}
         {kind === 'file' && (
