@@ -272,6 +272,12 @@ export async function markPaidForAutoDelivery(page: Page, orderId: string): Prom
 export const PHONE = { width: 412, height: 915 };
 export const TABLET = { width: 820, height: 1180 };
 
+/**
+ * The admin order list's first page has loaded. Its total is exact, or, when counting took longer than the
+ * server allows (a loaded machine), "10,000+" or "many": each is a loaded page.
+ */
+export const FIRST_ORDERS_PAGE = /^Showing 1–\d+ of ([\d,]+\+?|many) orders$/;
+
 /** axe at the phone's and the tablet's widths, then back at `restore`. */
 export async function checkA11yAtBoth(page: Page, restore: { width: number; height: number }): Promise<void> {
   for (const size of [PHONE, TABLET]) {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Service } from '../edge-api/src/contract/services.ts';
 import type { SiteSettings } from '../edge-api/src/contract/settings.ts';
-import { apiSession, checkA11y, demoLogins, setUpServerAndBrowser } from './harness.ts';
+import { apiSession, checkA11y, demoLogins, FIRST_ORDERS_PAGE, setUpServerAndBrowser } from './harness.ts';
 import { controlsOutOfView, keepScreenshot, pageScrollsSideways, peopleOf, screenChecker, SIZES } from './screen-checks.ts';
 
 /** The tablet and the phone in use: staff and customers' tasks that must fit the screen at each width. */
@@ -16,7 +16,7 @@ describe('the tablet and the phone in use', () => {
     const page = (await people()).pages.get('admin')!;
     await page.setViewportSize({ width: 820, height: 1180 });
     await page.goto('/dashboard?paymentStatus=pending');
-    await page.getByText(/^Showing 1–\d+ of \d+ orders$/).waitFor({ timeout: 30_000 });
+    await page.getByText(FIRST_ORDERS_PAGE).waitFor({ timeout: 30_000 });
     const first = page.getByRole('article').first();
     const orderLabel = (await first.getByLabel(/^Order status of order #/).getAttribute('aria-label'))?.replace('Order status of ', '') ?? '';
     const shortId = orderLabel.slice('order #'.length);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { setUpServerAndBrowser } from './harness.ts';
+import { FIRST_ORDERS_PAGE, setUpServerAndBrowser } from './harness.ts';
 import { heading, peopleOf, screenChecker, text, type Screen } from './screen-checks.ts';
 
 /** Every screen, for every kind of person, at a phone's and a tablet's width (what is checked: screen-checks.ts). */
@@ -62,7 +62,7 @@ describe('every screen on a phone and a tablet', () => {
     const stockPath = (await details.getAttribute('href'))!;
 
     const screens: Screen[] = [
-      { who: 'admin', path: '/dashboard', ready: text(/^Showing 1–10 of \d+ orders$/), title: /^Admin Orders · / },
+      { who: 'admin', path: '/dashboard', ready: text(FIRST_ORDERS_PAGE), title: /^Admin Orders · / },
       { who: 'admin', path: '/dashboard/admin-users', ready: text(/^Showing \d+ of \d+ users$/), title: /^User Management · / },
       {
         who: 'admin',
@@ -113,7 +113,7 @@ describe('every screen on a phone and a tablet', () => {
     }
 
     const screens: Screen[] = [
-      { who: 'moderator', path: '/dashboard', ready: text(/^Showing 1–10 of \d+ orders$/) },
+      { who: 'moderator', path: '/dashboard', ready: text(FIRST_ORDERS_PAGE) },
       { who: 'moderator', path: '/dashboard/all-wise-stocks', ready: text(/^Showing \d+ of \d+ Wise stocks/) },
       { who: 'moderator', path: '/dashboard/admin-users', ready: heading('Access Denied!') },
       { who: 'moderator', path: '/dashboard/settings', ready: heading('Access Denied!') },

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import type { Service } from '../edge-api/src/contract/services.ts';
-import { checkA11y, demoLogins, newContext, PHONE, setUpServerAndBrowser, signIn, TABLET } from './harness.ts';
+import { checkA11y, demoLogins, FIRST_ORDERS_PAGE, newContext, PHONE, setUpServerAndBrowser, signIn, TABLET } from './harness.ts';
 import { PRIMARY_ACTION, measureTargets } from './target-size-measure.ts';
 
 /**
@@ -144,7 +144,7 @@ describe('targets a thumb can hit, on every screen at 412 and 820 px', () => {
     const stockPath = (await details.getAttribute('href'))!;
     const services = (await (await fetch(`${e2e.server.url}/api/services`)).json()) as Service[];
     const ownStock = services.find((candidate) => candidate.deliveryKind === 'server' || candidate.deliveryKind === 'lines')!;
-    const orders = text(/^Showing 1–10 of \d+ orders$/);
+    const orders = text(FIRST_ORDERS_PAGE);
 
     await measureAll([
       { who: 'admin', path: '/dashboard', ready: orders },
@@ -177,7 +177,7 @@ describe('targets a thumb can hit, on every screen at 412 and 820 px', () => {
   });
 
   it("a moderator's dashboard screens", async () => {
-    const orders = text(/^Showing 1–10 of \d+ orders$/);
+    const orders = text(FIRST_ORDERS_PAGE);
     await measureAll([
       { who: 'moderator', path: '/dashboard', ready: orders },
       {
@@ -216,7 +216,7 @@ describe('the tablet opens on work (issue 33, item 5)', () => {
     for (const size of [TABLET, PHONE]) {
       await page.setViewportSize(size);
       await page.goto('/dashboard');
-      await page.getByText(/^Showing 1–10 of \d+ orders$/).waitFor({ timeout: 30_000 });
+      await page.getByText(FIRST_ORDERS_PAGE).waitFor({ timeout: 30_000 });
       const figures = page.locator('details').filter({ has: page.locator('summary', { hasText: 'Figures' }) });
       assert.equal(await figures.evaluate((details) => (details as HTMLDetailsElement).open), false, `${size.width}px: the figures start folded`);
       // The counts arrive with the figures, after the list.
@@ -238,7 +238,7 @@ describe('the tablet opens on work (issue 33, item 5)', () => {
     // A chosen payment filter still fits.
     await page.setViewportSize(TABLET);
     await page.goto('/dashboard?paymentStatus=pending&attention=payment-check');
-    await page.getByText(/^Showing 1–\d+ of \d+ orders$/).waitFor({ timeout: 30_000 });
+    await page.getByText(FIRST_ORDERS_PAGE).waitFor({ timeout: 30_000 });
     assert.deepEqual(await clippedFilters(page), [], '820px with filters chosen: filters that clip their text');
   });
 

@@ -43,10 +43,9 @@ describe('Wise stocks', () => {
       await writeFile(image, PNG);
       await page.getByLabel('Authentication Image').setInputFiles(image);
       await page.getByText('Image uploaded', { exact: true }).waitFor();
-      assert.equal(
-        await page.getByRole('img', { name: 'Authentication Image preview' }).evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0),
-        true,
-      );
+      // The preview shows the picture itself (it may still be decoding when the notice appears).
+      const preview = page.getByRole('img', { name: 'Authentication Image preview' });
+      await waitUntil(() => preview.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0));
       assert.equal(await page.getByLabel('Your Name').inputValue(), 'Demo Admin');
       await page.getByRole('button', { name: 'Add Wise Stock' }).click();
       await page.getByText('Wise stock added successfully').waitFor();
