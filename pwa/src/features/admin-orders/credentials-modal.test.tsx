@@ -12,7 +12,8 @@ import { createSyncEngine, type SyncEngine } from '../../db/sync-engine.ts';
 import { api as client } from '../../lib/api-client.ts';
 import { AuthContext } from '../../lib/auth.tsx';
 import { fetchFromApp } from '../../test/in-process-api.ts';
-import { CredentialsModal, DELIVERED_MESSAGE, SAVED_OFFLINE_MESSAGE, STOCK_TAKEN_MESSAGE } from './credentials-modal.tsx';
+import { CredentialsModal } from './credentials-modal.tsx';
+import { DELIVERED_MESSAGE, SAVED_OFFLINE_MESSAGE, STOCK_TAKEN_MESSAGE } from './use-account-delivery.ts';
 import { KIND_DELIVERED_MESSAGE } from './other-delivery-modal.tsx';
 
 // The modal talks to the real API app in-process; only the session (whose token is sent) is stood in for.

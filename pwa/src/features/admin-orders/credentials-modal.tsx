@@ -1,47 +1,25 @@
-import { useLiveQuery } from 'dexie-react-hooks';
-import { useId, useState, type FormEvent } from 'react';
-import { typedCredentials } from '../../../../edge-api/src/contract/order-requests.ts';
+import { useId } from 'react';
 import type { Order } from '../../../../edge-api/src/contract/orders.ts';
-import type { WiseStock } from '../../../../edge-api/src/contract/wise-stocks.ts';
-import { useConfirm } from '../../components/confirm-dialog.tsx';
+import { DuplicateBanner } from '../../components/duplicate-banner.tsx';
 import { DuplicateCheckNotice } from '../../components/duplicate-check-notice.tsx';
-import { finishQueuedChange } from '../../components/finish-queued-change.ts';
 import { ModalDialog } from '../../components/modal-dialog.tsx';
 import { ModalFormActions } from '../../components/modal-form-actions.tsx';
 import { PasswordInput } from '../../components/password-input.tsx';
-import { isSealed } from '../../db/vault-session.ts';
-import { useToast } from '../../components/toast.tsx';
-import { deliverOrder } from '../../db/mutations.ts';
-import { hasCode } from '../../lib/app-error.ts';
-import { checkWith } from '../../lib/form-problems.ts';
+import { useDeviceQuery } from '../../db/device.ts';
+import { describedBy } from '../../lib/described-by.ts';
 import { shortOrderId } from '../../lib/order-rules.ts';
-import { DuplicateBanner } from '../../components/duplicate-banner.tsx';
 import { EmailField, ProofField } from './credentials-fields.tsx';
-import { StockPicker } from './stock-picker.tsx';
+import type { DuplicateWarning } from './duplicate-warning.ts';
 import { OtherDeliveryModal } from './other-delivery-modal.tsx';
 import { StockChoice } from './other-delivery-fields.tsx';
-import { useDeviceQuery } from '../../db/device.ts';
-import { useUserDb } from '../../db/hooks.ts';
-import { useAvailableStocks } from './use-available-stocks.ts';
-import { confirmDeliveryChange } from './delivery-change-confirm.ts';
-import { useDuplicateCheck } from './use-duplicate-check.ts';
-import { useProofUpload } from './use-proof-upload.ts';
-import { describedBy } from '../../lib/described-by.ts';
+import { StockPicker } from './stock-picker.tsx';
+import { useAccountDelivery, type AccountDeliveryProps, type useCredentialFields } from './use-account-delivery.ts';
+import type { useProofUpload } from './use-proof-upload.ts';
 
-export const FILL_BOTH_MESSAGE = 'Please fill in both WISE email and password';
-export const DELIVERED_MESSAGE = 'Order updated successfully with WISE credentials!';
-export const SAVED_OFFLINE_MESSAGE = 'Saved on this device: the delivery will be sent when the connection returns.';
-export const STOCK_TAKEN_MESSAGE = 'This stock account was just taken by another delivery. Choose another one.';
 /** Under the notice of a duplicate check that did not run (decision 076): approving stays possible, as offline. */
 export const UNCHECKED_MESSAGE = 'Approving now delivers them without the duplicate warning: make sure they are not in another order first.';
 
-const fieldLabels: Record<string, string> = { wiseEmail: 'WISE Email', wisePassword: 'WISE Password' };
-
-export interface CredentialsModalProps {
-  order: Order;
-  userId: string;
-  online: boolean;
-  onClose: () => void;
+export interface CredentialsModalProps extends AccountDeliveryProps {
   /** Replace credentials already delivered (a problem report, decision 063): the earlier ones go to the order's history. */
   replace?: boolean;
 }
@@ -58,171 +36,6 @@ export function CredentialsModal(props: CredentialsModalProps) {
   const kind = looked?.service?.deliveryKind ?? props.order.deliveryKind ?? 'account';
   if (kind !== 'account') return <OtherDeliveryModal kind={kind} {...props} />;
   return <AccountCredentialsModal {...props} />;
-}
-
-/** The service's own accounts as synced (decision 072), offered beside the Wise pool; delivered by id. */
-function useOwnStock(productId: string) {
-  const db = useUserDb();
-  return useLiveQuery(
-    async () =>
-      db
-        ? (await db.serviceStocks.where('serviceId').equals(productId).toArray()).filter((item) => item.status === 'available' && item.kind === 'account')
-        : [],
-    [db, productId],
-  );
-}
-
-/** What the form holds, as the delivery needs it. */
-interface DeliveryChoice {
-  ownStockId: string;
-  stock: WiseStock | null;
-  email: string;
-  password: string;
-  proofPath: string | undefined;
-}
-
-/** The delivery, queued with the order and stock as this screen showed them. */
-function queueDelivery(userId: string, order: Order, replace: boolean, { ownStockId, stock, email, password, proofPath }: DeliveryChoice) {
-  const shown = { orders: [order], stocks: stock ? [stock] : [] };
-  const base = { orderId: order.id, version: order.version, ...(replace ? { replace: true as const } : {}) };
-  if (ownStockId) return deliverOrder(userId, { ...base, serviceStockId: ownStockId }, { shown });
-  if (stock) return deliverOrder(userId, { ...base, stockId: stock.id }, { shown });
-  return deliverOrder(userId, { ...base, wiseEmail: email.trim(), wisePassword: password, ...(proofPath ? { wiseImage: proofPath } : {}) }, { shown });
-}
-
-/** The API's own rules for typed credentials, before anything is queued: the first fault, worded for the form. */
-function typedProblemText({ ownStockId, stock, email, password }: DeliveryChoice): string | null {
-  const [typedProblem] = stock || ownStockId ? [] : Object.entries(checkWith(typedCredentials, { wiseEmail: email.trim(), wisePassword: password }));
-  if (!typedProblem) return null;
-  const [field, problem] = typedProblem;
-  return `${fieldLabels[field] ?? field} ${problem}`;
-}
-
-/** Whether to go on: a duplicate is confirmed, and so is a change over what the customer already sees. */
-async function confirmDelivery(
-  confirm: ReturnType<typeof useConfirm>,
-  checkNow: (() => Promise<{ needsConfirmation: boolean }>) | null,
-  order: Order,
-  replace: boolean,
-): Promise<boolean> {
-  // Never deliver on a stale answer: the check is for the values as they are now.
-  // An item of the service's own stock was checked for duplicates when it was added (no check then).
-  if (checkNow && (await checkNow()).needsConfirmation) {
-    const ok = await confirm({
-      title: 'Deliver duplicate credentials?',
-      text: 'These exact credentials already exist in another order! Delivering them again will create duplicate credentials.',
-      confirmLabel: 'Override & Deliver',
-      danger: true,
-    });
-    if (!ok) return false;
-  }
-  // A delivery over one the customer already sees: the order and customer are named, and asked about, first.
-  return confirmDeliveryChange(confirm, order, replace, 'These WISE credentials replace what the customer sees.');
-}
-
-/** The typed email and password, or the WISE stock they were filled from. */
-function useCredentialFields() {
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [stock, setStock] = useState<WiseStock | null>(null);
-  const type = (change: () => void) => {
-    change();
-    setStock(null);
-  };
-  const clearStock = () => {
-    setStock(null);
-    setEmail('');
-    setPassword('');
-  };
-  return { email, setEmail, password, setPassword, stock, setStock, type, clearStock };
-}
-
-function useAccountDelivery({ order, userId, online, onClose, replace = false }: CredentialsModalProps) {
-  const toast = useToast();
-  const confirm = useConfirm();
-  const [stockReloads, setStockReloads] = useState(0);
-  const stocks = useAvailableStocks(online, stockReloads);
-  const ownStock = useOwnStock(order.productId);
-  const [ownStockId, setOwnStockId] = useState('');
-
-  const { email, setEmail, password, setPassword, stock, setStock, type, clearStock } = useCredentialFields();
-  const [error, setError] = useState<string | null>(null);
-  const [submitting, setSubmitting] = useState(false);
-  const upload = useProofUpload(setError);
-  const { warning, checkNow, problem } = useDuplicateCheck(email, password, order.id, online);
-  // A picked stock is delivered by its id: a moderator's copy holds its password masked, and that is enough.
-  const filled = ownStockId !== '' || stock !== null || (email.trim() !== '' && password !== '');
-
-  const pickStock = (picked: WiseStock) => {
-    setStock(picked);
-    setEmail(picked.wiseEmail);
-    // A password sealed by this device's vault is not typed into the field: the stock goes by its id.
-    setPassword(isSealed(picked.wisePassword) ? '' : picked.wisePassword);
-    setError(null);
-    upload.remove();
-  };
-
-  const refused = (cause: unknown) => {
-    // The form still holds everything, so the refused change is shown here rather than in the failed list.
-    if ((stock || ownStockId) && hasCode(cause, 'stock_unavailable')) {
-      clearStock();
-      setOwnStockId('');
-      setStockReloads((n) => n + 1);
-      setError(STOCK_TAKEN_MESSAGE);
-    } else {
-      setError(`Failed to update order: ${cause instanceof Error ? cause.message : String(cause)}`);
-    }
-  };
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setError(null);
-    if (!filled) {
-      setError(FILL_BOTH_MESSAGE);
-      return;
-    }
-    if (upload.uploading || submitting) return;
-    const choice = { ownStockId, stock, email, password, proofPath: upload.proof?.path };
-    const typedProblem = typedProblemText(choice);
-    if (typedProblem) {
-      setError(typedProblem);
-      return;
-    }
-    setSubmitting(true);
-    try {
-      if (!(await confirmDelivery(confirm, ownStockId ? null : checkNow, order, replace))) return;
-      const handle = queueDelivery(userId, order, replace, choice);
-      try {
-        await finishQueuedChange(userId, handle, { toast, confirmed: DELIVERED_MESSAGE, savedOffline: SAVED_OFFLINE_MESSAGE, close: onClose });
-      } catch (cause) {
-        refused(cause);
-      }
-    } finally {
-      setSubmitting(false);
-    }
-  };
-
-  return {
-    stocks,
-    ownStock,
-    ownStockId,
-    setOwnStockId,
-    email,
-    setEmail,
-    password,
-    setPassword,
-    stock,
-    error,
-    submitting,
-    upload,
-    warning,
-    problem,
-    filled,
-    type,
-    pickStock,
-    clearStock,
-    submit,
-  };
 }
 
 /** Which order, for whom, and what a replacement does. */
@@ -244,64 +57,58 @@ function OrderIntro({ order, replace }: { order: Order; replace: boolean }) {
   );
 }
 
+interface TypedCredentialsProps {
+  fields: ReturnType<typeof useCredentialFields>;
+  warning: DuplicateWarning;
+  upload: ReturnType<typeof useProofUpload>;
+  online: boolean;
+}
+
+/** The email, password and proof image typed by hand (a stock picked above fills the first two). */
+function TypedCredentials({ fields, warning, upload, online }: TypedCredentialsProps) {
+  const { email, setEmail, password, setPassword, stock, type } = fields;
+  return (
+    <>
+      <EmailField value={email} onChange={(value) => type(() => setEmail(value))} note={warning.emailInline} />
+      <PasswordInput
+        label="WISE Password"
+        className="mb-1"
+        required
+        autoComplete="new-password"
+        value={password}
+        onChange={(event) => type(() => setPassword(event.target.value))}
+        hint={warning.passwordInline ?? undefined}
+      />
+      <ProofField upload={upload} fromStock={stock !== null} online={online} />
+    </>
+  );
+}
+
 function AccountCredentialsModal(props: CredentialsModalProps) {
   const { order, online, onClose, replace = false } = props;
   const bannerId = useId();
   const problemId = useId();
-  const {
-    stocks,
-    ownStock,
-    ownStockId,
-    setOwnStockId,
-    email,
-    setEmail,
-    password,
-    setPassword,
-    stock,
-    error,
-    submitting,
-    upload,
-    warning,
-    problem,
-    filled,
-    type,
-    pickStock,
-    clearStock,
-    submit,
-  } = useAccountDelivery(props);
+  const { fields, own, stocks, pickStock, check, upload, error, submitting, filled, submit } = useAccountDelivery(props);
+  const { warning, problem } = check;
 
   return (
     <ModalDialog title={replace ? 'Replace WISE Credentials' : 'Add WISE Credentials'} onClose={onClose} className="max-w-3xl">
       <OrderIntro order={order} replace={replace} />
-      {ownStock && ownStock.length > 0 && (
-        <StockChoice stock={ownStock} value={ownStockId} onChange={setOwnStockId} typedChoice="Type it in, or pick from the WISE stock below" />
+      {own.stock && own.stock.length > 0 && (
+        <StockChoice stock={own.stock} value={own.id} onChange={own.choose} typedChoice="Type it in, or pick from the WISE stock below" />
       )}
-      {!ownStockId && <StockPicker stocks={stocks} picked={stock} onPick={pickStock} onTypeInstead={clearStock} />}
+      {!own.id && <StockPicker stocks={stocks} picked={fields.stock} onPick={pickStock} onTypeInstead={fields.clearStock} />}
 
-      <form noValidate onSubmit={(event) => void submit(event)} aria-describedby={describedBy(warning.title && bannerId, !ownStockId && problem && problemId)}>
+      <form noValidate onSubmit={(event) => void submit(event)} aria-describedby={describedBy(warning.title && bannerId, !own.id && problem && problemId)}>
         <DuplicateBanner id={bannerId} warning={warning} className="mb-4" />
-        {!ownStockId && <DuplicateCheckNotice id={problemId} problem={problem} consequence={UNCHECKED_MESSAGE} className="mb-4" />}
+        {!own.id && <DuplicateCheckNotice id={problemId} problem={problem} consequence={UNCHECKED_MESSAGE} className="mb-4" />}
         {!online && (
           <p className="mb-3 text-sm text-base-content/70">
             Offline: duplicate checks and image uploads need a connection. The delivery is saved on this device and sent when the connection returns.
           </p>
         )}
 
-        {!ownStockId && (
-          <>
-            <EmailField value={email} onChange={(value) => type(() => setEmail(value))} note={warning.emailInline} />
-            <PasswordInput
-              label="WISE Password"
-              className="mb-1"
-              required
-              autoComplete="new-password"
-              value={password}
-              onChange={(event) => type(() => setPassword(event.target.value))}
-              hint={warning.passwordInline ?? undefined}
-            />
-            <ProofField upload={upload} fromStock={stock !== null} online={online} />
-          </>
-        )}
+        {!own.id && <TypedCredentials fields={fields} warning={warning} upload={upload} online={online} />}
 
         {error && (
           <p role="alert" className="alert alert-error mb-3 text-sm">
