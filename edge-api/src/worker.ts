@@ -18,6 +18,7 @@ import { paymentRound } from './payments/round.ts';
 import { pushConfigOf } from './push/vapid.ts';
 import { fileRoutes } from './routes/files.ts';
 import { parseWorkerEnv, type AssetsBinding, type EnvProblem, type WorkerEnv } from './worker-env.ts';
+import { workerMailer } from './worker-mail.ts';
 import { isPublicPath, renderPublicHtml } from './public-pages.ts';
 import { contentSecurityPolicy, staticHeaders } from './lib/http-headers.ts';
 import { rateLimitsOf } from './lib/rate-limit-settings.ts';
@@ -111,6 +112,9 @@ async function buildIsolate(source: Record<string, unknown>, logger: Logger): Pr
     },
     logger,
   };
+  // Receipts and ticket answers, through the send_email binding when it is configured (decision 247).
+  const mailer = workerMailer(env, logger);
+  if (mailer) deps.mailer = mailer;
   const app = new Hono();
   app.use('*', requestId);
   app.use('*', async (c, next) => {

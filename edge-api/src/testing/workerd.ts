@@ -250,10 +250,17 @@ async function findWorkerd(pid: number): Promise<number | undefined> {
 
 /**
  * `wrangler dev --local` with the shipped wrangler.toml, offline: Hyperdrive pointed at `hyperdriveUrl`,
- * and every variable and secret from an env file written here (nothing read from .dev.vars).
+ * and every variable and secret from an env file written here (nothing read from .dev.vars). `addToConfig`:
+ * TOML appended to a copy of wrangler.toml for this worker only (a binding the shipped file leaves commented,
+ * e.g. `[[send_email]]`); the copy sits beside it, since its paths are relative, and is removed at stop.
  */
-export async function startWorker(options: { hyperdriveUrl: string; vars: Record<string, string> }): Promise<RunningWorker> {
+export async function startWorker(options: { hyperdriveUrl: string; vars: Record<string, string>; addToConfig?: string }): Promise<RunningWorker> {
   const scratch = await mkdtemp(join(tmpdir(), 'storefront-workerd-'));
+  let config: string | undefined;
+  if (options.addToConfig) {
+    config = join(ROOT, `.wrangler-test-${crypto.randomUUID().slice(0, 8)}.toml`);
+    await writeFile(config, `${await readFile(join(ROOT, 'wrangler.toml'), 'utf8')}\n${options.addToConfig}\n`);
+  }
   // An env file of its own: wrangler then reads neither .dev.vars nor .env of the checkout.
   const envFile = join(scratch, 'worker.env');
   await writeFile(
@@ -284,6 +291,7 @@ export async function startWorker(options: { hyperdriveUrl: string; vars: Record
       '--show-interactive-dev-session=false',
       '--env-file',
       envFile,
+      ...(config ? ['--config', config] : []),
     ],
     {
       CLOUDFLARE_CF_FETCH_ENABLED: 'false',
@@ -293,7 +301,10 @@ export async function startWorker(options: { hyperdriveUrl: string; vars: Record
     },
     /Ready on (http:\/\/127\.0\.0\.1:\d+)/,
     'wrangler dev',
-  );
+  ).catch(async (error: unknown) => {
+    if (config) await rm(config, { force: true });
+    throw error;
+  });
   return {
     url: started.match[1]!,
     workerdPid: started.child.pid ? await findWorkerd(started.child.pid) : undefined,
@@ -301,6 +312,7 @@ export async function startWorker(options: { hyperdriveUrl: string; vars: Record
     stop: async () => {
       await stopProcess(started.child);
       await rm(scratch, { recursive: true, force: true });
+      if (config) await rm(config, { force: true });
     },
   };
 }
