@@ -4,7 +4,9 @@
  * marked sold, what the change closes or queues, and its audit row. All in the change's transaction.
  */
 import type { Transaction, Updateable } from 'kysely';
+import { orderChangeFields } from '../contract/order-changes.ts';
 import { recordAudit } from '../db/audit.ts';
+import { orderBeforeChange, orderChangeColumns } from '../db/orders.ts';
 import { resolveNotification } from '../db/notifications.ts';
 import type { Database, OrderRow, OrdersTable, ServiceStockRow, StockRow, StoredDelivery, UserRow } from '../db/schema.ts';
 import { lockServiceStock, markServiceStockFaulty, markServiceStockSold } from '../db/service-stocks.ts';
@@ -134,11 +136,13 @@ export async function claimDelivery(
   auto: AutoDelivery | null,
   changes: Updateable<OrdersTable>,
 ): Promise<Claimed> {
+  // Paid and delivered, as the device shows a delivery (decision 249).
+  const delivered = orderChangeColumns(orderChangeFields(orderBeforeChange(current), { kind: 'deliver' }, { now: deps.clock() }));
   if (other) {
     await assertNoDuplicateSecrets(trx, orderId, other, change.overrideDuplicates === true);
-    Object.assign(changes, other.columns, { payment_status: 'paid', order_status: 'delivered' });
+    Object.assign(changes, other.columns, delivered);
   } else if (typedColumns) {
-    Object.assign(changes, typedColumns, { payment_status: 'paid', order_status: 'delivered' });
+    Object.assign(changes, typedColumns, delivered);
   } else if (change.stockId || auto?.stock) {
     const stock = auto?.stock ?? (await lockStockForDelivery(trx, change.stockId!));
     if (!stock || stock.status !== 'available') throw stockUnavailable();
@@ -152,8 +156,7 @@ export async function claimDelivery(
       stock_id: stock.id,
       service_stock_id: null,
       ...noOtherDelivery,
-      payment_status: 'paid',
-      order_status: 'delivered',
+      ...delivered,
     });
     return { stock };
   } else if (change.serviceStockId || auto?.serviceStock) {
@@ -164,7 +167,7 @@ export async function claimDelivery(
       throw badRequest('serviceStockId: this item is stock of another service', [{ path: 'serviceStockId', message: 'is stock of another service' }]);
     }
     await assertServiceKind(trx, current, serviceStock.kind);
-    Object.assign(changes, await serviceStockColumns(deps, serviceStock), { payment_status: 'paid', order_status: 'delivered' });
+    Object.assign(changes, await serviceStockColumns(deps, serviceStock), delivered);
     return { serviceStock };
   }
   return {};
