@@ -32,6 +32,8 @@ const orderArb: fc.Arbitrary<OrderBeforeChange & Pick<Order, 'id' | 'title'>> = 
     report: reportArb.map(({ reply, resolvedAt, ...rest }) => ({ ...rest, ...(reply ? { reply } : {}), ...(resolvedAt ? { resolvedAt } : {}) })),
     views: fc.record({ count: fc.integer({ min: 1, max: 50 }), firstAt: iso(), firstDevice: fc.string({ minLength: 1, maxLength: 12 }) }),
     deliveredAt: iso(),
+    wiseEmail: fc.constantFrom('a@wise.test', 'b@wise.test'),
+    deliveryKind: fc.constantFrom('server' as const, 'lines' as const, 'file' as const),
   },
   { requiredKeys: ['id', 'title', 'orderStatus', 'paymentStatus'] },
 );
@@ -64,6 +66,8 @@ function rowOf(order: OrderBeforeChange): OrderRow {
     first_revealed_at: null,
     first_reveal_device: null,
     delivered_at: order.deliveredAt ? new Date(order.deliveredAt) : null,
+    wise_email: order.wiseEmail ?? null,
+    delivery_kind: order.deliveryKind ?? null,
   };
   return { ...row, ...orderChangeColumns(order) } as OrderRow;
 }
@@ -133,6 +137,20 @@ describe('orderAfterChange (decision 249)', () => {
         expect(first).toBeLessThanOrEqual(now.getTime());
         if (order.views) expect(first).toBeLessThanOrEqual(Date.parse(order.views.firstAt));
         if (order.deliveredAt && !order.views) expect(first).toBeGreaterThanOrEqual(Date.parse(order.deliveredAt));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('a delivery in place of another answers an open report as replaced; a first delivery leaves it', () => {
+    fc.assert(
+      fc.property(orderArb, time(), (order, now) => {
+        const report = orderAfterChange(order, { kind: 'deliver' }, { now }).report;
+        const replacing = !!order.wiseEmail || !!order.deliveryKind;
+        if (order.report?.status === 'open' && replacing) {
+          const { reply: _reply, ...asked } = order.report;
+          expect(report).toEqual({ ...asked, status: 'replaced', resolvedAt: now.toISOString() });
+        } else expect(report).toEqual(order.report);
       }),
       { numRuns: 1000 },
     );

@@ -21,7 +21,10 @@ export type OrderChange =
   | { kind: 'logReveal'; revealedAt: string; deviceLabel: string };
 
 /** The order's fields a change reads. */
-export type OrderBeforeChange = Pick<Order, 'orderStatus' | 'paymentStatus' | 'paymentProof' | 'report' | 'views' | 'deliveredAt'>;
+export type OrderBeforeChange = Pick<
+  Order,
+  'orderStatus' | 'paymentStatus' | 'paymentProof' | 'report' | 'views' | 'deliveredAt' | 'wiseEmail' | 'deliveryKind'
+>;
 
 /** The fields the module owns: what a change sets on the order. */
 export type OrderChangeFields = Partial<Pick<Order, 'orderStatus' | 'paymentStatus' | 'cancelledAt' | 'paymentProof' | 'report' | 'views' | 'updatedAt'>>;
@@ -47,8 +50,13 @@ export function orderChangeFields(order: OrderBeforeChange, change: OrderChange,
       return { orderStatus: change.orderStatus, updatedAt: at };
     case 'setPaymentStatus':
       return { paymentStatus: change.paymentStatus, updatedAt: at };
-    case 'deliver':
-      return { paymentStatus: 'paid', orderStatus: 'delivered', updatedAt: at };
+    case 'deliver': {
+      // A delivery in place of another answers an open problem report (decision 063).
+      const replacing = !!order.wiseEmail || !!order.deliveryKind;
+      if (!replacing || order.report?.status !== 'open') return { paymentStatus: 'paid', orderStatus: 'delivered', updatedAt: at };
+      const { reply: _reply, ...report } = order.report;
+      return { paymentStatus: 'paid', orderStatus: 'delivered', report: { ...report, status: 'replaced', resolvedAt: at }, updatedAt: at };
+    }
     case 'cancel':
       return { orderStatus: 'cancelled', cancelledAt: at, updatedAt: at };
     case 'sendPaymentProof': {

@@ -131,6 +131,8 @@ export function orderBeforeChange(row: OrderRow): OrderBeforeChange {
       ? { views: { count: row.reveal_count, firstAt: iso(row.first_revealed_at), firstDevice: row.first_reveal_device ?? '' } }
       : {}),
     ...(row.delivered_at ? { deliveredAt: iso(row.delivered_at) } : {}),
+    ...(row.wise_email ? { wiseEmail: row.wise_email } : {}),
+    ...(row.delivery_kind ? { deliveryKind: row.delivery_kind } : {}),
   };
 }
 

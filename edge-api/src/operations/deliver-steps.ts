@@ -78,11 +78,7 @@ export async function keepReplacedDelivery(
   };
   changes.delivery_history = JSON.stringify([...current.delivery_history, past]);
   changes.credentials_rotated_at = null;
-  if (current.report_status === 'open') {
-    changes.report_status = 'replaced';
-    changes.report_resolved_at = now;
-    changes.report_reply = '';
-  }
+  // An open problem report is answered as replaced by the delivery's own fields (claimDelivery, decision 249).
   const note = `Replaced as faulty on order ${current.id} on ${now.toISOString().slice(0, 10)}.`;
   const sources = [
     { entity: 'wise_stock', id: current.stock_id, markFaulty: markStockFaulty },
@@ -136,7 +132,7 @@ export async function claimDelivery(
   auto: AutoDelivery | null,
   changes: Updateable<OrdersTable>,
 ): Promise<Claimed> {
-  // Paid and delivered, as the device shows a delivery (decision 249).
+  // Paid and delivered, and an open report answered when it replaces a delivery, as the device shows it (decision 249).
   const delivered = orderChangeColumns(orderChangeFields(orderBeforeChange(current), { kind: 'deliver' }, { now: deps.clock() }));
   if (other) {
     await assertNoDuplicateSecrets(trx, orderId, other, change.overrideDuplicates === true);
