@@ -129,6 +129,31 @@ function shape(order: Order, since: number, until: number) {
   ) as unknown;
 }
 
+/** Series of valid changes that reach every kind, a replaced report and a cancelled order among them. */
+const coveringSeries: [Step[]][] = [
+  [
+    [
+      { kind: 'deliver' },
+      { kind: 'logReveal', agoMs: 1000, deviceLabel: 'Phone' },
+      { kind: 'reportProblem', reason: 'locked', note: 'Locked' },
+      { kind: 'declineReport', message: 'Works here' },
+      { kind: 'reportProblem', reason: 'other', note: 'Still' },
+      { kind: 'deliver' },
+      { kind: 'logReveal', agoMs: 10, deviceLabel: 'Laptop' },
+    ],
+  ],
+  [
+    [
+      { kind: 'sendPaymentProof', transactionId: 'TX1' },
+      { kind: 'setOrderStatus', orderStatus: 'processing' },
+      { kind: 'setOrderStatus', orderStatus: 'pending' },
+      { kind: 'cancel' },
+      { kind: 'setPaymentStatus', paymentStatus: 'paid' },
+      { kind: 'setPaymentStatus', paymentStatus: 'failed' },
+    ],
+  ],
+];
+
 describe("the device's optimistic order and the server's answer (decision 249)", () => {
   it('agree on every field the module owns, over random series of valid changes by staff and the customer', { timeout: 600_000 }, async () => {
     const shop = track(device(api, moderator));
@@ -163,7 +188,8 @@ describe("the device's optimistic order and the server's answer (decision 249)",
           phone.engine.stop();
         }
       }),
-      { numRuns: 30 },
+      // Series that reach every kind of change whatever the seed, then 30 random ones.
+      { numRuns: 30, examples: coveringSeries },
     );
     // The runs exercised the changes, not only the refusals.
     expect(taken).toBeGreaterThan(30);
