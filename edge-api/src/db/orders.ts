@@ -1,7 +1,8 @@
 import type { Transaction, Updateable } from 'kysely';
-import type { Order } from '../contract/orders.ts';
+import type { OrderBeforeChange, OrderChangeFields } from '../contract/order-changes.ts';
+import type { Order, ReportReason } from '../contract/orders.ts';
 import { cursorAt, pastCursor, type OrderCursor } from './order-cursor.ts';
-import type { Database, OrdersTable } from './schema.ts';
+import type { Database, OrderRow, OrdersTable } from './schema.ts';
 import { writeTime } from './versions.ts';
 import type { Db } from './handle.ts';
 
@@ -105,4 +106,57 @@ export async function findProofReuse(db: Db, orderId: string, proof: { transacti
           .then((rows) => rows.map((row) => row.id));
   const [transactionId, screenshot] = await Promise.all([others('reference', proof.transactionId), others('hash', proof.screenshotHash)]);
   return { transactionId, screenshot };
+}
+
+/** The fields of a stored order a change reads (decision 249), as the contract's module takes them. */
+export function orderBeforeChange(row: OrderRow): OrderBeforeChange {
+  const iso = (value: Date | string) => new Date(value).toISOString();
+  return {
+    orderStatus: row.order_status,
+    paymentStatus: row.payment_status,
+    ...(row.proof_at || row.payment_reference ? { paymentProof: { transactionId: row.payment_reference, sentAt: iso(row.proof_at ?? row.created_at) } } : {}),
+    ...(row.report_status && row.report_reason && row.reported_at
+      ? {
+          report: {
+            status: row.report_status,
+            reason: row.report_reason as ReportReason,
+            note: row.report_note,
+            reportedAt: iso(row.reported_at),
+            ...(row.report_reply ? { reply: row.report_reply } : {}),
+            ...(row.report_resolved_at ? { resolvedAt: iso(row.report_resolved_at) } : {}),
+          },
+        }
+      : {}),
+    ...(row.reveal_count > 0 && row.first_revealed_at
+      ? { views: { count: row.reveal_count, firstAt: iso(row.first_revealed_at), firstDevice: row.first_reveal_device ?? '' } }
+      : {}),
+    ...(row.delivered_at ? { deliveredAt: iso(row.delivered_at) } : {}),
+    ...(row.wise_email ? { wiseEmail: row.wise_email } : {}),
+    ...(row.delivery_kind ? { deliveryKind: row.delivery_kind } : {}),
+  };
+}
+
+/**
+ * The columns that hold the fields a change set (decision 249). `updatedAt` is not among them: a row's
+ * updated_at is always the database's time of the write (updateOrder).
+ */
+export function orderChangeColumns(fields: OrderChangeFields): Updateable<OrdersTable> {
+  const { orderStatus, paymentStatus, cancelledAt, paymentProof, report, views } = fields;
+  return {
+    ...(orderStatus ? { order_status: orderStatus } : {}),
+    ...(paymentStatus ? { payment_status: paymentStatus } : {}),
+    ...(cancelledAt ? { cancelled_at: new Date(cancelledAt) } : {}),
+    ...(paymentProof ? { payment_reference: paymentProof.transactionId, proof_at: new Date(paymentProof.sentAt) } : {}),
+    ...(report
+      ? {
+          report_status: report.status,
+          report_reason: report.reason,
+          report_note: report.note,
+          reported_at: new Date(report.reportedAt),
+          report_reply: report.reply ?? '',
+          report_resolved_at: report.resolvedAt ? new Date(report.resolvedAt) : null,
+        }
+      : {}),
+    ...(views ? { reveal_count: views.count, first_revealed_at: new Date(views.firstAt), first_reveal_device: views.firstDevice } : {}),
+  };
 }

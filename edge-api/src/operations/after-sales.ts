@@ -3,7 +3,8 @@ import type { orderReportBody } from '../contract/order-requests.ts';
 import { reportReasonLabels, type Order } from '../contract/orders.ts';
 import { recordAudit } from '../db/audit.ts';
 import { KeyReusedError, onceForKey, type StoredAnswer } from '../db/idempotency.ts';
-import { findOrderIncludingDeleted, lockOrder, updateOrder } from '../db/orders.ts';
+import { orderChangeFields } from '../contract/order-changes.ts';
+import { findOrderIncludingDeleted, lockOrder, orderBeforeChange, orderChangeColumns, updateOrder } from '../db/orders.ts';
 import type { OrderRow, UserRow } from '../db/schema.ts';
 import { resolveNotification } from '../db/notifications.ts';
 import { nextVersion } from '../db/versions.ts';
@@ -86,13 +87,11 @@ export async function reportProblem(deps: Deps, me: UserRow, orderId: string, in
             trx,
             orderId,
             {
-              report_status: 'open',
-              report_reason: input.reason,
-              report_note: input.note,
+              // The report as the device shows it (decision 249), and its picture.
+              ...orderChangeColumns(
+                orderChangeFields(orderBeforeChange(current), { kind: 'reportProblem', reason: input.reason, note: input.note }, { now: deps.clock() }),
+              ),
               report_image: input.image || null,
-              reported_at: deps.clock(),
-              report_reply: '',
-              report_resolved_at: null,
             },
             version,
           );
@@ -131,7 +130,8 @@ export async function declineReport(deps: Deps, actor: UserRow, orderId: string,
             throw new ApiError('no_open_report', 'This order has no problem report waiting for an answer; it may just have been answered by someone else.');
           }
           const version = await nextVersion(trx);
-          const updated = await updateOrder(trx, orderId, { report_status: 'declined', report_reply: message, report_resolved_at: deps.clock() }, version);
+          const fields = orderChangeFields(orderBeforeChange(current), { kind: 'declineReport', message }, { now: deps.clock() });
+          const updated = await updateOrder(trx, orderId, orderChangeColumns(fields), version);
           await tellCustomer(trx, current, updated);
           await resolveNotification(trx, version, problemReportKey(orderId));
           await recordAudit(trx, actor, { action: 'order.report_decline', entity: 'order', entityId: orderId, details: { reason: current.report_reason } });

@@ -4,7 +4,9 @@
  * marked sold, what the change closes or queues, and its audit row. All in the change's transaction.
  */
 import type { Transaction, Updateable } from 'kysely';
+import { orderChangeFields } from '../contract/order-changes.ts';
 import { recordAudit } from '../db/audit.ts';
+import { orderBeforeChange, orderChangeColumns } from '../db/orders.ts';
 import { resolveNotification } from '../db/notifications.ts';
 import type { Database, OrderRow, OrdersTable, ServiceStockRow, StockRow, StoredDelivery, UserRow } from '../db/schema.ts';
 import { lockServiceStock, markServiceStockFaulty, markServiceStockSold } from '../db/service-stocks.ts';
@@ -76,11 +78,7 @@ export async function keepReplacedDelivery(
   };
   changes.delivery_history = JSON.stringify([...current.delivery_history, past]);
   changes.credentials_rotated_at = null;
-  if (current.report_status === 'open') {
-    changes.report_status = 'replaced';
-    changes.report_resolved_at = now;
-    changes.report_reply = '';
-  }
+  // An open problem report is answered as replaced by the delivery's own fields (claimDelivery, decision 249).
   const note = `Replaced as faulty on order ${current.id} on ${now.toISOString().slice(0, 10)}.`;
   const sources = [
     { entity: 'wise_stock', id: current.stock_id, markFaulty: markStockFaulty },
@@ -134,11 +132,13 @@ export async function claimDelivery(
   auto: AutoDelivery | null,
   changes: Updateable<OrdersTable>,
 ): Promise<Claimed> {
+  // Paid and delivered, and an open report answered when it replaces a delivery, as the device shows it (decision 249).
+  const delivered = orderChangeColumns(orderChangeFields(orderBeforeChange(current), { kind: 'deliver' }, { now: deps.clock() }));
   if (other) {
     await assertNoDuplicateSecrets(trx, orderId, other, change.overrideDuplicates === true);
-    Object.assign(changes, other.columns, { payment_status: 'paid', order_status: 'delivered' });
+    Object.assign(changes, other.columns, delivered);
   } else if (typedColumns) {
-    Object.assign(changes, typedColumns, { payment_status: 'paid', order_status: 'delivered' });
+    Object.assign(changes, typedColumns, delivered);
   } else if (change.stockId || auto?.stock) {
     const stock = auto?.stock ?? (await lockStockForDelivery(trx, change.stockId!));
     if (!stock || stock.status !== 'available') throw stockUnavailable();
@@ -152,8 +152,7 @@ export async function claimDelivery(
       stock_id: stock.id,
       service_stock_id: null,
       ...noOtherDelivery,
-      payment_status: 'paid',
-      order_status: 'delivered',
+      ...delivered,
     });
     return { stock };
   } else if (change.serviceStockId || auto?.serviceStock) {
@@ -164,7 +163,7 @@ export async function claimDelivery(
       throw badRequest('serviceStockId: this item is stock of another service', [{ path: 'serviceStockId', message: 'is stock of another service' }]);
     }
     await assertServiceKind(trx, current, serviceStock.kind);
-    Object.assign(changes, await serviceStockColumns(deps, serviceStock), { payment_status: 'paid', order_status: 'delivered' });
+    Object.assign(changes, await serviceStockColumns(deps, serviceStock), delivered);
     return { serviceStock };
   }
   return {};

@@ -3,7 +3,8 @@ import type { z } from 'zod';
 import type { orderChangeBody } from '../contract/order-requests.ts';
 import type { Order } from '../contract/orders.ts';
 import { KeyReusedError, onceForKey, type StoredAnswer } from '../db/idempotency.ts';
-import { lockOrder, updateOrder } from '../db/orders.ts';
+import { orderChangeFields } from '../contract/order-changes.ts';
+import { lockOrder, orderBeforeChange, orderChangeColumns, updateOrder } from '../db/orders.ts';
 import type { Database, OrderRow, OrdersTable, UserRow } from '../db/schema.ts';
 import { nextVersion } from '../db/versions.ts';
 import type { Deps } from '../deps.ts';
@@ -164,8 +165,13 @@ export async function changeOrderIn(
   assertChangeAllowed(current, actor, change, manual);
   const step: ChangeInProgress = { trx, deps, actor, orderId, current, change };
   const changes: Updateable<OrdersTable> = { ...extra };
-  if (change.paymentStatus) changes.payment_status = change.paymentStatus;
-  if (change.orderStatus) changes.order_status = change.orderStatus;
+  // The statuses as the device shows them (decision 249).
+  const before = orderBeforeChange(current);
+  const clock = { now: deps.clock() };
+  if (change.paymentStatus)
+    Object.assign(changes, orderChangeColumns(orderChangeFields(before, { kind: 'setPaymentStatus', paymentStatus: change.paymentStatus }, clock)));
+  if (change.orderStatus)
+    Object.assign(changes, orderChangeColumns(orderChangeFields(before, { kind: 'setOrderStatus', orderStatus: change.orderStatus }, clock)));
   // Marked paid, for a service that delivers by itself: the oldest free stock, in this transaction (decision 061).
   const auto = manual ? null : await automaticDelivery(trx, current, change);
   if (manual && !change.serviceStockId) await assertServiceKind(trx, current, other?.kind ?? 'account');

@@ -3,7 +3,8 @@ import type { revealBody } from '../contract/order-requests.ts';
 import type { Order } from '../contract/orders.ts';
 import { recordAudit } from '../db/audit.ts';
 import { keyClaimed, KeyReusedError, onceForKey } from '../db/idempotency.ts';
-import { findOrderIncludingDeleted, lockOrder, updateOrder } from '../db/orders.ts';
+import { orderChangeFields, revealTime } from '../contract/order-changes.ts';
+import { findOrderIncludingDeleted, lockOrder, orderBeforeChange, orderChangeColumns, updateOrder } from '../db/orders.ts';
 import type { OrderRow, UserRow } from '../db/schema.ts';
 import { nextVersion } from '../db/versions.ts';
 import type { Deps } from '../deps.ts';
@@ -55,22 +56,17 @@ export async function logReveal(deps: Deps, limiter: RateLimiter, me: UserRow, o
           if (current.user_id !== me.id) throw forbidden('Only the customer who placed this order can log a view of its password');
           if (!hasPassword(current)) throw new ApiError('not_delivered', 'This order has no delivered password to view.');
           const now = deps.clock();
-          // Sent later from an offline device: when it happened there, never ahead of the server or before the delivery.
-          let at = new Date(input.revealedAt);
-          if (at.getTime() > now.getTime()) at = now;
-          if (current.delivered_at && at.getTime() < new Date(current.delivered_at).getTime()) at = new Date(current.delivered_at);
+          // Sent later from an offline device: when it happened there, never ahead of the server or before the delivery (decision 249).
+          const change = { kind: 'logReveal' as const, revealedAt: input.revealedAt, deviceLabel: input.deviceLabel };
+          const before = orderBeforeChange(current);
+          const set = orderChangeColumns(orderChangeFields(before, change, { now }));
+          const at = revealTime(input.revealedAt, before, now);
           await trx
             .insertInto('credential_reveals')
             .values({ order_id: orderId, user_id: me.id, device_id: input.deviceId, device_label: input.deviceLabel, revealed_at: at, recorded_at: now })
             .execute();
-          const first = !current.first_revealed_at || at.getTime() < new Date(current.first_revealed_at).getTime();
           const version = await nextVersion(trx);
-          await updateOrder(
-            trx,
-            orderId,
-            { reveal_count: current.reveal_count + 1, ...(first ? { first_revealed_at: at, first_reveal_device: input.deviceLabel } : {}) },
-            version,
-          );
+          await updateOrder(trx, orderId, set, version);
           if (!current.first_revealed_at) {
             await recordAudit(trx, me, {
               action: 'order.first_view',

@@ -16,7 +16,8 @@ import { asciiFileName, fileContentType } from '../contract/deliveries.ts';
 import { recordAudit } from '../db/audit.ts';
 import { resolveNotification } from '../db/notifications.ts';
 import { notifyPaymentCheck, paymentCheckKey } from '../operations/staff-notices.ts';
-import { findOrder, findProofReuse, listUserOrdersPage, lockOrder, updateOrder } from '../db/orders.ts';
+import { orderChangeFields } from '../contract/order-changes.ts';
+import { findOrder, findProofReuse, listUserOrdersPage, lockOrder, orderBeforeChange, orderChangeColumns, updateOrder } from '../db/orders.ts';
 import type { OrderRow } from '../db/schema.ts';
 import { placeOrderIn } from '../operations/place-order.ts';
 import { nextVersion } from '../db/versions.ts';
@@ -88,7 +89,9 @@ function placement(deps: Deps) {
           throw conflict(cancelRefusal(current), { orderStatus: current.order_status, paymentStatus: current.payment_status });
         }
         const version = await nextVersion(trx);
-        const updated = await updateOrder(trx, id, { order_status: 'cancelled', cancelled_at: deps.clock() }, version);
+        // The fields it sets are the device's too (decision 249).
+        const fields = orderChangeFields(orderBeforeChange(current), { kind: 'cancel' }, { now: deps.clock() });
+        const updated = await updateOrder(trx, id, orderChangeColumns(fields), version);
         await resolveNotification(trx, version, paymentCheckKey(id));
         await recordAudit(trx, me, {
           action: 'order.cancel',
@@ -130,7 +133,8 @@ function paymentProof(deps: Deps) {
         );
       }
       // A second proof adds to the first: a transaction id sent after the screenshot keeps the screenshot.
-      const reference = transactionId || current.payment_reference;
+      const set = orderChangeColumns(orderChangeFields(orderBeforeChange(current), { kind: 'sendPaymentProof', transactionId }, { now: deps.clock() }));
+      const reference = set.payment_reference ?? null;
       const proof = screenshot || current.payment_proof;
       const hash = screenshot ? screenshotHash : current.payment_proof_hash;
       const reuse = await findProofReuse(trx, id, { transactionId: reference, screenshotHash: hash });
@@ -138,13 +142,7 @@ function paymentProof(deps: Deps) {
       const updated = await updateOrder(
         trx,
         id,
-        {
-          payment_reference: reference || null,
-          payment_proof: proof || null,
-          payment_proof_hash: hash,
-          proof_at: deps.clock(),
-          proof_reuse: JSON.stringify(reuse),
-        },
+        { ...set, payment_proof: proof || null, payment_proof_hash: hash, proof_reuse: JSON.stringify(reuse) },
         version,
       );
       // Staff are told a payment waits for their check, once per order until it is settled.

@@ -4,6 +4,7 @@
  * entry stores only the name and the args, so the same entry is replayed after a reload, or retried.
  */
 import { isCancellable, type Order, type OrderStatus, type PaymentStatus, type ReportReason } from '../../../edge-api/src/contract/orders.ts';
+import { orderAfterChange, type OrderChange } from '../../../edge-api/src/contract/order-changes.ts';
 import type { Service } from '../../../edge-api/src/contract/services.ts';
 import type { StockStatus, WiseStock } from '../../../edge-api/src/contract/wise-stocks.ts';
 import { unwrap, type ApiClient } from '../lib/api-client.ts';
@@ -102,6 +103,9 @@ export interface Mutator<Args> {
 
 const now = () => new Date().toISOString();
 
+/** The order as the server will answer once it takes `change` (decision 249), on the device's clock. */
+const changed = (order: Order, change: OrderChange): Order => orderAfterChange(order, change, { now: new Date() });
+
 async function orderOnDevice(db: UserDb, id: string): Promise<Order> {
   const order = await db.orders.get(id);
   if (!order) throw new AppError('not_on_device', 'Order not found');
@@ -169,7 +173,7 @@ export const mutators: { [N in MutationName]: Mutator<MutationArgs[N]> } = {
     rows: (args) => [{ table: 'orders', id: args.orderId }],
     async apply(db, args) {
       const order = await orderOnDevice(db, args.orderId);
-      return [{ ref: { table: 'orders', id: order.id }, row: { ...order, orderStatus: args.orderStatus, updatedAt: now() } }];
+      return [{ ref: { table: 'orders', id: order.id }, row: changed(order, { kind: 'setOrderStatus', orderStatus: args.orderStatus }) }];
     },
     // With the value it was made from (decision 043) the server merges by field; entries queued before
     // that carry only the version.
@@ -186,7 +190,7 @@ export const mutators: { [N in MutationName]: Mutator<MutationArgs[N]> } = {
     rows: (args) => [{ table: 'orders', id: args.orderId }],
     async apply(db, args) {
       const order = await orderOnDevice(db, args.orderId);
-      return [{ ref: { table: 'orders', id: order.id }, row: { ...order, paymentStatus: args.paymentStatus, updatedAt: now() } }];
+      return [{ ref: { table: 'orders', id: order.id }, row: changed(order, { kind: 'setPaymentStatus', paymentStatus: args.paymentStatus }) }];
     },
     upload: (client, args, key) =>
       putOrder(
@@ -202,8 +206,8 @@ export const mutators: { [N in MutationName]: Mutator<MutationArgs[N]> } = {
     rows: (args) => [{ table: 'orders', id: args.orderId }, ...('stockId' in args ? [{ table: 'wiseStocks' as const, id: args.stockId }] : [])],
     async apply(db, args) {
       const order = await orderOnDevice(db, args.orderId);
-      const at = now();
-      const delivered: Order = { ...order, paymentStatus: 'paid', orderStatus: 'delivered', updatedAt: at };
+      const delivered = changed(order, { kind: 'deliver' });
+      const at = delivered.updatedAt;
       if ('stockId' in args) {
         const stock = await db.wiseStocks.get(args.stockId);
         // Gone from the device or sold meanwhile: the same to the person delivering as the server's refusal.
@@ -241,8 +245,7 @@ export const mutators: { [N in MutationName]: Mutator<MutationArgs[N]> } = {
       const order = await orderOnDevice(db, args.orderId);
       if (order.orderStatus === 'cancelled') return [];
       if (!isCancellable(order)) throw new AppError('conflict', 'This order can no longer be cancelled');
-      const at = now();
-      return [{ ref: { table: 'orders', id: order.id }, row: { ...order, orderStatus: 'cancelled', cancelledAt: at, updatedAt: at } }];
+      return [{ ref: { table: 'orders', id: order.id }, row: changed(order, { kind: 'cancel' }) }];
     },
     async upload(client, args) {
       const answer = await unwrap(client.orders[':id'].cancel.$post({ param: { id: args.orderId } }));
@@ -254,14 +257,7 @@ export const mutators: { [N in MutationName]: Mutator<MutationArgs[N]> } = {
     rows: (args) => [{ table: 'orders', id: args.orderId }],
     async apply(db, args) {
       const order = await orderOnDevice(db, args.orderId);
-      const at = now();
-      const before = order.paymentProof;
-      const proof = {
-        transactionId: args.transactionId || before?.transactionId || null,
-        sentAt: at,
-        ...(before?.screenshotUrl ? { screenshotUrl: before.screenshotUrl } : {}),
-      };
-      return [{ ref: { table: 'orders', id: order.id }, row: { ...order, paymentProof: proof, updatedAt: at } }];
+      return [{ ref: { table: 'orders', id: order.id }, row: changed(order, { kind: 'sendPaymentProof', transactionId: args.transactionId }) }];
     },
     // The picture goes up first; a retry uploads it again (the first copy is then never referenced).
     async upload(client, args, key) {
@@ -276,14 +272,8 @@ export const mutators: { [N in MutationName]: Mutator<MutationArgs[N]> } = {
     rows: (args) => [{ table: 'orders', id: args.orderId }],
     async apply(db, args) {
       const order = await orderOnDevice(db, args.orderId);
-      const before = order.views;
-      const first = !before || args.revealedAt < before.firstAt;
-      const views = {
-        count: (before?.count ?? 0) + 1,
-        firstAt: first ? args.revealedAt : before.firstAt,
-        firstDevice: first ? args.deviceLabel : before.firstDevice,
-      };
-      return [{ ref: { table: 'orders', id: order.id }, row: { ...order, views } }];
+      const change = { kind: 'logReveal' as const, revealedAt: args.revealedAt, deviceLabel: args.deviceLabel };
+      return [{ ref: { table: 'orders', id: order.id }, row: changed(order, change) }];
     },
     async upload(client, { orderId, ...json }, key) {
       const answer = await unwrap(client.orders[':id'].reveals.$post({ param: { id: orderId }, header: { 'idempotency-key': key }, json }));
@@ -295,8 +285,7 @@ export const mutators: { [N in MutationName]: Mutator<MutationArgs[N]> } = {
     rows: (args) => [{ table: 'orders', id: args.orderId }],
     async apply(db, args) {
       const order = await orderOnDevice(db, args.orderId);
-      const report = { status: 'open' as const, reason: args.reason, note: args.note, reportedAt: now() };
-      return [{ ref: { table: 'orders', id: order.id }, row: { ...order, report, updatedAt: now() } }];
+      return [{ ref: { table: 'orders', id: order.id }, row: changed(order, { kind: 'reportProblem', reason: args.reason, note: args.note }) }];
     },
     async upload(client, { orderId, reason, note, screenshot, screenshotName }, key) {
       // Uploaded again on a retry: an unused file costs less than a report without its screenshot.
@@ -315,8 +304,7 @@ export const mutators: { [N in MutationName]: Mutator<MutationArgs[N]> } = {
     async apply(db, args) {
       const order = await orderOnDevice(db, args.orderId);
       if (!order.report) throw new AppError('not_on_device', 'This order has no problem report');
-      const report = { ...order.report, status: 'declined' as const, reply: args.message, resolvedAt: now() };
-      return [{ ref: { table: 'orders', id: order.id }, row: { ...order, report, updatedAt: now() } }];
+      return [{ ref: { table: 'orders', id: order.id }, row: changed(order, { kind: 'declineReport', message: args.message }) }];
     },
     async upload(client, { orderId, message }, key) {
       const answer = await unwrap(
