@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -42,8 +43,8 @@ const launch = (profile: string): Promise<BrowserContext> =>
     ],
   });
 
-/** A file order of the demo customer, delivered by the admin through the API: the file's text. */
-async function fileDeliveredToCustomer(text: string): Promise<void> {
+/** A file order of the demo customer, delivered by the admin through the API with these bytes. */
+async function fileDeliveredToCustomer(bytes: Uint8Array<ArrayBuffer>): Promise<void> {
   const admin = await apiSession(e2e.server.url, demoLogins.admin);
   const customer = await apiSession(e2e.server.url, demoLogins.customer);
   const service = { title: `Audit Document ${Date.now()}`, description: 'A file', category: 'vps', price: '5', deliveryTime: 'instant', deliveryKind: 'file' };
@@ -51,7 +52,7 @@ async function fileDeliveredToCustomer(text: string): Promise<void> {
   const placed = await customer.call<{ order: Order }>('POST', '/api/orders', { productId: created.id }, 201);
   const form = new FormData();
   form.append('kind', 'delivery');
-  form.append('file', new File([new TextEncoder().encode(text)], 'audit.txt', { type: 'text/plain' }));
+  form.append('file', new File([bytes], 'audit.bin', { type: 'application/octet-stream' }));
   const upload = await fetch(new URL('/api/uploads', e2e.server.url), { method: 'POST', headers: { authorization: `Bearer ${admin.token}` }, body: form });
   assert.equal(upload.status, 201, await upload.clone().text());
   const file = (await upload.json()) as { path: string; name: string };
@@ -64,11 +65,17 @@ describe('the vault on disk', () => {
   // delete and its write-back: the vault record was gone and the next sync filled the database in clear. Now the
   // dialog stays until switching on is done, and an interrupted rewrite is finished at the next open.
   it('leaves no clear password or file in the profile’s IndexedDB files once on and locked, running and closed; unlocking asks the server; unlocked, it reads offline', async () => {
+    // A small text file (kept inside LevelDB) and 200 KiB of random bytes (Blink keeps a value that large,
+    // and that cannot be compressed, as a separate blob file).
     const fileText = `Disk-Audit-File-${Date.now()} the delivered document`;
-    await fileDeliveredToCustomer(fileText);
+    const bigFile = new Uint8Array(randomBytes(200 * 1024));
+    await fileDeliveredToCustomer(new TextEncoder().encode(fileText));
+    await fileDeliveredToCustomer(bigFile);
     const orderId = await orderDeliveredToCustomer(e2e.server.url, { wiseEmail: 'disk@wise.test', wisePassword: PASSWORD });
-    const secrets = { password: encodings(PASSWORD), file: encodings(fileText) };
-    const filesHolding = async (what: 'password' | 'file', profile: string) => (await indexedDbFilesHolding(profile, secrets[what])).holding;
+    const slices = [0, 100 * 1024, 200 * 1024 - 64].map((at) => Buffer.from(bigFile.subarray(at, at + 64)));
+    const secrets = { password: encodings(PASSWORD), file: encodings(fileText), bigFile: slices };
+    const everySecret = [...secrets.password, ...secrets.file, ...secrets.bigFile];
+    const filesHolding = async (what: keyof typeof secrets, profile: string) => (await indexedDbFilesHolding(profile, secrets[what])).holding;
     const profile = await mkdtemp(join(tmpdir(), 'vault-profile-'));
     profiles.push(profile);
     let context = await launch(profile);
@@ -77,9 +84,16 @@ describe('the vault on disk', () => {
       const { panel } = await openOrderCardOnPhone(page, orderId);
       await panel.getByRole('button', { name: 'Show password' }).waitFor({ timeout: 30_000 });
       // The check finds both when they are stored in clear (the sync keeps the file for offline use).
-      for (let tries = 0; (await filesHolding('file', profile)).length === 0 && tries < 60; tries++) await page.waitForTimeout(500);
+      const bothFilesKept = async () => (await filesHolding('file', profile)).length > 0 && (await filesHolding('bigFile', profile)).length > 0;
+      for (let tries = 0; !(await bothFilesKept()) && tries < 60; tries++) await page.waitForTimeout(500);
       assert.ok((await filesHolding('password', profile)).length > 0, 'the clear password is in the IndexedDB files before the vault');
       assert.ok((await filesHolding('file', profile)).length > 0, 'the clear file is in the IndexedDB files before the vault');
+      const bigHolders = await filesHolding('bigFile', profile);
+      assert.ok(bigHolders.length > 0, 'the clear large file is in the IndexedDB files before the vault');
+      assert.ok(
+        bigHolders.some((path) => path.includes('.indexeddb.blob')),
+        `the large file is kept in a blob file outside LevelDB (the case this covers): ${bigHolders.join(', ')}`,
+      );
 
       await page.getByTestId('vault-offer').getByRole('button', { name: 'Set a PIN' }).click();
       const enable = page.getByRole('dialog', { name: 'Lock passwords with a PIN' });
@@ -94,7 +108,7 @@ describe('the vault on disk', () => {
         .getByTestId('vault-card')
         .getByText(/Locked now/)
         .waitFor({ timeout: 30_000 });
-      const running = await indexedDbFilesHolding(profile, [...secrets.password, ...secrets.file]);
+      const running = await indexedDbFilesHolding(profile, everySecret);
       assert.ok(running.read > 0, 'the profile has IndexedDB files');
       assert.deepEqual(
         running.holding,
@@ -104,7 +118,7 @@ describe('the vault on disk', () => {
 
       // The browser closes the profile: what it leaves on disk is what a copy of the device holds.
       await context.close();
-      const closed = await indexedDbFilesHolding(profile, [...secrets.password, ...secrets.file]);
+      const closed = await indexedDbFilesHolding(profile, everySecret);
       assert.deepEqual(
         closed.holding,
         [],
