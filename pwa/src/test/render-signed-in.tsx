@@ -1,6 +1,6 @@
 import { render, type RenderResult } from '@testing-library/react';
 import type { ReactNode } from 'react';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, vi } from 'vitest';
 import type { Role } from '../../../edge-api/src/contract/users.ts';
 import { inProcessHarness, type ApiHarness, type TestUser } from '../../../edge-api/src/testing/api-harness.ts';
 import { ConfirmProvider } from '../components/confirm-dialog.tsx';
@@ -31,6 +31,7 @@ export function signedInKit(unreachable?: (url: URL) => boolean): { api: () => A
     fetchFromApp(current, unreachable);
   });
   afterAll(async () => {
+    vi.unstubAllGlobals();
     await api?.close();
   });
   return { api: current };
