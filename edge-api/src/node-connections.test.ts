@@ -26,7 +26,9 @@ const logger: Logger = { info() {}, warn: (message) => warnings.push(message), e
 
 beforeAll(async () => {
   const admin = openDatabase({ databaseUrl: process.env.TEST_DATABASE_URL!, maxConnections: 1 });
-  await sql`create database ${sql.id(database)}`.execute(admin);
+  // A copy of the run's migrated template (decision 239): the server's start finds every migration applied.
+  const template = process.env.TEST_TEMPLATE_DATABASE;
+  await (template ? sql`create database ${sql.id(database)} template ${sql.id(template)}` : sql`create database ${sql.id(database)}`).execute(admin);
   await admin.destroy();
   const url = new URL(process.env.TEST_DATABASE_URL!);
   url.pathname = `/${database}`;

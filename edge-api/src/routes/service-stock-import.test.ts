@@ -1,4 +1,5 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Order } from '../contract/orders.ts';
 import type { ServiceStock, ServiceStockImportPreview, ServiceStockImportResult, ServiceStockImportRow } from '../contract/service-stocks.ts';
 import type { Service } from '../contract/services.ts';
@@ -249,7 +250,17 @@ describe('imports at the same time', () => {
         settled = true;
         return answer;
       });
-      await new Promise((resolve) => setTimeout(resolve, 700));
+      // The import waits on that lock: a statement of this database asks for it and is not granted it.
+      await vi.waitFor(
+        async () => {
+          const { rows } = await sql<{ waiting: number }>`select count(*)::int as waiting from pg_locks
+            where locktype = 'advisory' and not granted and objsubid = 1
+              and database = (select oid from pg_database where datname = current_database())
+              and ((classid::bigint << 32) | objid::bigint) = hashtext('wise_stocks.add')::bigint`.execute(bench.api.db);
+          expect(rows[0]!.waiting).toBeGreaterThanOrEqual(1);
+        },
+        { timeout: 10_000, interval: 20 },
+      );
       expect(settled).toBe(false);
       expect(await rowsOf(serviceId)).toHaveLength(0);
     });

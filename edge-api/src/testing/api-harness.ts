@@ -5,6 +5,8 @@ import { Hono } from 'hono';
 import { createLocalJWKSet } from 'jose';
 import type { Kysely } from 'kysely';
 import { apiNotFound, createApp } from '../app.ts';
+import { createEmbeddedAuth } from '../auth/embedded/embedded-auth.ts';
+import { mailboxMailer } from '../auth/embedded/mailer.ts';
 import { generateSigningKey, importSigningKey, signAccessToken } from '../auth/signing-key.ts';
 import { createTokenVerifier } from '../auth/verifier.ts';
 import { createDiskBlobStore } from '../blobs/disk-store.ts';
@@ -88,6 +90,7 @@ export async function inProcessHarness(overrides: Partial<Deps['config']> = {}, 
   const { db, close: closeDb } = database ?? (await openTestDatabase());
   const key = await importSigningKey(await generateSigningKey());
   const blobDir = await mkdtemp(join(tmpdir(), 'storefront-blobs-'));
+  const mailbox = await mkdtemp(join(tmpdir(), 'storefront-mailbox-'));
   const deletedAuthUsers: string[] = [];
   // The auth server is replaced here: a session lives until a test ends it with endSession().
   const endedSessions = new Set<string>();
@@ -112,6 +115,19 @@ export async function inProcessHarness(overrides: Partial<Deps['config']> = {}, 
   app.route('/', createApp(deps));
   app.all('/api/*', apiNotFound);
   app.route('/files', fileRoutes(blobs));
+  // The embedded auth on the same key and issuer, at the configured auth URL's path: a client (the PWA's
+  // own, in a screen test) signs up and in for real, and the API trusts its tokens as it trusts tokenFor's.
+  const auth = createEmbeddedAuth({
+    db,
+    key,
+    issuer: TEST_ISSUER,
+    anonKey: TEST_ANON_KEY,
+    serviceRoleKey: `test-service-role-${crypto.randomUUID()}`,
+    clientIp: (c) => c.req.header('x-test-client-ip') ?? 'in-process',
+    logger: testLogger(),
+    mailer: await mailboxMailer(mailbox, { logger: testLogger() }),
+  });
+  app.route('/auth/v1', auth.app);
 
   /** A token for an account that exists on the auth server (with or without a user record). */
   const tokenFor = (id: string, email: string) => {
@@ -144,6 +160,7 @@ export async function inProcessHarness(overrides: Partial<Deps['config']> = {}, 
     close: async () => {
       await closeDb();
       await rm(blobDir, { recursive: true, force: true });
+      await rm(mailbox, { recursive: true, force: true });
     },
   };
 }

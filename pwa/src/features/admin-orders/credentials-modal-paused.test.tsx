@@ -33,6 +33,7 @@ let customer: TestUser;
 let serviceId: string;
 /** The staff member of the test running: the modal's user, whose device holds the order. */
 let staff: TestUser | undefined;
+let checksSent = 0;
 const email = `paused-${crypto.randomUUID().slice(0, 6)}@wise.test`;
 const password = `Paused-${crypto.randomUUID().slice(0, 8)}`;
 // The API's clock reads Date: it starts a second into a window of its own, so the wait is known (599 s).
@@ -43,6 +44,12 @@ beforeAll(async () => {
   vi.setSystemTime(windowStart + 1_000);
   api = await inProcessHarness({ rateLimits: { credentialChecksPer10Min: LIMIT } });
   fetchFromApp(() => api);
+  // The checks the modal sends, counted as it sends them (the server counts only those that reach it).
+  const toApp = globalThis.fetch;
+  vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) => {
+    if (String(input instanceof Request ? input.url : input).includes('/api/admin/credentials/check')) checksSent += 1;
+    return toApp(input, init);
+  });
   [admin, customer] = await Promise.all([api.createUser('admin'), api.createUser('user')]);
   const service = await api.call<{ id: string }>('POST', '/api/services', {
     user: admin,
@@ -112,7 +119,8 @@ const typeCredentials = (wiseEmail: string, wisePassword: string) => {
   fireEvent.change(screen.getByLabelText('WISE Email'), { target: { value: wiseEmail } });
   fireEvent.change(screen.getByLabelText('WISE Password'), { target: { value: wisePassword } });
 };
-const pause = () => new Promise((resolve) => setTimeout(resolve, 700));
+/** Longer than the typing pause after which a check goes (400 ms), on the test's clock. */
+const pause = () => vi.advanceTimersByTimeAsync(700);
 
 describe('Add WISE Credentials past the limit on duplicate checks', () => {
   it('says checks are paused and for how long, never that nothing was found, sends none meanwhile, and checks again once the pause is over', async () => {
@@ -129,11 +137,16 @@ describe('Add WISE Credentials past the limit on duplicate checks', () => {
     const counted = await checksCounted(user);
     expect(counted).toBe(LIMIT + 1);
 
-    // Typing on sends nothing while paused; the notice stays for whatever is typed.
+    // Typing on sends nothing while paused; the notice stays for whatever is typed. The modal's timers
+    // run on the test's clock meanwhile: a check it scheduled would be sent, and counted, at once.
+    const sent = checksSent;
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout'], now: Date.now() });
     typeCredentials(email, `${password}-x`);
     await pause();
     typeCredentials(email, password);
     await pause();
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
+    expect(checksSent).toBe(sent);
     expect(await checksCounted(user)).toBe(counted);
     expect(screen.getByText(PAUSED_TITLE)).toBeTruthy();
 

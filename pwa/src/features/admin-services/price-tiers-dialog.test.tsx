@@ -1,48 +1,28 @@
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createApiHarness, type ApiHarness, type TestUser } from '../../../../edge-api/src/testing/api-harness.ts';
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { TestUser } from '../../../../edge-api/src/testing/api-harness.ts';
 import { insertPricedService } from '../../../../edge-api/src/testing/sales-fixtures.ts';
-import { ToastProvider } from '../../components/toast.tsx';
-import { fetchFromApp } from '../../test/in-process-api.ts';
+import { renderSignedIn, signedInKit, signInAs } from '../../test/render-signed-in.tsx';
 import { PriceTiersDialog } from './price-tiers-dialog.tsx';
 
-// The editor talks to the real API app in-process; only the session (whose token is sent) is stood in for.
-const session = vi.hoisted(() => ({ token: null as string | null }));
-vi.mock('../../lib/supabase.ts', () => ({
-  getAccessToken: async () => session.token,
-  getSupabase: async () => {
-    throw new Error('No auth server in this test');
-  },
-}));
-
-let api: ApiHarness;
+// The editor talks to the real API app in-process, as an admin signed in through its auth (render-signed-in.tsx).
+const { api } = signedInKit();
 let admin: TestUser;
 let serviceId: string;
 
 beforeAll(async () => {
-  api = await createApiHarness();
-  fetchFromApp(() => api);
-  admin = await api.createUser('admin');
-  session.token = admin.token;
-  serviceId = await insertPricedService(api, 'Gift Card', '10');
-});
-afterAll(async () => {
-  vi.unstubAllGlobals();
-  await api.close();
+  admin = await signInAs(api(), 'admin');
+  serviceId = await insertPricedService(api(), 'Gift Card', '10');
 });
 afterEach(cleanup);
 
 const storedTiers = () =>
-  api.db.selectFrom('service_price_tiers').select(['min_quantity', 'unit_cents']).where('service_id', '=', serviceId).orderBy('min_quantity').execute();
+  api().db.selectFrom('service_price_tiers').select(['min_quantity', 'unit_cents']).where('service_id', '=', serviceId).orderBy('min_quantity').execute();
 
 describe('the quantity tier editor (issue 32 item 3)', () => {
   it('adds tiers, says what is wrong on the field and saves nothing, then saves the whole set', async () => {
     const onClose = vi.fn();
-    render(
-      <ToastProvider>
-        <PriceTiersDialog service={{ id: serviceId, title: 'Gift Card', price: '10' }} onClose={onClose} />
-      </ToastProvider>,
-    );
+    renderSignedIn(<PriceTiersDialog service={{ id: serviceId, title: 'Gift Card', price: '10' }} onClose={onClose} />, admin);
     await screen.findByText('No tiers: every quantity pays the list price.', {}, { timeout: 5000 });
     fireEvent.click(screen.getByRole('button', { name: 'Add tier' }));
     fireEvent.click(screen.getByRole('button', { name: 'Add tier' }));
@@ -69,11 +49,7 @@ describe('the quantity tier editor (issue 32 item 3)', () => {
 
   it('shows the saved tiers and removes one', async () => {
     const onClose = vi.fn();
-    render(
-      <ToastProvider>
-        <PriceTiersDialog service={{ id: serviceId, title: 'Gift Card', price: '10' }} onClose={onClose} />
-      </ToastProvider>,
-    );
+    renderSignedIn(<PriceTiersDialog service={{ id: serviceId, title: 'Gift Card', price: '10' }} onClose={onClose} />, admin);
     await waitFor(() => expect(screen.getAllByLabelText('Buy at least')).toHaveLength(2), { timeout: 5000 });
     expect((screen.getAllByLabelText('Unit price ($)')[1] as HTMLInputElement).value).toBe('8.50');
     fireEvent.click(screen.getByRole('button', { name: 'Remove tier 2' }));

@@ -1,32 +1,21 @@
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createApiHarness, type ApiHarness, type TestUser } from '../../../../edge-api/src/testing/api-harness.ts';
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { TestUser } from '../../../../edge-api/src/testing/api-harness.ts';
 import { insertPricedService } from '../../../../edge-api/src/testing/sales-fixtures.ts';
-import { ToastProvider } from '../../components/toast.tsx';
 import { getPublicDb } from '../../db/local-db.ts';
-import { fetchFromApp } from '../../test/in-process-api.ts';
+import { renderSignedIn, signedInKit, signInAs } from '../../test/render-signed-in.tsx';
 import { CustomerPricesDialog } from './customer-prices-dialog.tsx';
 
-// The editor talks to the real API app in-process; only the session (whose token is sent) is stood in for.
-const session = vi.hoisted(() => ({ token: null as string | null }));
-vi.mock('../../lib/supabase.ts', () => ({
-  getAccessToken: async () => session.token,
-  getSupabase: async () => {
-    throw new Error('No auth server in this test');
-  },
-}));
-
-let api: ApiHarness;
+// The editor talks to the real API app in-process, as an admin signed in through its auth (render-signed-in.tsx).
+const { api } = signedInKit();
 let admin: TestUser;
 let reseller: TestUser;
 let serviceId: string;
 
 beforeAll(async () => {
-  api = await createApiHarness();
-  fetchFromApp(() => api);
-  [admin, reseller] = await Promise.all([api.createUser('admin'), api.createUser('user')]);
-  session.token = admin.token;
-  serviceId = await insertPricedService(api, 'Gift Card', '10');
+  reseller = await api().createUser('user');
+  admin = await signInAs(api(), 'admin');
+  serviceId = await insertPricedService(api(), 'Gift Card', '10');
   // The services synced to this device, as the dashboard has them.
   await getPublicDb().services.put({
     id: serviceId,
@@ -46,20 +35,12 @@ beforeAll(async () => {
     version: 1,
   });
 });
-afterAll(async () => {
-  vi.unstubAllGlobals();
-  await api.close();
-});
 afterEach(cleanup);
 
 describe("a customer's own prices (issue 32 item 3)", () => {
   it('refuses a percentage above 100 on its field, then saves a percentage and a unit price for a service', async () => {
     const onClose = vi.fn();
-    render(
-      <ToastProvider>
-        <CustomerPricesDialog user={{ uid: reseller.id, email: reseller.email }} onClose={onClose} />
-      </ToastProvider>,
-    );
+    renderSignedIn(<CustomerPricesDialog user={{ uid: reseller.id, email: reseller.email }} onClose={onClose} />, admin);
     const percent = await screen.findByLabelText('Discount on every service (%)', {}, { timeout: 5000 });
     fireEvent.change(percent, { target: { value: '150' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save prices' }));
@@ -71,7 +52,7 @@ describe("a customer's own prices (issue 32 item 3)", () => {
     fireEvent.change(screen.getByLabelText('Their unit price ($)'), { target: { value: '7.25' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save prices' }));
     await waitFor(() => expect(onClose).toHaveBeenCalled(), { timeout: 5000 });
-    const saved = await api.call('GET', `/api/admin/pricing/users/${reseller.id}`, { user: admin });
+    const saved = await api().call('GET', `/api/admin/pricing/users/${reseller.id}`, { user: admin });
     expect(saved.body).toEqual({ percentOff: 15, services: [{ serviceId, unitPrice: '7.25' }] });
   });
 });

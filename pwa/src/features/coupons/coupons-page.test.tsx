@@ -1,38 +1,21 @@
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { sql } from 'kysely';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createApiHarness, type ApiHarness, type TestUser } from '../../../../edge-api/src/testing/api-harness.ts';
-import { ToastProvider } from '../../components/toast.tsx';
-import { StaffRoleProvider } from '../../lib/authorization.tsx';
-import { fetchFromApp } from '../../test/in-process-api.ts';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { TestUser } from '../../../../edge-api/src/testing/api-harness.ts';
+import { renderSignedIn, signedInKit, signInAs } from '../../test/render-signed-in.tsx';
 import { CouponsPage } from './coupons-page.tsx';
 
 // The Coupons screen pages the list as the server does (decision 242): the newest 100, then "Load more",
-// on the real API app in-process; only the session is stood in for.
-const session = vi.hoisted(() => ({ token: null as string | null }));
-vi.mock('../../lib/supabase.ts', () => ({
-  getAccessToken: async () => session.token,
-  getSupabase: async () => {
-    throw new Error('No auth server in this test');
-  },
-}));
-
-let api: ApiHarness;
+// on the real API app in-process, with an admin signed in through its own auth (render-signed-in.tsx).
+const { api } = signedInKit();
 let admin: TestUser;
 
 beforeAll(async () => {
-  api = await createApiHarness();
-  fetchFromApp(() => api);
-  admin = await api.createUser('admin');
-  session.token = admin.token;
+  admin = await signInAs(api(), 'admin');
   // 103 coupons, a minute apart: PAGED-000 the oldest.
   await sql`insert into coupons (id, code, kind, amount, created_at)
     select gen_random_uuid(), 'PAGED-' || lpad(n::text, 3, '0'), 'percent', 5, now() - interval '1 day' + n * interval '1 minute'
-    from generate_series(0, 102) as n`.execute(api.db);
-});
-afterAll(async () => {
-  vi.unstubAllGlobals();
-  await api.close();
+    from generate_series(0, 102) as n`.execute(api().db);
 });
 afterEach(cleanup);
 
@@ -43,13 +26,7 @@ const shownCodes = () =>
 
 describe('the Coupons screen', () => {
   it('shows the newest 100 coupons and the older ones after Load more, each once, then no more button', async () => {
-    render(
-      <StaffRoleProvider role="admin">
-        <ToastProvider>
-          <CouponsPage />
-        </ToastProvider>
-      </StaffRoleProvider>,
-    );
+    renderSignedIn(<CouponsPage />, admin);
     await screen.findByRole('region', { name: 'All Coupons' }, { timeout: 10_000 });
     expect(shownCodes()).toEqual(Array.from({ length: 100 }, (_, i) => `PAGED-${String(102 - i).padStart(3, '0')}`));
 

@@ -1,0 +1,73 @@
+import { render, type RenderResult } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { afterAll, beforeAll, vi } from 'vitest';
+import type { Role } from '../../../edge-api/src/contract/users.ts';
+import { inProcessHarness, type ApiHarness, type TestUser } from '../../../edge-api/src/testing/api-harness.ts';
+import { ConfirmProvider } from '../components/confirm-dialog.tsx';
+import { ToastProvider } from '../components/toast.tsx';
+import { AuthProvider, signUp } from '../lib/auth.tsx';
+import { StaffRoleProvider } from '../lib/authorization.tsx';
+import { getAccessToken } from '../lib/supabase.ts';
+import { fetchFromApp } from './in-process-api.ts';
+
+/**
+ * One kit for screen tests that need a signed-in user (issue 34 item 5), in place of a module mock of
+ * `lib/supabase.ts`: the real API app in-process on the file's own database, its embedded auth mounted
+ * at the URL `/api/config` names, and the app's fetches sent there (`fetchFromApp`). `signInAs` registers
+ * through the app's own `signUp` (the auth client, the stored session, the user record through the API),
+ * so `getAccessToken`, the API client and `AuthProvider` all run as on a device.
+ *
+ * Call `signedInKit()` at the top of a file: it opens the API before the file's tests and closes it after.
+ * The test's `unreachable(url)` makes a request fail as with no network.
+ */
+export function signedInKit(unreachable?: (url: URL) => boolean): { api: () => ApiHarness } {
+  let api: ApiHarness | undefined;
+  const current = () => {
+    if (!api) throw new Error('signedInKit: the API opens in beforeAll; use it inside a hook or a test');
+    return api;
+  };
+  beforeAll(async () => {
+    api = await inProcessHarness();
+    fetchFromApp(current, unreachable);
+  });
+  afterAll(async () => {
+    vi.unstubAllGlobals();
+    await api?.close();
+  });
+  return { api: current };
+}
+
+let registered = 0;
+
+/**
+ * Registers a new account through the app's own sign-up and leaves this device signed in as it; a staff
+ * role is then given as an admin gives one (PUT /api/users/{uid}/role). The returned token
+ * is the session's own, for the test's direct calls to the API.
+ */
+export async function signInAs(api: ApiHarness, role: Role = 'user', name: string = role): Promise<TestUser> {
+  registered += 1;
+  const email = `${name}-${registered}-${crypto.randomUUID().slice(0, 8)}@example.test`;
+  const { needsConfirmation } = await signUp({ displayName: `${name} ${registered}`, email, mobile: '01700000000', password: `Pw-${crypto.randomUUID()}` });
+  if (needsConfirmation) throw new Error(`signInAs: the auth server left ${email} unconfirmed`);
+  const token = await getAccessToken();
+  if (!token) throw new Error(`signInAs: no session for ${email}`);
+  const id = (JSON.parse(atob(token.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/'))) as { sub: string }).sub;
+  if (role !== 'user') {
+    // An admin of the shop's own gives the role, through the API's role route.
+    const owner = await api.createUser('admin', 'owner');
+    const given = await api.call('PUT', `/api/users/${id}/role`, { user: owner, json: { userRole: role } });
+    if (given.status !== 200) throw new Error(`signInAs: the role ${role} was not given: ${given.status} ${JSON.stringify(given.body)}`);
+  }
+  return { id, email, token, role };
+}
+
+/** Renders `ui` as the app does for the signed-in user: the real AuthProvider, toasts, confirmations, and the staff role for staff. */
+export function renderSignedIn(ui: ReactNode, user: Pick<TestUser, 'role'>): RenderResult {
+  const staff = user.role === 'admin' || user.role === 'moderator' ? user.role : undefined;
+  const inner = (
+    <ToastProvider>
+      <ConfirmProvider>{ui}</ConfirmProvider>
+    </ToastProvider>
+  );
+  return render(<AuthProvider>{staff ? <StaffRoleProvider role={staff}>{inner}</StaffRoleProvider> : inner}</AuthProvider>);
+}
