@@ -95,8 +95,9 @@ describe("a password change in place in a service's stock", () => {
     renderDialog(service, 'admin');
     fireEvent.click(await screen.findByRole('button', { name: `Change password of root@${host}:22` }, { timeout: 5_000 }));
     const modal = await screen.findByRole('dialog', { name: 'Change Password' });
-    expect((await within(modal).findByTestId('rotation-reaches')).textContent).toContain(
-      `order #${shortOrderId(orderId)} of Carol Buyer will show the new password`,
+    // The customer's name comes from the device's copy of the order, read a moment after the modal opens.
+    await waitFor(() =>
+      expect(within(modal).getByTestId('rotation-reaches').textContent).toContain(`order #${shortOrderId(orderId)} of Carol Buyer will show the new password`),
     );
 
     const submit = within(modal).getByRole('button', { name: `Change password of order #${shortOrderId(orderId)}` });
