@@ -26,6 +26,9 @@ export interface SoakResult {
   seconds: number;
 }
 
+/** A device's address, as a proxy in front of the app names it (the app trusts 127.0.0.1 there): one each, as phones have. */
+export const deviceAddress = (index: number) => `10.${(index >> 16) & 255}.${(index >> 8) & 255}.${index & 255}`;
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 
 async function main() {
@@ -36,10 +39,11 @@ async function main() {
   const started = performance.now();
   const end = started + config.seconds * 1000;
 
-  const pull = async (scope: 'public' | 'private', cursor: number, token?: string) => {
+  const pull = async (index: number, scope: 'public' | 'private', cursor: number, token?: string) => {
     const sent = performance.now();
+    const headers: Record<string, string> = { 'x-forwarded-for': deviceAddress(index), ...(token && { authorization: `Bearer ${token}` }) };
     try {
-      const response = await fetch(`${config.url}/api/sync?scope=${scope}&cursor=${cursor}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+      const response = await fetch(`${config.url}/api/sync?scope=${scope}&cursor=${cursor}`, { headers });
       const body = (await response.json()) as { cursor?: number };
       if (response.status !== 200) {
         count(result.pullErrors, String(response.status));
@@ -60,8 +64,8 @@ async function main() {
     while (due < end) {
       await sleep(due - performance.now());
       late.push(performance.now() - due);
-      cursors.public = await pull('public', cursors.public);
-      if (token) cursors.private = await pull('private', cursors.private, token);
+      cursors.public = await pull(index, 'public', cursors.public);
+      if (token) cursors.private = await pull(index, 'private', cursors.private, token);
       due += config.pullEveryMs;
     }
   };
@@ -76,7 +80,11 @@ async function main() {
       placing.push(
         fetch(`${config.url}/api/orders`, {
           method: 'POST',
-          headers: { authorization: `Bearer ${config.tokens[n % config.tokens.length]}`, 'content-type': 'application/json' },
+          headers: {
+            authorization: `Bearer ${config.tokens[n % config.tokens.length]}`,
+            'content-type': 'application/json',
+            'x-forwarded-for': deviceAddress(n % config.tokens.length),
+          },
           body: JSON.stringify({ id: crypto.randomUUID(), productId: config.productIds[n % config.productIds.length] }),
         }).then(
           async (response) => {

@@ -1,12 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { openDatabase } from '../edge-api/src/db/connect.ts';
-import { createDedicatedDatabase, freePort, newDataKeys, registerCustomer, STAND_IN_ANON_KEY, type StandIn } from '../edge-api/src/testing/workerd.ts';
+import { createDedicatedDatabase, freePort, newDataKeys, STAND_IN_ANON_KEY } from '../edge-api/src/testing/workerd.ts';
 import { percentile } from './load.ts';
-import type { SoakConfig, SoakResult } from './soak-load.ts';
+import { deviceAddress, type SoakConfig, type SoakResult } from './soak-load.ts';
 import { cpuSeconds } from './process-cpu.ts';
 
 // `npm run bench -- --only=soak [--soak-minutes=10] [--soak-devices=1000]`, or `node bench/soak.ts --minutes=…`:
@@ -56,6 +56,26 @@ async function stop(child: ChildProcess) {
   await exited;
 }
 
+/** A customer signs up on the app's embedded auth and makes its user record, from an address of its own. */
+async function registerFrom(url: string, index: number): Promise<string> {
+  const email = `soak-${index}-${crypto.randomUUID().slice(0, 8)}@example.test`;
+  const from = { 'x-forwarded-for': deviceAddress(index), 'content-type': 'application/json' };
+  const signUp = await fetch(`${url}/auth/v1/signup`, {
+    method: 'POST',
+    headers: { ...from, apikey: STAND_IN_ANON_KEY },
+    body: JSON.stringify({ email, password: `pw-${crypto.randomUUID()}` }),
+  });
+  if (!signUp.ok) throw new Error(`sign-up answered ${signUp.status}: ${await signUp.text()}`);
+  const session = (await signUp.json()) as { access_token: string; user: { id: string } };
+  const record = await fetch(`${url}/api/users`, {
+    method: 'POST',
+    headers: { ...from, authorization: `Bearer ${session.access_token}` },
+    body: JSON.stringify({ uid: session.user.id, email, displayName: 'Soak Customer', mobile: '01700000000' }),
+  });
+  if (record.status !== 201) throw new Error(`registration answered ${record.status}: ${await record.text()}`);
+  return session.access_token;
+}
+
 const stats = (values: number[]) =>
   values.length
     ? `p50 ${percentile(values, 50).toFixed(1)} ms, p95 ${percentile(values, 95).toFixed(1)} ms, p99 ${percentile(values, 99).toFixed(1)} ms, max ${Math.max(...values).toFixed(0)} ms`
@@ -84,13 +104,14 @@ export async function soakBench(serverUrl: string, report: SoakReport, options: 
         BLIND_INDEX_KEY: keys.blindIndexKey,
         // The simulated customers place far more than a person would.
         ORDERS_PER_10_MIN: '1000000000',
+        // The devices' addresses come in X-Forwarded-For, as from a proxy in front of the app.
+        TRUSTED_PROXIES: '127.0.0.1',
       },
       /Storefront running at/,
     );
-    const url = `http://localhost:${port}`;
-    const standIn = { url, anonKey: STAND_IN_ANON_KEY } as StandIn;
+    const url = `http://127.0.0.1:${port}`;
     const tokens: string[] = [];
-    for (let i = 0; i < signedIn; i += 1) tokens.push((await registerCustomer(standIn)).token);
+    for (let i = 0; i < signedIn; i += 1) tokens.push(await registerFrom(url, i));
     const productIds = ((await (await fetch(`${url}/api/services`)).json()) as { id: string }[]).map((service) => service.id);
     const config: SoakConfig = {
       url,
@@ -152,6 +173,8 @@ export async function soakBench(serverUrl: string, report: SoakReport, options: 
       (sorted.at(-1) ?? 0) <= 12,
     );
   } finally {
+    // The app's own lines (its 503s name their cause), for reading after the run.
+    if (server && process.env.SOAK_SERVER_LOG) writeFileSync(process.env.SOAK_SERVER_LOG, server.output());
     if (server) await stop(server.child);
     await monitor.destroy();
     await database.drop();
@@ -168,6 +191,11 @@ if (process.argv[1]?.endsWith('bench/soak.ts')) {
       note: (budget, measured, baseline, ok) => console.log(`${ok ? 'ok  ' : 'OVER'} ${budget}: ${measured} (${baseline})`),
       figure: (label, measured, baseline) => console.log(`     ${label}: ${measured} (${baseline})`),
     },
-    { minutes: Number(flag('minutes') ?? 10), devices: Number(flag('devices') ?? 1000) },
+    {
+      minutes: Number(flag('minutes') ?? 10),
+      devices: Number(flag('devices') ?? 1000),
+      signedIn: Number(flag('signed-in') ?? 100),
+      ordersPerHour: Number(flag('orders-per-hour') ?? 3600),
+    },
   );
 }

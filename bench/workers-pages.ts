@@ -149,6 +149,13 @@ export async function workersPagesBench(ctx: PagesContext) {
   // Warm, one request at a time.
   const worker = await ctx.launch(ctx.bundle);
   try {
+    // The floor: /healthz answers before the app is reached, so its CPU is workerd's own per request (HTTP, the event loop).
+    const floor = await oneAtATime(`${worker.url}/healthz`, worker.pid, {});
+    ctx.report(
+      'Workers: CPU per request, GET /healthz (no app code, no database), one at a time, warm',
+      `workerd ${floor.cpuMs.toFixed(2)} ms CPU/request, wall p50 ${ms(floor.p50)}`,
+      "the process's own cost of a request, included in each figure below",
+    );
     for (const route of routes) {
       const own = await oneAtATime(`${worker.url}${route.path}`, worker.pid, route.headers);
       const node = await oneAtATime(`${ctx.standIn.url}${route.path}`, ctx.standIn.pid, route.headers);
