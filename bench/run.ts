@@ -19,6 +19,7 @@ import { offlineMyOrders } from './my-orders-offline.ts';
 import { offlineStart } from './offline-start.ts';
 import { paymentsBench } from './payments.ts';
 import { scalingBench } from './scaling.ts';
+import { soakBench } from './soak.ts';
 import { orderListBench } from './order-list.ts';
 import { publicReadsBench } from './public-reads.ts';
 import { memoryBench } from './memory.ts';
@@ -39,12 +40,13 @@ const embedded: EmbeddedPostgres | undefined = benchDataDir ? await startEmbedde
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? embedded!.databaseUrl;
 const databaseName = embedded ? 'the embedded Postgres server' : 'BENCH_DATABASE_URL';
 const quick = process.argv.includes('--quick');
-/** `--only=http,start` runs some of the benchmarks: first-load, http, public-reads, memory, order-list, workers, delta-sync, sync-bytes, lighthouse, stock-import, start, history, my-orders, offline-start, search, payments, scaling. */
+/** `--only=http,start` runs some of the benchmarks: first-load, http, public-reads, memory, order-list, workers, delta-sync, sync-bytes, lighthouse, stock-import, start, history, my-orders, offline-start, search, payments, scaling, soak. */
 const only = process.argv
   .find((arg) => arg.startsWith('--only='))
   ?.slice('--only='.length)
   .split(',');
 const runs = (name: string) => !only || only.includes(name);
+const flagValue = (name: string) => process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
 /** `--order-sizes=1000000`: the shop sizes of the order-list benchmark (default 10,000, 100,000 and, without --quick, 1,000,000). */
 const orderSizes = process.argv
   .find((arg) => arg.startsWith('--order-sizes='))
@@ -692,6 +694,13 @@ try {
   if (runs('payments')) await paymentsBench(await harnessOn(schema), note, figure);
   // Writes a second through the old counter and the sequence side by side, pull times under that load (decision 189).
   if (runs('scaling')) await scalingBench(workersDatabaseUrl, { note, figure });
+  // One hour of 1,000 devices pulling every 30 s while orders are placed, compressed into --soak-minutes (default 10), through npm start's process.
+  if (runs('soak'))
+    await soakBench(
+      workersDatabaseUrl,
+      { note, figure },
+      { minutes: Number(flagValue('soak-minutes') ?? 10), devices: Number(flagValue('soak-devices') ?? 1000) },
+    );
 } finally {
   await sql`drop schema ${sql.id(schema)} cascade`.execute(admin);
   await admin.destroy();

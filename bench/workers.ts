@@ -18,24 +18,12 @@ import {
   type StandIn,
 } from '../edge-api/src/testing/workerd.ts';
 import { load } from './load.ts';
+import { workersPagesBench } from './workers-pages.ts';
 
-export type Report = (label: string, measured: string, baseline: string) => void;
+import { cpuSeconds, median, type Report } from './process-cpu.ts';
 
-const TICKS_PER_SECOND = (() => {
-  try {
-    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-  } catch {
-    return 100;
-  }
-})();
-
-/** CPU seconds a process has used so far (user + system), from /proc. */
-export function cpuSeconds(pid: number | undefined): number {
-  if (!pid) return Number.NaN;
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  // Counted from the state (field 3): utime is field 14, stime field 15.
-  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
-}
+export { cpuSeconds };
+export type { Report };
 
 /** Orders placed for `seconds` by `connections` callers at once, each waiting for its answer (POST /api/orders). */
 async function placeOrders(url: string, token: string, productIds: string[], { connections = 16, seconds = 3 } = {}) {
@@ -59,8 +47,6 @@ async function placeOrders(url: string, token: string, productIds: string[], { c
   );
   return { requests: placed, seconds: (performance.now() - started) / 1000, errors };
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
 /** What `wrangler deploy` would upload (a dry run, offline): the worker bundled into one module. */
 function buildBundle(dir: string): { file: string; bytes: number; gzip: number } {
@@ -143,6 +129,9 @@ async function startBareWorker(
   postgres: string,
   vars: Record<string, string>,
 ): Promise<BareWorker> {
+  // The platform's assets: the built app shell at / (the public pages render into it), 404 for the rest.
+  const shell = join(scratch, 'index.html');
+  if (!existsSync(shell)) copyFileSync(join('dist', 'index.html'), shell);
   const port = await freePort();
   const config = join(scratch, `worker-${port}.capnp`);
   const text = Object.entries(vars)
@@ -171,7 +160,10 @@ ${text}
   globalOutbound = "internet",
 );
 const assets :Workerd.Worker = (
-  modules = [ (name = "assets.js", esModule = "export default { fetch() { return new Response('Not found', { status: 404 }); } }") ],
+  modules = [
+    (name = "assets.js", esModule = "import shell from './index.html'; export default { fetch(request) { return new URL(request.url).pathname === '/' ? new Response(shell, { headers: { 'content-type': 'text/html; charset=utf-8' } }) : new Response('Not found', { status: 404 }); } }"),
+    (name = "index.html", text = embed "index.html"),
+  ],
   compatibilityDate = "2026-11-01",
 );
 `,
@@ -187,8 +179,8 @@ const assets :Workerd.Worker = (
   for (;;) {
     if (child.exitCode !== null) throw new Error(`workerd exited:\n${output}`);
     try {
-      // A static path: it answers without building the isolate, so the first API request below is cold.
-      await fetch(`${url}/`);
+      // /healthz answers without building the isolate, so the first request after it is cold.
+      await fetch(`${url}/healthz`);
       break;
     } catch {
       await new Promise((resolve) => setTimeout(resolve, 10));
@@ -269,6 +261,8 @@ export async function workersBench(serverUrl: string, report: Report, { seconds 
     report('Workers', 'skipped', `no Postgres over TCP at ${new URL(serverUrl).host}: set BENCH_DATABASE_URL`);
     return;
   }
+  // The bundle aliases the server render of dist-ssr/, and the public pages render into dist/index.html.
+  execFileSync(process.execPath, ['scripts/ensure-build.ts'], { stdio: 'inherit' });
   const scratch = mkdtempSync(join(tmpdir(), 'bench-workers-'));
   const database = await createDedicatedDatabase(serverUrl, 'bench_workers');
   const stops: (() => Promise<void> | void)[] = [];
@@ -318,9 +312,14 @@ export async function workersBench(serverUrl: string, report: Report, { seconds 
     for (let i = 0; i < 30; i += 1) warm.push(await timed(`${(pooled ?? direct).url}/api/services`));
     report(
       'Workers: start',
-      `workerd listening ${direct.startedMs.toFixed(0)} ms after launch (the 1.6 MB bundle compiled), the first request ${first.toFixed(0)} ms, then a median ${median(warm).toFixed(1)} ms`,
+      `workerd listening ${direct.startedMs.toFixed(0)} ms after launch (the bundle compiled), the first request ${first.toFixed(0)} ms, then a median ${median(warm).toFixed(1)} ms`,
       'GET /api/services, one at a time',
     );
+
+    // Cold starts, the bundle's startup, and CPU per request for the public pages and staff's order list (issue 29 item 3).
+    const postgres = `${server.hostname}:${server.port || 5432}`;
+    const launch = (file: string) => startBareWorker(scratch, file, database, postgres, vars);
+    await workersPagesBench({ scratch, bundle, database, postgres, vars, standIn, report, launch });
 
     const targets = [
       { name: 'Node entry', url: standIn.url, pid: standIn.pid },
