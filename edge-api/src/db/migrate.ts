@@ -36,6 +36,7 @@ import * as versionsFromASequence from '../../../migrations/2026-11-29-0350_vers
 import * as serviceStockBatches from '../../../migrations/2026-11-29-0420_service_stock_batches.ts';
 import * as keysetListIndexes from '../../../migrations/2026-11-29-0440_keyset_list_indexes.ts';
 import * as keysetMoreListIndexes from '../../../migrations/2026-11-29-0510_keyset_more_list_indexes.ts';
+import * as syncHorizonCountsWritersOnly from '../../../migrations/2026-11-29-0520_sync_horizon_counts_writers_only.ts';
 
 // Listed by hand so the Workers bundle needs no file system; add each new migration here and in migration-names.ts.
 const migrations: Record<MigrationName, Migration> = {
@@ -74,6 +75,7 @@ const migrations: Record<MigrationName, Migration> = {
   '2026-11-29-0420_service_stock_batches': serviceStockBatches,
   '2026-11-29-0440_keyset_list_indexes': keysetListIndexes,
   '2026-11-29-0510_keyset_more_list_indexes': keysetMoreListIndexes,
+  '2026-11-29-0520_sync_horizon_counts_writers_only': syncHorizonCountsWritersOnly,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -40,6 +40,7 @@ export const MIGRATION_NAMES = [
   '2026-11-29-0420_service_stock_batches',
   '2026-11-29-0440_keyset_list_indexes',
   '2026-11-29-0510_keyset_more_list_indexes',
+  '2026-11-29-0520_sync_horizon_counts_writers_only',
 ] as const;
 
 export type MigrationName = (typeof MIGRATION_NAMES)[number];
