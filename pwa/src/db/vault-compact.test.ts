@@ -15,7 +15,6 @@ afterEach(async () => {
     db.close();
     await Dexie.delete(db.name);
     await Dexie.delete(`${db.name}-compacting`);
-    await Dexie.delete(`${db.name}-flush`);
   }
 });
 
@@ -40,8 +39,6 @@ describe('the database rewrite when the vault is switched on', () => {
     expect(await db.outbox.get('change-1')).toMatchObject({ status: 'pending' });
     expect(new Uint8Array((await db.deliveredFiles.get('o1'))!.bytes as ArrayBuffer)).toEqual(new Uint8Array([1, 2, 3]));
     expect(await Dexie.exists(`${db.name}-compacting`)).toBe(false);
-    // The throwaway database that made the browser flush (decision 251) is gone too.
-    expect(await Dexie.exists(`${db.name}-flush`)).toBe(false);
   });
 
   it('finishes a rewrite cut off after the delete (a reload) at the next open, before any query answers', async () => {

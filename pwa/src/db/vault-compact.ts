@@ -25,12 +25,8 @@ function spareFor(name: string): Dexie {
   return spare;
 }
 
-const flushName = (name: string) => `${name}-flush`;
-
-/** Deletes a compaction's spare and throwaway databases, if one was left: sign-out leaves no copy of the user's rows (deleteUserDb). */
-export const deleteCompactionSpare = async (name: string): Promise<void> => {
-  await Promise.all([Dexie.delete(spareName(name)), Dexie.delete(flushName(name))]);
-};
+/** Deletes a compaction's spare database, if one was left: sign-out leaves no copy of the user's rows (deleteUserDb). */
+export const deleteCompactionSpare = (name: string): Promise<void> => Dexie.delete(spareName(name));
 
 export async function compactUserDb(db: UserDb): Promise<void> {
   const dump: Dump = await db.transaction('r', db.tables, () =>
@@ -45,25 +41,6 @@ export async function compactUserDb(db: UserDb): Promise<void> {
   // Reopened by the next query at the latest: the ready handler (restoreCompaction) writes the rows back first.
   await db.delete({ disableAutoOpen: false });
   await db.open();
-  await flushDeletedFiles(db.name);
-}
-
-/**
- * Makes the browser drop the table files that still hold the deleted rows (decision 251). Deleting a
- * database compacts its key range, but LevelDB removes a compacted file only at its next flush or
- * compaction once no open read still uses it, and the rewrite's own reads were still open when the
- * spare database was deleted: the old `.ldb` stayed on disk, Snappy-compressed, until the browser next
- * opened the profile. A throwaway database written and deleted once every read is done is such a flush.
- */
-async function flushDeletedFiles(name: string): Promise<void> {
-  const throwaway = new Dexie(flushName(name));
-  throwaway.version(1).stores({ flush: '' });
-  try {
-    await throwaway.table('flush').put(Date.now(), 'at');
-  } finally {
-    throwaway.close();
-  }
-  await Dexie.delete(throwaway.name);
 }
 
 /**
