@@ -1,4 +1,3 @@
-import { useLiveQuery } from 'dexie-react-hooks';
 import { useId, useState, type FormEvent } from 'react';
 import { DELIVERY_FILE_MAX_MEGABYTES, deliveryLines, serverLogin, splitLines, type OtherDeliveryKind } from '../../../../edge-api/src/contract/deliveries.ts';
 import type { Order } from '../../../../edge-api/src/contract/orders.ts';
@@ -7,7 +6,6 @@ import { finishQueuedChange } from '../../components/finish-queued-change.ts';
 import { ModalDialog } from '../../components/modal-dialog.tsx';
 import { ModalFormActions } from '../../components/modal-form-actions.tsx';
 import { useToast } from '../../components/toast.tsx';
-import { useUserDb } from '../../db/hooks.ts';
 import type { OtherDelivery } from '../../db/mutators.ts';
 import { deliverOrder } from '../../db/mutations.ts';
 import { unwrap } from '../../lib/api-client.ts';
@@ -17,6 +15,7 @@ import { shortOrderId } from '../../lib/order-rules.ts';
 import { getAccessToken } from '../../lib/supabase.ts';
 import { confirmDeliveryChange } from './delivery-change-confirm.ts';
 import { FileField, LinesField, ServerFields, StockChoice, type ServerLoginDraft, type UploadedFile } from './other-delivery-fields.tsx';
+import { useOwnStockOfKind } from './use-available-stocks.ts';
 
 export const KIND_DELIVERED_MESSAGE = 'Order delivered.';
 const SAVED_OFFLINE_MESSAGE = 'Saved on this device: the delivery will be sent when the connection returns.';
@@ -47,18 +46,6 @@ export interface OtherDeliveryModalProps {
   online: boolean;
   onClose: () => void;
   replace?: boolean;
-}
-
-/** The service's own stock of this kind as synced (decision 072): staff may deliver one of its available items instead of typing. */
-function useStockOfKind(kind: OtherDeliveryKind, serviceId: string) {
-  const db = useUserDb();
-  return useLiveQuery(
-    async () =>
-      db && kind !== 'file'
-        ? (await db.serviceStocks.where('serviceId').equals(serviceId).toArray()).filter((item) => item.status === 'available' && item.kind === kind)
-        : [],
-    [db, serviceId, kind],
-  );
 }
 
 /** What is typed or chosen, checked with the API's own rules; any edit clears a duplicate warning (it was for the values as they were). */
@@ -187,7 +174,7 @@ export function OtherDeliveryModal(props: OtherDeliveryModalProps) {
   const { kind, order, online, onClose, replace = false } = props;
   const ids = { host: useId(), port: useId(), user: useId(), lines: useId(), file: useId(), banner: useId() };
   const [error, setError] = useState<string | null>(null);
-  const stock = useStockOfKind(kind, order.productId);
+  const stock = useOwnStockOfKind(order.productId, kind);
   const draft = useDeliveryDraft(kind, online);
   const { uploading, chooseFile } = useFileUpload(draft.setFile, setError);
   const { submitting, submit } = useSubmitDelivery(props, draft, setError);

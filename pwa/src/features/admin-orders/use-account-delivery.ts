@@ -1,4 +1,3 @@
-import { useLiveQuery } from 'dexie-react-hooks';
 import { useState, type FormEvent } from 'react';
 import { typedCredentials } from '../../../../edge-api/src/contract/order-requests.ts';
 import type { Order } from '../../../../edge-api/src/contract/orders.ts';
@@ -6,13 +5,12 @@ import type { WiseStock } from '../../../../edge-api/src/contract/wise-stocks.ts
 import { useConfirm } from '../../components/confirm-dialog.tsx';
 import { finishQueuedChange } from '../../components/finish-queued-change.ts';
 import { useToast } from '../../components/toast.tsx';
-import { useUserDb } from '../../db/hooks.ts';
 import { deliverOrder } from '../../db/mutations.ts';
 import { isSealed } from '../../db/vault-session.ts';
 import { hasCode } from '../../lib/app-error.ts';
 import { checkWith } from '../../lib/form-problems.ts';
 import { confirmDeliveryChange } from './delivery-change-confirm.ts';
-import { useAvailableStocks } from './use-available-stocks.ts';
+import { useAvailableStocks, useOwnStockOfKind } from './use-available-stocks.ts';
 import { useDuplicateCheck } from './use-duplicate-check.ts';
 import { useProofUpload } from './use-proof-upload.ts';
 
@@ -29,18 +27,6 @@ export interface AccountDeliveryProps {
   online: boolean;
   onClose: () => void;
   replace?: boolean;
-}
-
-/** The service's own accounts as synced (decision 072), offered beside the Wise pool; delivered by id. */
-function useOwnStock(productId: string) {
-  const db = useUserDb();
-  return useLiveQuery(
-    async () =>
-      db
-        ? (await db.serviceStocks.where('serviceId').equals(productId).toArray()).filter((item) => item.status === 'available' && item.kind === 'account')
-        : [],
-    [db, productId],
-  );
 }
 
 /** What the form holds, as the delivery needs it. */
@@ -114,7 +100,7 @@ export function useAccountDelivery({ order, userId, online, onClose, replace = f
   const confirm = useConfirm();
   const [stockReloads, setStockReloads] = useState(0);
   const stocks = useAvailableStocks(online, stockReloads);
-  const ownStock = useOwnStock(order.productId);
+  const ownStock = useOwnStockOfKind(order.productId, 'account');
   const [ownStockId, setOwnStockId] = useState('');
 
   const fields = useCredentialFields();

@@ -1,5 +1,6 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useEffect, useMemo } from 'react';
+import type { ServiceStockKind } from '../../../../edge-api/src/contract/service-stocks.ts';
 import type { WiseStock } from '../../../../edge-api/src/contract/wise-stocks.ts';
 import { keepOnDevice } from '../../db/device-copy.ts';
 import { usePendingIds, useUserDb } from '../../db/hooks.ts';
@@ -25,4 +26,16 @@ export function useAvailableStocks(online: boolean, reloads: number): WiseStock[
   }, [online, reloads, db]);
 
   return useMemo(() => local?.filter((stock) => !pendingIds.has(stock.id)).sort((a, b) => a.wiseName.localeCompare(b.wiseName)), [local, pendingIds]);
+}
+
+/** The service's own stock of one kind as synced (decision 072), available to deliver; none for a kind no stock holds (a file). */
+export function useOwnStockOfKind(serviceId: string, kind: ServiceStockKind | 'file') {
+  const db = useUserDb();
+  return useLiveQuery(
+    async () =>
+      db && kind !== 'file'
+        ? (await db.serviceStocks.where('serviceId').equals(serviceId).toArray()).filter((item) => item.status === 'available' && item.kind === kind)
+        : [],
+    [db, serviceId, kind],
+  );
 }
