@@ -29,11 +29,11 @@ const pwaZones = [
   })),
   {
     target: [...source('pwa/src/!(test)'), 'pwa/src/*.{ts,tsx}'],
-    ...allBut('edge-api/src', ['contract', 'app.ts'], 'The PWA imports only the contract and the AppType of the server.'),
+    ...allBut('edge-api/src', ['contract'], "The PWA imports only the contract of the server, and AppType's declarations through '@api-types'."),
   },
   {
     target: ['pwa/**/*.test.{ts,tsx}', 'pwa/src/test/**'],
-    ...allBut('edge-api/src', ['contract', 'app.ts', 'testing'], 'PWA tests import the contract, the AppType and the test harness of the server.'),
+    ...allBut('edge-api/src', ['contract', 'testing'], 'PWA tests import the contract and the test harness of the server.'),
   },
 ];
 
@@ -173,7 +173,10 @@ export default tseslint.config(
       '@typescript-eslint/no-restricted-imports': [
         'error',
         {
-          patterns: [{ group: ['**/edge-api/src/app.ts'], allowTypeImports: true, message: 'The PWA takes only the type AppType from the server app.' }],
+          patterns: [
+            { group: ['**/edge-api/src/app.ts'], message: "The PWA takes the type AppType through '@api-types' (decision 257), never the server app." },
+            { group: ['@api-types'], allowTypeImports: true, message: "'@api-types' holds declarations only: import type." },
+          ],
         },
       ],
     },

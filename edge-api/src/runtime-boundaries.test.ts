@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { ESLint } from 'eslint';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { parseProject, sharedHost } from '../../scripts/typecheck.ts';
@@ -8,7 +9,8 @@ import { parseProject, sharedHost } from '../../scripts/typecheck.ts';
  * file, compiled with a project's options and its declaration files, next to a library whose typings
  * reference Node's (pg's do, as papaparse's and vite's), which would otherwise give Node's globals to all.
  */
-const SEEDED = resolve(new URL('../..', import.meta.url).pathname, 'edge-api/src/seeded-boundary-check.ts');
+const ROOT = new URL('../..', import.meta.url).pathname;
+const SEEDED = resolve(ROOT, 'edge-api/src/seeded-boundary-check.ts');
 const PG = "import type pg from 'pg';\nexport type Pool = pg.Pool;\n";
 
 const hostFor = sharedHost();
@@ -46,5 +48,27 @@ describe('the runtime projects (npm run typecheck)', { timeout: 180_000 }, () =>
   it("Node's has Node and Web Crypto's types, no DOM", () => {
     expect(errorsOf('tsconfig.node.json', 'export const x = process.env.X;\nexport const key: CryptoKey | undefined = undefined;')).toEqual([]);
     expect(errorsOf('tsconfig.node.json', 'export const title = document.title;').join('\n')).toMatch(/Cannot find name 'document'/);
+  });
+});
+
+describe("the PWA's reach into the server (npm run lint, decision 257)", { timeout: 60_000 }, () => {
+  const eslint = new ESLint({ cwd: ROOT });
+
+  /** The rules a seeded file of the PWA breaks, as lint reports them. */
+  async function rulesBroken(code: string): Promise<string[]> {
+    const [result] = await eslint.lintText(code, { filePath: resolve(ROOT, 'pwa/src/lib/seeded-boundary-check.ts') });
+    return (result?.messages ?? []).map((message) => `${message.ruleId}: ${message.message}`);
+  }
+
+  it("takes AppType from the server's declarations, as a type only", async () => {
+    expect(await rulesBroken("import type { AppType } from '@api-types';\nexport type Api = AppType;\n")).toEqual([]);
+    expect((await rulesBroken("import { AppType } from '@api-types';\nexport type Api = AppType;\n")).join('\n')).toMatch(/no-restricted-imports.*import type/);
+  });
+
+  it("never imports the server's code, even for a type", async () => {
+    const app = await rulesBroken("import type { AppType } from '../../../edge-api/src/app.ts';\nexport type Api = AppType;\n");
+    expect(app.join('\n')).toMatch(/no-restricted-(imports|paths)/);
+    const db = await rulesBroken("import type { Db } from '../../../edge-api/src/db/handle.ts';\nexport type D = Db;\n");
+    expect(db.join('\n')).toMatch(/import-x\/no-restricted-paths/);
   });
 });

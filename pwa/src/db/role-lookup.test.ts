@@ -1,6 +1,6 @@
 import { hc } from 'hono/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppType } from '../../../edge-api/src/app.ts';
+import type { AppType } from '@api-types';
 import type { User } from '../../../edge-api/src/contract/users.ts';
 import { createApiHarness, type ApiHarness, type TestUser } from '../../../edge-api/src/testing/api-harness.ts';
 import { decideAccess } from '../lib/authorization.tsx';

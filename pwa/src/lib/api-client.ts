@@ -1,5 +1,5 @@
 import { hc } from 'hono/client';
-import type { AppType } from '../../../edge-api/src/app.ts';
+import type { AppType } from '@api-types';
 import { codeForStatus, errorStatus, type ApiErrorBody, type ErrorCode } from '../../../edge-api/src/contract/errors.ts';
 import { AppError } from './app-error.ts';
 import { getAccessToken } from './supabase.ts';

@@ -5,7 +5,7 @@
 import { vaultHeaders } from '../lib/vault-headers.ts';
 import { hc } from 'hono/client';
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
-import type { AppType } from '../../../edge-api/src/app.ts';
+import type { AppType } from '@api-types';
 import type { Order } from '../../../edge-api/src/contract/orders.ts';
 import type { Service } from '../../../edge-api/src/contract/services.ts';
 import type { SyncResponse } from '../../../edge-api/src/contract/sync.ts';
