@@ -122,7 +122,7 @@ const zodNamespace = [
 ].map((selector) => ({ selector, message: "import * as z from 'zod' (decision 150: the named z keeps every zod locale in the Worker)." }));
 
 export default tseslint.config(
-  { ignores: ['dist', 'dist-ssr', 'node_modules', '.data', '.data-*', '.wrangler', 'coverage'] },
+  { ignores: ['dist', 'dist-ssr', 'node_modules', '.data', '.data-*', '.wrangler', 'coverage', '.types'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
