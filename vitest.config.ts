@@ -22,6 +22,8 @@ const PROCESS_TESTS = [
   'edge-api/src/metrics/metrics.test.ts',
   // Runs the TypeScript compiler over seeded files under each runtime's project (decision 244): seconds of CPU.
   'edge-api/src/runtime-boundaries.test.ts',
+  // About 115 MB of multipart bodies at the upload size limits: many seconds of memory traffic by nature.
+  'edge-api/src/routes/uploads-size-limits.test.ts',
 ];
 
 /** Every project: a request outside the test's own servers fails the test (issue 34 item 5). */

@@ -20,6 +20,7 @@ export const workerContractFiles = [
   'edge-api/src/routes/sync.test.ts',
   'edge-api/src/routes/sync-exactly-once.test.ts',
   'edge-api/src/routes/uploads.test.ts',
+  'edge-api/src/routes/uploads-size-limits.test.ts',
   'edge-api/src/routes/push.test.ts',
   'edge-api/src/routes/service-stocks.test.ts',
   'edge-api/src/routes/service-stock-import.test.ts',

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSupabaseBlobStore } from '../blobs/supabase-store.ts';
 import type { Deps } from '../deps.ts';
 import { createApiHarness, remoteApi, type ApiHarness, type TestUser } from '../testing/api-harness.ts';
+import { form, imageBytes, MB } from '../testing/upload-forms.ts';
 
 let api: ApiHarness;
 let admin: TestUser;
@@ -11,29 +12,6 @@ let customer: TestUser;
 
 type Uploaded = { path: string; url: string };
 type ErrorBody = { error: { code: string; message: string; details?: { path: string }[] } };
-
-const MB = 1024 * 1024;
-const signatures = {
-  png: [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a],
-  jpg: [0xff, 0xd8, 0xff, 0xe0],
-  gif: [...'GIF89a'].map((ch) => ch.charCodeAt(0)),
-  webp: [...'RIFF\x24\x00\x00\x00WEBPVP8 '].map((ch) => ch.charCodeAt(0)),
-};
-
-/** Bytes that start like a real image of that type, padded to `size`. */
-function imageBytes(type: keyof typeof signatures, size = 64) {
-  const bytes = new Uint8Array(size);
-  bytes.set(signatures[type]);
-  for (let i = signatures[type].length; i < Math.min(size, 4096); i++) bytes[i] = i % 251;
-  return bytes;
-}
-
-function form(kind: string | null, file: Uint8Array | null, name = 'photo.png', type = 'image/png') {
-  const body = new FormData();
-  if (kind !== null) body.append('kind', kind);
-  if (file) body.append('file', new File([file as Uint8Array<ArrayBuffer>], name, { type }));
-  return body;
-}
 
 const upload = (user: TestUser | undefined, kind: string | null, file: Uint8Array | null, name?: string, type?: string) =>
   api.call<Uploaded & ErrorBody>('POST', '/api/uploads', { user, body: form(kind, file, name, type) });
@@ -134,24 +112,8 @@ describe('uploading images', () => {
   });
 });
 
+// The uploads at the size limits (tens of megabytes through a multipart body) are in uploads-size-limits.test.ts.
 describe('upload size limits', () => {
-  it('takes stock images and proofs up to 10 MB and service images up to 32 MB', async () => {
-    expect((await upload(admin, 'stock', imageBytes('png', 10 * MB))).status).toBe(201);
-    const stock = await upload(admin, 'stock', imageBytes('png', 10 * MB + 1));
-    expect(stock.status).toBe(413);
-    expect(stock.body.error.code).toBe('payload_too_large');
-    expect(stock.body.error.message).toContain('smaller than 10MB');
-
-    expect((await upload(moderator, 'proof', imageBytes('jpg', 10 * MB + 1))).status).toBe(413);
-    expect((await upload(admin, 'proof', imageBytes('jpg', 10 * MB + 1))).status).toBe(413);
-
-    expect((await upload(admin, 'service', imageBytes('jpg', 10 * MB + 1))).status).toBe(201);
-    expect((await upload(admin, 'service', imageBytes('jpg', 32 * MB))).status).toBe(201);
-    const service = await upload(admin, 'service', imageBytes('jpg', 32 * MB + 1));
-    expect(service.status).toBe(413);
-    expect(service.body.error.message).toContain('smaller than 32MB');
-  });
-
   // Only in-process can the test see that the body was never read: over HTTP the client sends it regardless.
   it.skipIf(remoteApi)('refuses a body whose Content-Length is over the limit without reading it', async () => {
     const unreadable = () =>

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmbeddedPostgres } from '../db/embedded-postgres.ts';
 import { checkTestLogs } from '../../../scripts/check-test-logs.ts';
-import { createTemplateDatabase } from './test-database.ts';
+import { createTemplateDatabase, forgoDurability } from './test-database.ts';
 
 const ROOT = new URL('../../..', import.meta.url).pathname;
 
@@ -54,6 +54,8 @@ export default async function setup(): Promise<() => Promise<void>> {
   const dataDir = await mkdtemp(join(tmpdir(), 'storefront-test-db-'));
   const server = await startEmbeddedPostgres(dataDir);
   process.env.TEST_DATABASE_URL = server.databaseUrl;
+  // The run's own server, thrown away at its end: no flush to disk is worth waiting for.
+  await forgoDurability(server.databaseUrl);
   const dropTemplate = await withTemplate(server.databaseUrl);
   return async () => {
     await dropTemplate();

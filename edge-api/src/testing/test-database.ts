@@ -20,6 +20,23 @@ function serverUrl(): string {
 }
 
 /**
+ * For the embedded server the run starts and deletes (global-setup.ts), never a Postgres of anyone else's:
+ * no fsync, no waiting for the WAL at commit, no full pages in it. A crash of that server loses nothing a
+ * test relies on (only a crash of the machine would), and copying the template for each test file, each
+ * commit and each checkpoint stop waiting on the disk, which on a loaded machine is most of their time.
+ * Settings a reload applies (postgresql.auto.conf of the run's own cluster).
+ */
+export async function forgoDurability(url: string): Promise<void> {
+  const admin = openDatabase({ databaseUrl: url, maxConnections: 1 });
+  try {
+    for (const setting of ['fsync', 'synchronous_commit', 'full_page_writes']) await sql`alter system set ${sql.raw(setting)} = off`.execute(admin);
+    await sql`select pg_reload_conf()`.execute(admin);
+  } finally {
+    await admin.destroy();
+  }
+}
+
+/**
  * Vitest's global setup makes one migrated database per run (decision 239) that every test file copies
  * (`create database … template`, a file copy, instead of running every migration again under a lock).
  * Returns its name, for TEST_TEMPLATE_DATABASE, and how to drop it.
