@@ -195,7 +195,9 @@ export async function orderListBench(sizes: number[], note: Note): Promise<void>
         const results = runsOf.get(name)!;
         const p99s = results.map((r) => percentile(r.latencies, 99));
         const errors = results.reduce((n, r) => n + r.errors, 0);
-        const failures = results.flatMap((r) => Object.entries(r.failures ?? {})).map(([status, n]) => `${n} × ${status}`);
+        const byStatus = new Map<string, number>();
+        for (const [status, n] of results.flatMap((r) => Object.entries(r.failures ?? {}))) byStatus.set(status, (byStatus.get(status) ?? 0) + n);
+        const failures = [...byStatus].map(([status, n]) => `${n} × ${status}`);
         note(
           `admin order list, ${name}, ${size.toLocaleString('en-US')} orders, ${CONNECTIONS} connections: p99 < 50 ms`,
           `p50 ${range(results.map((r) => percentile(r.latencies, 50)))} ms, p99 ${range(p99s)} ms, ${range(
