@@ -71,7 +71,13 @@ async function staffFirstSync(base: string, token: string): Promise<{ wire: numb
   const total = { wire: 0, decoded: 0, pages: 0, orders: 0, ms: 0 };
   const started = performance.now();
   for (let cursor = 0, more = true; more;) {
-    const { wire, body } = await rawGet(`${base}/api/sync?scope=private&cursor=${cursor}`, { ...BROWSER, authorization: `Bearer ${token}` });
+    const url = `${base}/api/sync?scope=private&cursor=${cursor}`;
+    const headers = { ...BROWSER, authorization: `Bearer ${token}` };
+    // A busy machine may answer 503 (a statement or the pool's wait ran out): asked again, as the device's sync does.
+    const { wire, body } = await rawGet(url, headers).catch(async () => {
+      await new Promise((done) => setTimeout(done, 2000));
+      return rawGet(url, headers);
+    });
     const page = JSON.parse(body) as { cursor: number; hasMore: boolean; changes: { orders?: unknown[] } };
     total.wire += wire;
     total.decoded += Buffer.byteLength(body);
