@@ -233,14 +233,14 @@ export async function listAdminOrders(
     const key = JSON.stringify([filter.status, filter.paymentStatus, filter.report, filter.attention, countCap, countTimeoutMs]);
     const remembered = memory.get(key);
     const usable = remembered && Date.now() - remembered.at < COUNT_MEMORY_MS ? remembered : undefined;
-    const page = pageQuery(db).select(versionToken.as('sync_version')).execute();
-    // Nothing remembered: count beside the page, as a first visit always did.
-    const counting = usable ? undefined : countWithVersion();
-    const found = await page;
+    // Nothing remembered: count beside the page, as a first visit always did. Awaited together: a count
+    // that fails while the page is read (the pool's wait for a connection ran out under load) would
+    // otherwise be a rejection nobody handles, which ends the Node process (the 1,000,000-order bench).
+    const [found, counting] = await Promise.all([pageQuery(db).select(versionToken.as('sync_version')).execute(), usable ? undefined : countWithVersion()]);
     const fetched: FoundRow[] = found.map(({ sync_version: _version, ...row }) => row);
     const pageVersion = found.length > 0 ? found[0]!.sync_version : undefined;
     if (usable && pageVersion === usable.version) return answer(fetched, usable.total);
-    const counted = await (counting ?? countWithVersion());
+    const counted = usable ? await countWithVersion() : counting;
     if (counted) {
       if (memory.size >= COUNT_MEMORY_ENTRIES) memory.clear();
       memory.set(key, { ...counted, at: Date.now() });
@@ -307,12 +307,15 @@ async function searchedPage(db: Kysely<Database>, filter: AdminOrderFilter, part
 
   // A rare term: the trigram index finds every match before the page is sorted out of them, so they
   // are counted in the same pass (past a cursor only those after it are in the pass: counted apart).
-  const counting = byCursor ? countMatches() : undefined;
-  const { rows, matching } = await db.transaction().execute(async (trx) => {
-    await sql`select set_config('enable_indexscan', 'off', true)`.execute(trx);
-    return readCounted(trx);
-  });
-  if (counting) return answer(rows, await counting);
+  // Both awaited together, so a count that fails while the page is read is never left unhandled.
+  const [{ rows, matching }, counted] = await Promise.all([
+    db.transaction().execute(async (trx) => {
+      await sql`select set_config('enable_indexscan', 'off', true)`.execute(trx);
+      return readCounted(trx);
+    }),
+    byCursor ? countMatches() : undefined,
+  ]);
+  if (byCursor) return answer(rows, counted ?? null);
   if (matching !== undefined) {
     const { fetched: _fetched, ...settled } = settle(rows);
     return { ...settled, total: matching, totalIsLowerBound: false };
