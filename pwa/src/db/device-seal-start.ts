@@ -14,6 +14,7 @@ import {
   ensureDeviceKey,
   isDeviceSealed,
   needsDeviceSeal,
+  whenClearWritten,
 } from './device-seal.ts';
 import type { UserDb } from './local-db.ts';
 import { isDeliveredSlot, sweepAll } from './vault-seal.ts';
@@ -43,9 +44,22 @@ export async function sealDeliveredAtStart(db: UserDb): Promise<void> {
   await deleteDeviceKeyFiles(db.name, device.id);
 }
 
+/**
+ * A write that found OPFS but could not make or read the device key this time went in clear: sealed again a
+ * moment later (after that write's transaction), unless OPFS is missing altogether (then clear is the rule).
+ */
+function sealAgainSoon(db: UserDb): void {
+  void deviceKeysAvailable().then((available) => {
+    if (!available) return;
+    console.warn('A delivered secret was kept without the device key: sealing it again');
+    setTimeout(() => sealDeliveredAtStart(db).catch((cause: unknown) => console.warn('Delivered secrets could not be sealed yet', cause)), 1_000);
+  });
+}
+
 /** Runs sealDeliveredAtStart once per database and page; a failure is logged, the app goes on. */
 const started = new Set<string>();
 export function sealDeliveredOnce(db: UserDb): void {
+  whenClearWritten(sealAgainSoon);
   if (started.has(db.name)) return;
   started.add(db.name);
   sealDeliveredAtStart(db).catch((cause: unknown) => console.warn('Delivered secrets could not be sealed on this device yet', cause));

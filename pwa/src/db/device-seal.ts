@@ -136,6 +136,13 @@ export async function deleteDeviceKeyFiles(dbName: string, keep?: string): Promi
   for (const cached of [...keys.keys()]) if (cached.startsWith(`${dbName}.`) && !(keep && cached === `${dbName}.${keep}`)) keys.delete(cached);
 }
 
+/** Told when a delivered secret may have been written in clear for want of a device key (device-seal-start.ts seals it again). */
+let onClearWrite: (db: UserDb) => void = () => undefined;
+export const whenClearWritten = (listener: (db: UserDb) => void) => {
+  onClearWrite = listener;
+};
+export const noteClearWrite = (db: UserDb) => onClearWrite(db);
+
 const aad = (db: UserDb) => new TextEncoder().encode(db.name);
 
 export async function deviceSeal(db: UserDb, key: CryptoKey, value: unknown): Promise<string> {

@@ -9,7 +9,7 @@ import { isBytes, isSealed, sealable, sealerFor } from '../lib/vault-crypto.ts';
 export { sealable, unsealed } from '../lib/vault-crypto.ts';
 import type { MutationName, SyncedTable, UserDb } from './local-db.ts';
 import { liveSession, readVault } from './vault-session.ts';
-import { DEVICE_KEY_META, DEVICE_SEALED_ORDER_FIELDS, deviceSeal, ensureDeviceKey, needsDeviceSeal } from './device-seal.ts';
+import { DEVICE_KEY_META, DEVICE_SEALED_ORDER_FIELDS, deviceSeal, ensureDeviceKey, needsDeviceSeal, noteClearWrite } from './device-seal.ts';
 
 /** The secret fields of each synced table's rows: add a field here and it is sealed everywhere. */
 export const SECRET_FIELDS: Record<SyncedTable | 'serviceStocks', readonly string[]> = {
@@ -56,7 +56,8 @@ export const needsSealing = (value: unknown) => value !== undefined && value !==
 export async function vaultSealFor(db: UserDb): Promise<VaultSeal> {
   const record = await readVault(db);
   if (!record) {
-    const device = await ensureDeviceKey(db);
+    // Where OPFS is there but the key could not be made or read this time, the values go in clear and are sealed again soon.
+    const device = (await ensureDeviceKey(db)) ?? (await ensureDeviceKey(db)) ?? (noteClearWrite(db), null);
     const sealDelivered = async (value: unknown) => (device && needsDeviceSeal(value) ? deviceSeal(db, device.key, value) : value);
     return { vaultId: null, deviceKeyId: device?.id ?? null, seal: async (value) => value, sealDelivered };
   }
