@@ -59,6 +59,8 @@ const PASSWORD = 'Vault-Kept-2026!';
 const PIN = '482916';
 /** A sealed password as a stored row holds it (the bundle in Cache Storage holds the bare prefix). */
 const SEALED = '"wisePassword":"vault1.';
+/** The same, sealed with the device key while the vault is off (decision 254). */
+const DEVICE_SEALED = '"wisePassword":"dev1.';
 
 async function setViewport(page: Page, width: number) {
   await page.setViewportSize({ width, height: width === 412 ? 915 : 1180 });
@@ -80,8 +82,10 @@ describe('the vault', () => {
     await e2e.withPage(async (page, context) => {
       const { panel } = await openOrderCardOnPhone(page, orderId);
       await panel.getByRole('button', { name: 'Show password' }).waitFor({ timeout: 30_000 });
-      // The reading below does find the password when it is stored in clear.
-      assert.ok((await storedText(page)).includes(PASSWORD), 'the device copy holds the password before the vault is on');
+      // Before the vault: the password is on the device, sealed with the device key from its first write (decision 254).
+      const before = await storedText(page);
+      assert.ok(before.includes(DEVICE_SEALED), 'the device copy holds the password, sealed with the device key, before the vault is on');
+      assert.ok(!before.includes(PASSWORD), 'the device copy never holds the password in clear, vault off included');
 
       // Offered after the delivery; turned on with a PIN.
       const offer = page.getByTestId('vault-offer');

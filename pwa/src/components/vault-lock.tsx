@@ -1,7 +1,7 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import { lazy, Suspense, useSyncExternalStore } from 'react';
 import { useUserDb } from '../db/hooks.ts';
-import { isSealed, isVaultUnlocked, openSealedValue, readVault, subscribeVault, vaultVersion } from '../db/vault-session.ts';
+import { isSealed, isVaultSealed, isVaultUnlocked, openSealedValue, readVault, subscribeVault, vaultVersion } from '../db/vault-session.ts';
 import { useAuth } from '../lib/auth.tsx';
 import type { PinDialogMode } from './vault-pin-dialog.tsx';
 
@@ -29,7 +29,8 @@ export function useSealedValue(value: unknown): { sealed: boolean; locked: boole
   const sealed = isSealed(value);
   return {
     sealed,
-    locked: sealed && (!db || !isVaultUnlocked(db)),
+    // Sealed with the device key while the vault is off (decision 254): opened without a PIN.
+    locked: isVaultSealed(value) && (!db || !isVaultUnlocked(db)),
     open: async () => (sealed && db ? openSealedValue(db, value) : value),
   };
 }

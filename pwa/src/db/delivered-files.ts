@@ -2,8 +2,8 @@
  * Delivered files (decision 069) kept on the customer's device: each file delivered to one of the user's
  * own orders is fetched once after the sync that brings it (GET /api/orders/{id}/file, which only its
  * customer and staff may read) and kept in the user's IndexedDB, so it opens offline. Deleted with the
- * user's database at logout. With the vault on, the bytes are sealed like a password (decision 183), and
- * the server gives the file only to an unlocked vault.
+ * user's database at logout. The bytes are sealed like a password: with the device key while the vault is
+ * off (decision 254), to the vault when it is on (decision 183); the server gives the file only to an unlocked vault.
  */
 import type { Order } from '../../../edge-api/src/contract/orders.ts';
 import { AppError } from '../lib/app-error.ts';
@@ -69,10 +69,10 @@ export async function openDeliveredFile(db: UserDb, client: ApiClient, order: Or
   return fetched;
 }
 
-/** Keeps a file on the device, its bytes sealed first when the vault is on. */
+/** Keeps a file on the device, its bytes sealed first: to the vault when it is on, with the device key when off (decision 254). */
 function keepFile(db: UserDb, file: DeliveredFile): Promise<void> {
   return withVaultSeal(db, async (seal) => {
-    const bytes = (await seal.seal(file.bytes)) as ArrayBuffer | string;
+    const bytes = (await seal.sealDelivered(file.bytes)) as ArrayBuffer | string;
     await db.transaction('rw', [db.deliveredFiles, db.meta], async () => {
       await checkVaultSeal(db, seal);
       await db.deliveredFiles.put({ ...file, bytes });

@@ -8,6 +8,8 @@ import type { WiseStock } from '../../../edge-api/src/contract/wise-stocks.ts';
 import type { ServiceStock } from '../../../edge-api/src/contract/service-stocks.ts';
 import type { Ticket } from '../../../edge-api/src/contract/tickets.ts';
 import { deleteCompactionSpare, restoreCompaction } from './vault-compact.ts';
+import { deleteDeviceKeyFiles } from './device-seal.ts';
+import { sealDeliveredOnce } from './device-seal-start.ts';
 
 /** A change made on this device that the server has not confirmed yet. */
 export interface OutboxEntry {
@@ -159,6 +161,8 @@ export function getUserDb(userId: string): UserDb {
   if (!db) {
     db = new UserDb(userId);
     userDbs.set(userId, db);
+    // Delivered secrets an older version kept in clear are sealed with the device key (decision 254).
+    sealDeliveredOnce(db);
   }
   return db;
 }
@@ -169,5 +173,5 @@ export async function deleteUserDb(userId: string): Promise<void> {
   userDbs.delete(userId);
   db?.close();
   // With the vault rewrite's spare (decision 184), if a rewrite was cut off: it holds the same rows.
-  await Promise.all([Dexie.delete(userDbName(userId)), deleteCompactionSpare(userDbName(userId))]);
+  await Promise.all([Dexie.delete(userDbName(userId)), deleteCompactionSpare(userDbName(userId)), deleteDeviceKeyFiles(userDbName(userId))]);
 }

@@ -9,6 +9,7 @@ import { isBytes, isSealed, sealable, sealerFor } from '../lib/vault-crypto.ts';
 export { sealable, unsealed } from '../lib/vault-crypto.ts';
 import type { MutationName, SyncedTable, UserDb } from './local-db.ts';
 import { liveSession, readVault } from './vault-session.ts';
+import { DEVICE_KEY_META, DEVICE_SEALED_ORDER_FIELDS, deviceSeal, ensureDeviceKey, needsDeviceSeal, noteClearWrite } from './device-seal.ts';
 
 /** The secret fields of each synced table's rows: add a field here and it is sealed everywhere. */
 export const SECRET_FIELDS: Record<SyncedTable | 'serviceStocks', readonly string[]> = {
@@ -41,7 +42,11 @@ function fieldAt(args: Record<string, unknown>, path: string): { holder: Record<
 /** The vault seen by one write: its id (null when off), checked again inside the write's transaction. */
 export interface VaultSeal {
   vaultId: string | null;
+  /** The device key delivered secrets are sealed with while the vault is off (decision 254); null when on or without OPFS. */
+  deviceKeyId: string | null;
   seal(value: unknown): Promise<unknown>;
+  /** A delivered password or file: sealed to the vault when it is on, with the device key when off (decision 254). */
+  sealDelivered(value: unknown): Promise<unknown>;
 }
 
 class VaultChanged extends Error {}
@@ -50,14 +55,25 @@ export const needsSealing = (value: unknown) => value !== undefined && value !==
 
 export async function vaultSealFor(db: UserDb): Promise<VaultSeal> {
   const record = await readVault(db);
-  if (!record) return { vaultId: null, seal: async (value) => value };
+  if (!record) {
+    // Where OPFS is there but the key could not be made or read this time, the values go in clear and are sealed again soon.
+    const device = (await ensureDeviceKey(db)) ?? (await ensureDeviceKey(db)) ?? (noteClearWrite(db), null);
+    const sealDelivered = async (value: unknown) => (device && needsDeviceSeal(value) ? deviceSeal(db, device.key, value) : value);
+    return { vaultId: null, deviceKeyId: device?.id ?? null, seal: async (value) => value, sealDelivered };
+  }
   const sealer = await sealerFor(record.publicKey);
-  return { vaultId: record.id, seal: async (value) => (needsSealing(value) ? sealer.seal(sealable(value)) : value) };
+  const seal = async (value: unknown) => (needsSealing(value) ? sealer.seal(sealable(value)) : value);
+  return { vaultId: record.id, deviceKeyId: null, seal, sealDelivered: seal };
 }
+
+const deviceKeyIdIn = async (db: UserDb) => ((await db.meta.get(DEVICE_KEY_META))?.value as { id?: string } | undefined)?.id ?? null;
 
 /** Call inside the write's transaction (with db.meta in it): the vault was switched meanwhile, so the write is made again. */
 export async function checkVaultSeal(db: UserDb, seal: VaultSeal): Promise<void> {
-  if (((await readVault(db))?.id ?? null) !== seal.vaultId) throw new VaultChanged();
+  const vaultId = (await readVault(db))?.id ?? null;
+  if (vaultId !== seal.vaultId) throw new VaultChanged();
+  // Vault off: the device key the values were sealed with is still the one in use (not replaced by an on-off switch meanwhile).
+  if (!vaultId && seal.deviceKeyId && (await deviceKeyIdIn(db)) !== seal.deviceKeyId) throw new VaultChanged();
 }
 
 /** Runs a sealed write, again when the vault was switched on or off between its sealing and its transaction. */
@@ -72,15 +88,15 @@ export async function withVaultSeal<T>(db: UserDb, write: (seal: VaultSeal) => P
   }
 }
 
-async function sealFields<T extends object>(seal: VaultSeal, row: T, fields: readonly string[] | undefined): Promise<T> {
-  if (!seal.vaultId || !fields?.length) return row;
+async function sealFields<T extends object>(sealWith: (value: unknown) => Promise<unknown>, row: T, fields: readonly string[] | undefined): Promise<T> {
+  if (!fields?.length) return row;
   const copy = { ...row } as Record<string, unknown>;
   for (const path of fields) {
     const [first] = path.split('.');
     // A nested field's object is copied too: the caller's args stay as they were.
     if (path !== first && copy[first!] && typeof copy[first!] === 'object') copy[first!] = { ...(copy[first!] as object) };
     const { holder, field } = fieldAt(copy, path);
-    if (holder && field in holder) holder[field] = await seal.seal(holder[field]);
+    if (holder && field in holder) holder[field] = await sealWith(holder[field]);
   }
   return copy as T;
 }
@@ -88,7 +104,9 @@ async function sealFields<T extends object>(seal: VaultSeal, row: T, fields: rea
 /** Rows of a synced table with their secret fields sealed (the same rows when the vault is off). */
 export async function sealRows<T extends object>(seal: VaultSeal, table: keyof typeof SECRET_FIELDS, rows: readonly T[] | undefined): Promise<T[] | undefined> {
   if (!rows) return undefined;
-  return Promise.all(rows.map((row) => sealFields(seal, row, SECRET_FIELDS[table])));
+  // Vault off: only an order's delivered passwords, with the device key (decision 254); the rest stays as it came.
+  if (!seal.vaultId) return table === 'orders' ? Promise.all(rows.map((row) => sealFields(seal.sealDelivered, row, DEVICE_SEALED_ORDER_FIELDS))) : [...rows];
+  return Promise.all(rows.map((row) => sealFields(seal.seal, row, SECRET_FIELDS[table])));
 }
 
 /**
@@ -110,7 +128,8 @@ export async function keepWithheldSecrets<T extends { id: string; secretsInVault
 }
 
 /** An outbox entry's args with their secret fields sealed. */
-export const sealArgs = <T extends object>(seal: VaultSeal, name: MutationName, args: T): Promise<T> => sealFields(seal, args, SECRET_ARGS[name]);
+export const sealArgs = async <T extends object>(seal: VaultSeal, name: MutationName, args: T): Promise<T> =>
+  seal.vaultId ? sealFields(seal.seal, args, SECRET_ARGS[name]) : args;
 
 /** An entry's args to upload, opened; null while the vault is locked and they hold a sealed secret (the push waits). */
 export async function openArgs(db: UserDb, name: MutationName, args: Record<string, unknown>): Promise<Record<string, unknown> | null> {
@@ -131,7 +150,7 @@ export async function openArgs(db: UserDb, name: MutationName, args: Record<stri
 
 // ---- Sweeping what is already stored (switching on and off) ------------------------------------------
 
-interface Slot {
+export interface Slot {
   store: 'orders' | 'wiseStocks' | 'serviceStocks' | 'outbox' | 'meta' | 'deliveredFiles';
   key: string;
   /** The object holding the field in the stored record. */
@@ -146,6 +165,11 @@ function sameBytes(a: ArrayBuffer, b: ArrayBuffer): boolean {
   return x.every((byte, i) => byte === y[i]);
 }
 const same = (a: unknown, b: unknown) => a === b || (isBytes(a) ? isBytes(b) && sameBytes(a, b) : JSON.stringify(a) === JSON.stringify(b));
+
+/** A slot the device key seals while the vault is off (decision 254): an order's delivered password (its server copy too), a delivered file. */
+export const isDeliveredSlot = (slot: Slot): boolean =>
+  slot.store === 'deliveredFiles' ||
+  ((slot.store === 'orders' || (slot.store === 'meta' && slot.key.startsWith('base:orders:'))) && DEVICE_SEALED_ORDER_FIELDS.includes(slot.field));
 
 /** Every secret value stored in this database, wherever it is: rows, outbox args, server copies kept aside. */
 async function secretSlots(db: UserDb): Promise<Slot[]> {
@@ -189,12 +213,12 @@ async function secretSlots(db: UserDb): Promise<Slot[]> {
  */
 export async function sweep(
   db: UserDb,
-  pick: (value: unknown) => boolean,
-  change: (value: unknown) => Promise<unknown>,
+  pick: (value: unknown, slot: Slot) => boolean,
+  change: (value: unknown, slot: Slot) => Promise<unknown>,
   inTransaction?: () => Promise<void>,
 ): Promise<number> {
-  const slots = (await secretSlots(db)).filter((slot) => pick(slot.from));
-  const next = await Promise.all(slots.map((slot) => change(slot.from)));
+  const slots = (await secretSlots(db)).filter((slot) => pick(slot.from, slot));
+  const next = await Promise.all(slots.map((slot) => change(slot.from, slot)));
   let count = 0;
   await db.transaction('rw', [db.orders, db.wiseStocks, db.serviceStocks, db.outbox, db.meta, db.deliveredFiles], async () => {
     await inTransaction?.();
@@ -223,6 +247,6 @@ export async function sweep(
 }
 
 /** Sweeps until nothing is left to change (a write sealed with the old state may land once more). */
-export async function sweepAll(db: UserDb, pick: (value: unknown) => boolean, change: (value: unknown) => Promise<unknown>) {
+export async function sweepAll(db: UserDb, pick: (value: unknown, slot: Slot) => boolean, change: (value: unknown, slot: Slot) => Promise<unknown>) {
   for (let round = 0; round < 5 && (await sweep(db, pick, change)) > 0; round++);
 }

@@ -4,11 +4,15 @@
  * db/vault.ts switches it on and off and unlocks it; db/vault-seal.ts seals and opens with it.
  */
 import { AppError } from '../lib/app-error.ts';
-import { isSealed, unsealed, type Opener, type WrappedKey } from '../lib/vault-crypto.ts';
+import { isSealed as isVaultSealed, unsealed, type Opener, type WrappedKey } from '../lib/vault-crypto.ts';
 import type { UserDb } from './local-db.ts';
 import { dropVaultToken, setVaultHeaders } from '../lib/vault-headers.ts';
+import { deviceOpen, isDeviceSealed } from './device-seal.ts';
 
-export { isSealed } from '../lib/vault-crypto.ts';
+/** Sealed to the vault: opened only while it is unlocked. */
+export { isVaultSealed };
+/** Not in clear on the device: sealed to the vault, or with the device key while the vault is off (decision 254); openSealedValue opens it. */
+export const isSealed = (value: unknown): value is string => isVaultSealed(value) || isDeviceSealed(value);
 
 /** The vault locks after this long without an unlock or a reveal. */
 export const VAULT_IDLE_MS = 5 * 60_000;
@@ -111,7 +115,9 @@ export const isVaultUnlocked = (db: UserDb) => liveSession(db) !== null;
  * vault unlocked (`vault_locked` otherwise); a value not sealed is answered as it is.
  */
 export async function openSealedValue(db: UserDb, value: unknown): Promise<unknown> {
-  if (!isSealed(value)) return value;
+  // Sealed with the device key (the vault off, decision 254): opened without a PIN.
+  if (isDeviceSealed(value)) return deviceOpen(db, value);
+  if (!isVaultSealed(value)) return value;
   const current = liveSession(db);
   if (!current) throw new AppError('vault_locked', 'Unlock the vault to see this');
   touch(current);

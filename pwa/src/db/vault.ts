@@ -29,7 +29,8 @@ import {
 import type { OutboxEntry, UserDb } from './local-db.ts';
 import { noteWipe } from '../lib/wipe-notice.ts';
 import { compactUserDb } from './vault-compact.ts';
-import { needsSealing, sealable, sweep, sweepAll, unsealed } from './vault-seal.ts';
+import { isDeliveredSlot, needsSealing, type Slot, sealable, sweep, sweepAll, unsealed } from './vault-seal.ts';
+import { DEVICE_KEY_META, deleteDeviceKeyFiles, deviceOpen, deviceSeal, isDeviceSealed, newDeviceKey } from './device-seal.ts';
 import { lockVault, readVault, startSession, VAULT_KEY, vaultChanged, type UnlockToken, type VaultRecord } from './vault-session.ts';
 
 /** This many wrong PINs in a row, counted by the server, destroy the vault (its pepper there). */
@@ -84,13 +85,17 @@ export async function enableVault(db: UserDb, pin: string, options: VaultOptions
     createdAt: new Date().toISOString(),
   };
   const sealer = await sealerFor(record.publicKey);
-  const seal = (value: unknown) => sealer.seal(sealable(value));
+  // A delivered secret sealed with the device key (decision 254) is opened first, then sealed to the vault.
+  const seal = async (value: unknown) => sealer.seal(sealable(isDeviceSealed(value) ? await deviceOpen(db, value) : value));
   await sweep(db, needsSealing, seal, async () => {
     if (await readVault(db)) throw new AppError('conflict', 'The vault is already on');
     await db.meta.put({ key: VAULT_KEY, value: record });
   });
   await sweepAll(db, needsSealing, seal);
-  // The clear values just overwritten may still be in the browser's files: rewrite the database whole (decision 184).
+  // The device key goes (its file removed from the profile): what the old IndexedDB files hold of it stays ciphertext.
+  await db.meta.delete(DEVICE_KEY_META);
+  await deleteDeviceKeyFiles(db.name);
+  // Clear values of other kinds (a staff member's stock) may still be in the browser's files: rewrite the database whole (decision 184).
   await compactUserDb(db);
   startSession(db, openerFor(keys.privateKey));
 }
@@ -228,9 +233,15 @@ export async function disableVault(db: UserDb, pin: string, options: VaultOption
       if (!hasCode(cause, 'not_found')) throw needsServer(cause, 'Turning the PIN lock off');
     });
   }
-  const open = async (value: unknown) => unsealed(await result.opener.open(value as string));
+  // Delivered secrets go back under a new device key (decision 254), the rest back in clear.
+  const device = await newDeviceKey(db);
+  const open = async (value: unknown, slot: Slot) => {
+    const clear = unsealed(await result.opener.open(value as string));
+    return device && isDeliveredSlot(slot) ? deviceSeal(db, device.key, clear) : clear;
+  };
   await sweep(db, isSealed, open, async () => {
     await db.meta.delete(VAULT_KEY);
+    if (device) await db.meta.put({ key: DEVICE_KEY_META, value: { id: device.id } });
   });
   await sweepAll(db, isSealed, open);
   lockVault();

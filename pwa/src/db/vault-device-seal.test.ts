@@ -1,0 +1,129 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiHarness, TestUser } from '../../../edge-api/src/testing/api-harness.ts';
+import type { Order } from '../../../edge-api/src/contract/orders.ts';
+import { createService, device, orderOnServer, syncTestBench } from '../test/sync-bench.ts';
+import { isSealed as isVaultSealed } from '../lib/vault-crypto.ts';
+import { DEVICE_KEY_META, isDeviceSealed, setDeviceKeyRoot } from './device-seal.ts';
+import { sealDeliveredAtStart } from './device-seal-start.ts';
+import type { UserDb } from './local-db.ts';
+import { lockVault, openSealedValue } from './vault-session.ts';
+import { disableVault, enableVault, unlockVault } from './vault.ts';
+
+/**
+ * Delivered secrets sealed from their first write (decision 254), with an origin private file system given
+ * to happy-dom (which has none): a directory of files in memory, with the calls the device key uses.
+ */
+class MemoryDir {
+  files = new Map<string, Uint8Array>();
+  async getFileHandle(name: string, options?: { create?: boolean }) {
+    if (!this.files.has(name)) {
+      if (!options?.create) throw new DOMException('missing', 'NotFoundError');
+      this.files.set(name, new Uint8Array());
+    }
+    const files = this.files;
+    return {
+      getFile: async () => new Blob([files.get(name)! as Uint8Array<ArrayBuffer>]),
+      createWritable: async () => {
+        const parts: Uint8Array[] = [];
+        return {
+          write: async (data: Uint8Array) => void parts.push(new Uint8Array(data)),
+          close: async () => void files.set(name, new Uint8Array(Buffer.concat(parts))),
+        };
+      },
+    };
+  }
+  async removeEntry(name: string) {
+    if (!this.files.delete(name)) throw new DOMException('missing', 'NotFoundError');
+  }
+  async *keys() {
+    yield* [...this.files.keys()];
+  }
+}
+
+const { bench, track } = syncTestBench();
+let api: ApiHarness;
+let admin: TestUser;
+let dir: MemoryDir;
+beforeAll(() => {
+  ({ api, admin } = bench);
+});
+afterEach(() => lockVault());
+afterAll(() => setDeviceKeyRoot(async () => null));
+
+const iterations = 1_000;
+const PIN = '135790';
+
+async function everything(db: UserDb): Promise<string> {
+  const dump: Record<string, unknown> = {};
+  for (const table of db.tables) dump[table.name] = await table.toArray();
+  return JSON.stringify(dump);
+}
+
+async function deliveredTo(customer: TestUser, password: string): Promise<Order> {
+  const service = await createService(api, admin, 'Wise business');
+  const order = await orderOnServer(api, customer, service);
+  const json = {
+    paymentStatus: 'paid',
+    orderStatus: 'delivered',
+    wiseEmail: `${order.id.slice(0, 8)}@wise.test`,
+    wisePassword: password,
+    version: order.version,
+  };
+  const delivered = await api.call<Order>('PUT', `/api/admin/orders/${order.id}`, { user: admin, json });
+  expect(delivered.status).toBe(200);
+  return delivered.body;
+}
+
+describe('delivered secrets sealed with the device key (decision 254)', () => {
+  it('never stores the delivered password in clear; the vault re-seals it and deletes the key; off again, a new key', async () => {
+    dir = new MemoryDir();
+    setDeviceKeyRoot(async () => dir as unknown as FileSystemDirectoryHandle);
+    const customer = await api.createUser('user');
+    const order = await deliveredTo(customer, 'Device-Sealed-Pass-1');
+    const { engine, db, client } = track(device(api, customer));
+    await engine.syncNow();
+    expect(await everything(db!)).not.toContain('Device-Sealed-Pass-1');
+    const stored = (await db!.orders.get(order.id))!.wisePassword;
+    expect(isDeviceSealed(stored)).toBe(true);
+    // Vault off: opened without a PIN.
+    expect(await openSealedValue(db!, stored)).toBe('Device-Sealed-Pass-1');
+    expect(dir.files.size).toBe(1);
+    const [keyFile] = [...dir.files.keys()];
+    expect(keyFile).toContain(db!.name);
+
+    await enableVault(db!, PIN, { iterations, client });
+    expect(dir.files.size).toBe(0);
+    expect(await db!.meta.get(DEVICE_KEY_META)).toBeUndefined();
+    const sealed = (await db!.orders.get(order.id))!.wisePassword;
+    expect(isVaultSealed(sealed)).toBe(true);
+    lockVault();
+    await expect(openSealedValue(db!, sealed)).rejects.toMatchObject({ code: 'vault_locked' });
+    expect(await unlockVault(db!, PIN, { client })).toEqual({ kind: 'unlocked' });
+    expect(await openSealedValue(db!, sealed)).toBe('Device-Sealed-Pass-1');
+
+    expect(await disableVault(db!, PIN, { client })).toEqual({ kind: 'off' });
+    expect(dir.files.size).toBe(1);
+    expect([...dir.files.keys()][0]).not.toBe(keyFile);
+    const again = (await db!.orders.get(order.id))!.wisePassword;
+    expect(isDeviceSealed(again)).toBe(true);
+    expect(await openSealedValue(db!, again)).toBe('Device-Sealed-Pass-1');
+    expect(await everything(db!)).not.toContain('Device-Sealed-Pass-1');
+  });
+
+  it('seals at start what an older version kept in clear; without an OPFS it keeps them in clear, as before', async () => {
+    setDeviceKeyRoot(async () => null);
+    const customer = await api.createUser('user');
+    const order = await deliveredTo(customer, 'Older-Clear-Pass-2');
+    const { engine, db } = track(device(api, customer));
+    await engine.syncNow();
+    expect((await db!.orders.get(order.id))!.wisePassword).toBe('Older-Clear-Pass-2');
+    await sealDeliveredAtStart(db!);
+    expect((await db!.orders.get(order.id))!.wisePassword).toBe('Older-Clear-Pass-2');
+
+    dir = new MemoryDir();
+    setDeviceKeyRoot(async () => dir as unknown as FileSystemDirectoryHandle);
+    await sealDeliveredAtStart(db!);
+    expect(await everything(db!)).not.toContain('Older-Clear-Pass-2');
+    expect(await openSealedValue(db!, (await db!.orders.get(order.id))!.wisePassword)).toBe('Older-Clear-Pass-2');
+  });
+});
