@@ -86,6 +86,29 @@ function inlineStylesheet() {
   };
 }
 
+/**
+ * Fails the build when chunks import one another in a circle (decision 255): the browser then evaluates one
+ * of them before the chunk it reads at its top (React, once), which throws and leaves the app unstarted. The
+ * bundler made one when the entry began to import the screens the app shell opens first.
+ */
+function noChunkCycles() {
+  return {
+    name: 'no-chunk-cycles',
+    apply: (_config: unknown, env: { command: string; isSsrBuild?: boolean }) => env.command === 'build' && !env.isSsrBuild,
+    generateBundle(_options: unknown, bundle: Record<string, { type: string; imports?: string[] }>) {
+      const state = new Map<string, 'open' | 'done'>();
+      const visit = (file: string, path: string[]): void => {
+        if (state.get(file) === 'done') return;
+        if (state.get(file) === 'open') throw new Error(`no-chunk-cycles: ${[...path.slice(path.indexOf(file)), file].join(' -> ')}`);
+        state.set(file, 'open');
+        for (const next of bundle[file]?.imports ?? []) visit(next, [...path, file]);
+        state.set(file, 'done');
+      };
+      for (const [file, output] of Object.entries(bundle)) if (output.type === 'chunk') visit(file, []);
+    },
+  };
+}
+
 const apiTarget = process.env.API_URL ?? 'http://127.0.0.1:8787';
 
 export default defineConfig(({ isSsrBuild, command }) => ({
@@ -129,7 +152,10 @@ export default defineConfig(({ isSsrBuild, command }) => ({
         // React, the router and the frame's small components in one chunk (decision 070): once the entry
         // imports the app dynamically, the bundler split them into five files, 2 KB more gzipped (each
         // file compressed on its own), which put a signed-in first load over its 170 KB. Nothing here
-        // imports Dexie (e2e/first-load.test.ts checks the first load carries none).
+        // imports Dexie (e2e/first-load.test.ts checks the first load carries none). The one helper its
+        // components import (described-by.ts, a few lines) is in it too: left to the bundler, it shared a
+        // chunk with modules that import the frame's code, and the framework chunk imported a chunk that
+        // imported it back (a cycle: React was not yet evaluated when that chunk ran, decision 255).
         codeSplitting: isSsrBuild
           ? undefined
           : {
@@ -137,7 +163,7 @@ export default defineConfig(({ isSsrBuild, command }) => ({
               groups: [
                 {
                   name: 'framework',
-                  test: /[\\/]node_modules[\\/](?:react|react-dom|react-router|scheduler)[\\/]|[\\/]pwa[\\/]src[\\/]components[\\/](?:confirm-dialog|toast|icons|modal-dialog)\.tsx$/,
+                  test: /[\\/]node_modules[\\/](?:react|react-dom|react-router|scheduler)[\\/]|[\\/]pwa[\\/]src[\\/](?:components[\\/](?:confirm-dialog|toast|icons|modal-dialog)\.tsx|lib[\\/]described-by\.ts)$/,
                 },
               ],
             },
@@ -254,6 +280,7 @@ export default defineConfig(({ isSsrBuild, command }) => ({
       },
     }),
     inlineStylesheet(),
+    noChunkCycles(),
     precompress(fileURLToPath(new URL('./dist', import.meta.url))),
   ],
 }));

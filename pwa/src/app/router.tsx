@@ -8,10 +8,11 @@ import {
 } from 'react-router-dom';
 import { ErrorPage } from './error-page.tsx';
 import { PublicLayout } from './public-layout.tsx';
+import { loadAdminOrdersPage, loadDashboardFrame, loadMyOrdersPage, loadOrderStatusPage } from './start-route.ts';
 import { unbuiltDashboardPaths } from './unbuilt-paths.ts';
 
 // Each screen loads with its route, so the dashboard's code never weighs on the storefront's first load.
-const dashboardFrame = () => import('./dashboard-frame.tsx').then((m) => ({ Component: m.DashboardFrame }));
+const dashboardFrame = () => loadDashboardFrame().then((m) => ({ Component: m.DashboardFrame }));
 const underConstruction = () => import('../features/under-construction/under-construction-page.tsx').then((m) => ({ Component: m.UnderConstructionPage }));
 
 /** Shown while the first screen's code loads. */
@@ -46,8 +47,8 @@ export const routes: RouteObject[] = [
         path: 'service-details/:id',
         lazy: () => import('../features/services/service-details-page.tsx').then((m) => ({ Component: m.ServiceDetailsPage })),
       },
-      { path: 'order-status/:id', lazy: () => import('../features/orders/order-status-page.tsx').then((m) => ({ Component: m.OrderStatusPage })) },
-      { path: 'my-orders', lazy: () => import('../features/orders/my-orders-page.tsx').then((m) => ({ Component: m.MyOrdersPage })) },
+      { path: 'order-status/:id', lazy: () => loadOrderStatusPage().then((m) => ({ Component: m.OrderStatusPage })) },
+      { path: 'my-orders', lazy: () => loadMyOrdersPage().then((m) => ({ Component: m.MyOrdersPage })) },
       { path: 'support', lazy: () => import('../features/support/support-page.tsx').then((m) => ({ Component: m.SupportPage })) },
       { path: 'admin-users', element: <Navigate to="/dashboard/admin-users" replace /> },
       { path: 'under-construction', lazy: underConstruction },
@@ -66,7 +67,7 @@ export const routes: RouteObject[] = [
         children: [
           {
             index: true,
-            lazy: () => import('../features/admin-orders/admin-orders-page.tsx').then((m) => ({ Component: m.AdminOrdersPage })),
+            lazy: () => loadAdminOrdersPage().then((m) => ({ Component: m.AdminOrdersPage })),
           },
           {
             path: 'admin-users',
