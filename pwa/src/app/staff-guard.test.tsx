@@ -1,32 +1,20 @@
 import type { Session } from '@supabase/auth-js';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createApiHarness, type ApiHarness, type TestUser } from '../../../edge-api/src/testing/api-harness.ts';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiHarness, TestUser } from '../../../edge-api/src/testing/api-harness.ts';
 import { deleteUserDb } from '../db/local-db.ts';
-import { AuthContext, type AuthState } from '../lib/auth.tsx';
+import { AuthContext, storedSessionUser, type AuthState } from '../lib/auth.tsx';
 import { useAuthorization } from '../lib/authorization.tsx';
-import { fetchFromApp } from '../test/in-process-api.ts';
+import { signedInKit, signInAs } from '../test/render-signed-in.tsx';
 import { StaffGuard } from './staff-guard.tsx';
 
-// The guard asks the real API app in-process; only the session (whose token is sent) is stood in for.
-const session = vi.hoisted(() => ({ token: null as string | null, signOuts: 0 }));
-vi.mock('../lib/supabase.ts', () => ({
-  getAccessToken: async () => session.token,
-  getSupabase: async () => {
-    session.signOuts += 1;
-    throw new Error('No auth server in this test');
-  },
-}));
-
+// The guard asks the real API app in-process, with the user signed in through its own auth
+// (render-signed-in.tsx).
+const kit = signedInKit();
 let api: ApiHarness;
-beforeAll(async () => {
-  api = await createApiHarness();
-  fetchFromApp(() => api);
-});
-afterAll(async () => {
-  vi.unstubAllGlobals();
-  await api.close();
+beforeAll(() => {
+  api = kit.api();
 });
 afterEach(cleanup);
 
@@ -60,14 +48,13 @@ function renderGuard(auth: AuthState) {
 }
 
 const signedInAs = (user: TestUser): AuthState => {
-  session.token = user.token;
   return { status: 'signedIn', user: { id: user.id, email: user.email }, session: {} as Session };
 };
 
 describe('StaffGuard', () => {
   it('lets staff in with their role', async () => {
     for (const role of ['admin', 'moderator'] as const) {
-      const user = await api.createUser(role);
+      const user = await signInAs(api, role);
       renderGuard(signedInAs(user));
       expect(await screen.findByRole('heading', { name: `Dashboard screen for ${role}` })).toBeTruthy();
       cleanup();
@@ -76,8 +63,7 @@ describe('StaffGuard', () => {
   });
 
   it('tells a signed-in customer the dashboard is not for them, keeps them signed in and offers the way back', async () => {
-    const customer = await api.createUser('user');
-    const signOutsBefore = session.signOuts;
+    const customer = await signInAs(api);
     const router = renderGuard(signedInAs(customer));
     expect(await screen.findByRole('heading', { name: 'No access to the dashboard' })).toBeTruthy();
     expect(screen.getByText(new RegExp(`signed in as ${customer.email.replace('.', '\\.')}`))).toBeTruthy();
@@ -85,14 +71,15 @@ describe('StaffGuard', () => {
     expect(screen.getByRole('link', { name: 'Back to the Shop' }).getAttribute('href')).toBe('/');
     expect(screen.getByRole('link', { name: 'My Orders' }).getAttribute('href')).toBe('/my-orders');
     expect(router.state.location.pathname).toBe('/dashboard');
-    expect(session.signOuts).toBe(signOutsBefore);
+    // Still signed in on this device, as the customer.
+    expect(storedSessionUser()?.id).toBe(customer.id);
     // The title is set by an effect, which may run just after the heading shows.
     await waitFor(() => expect(document.title).toMatch(/^Dashboard: no access · /));
     await deleteUserDb(customer.id);
   });
 
   it('says when the server would not tell the role, and asks again on Try Again', async () => {
-    const refusing = await api.createUser('user');
+    const refusing = await signInAs(api);
     // A deleted account: the server refuses to answer (403).
     await api.db.updateTable('users').set({ deleted_at: new Date() }).where('id', '=', refusing.id).execute();
     renderGuard(signedInAs(refusing));

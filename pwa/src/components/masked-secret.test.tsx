@@ -1,5 +1,5 @@
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MemoryRouter } from 'react-router-dom';
 import { getUserDb } from '../db/local-db.ts';
 import { vaultSealFor } from '../db/vault-seal.ts';
@@ -9,26 +9,13 @@ import { AppError } from '../lib/app-error.ts';
 import { AuthContext } from '../lib/auth.tsx';
 import { MaskedSecret } from './masked-secret.tsx';
 import { ToastProvider } from './toast.tsx';
-import { createApiHarness, type ApiHarness } from '../../../edge-api/src/testing/api-harness.ts';
-import { fetchFromApp } from '../test/in-process-api.ts';
+import { signedInKit, signInAs } from '../test/render-signed-in.tsx';
 
-// The vault checks its PIN on the server (decision 181): the app's fetches go to the real API in process.
-const session = vi.hoisted(() => ({ token: '' }));
-vi.mock('../lib/supabase.ts', () => ({
-  getAccessToken: async () => session.token,
-  getSupabase: async () => {
-    throw new Error('No auth server in this test');
-  },
-}));
-let api: ApiHarness;
+// The vault checks its PIN on the server (decision 181): the app's fetches go to the real API in process,
+// with a user signed in through its own auth (render-signed-in.tsx).
+const kit = signedInKit();
 beforeAll(async () => {
-  api = await createApiHarness();
-  session.token = (await api.createUser('user')).token;
-  fetchFromApp(() => api);
-});
-afterAll(async () => {
-  vi.unstubAllGlobals();
-  await api.close();
+  await signInAs(kit.api());
 });
 
 afterEach(() => {

@@ -1,14 +1,20 @@
 import { render, type RenderResult } from '@testing-library/react';
+import { sql } from 'kysely';
 import type { ReactNode } from 'react';
 import { afterAll, beforeAll, vi } from 'vitest';
 import type { Role } from '../../../edge-api/src/contract/users.ts';
 import { inProcessHarness, type ApiHarness, type TestUser } from '../../../edge-api/src/testing/api-harness.ts';
 import { ConfirmProvider } from '../components/confirm-dialog.tsx';
 import { ToastProvider } from '../components/toast.tsx';
-import { AuthProvider, signUp } from '../lib/auth.tsx';
+import { AuthProvider, signIn, signUp } from '../lib/auth.tsx';
 import { StaffRoleProvider } from '../lib/authorization.tsx';
 import { getAccessToken } from '../lib/supabase.ts';
 import { fetchFromApp } from './in-process-api.ts';
+
+export interface KitOptions {
+  unreachable?: (url: URL) => boolean;
+  config?: Parameters<typeof inProcessHarness>[0];
+}
 
 /**
  * One kit for screen tests that need a signed-in user (issue 34 item 5), in place of a module mock of
@@ -18,16 +24,17 @@ import { fetchFromApp } from './in-process-api.ts';
  * so `getAccessToken`, the API client and `AuthProvider` all run as on a device.
  *
  * Call `signedInKit()` at the top of a file: it opens the API before the file's tests and closes it after.
- * The test's `unreachable(url)` makes a request fail as with no network.
+ * `unreachable(url)` makes a request fail as with no network; `config` overrides the API's settings
+ * (a rate limit, say), as `inProcessHarness` takes them.
  */
-export function signedInKit(unreachable?: (url: URL) => boolean): { api: () => ApiHarness } {
+export function signedInKit({ unreachable, config }: KitOptions = {}): { api: () => ApiHarness } {
   let api: ApiHarness | undefined;
   const current = () => {
     if (!api) throw new Error('signedInKit: the API opens in beforeAll; use it inside a hook or a test');
     return api;
   };
   beforeAll(async () => {
-    api = await inProcessHarness();
+    api = await inProcessHarness(config);
     fetchFromApp(current, unreachable);
   });
   afterAll(async () => {
@@ -38,27 +45,43 @@ export function signedInKit(unreachable?: (url: URL) => boolean): { api: () => A
 }
 
 let registered = 0;
+/** The passwords of the accounts signInAs made, so switchTo can sign in to one again. */
+const passwords = new Map<string, string>();
 
 /**
  * Registers a new account through the app's own sign-up and leaves this device signed in as it; a staff
- * role is then given as an admin gives one (PUT /api/users/{uid}/role). The returned token
+ * role is then written on its user record, as the harness's createUser makes staff (no other account is
+ * made, so a screen listing users sees only the test's own). The returned token
  * is the session's own, for the test's direct calls to the API.
  */
 export async function signInAs(api: ApiHarness, role: Role = 'user', name: string = role): Promise<TestUser> {
   registered += 1;
   const email = `${name}-${registered}-${crypto.randomUUID().slice(0, 8)}@example.test`;
-  const { needsConfirmation } = await signUp({ displayName: `${name} ${registered}`, email, mobile: '01700000000', password: `Pw-${crypto.randomUUID()}` });
+  const password = `Pw-${crypto.randomUUID()}`;
+  const { needsConfirmation } = await signUp({ displayName: `${name} ${registered}`, email, mobile: '01700000000', password });
   if (needsConfirmation) throw new Error(`signInAs: the auth server left ${email} unconfirmed`);
   const token = await getAccessToken();
   if (!token) throw new Error(`signInAs: no session for ${email}`);
   const id = (JSON.parse(atob(token.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/'))) as { sub: string }).sub;
+  passwords.set(id, password);
   if (role !== 'user') {
-    // An admin of the shop's own gives the role, through the API's role route.
-    const owner = await api.createUser('admin', 'owner');
-    const given = await api.call('PUT', `/api/users/${id}/role`, { user: owner, json: { userRole: role } });
-    if (given.status !== 200) throw new Error(`signInAs: the role ${role} was not given: ${given.status} ${JSON.stringify(given.body)}`);
+    // Staff as the harness makes them (createUser): the role written on the user record, with a version of its own.
+    await sql`update users set user_role = ${role}, version = sync_next_version() where id = ${id}`.execute(api.db);
   }
   return { id, email, token, role };
+}
+
+/**
+ * Signs this device in again, through the app's own `signIn`, as an account signInAs made earlier (the
+ * device holds one session at a time). Returns the user with the new session's token.
+ */
+export async function switchTo(user: TestUser): Promise<TestUser> {
+  const password = passwords.get(user.id);
+  if (!password) throw new Error(`switchTo: ${user.email} was not made by signInAs`);
+  await signIn(user.email, password);
+  const token = await getAccessToken();
+  if (!token) throw new Error(`switchTo: no session for ${user.email}`);
+  return { ...user, token };
 }
 
 /** Renders `ui` as the app does for the signed-in user: the real AuthProvider, toasts, confirmations, and the staff role for staff. */

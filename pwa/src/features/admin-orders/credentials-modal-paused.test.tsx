@@ -3,31 +3,24 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/re
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Order } from '../../../../edge-api/src/contract/orders.ts';
-import { inProcessHarness, type TestUser } from '../../../../edge-api/src/testing/api-harness.ts';
+import type { ApiHarness, TestUser } from '../../../../edge-api/src/testing/api-harness.ts';
 import { nextWindowStart } from '../../../../edge-api/src/testing/limit-window.ts';
 import { ConfirmProvider } from '../../components/confirm-dialog.tsx';
 import { ToastProvider } from '../../components/toast.tsx';
 import { deleteUserDb, getUserDb } from '../../db/local-db.ts';
 import { AuthContext } from '../../lib/auth.tsx';
 import { PAUSED_TITLE } from '../../lib/duplicate-check-problem.ts';
-import { fetchFromApp } from '../../test/in-process-api.ts';
+import { signedInKit, signInAs } from '../../test/render-signed-in.tsx';
 import { CredentialsModal, UNCHECKED_MESSAGE } from './credentials-modal.tsx';
 
 // Decision 076: the modal against the real API app in-process, whose limit on duplicate checks is 2 per
-// staff member in 10 minutes; only the session (whose token is sent) is stood in for.
-const session = vi.hoisted(() => ({ token: null as string | null }));
-vi.mock('../../lib/supabase.ts', () => ({
-  getAccessToken: async () => session.token,
-  getSupabase: async () => {
-    throw new Error('No auth server in this test');
-  },
-}));
+// staff member in 10 minutes, with the user signed in through its own auth (render-signed-in.tsx).
 
 const LIMIT = 2;
 const WINDOW_MS = 600_000;
 const EXACT_TITLE = '⚠️ These exact credentials already exist in another order!';
 
-let api: Awaited<ReturnType<typeof inProcessHarness>>;
+let api: ApiHarness;
 let admin: TestUser;
 let customer: TestUser;
 let serviceId: string;
@@ -39,11 +32,11 @@ const password = `Paused-${crypto.randomUUID().slice(0, 8)}`;
 // The API's clock reads Date: it starts a second into a window of its own, so the wait is known (599 s).
 const windowStart = nextWindowStart(WINDOW_MS);
 
+const kit = signedInKit({ config: { rateLimits: { credentialChecksPer10Min: LIMIT } } });
 beforeAll(async () => {
   vi.useFakeTimers({ toFake: ['Date'] });
   vi.setSystemTime(windowStart + 1_000);
-  api = await inProcessHarness({ rateLimits: { credentialChecksPer10Min: LIMIT } });
-  fetchFromApp(() => api);
+  api = kit.api();
   // The checks the modal sends, counted as it sends them (the server counts only those that reach it).
   const toApp = globalThis.fetch;
   vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) => {
@@ -65,10 +58,8 @@ beforeAll(async () => {
   expect(delivered.status).toBe(200);
 });
 
-afterAll(async () => {
+afterAll(() => {
   vi.useRealTimers();
-  vi.unstubAllGlobals();
-  await api.close();
 });
 
 afterEach(async () => {
@@ -80,11 +71,10 @@ afterEach(async () => {
 
 /** A staff member who has run every check the window allows, through the real API. */
 async function staffPastTheLimit(): Promise<TestUser> {
-  const user = await api.createUser('moderator');
+  const user = await signInAs(api, 'moderator');
   for (let i = 0; i < LIMIT; i += 1) {
     expect((await api.call('GET', `/api/admin/credentials/check?password=spent-${i}`, { user })).status).toBe(200);
   }
-  session.token = user.token;
   staff = user;
   return user;
 }

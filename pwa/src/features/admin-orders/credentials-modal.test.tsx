@@ -1,29 +1,22 @@
 import type { Session } from '@supabase/auth-js';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Order } from '../../../../edge-api/src/contract/orders.ts';
 import type { Service } from '../../../../edge-api/src/contract/services.ts';
 import type { WiseStock } from '../../../../edge-api/src/contract/wise-stocks.ts';
-import { createApiHarness, type ApiHarness, type TestUser } from '../../../../edge-api/src/testing/api-harness.ts';
+import type { ApiHarness, TestUser } from '../../../../edge-api/src/testing/api-harness.ts';
 import { ConfirmProvider } from '../../components/confirm-dialog.tsx';
 import { ToastProvider } from '../../components/toast.tsx';
 import { deleteUserDb, getPublicDb, getUserDb } from '../../db/local-db.ts';
 import { createSyncEngine, type SyncEngine } from '../../db/sync-engine.ts';
 import { api as client } from '../../lib/api-client.ts';
 import { AuthContext } from '../../lib/auth.tsx';
-import { fetchFromApp } from '../../test/in-process-api.ts';
+import { signedInKit, signInAs } from '../../test/render-signed-in.tsx';
 import { CredentialsModal } from './credentials-modal.tsx';
 import { DELIVERED_MESSAGE, SAVED_OFFLINE_MESSAGE, STOCK_TAKEN_MESSAGE } from './use-account-delivery.ts';
 import { KIND_DELIVERED_MESSAGE } from './other-delivery-modal.tsx';
 
-// The modal talks to the real API app in-process; only the session (whose token is sent) is stood in for.
-const session = vi.hoisted(() => ({ token: null as string | null }));
-vi.mock('../../lib/supabase.ts', () => ({
-  getAccessToken: async () => session.token,
-  getSupabase: async () => {
-    throw new Error('No auth server in this test');
-  },
-}));
+// The modal talks to the real API app in-process, with the user signed in through its own auth (render-signed-in.tsx).
 
 let api: ApiHarness;
 let admin: TestUser;
@@ -33,13 +26,10 @@ let linesService: Service;
 let network: 'up' | 'down' = 'up';
 let engine: SyncEngine;
 
+const kit = signedInKit({ unreachable: () => network === 'down' });
 beforeAll(async () => {
-  api = await createApiHarness();
-  fetchFromApp(
-    () => api,
-    () => network === 'down',
-  );
-  admin = await api.createUser('admin');
+  api = kit.api();
+  admin = await signInAs(api, 'admin');
   customer = await api.createUser('user');
   const service = await api.call<{ id: string }>('POST', '/api/services', {
     user: admin,
@@ -54,14 +44,8 @@ beforeAll(async () => {
   linesService = lines.body;
 });
 
-afterAll(async () => {
-  vi.unstubAllGlobals();
-  await api.close();
-});
-
 beforeEach(() => {
   network = 'up';
-  session.token = admin.token;
   // Pushes go through the app's own client, to the in-process API; the test says when to sync.
   engine = createSyncEngine({
     transport: { api: client, refreshSession: async () => false, sessionUserId: async () => admin.id },

@@ -1,9 +1,9 @@
 import type { Session } from '@supabase/auth-js';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Order } from '../../../../edge-api/src/contract/orders.ts';
 import type { Service } from '../../../../edge-api/src/contract/services.ts';
-import { createApiHarness, type ApiHarness, type TestUser } from '../../../../edge-api/src/testing/api-harness.ts';
+import type { ApiHarness, TestUser } from '../../../../edge-api/src/testing/api-harness.ts';
 import { ConfirmProvider } from '../../components/confirm-dialog.tsx';
 import { ToastProvider } from '../../components/toast.tsx';
 import { deleteUserDb, getPublicDb, getUserDb } from '../../db/local-db.ts';
@@ -11,20 +11,14 @@ import { createSyncEngine, type SyncEngine } from '../../db/sync-engine.ts';
 import { api as client } from '../../lib/api-client.ts';
 import { AuthContext } from '../../lib/auth.tsx';
 import { shortOrderId } from '../../lib/order-rules.ts';
-import { fetchFromApp } from '../../test/in-process-api.ts';
+import { signedInKit, signInAs } from '../../test/render-signed-in.tsx';
 import { CredentialsModal } from './credentials-modal.tsx';
 
 // Decision 229: a delivery over one the customer already sees (a replacement, typed credentials or another
 // kind on a delivered order) names the order and customer and asks first; a first delivery does not. On the
-// real API app in-process; only the session is stood in for.
-const session = vi.hoisted(() => ({ token: null as string | null }));
-vi.mock('../../lib/supabase.ts', () => ({
-  getAccessToken: async () => session.token,
-  getSupabase: async () => {
-    throw new Error('No auth server in this test');
-  },
-}));
+// real API app in-process, with the user signed in through its own auth (render-signed-in.tsx).
 
+const kit = signedInKit();
 let api: ApiHarness;
 let admin: TestUser;
 let customer: TestUser;
@@ -33,9 +27,8 @@ let linesService: Service;
 let engine: SyncEngine;
 
 beforeAll(async () => {
-  api = await createApiHarness();
-  fetchFromApp(() => api);
-  admin = await api.createUser('admin');
+  api = kit.api();
+  admin = await signInAs(api, 'admin');
   customer = await api.createUser('user', 'Dana Buyer');
   const account = await api.call<{ id: string }>('POST', '/api/services', {
     user: admin,
@@ -48,12 +41,7 @@ beforeAll(async () => {
   });
   linesService = lines.body;
 });
-afterAll(async () => {
-  vi.unstubAllGlobals();
-  await api.close();
-});
 beforeEach(() => {
-  session.token = admin.token;
   engine = createSyncEngine({
     transport: { api: client, refreshSession: async () => false, sessionUserId: async () => admin.id },
     locks: null,

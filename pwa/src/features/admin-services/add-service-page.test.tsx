@@ -1,22 +1,15 @@
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Service } from '../../../../edge-api/src/contract/services.ts';
-import { createApiHarness, type ApiHarness, type TestUser } from '../../../../edge-api/src/testing/api-harness.ts';
+import type { ApiHarness, TestUser } from '../../../../edge-api/src/testing/api-harness.ts';
 import { ToastProvider } from '../../components/toast.tsx';
 import { getPublicDb } from '../../db/local-db.ts';
 import { getSyncEngine } from '../../db/sync-engine.ts';
-import { fetchFromApp } from '../../test/in-process-api.ts';
+import { signedInKit, signInAs, switchTo } from '../../test/render-signed-in.tsx';
 import { AddServiceForm } from './add-service-page.tsx';
 
-// The form talks to the real API app in-process; only the session (whose token is sent) is stood in for.
-const session = vi.hoisted(() => ({ token: null as string | null }));
-vi.mock('../../lib/supabase.ts', () => ({
-  getAccessToken: async () => session.token,
-  getSupabase: async () => {
-    throw new Error('No auth server in this test');
-  },
-}));
+// The form talks to the real API app in-process, with the user signed in through its own auth (render-signed-in.tsx).
 
 let api: ApiHarness;
 let admin: TestUser;
@@ -30,23 +23,16 @@ const png = () =>
     { type: 'image/png' },
   );
 
+const kit = signedInKit({ unreachable: (url) => uploadsFail && url.pathname === '/api/uploads' });
 beforeAll(async () => {
-  api = await createApiHarness();
-  admin = await api.createUser('admin');
-  fetchFromApp(
-    () => api,
-    (url) => uploadsFail && url.pathname === '/api/uploads',
-  );
+  api = kit.api();
+  admin = await signInAs(api, 'admin');
 });
 
-afterAll(async () => {
-  vi.unstubAllGlobals();
-  await api.close();
-});
-
-beforeEach(() => {
-  session.token = admin.token;
+beforeEach(async () => {
   uploadsFail = false;
+  // One test signs in as a moderator: every test starts as the admin.
+  await switchTo(admin);
 });
 
 afterEach(async () => {
@@ -154,7 +140,7 @@ describe('Add New Service form', () => {
   });
 
   it("shows 'Error: {message}' when the server refuses the save, keeping what was typed", async () => {
-    session.token = (await api.createUser('moderator')).token;
+    await signInAs(api, 'moderator');
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     renderForm();
     await fillAndSave('Refused Statement');

@@ -1,36 +1,29 @@
 import type { Session } from '@supabase/auth-js';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { sql } from 'kysely';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Service } from '../../../../edge-api/src/contract/services.ts';
-import { createApiHarness, type ApiHarness, type TestUser } from '../../../../edge-api/src/testing/api-harness.ts';
+import type { ApiHarness, TestUser } from '../../../../edge-api/src/testing/api-harness.ts';
 import { ConfirmProvider } from '../../components/confirm-dialog.tsx';
 import { ToastProvider } from '../../components/toast.tsx';
 import { deleteUserDb } from '../../db/local-db.ts';
 import { AuthContext } from '../../lib/auth.tsx';
 import { StaffRoleProvider } from '../../lib/authorization.tsx';
-import { fetchFromApp } from '../../test/in-process-api.ts';
+import { signedInKit, signInAs } from '../../test/render-signed-in.tsx';
 import { ServiceStockDialog } from './service-stock-dialog.tsx';
 
 // A service's import batches page as the server does (decision 242): the newest 100 in the stock dialog,
-// then "Load more", on the real API app in-process; only the session is stood in for.
-const session = vi.hoisted(() => ({ token: null as string | null }));
-vi.mock('../../lib/supabase.ts', () => ({
-  getAccessToken: async () => session.token,
-  getSupabase: async () => {
-    throw new Error('No auth server in this test');
-  },
-}));
+// then "Load more", on the real API app in-process, with the user
+// signed in through its own auth (render-signed-in.tsx).
 
+const kit = signedInKit();
 let api: ApiHarness;
 let admin: TestUser;
 let service: Service;
 
 beforeAll(async () => {
-  api = await createApiHarness();
-  fetchFromApp(() => api);
-  admin = await api.createUser('admin');
-  session.token = admin.token;
+  api = kit.api();
+  admin = await signInAs(api, 'admin');
   const created = await api.call<Service>('POST', '/api/services', {
     user: admin,
     json: { title: 'Paged VPS', description: 'Servers', category: 'Other', price: '9', deliveryTime: '1hour', deliveryKind: 'server' },
@@ -42,10 +35,6 @@ beforeAll(async () => {
     select gen_random_uuid(), ${service.id}, 'server', 'Import ' || lpad(n::text, 3, '0'), ${admin.id}, 'Admin', ${admin.email}, 0,
       now() - interval '1 day' + n * interval '1 minute'
     from generate_series(0, 100) as n`.execute(api.db);
-});
-afterAll(async () => {
-  vi.unstubAllGlobals();
-  await api.close();
 });
 afterEach(async () => {
   cleanup();

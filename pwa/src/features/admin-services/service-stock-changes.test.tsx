@@ -1,45 +1,32 @@
 import type { Session } from '@supabase/auth-js';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Order } from '../../../../edge-api/src/contract/orders.ts';
 import type { ServiceStock } from '../../../../edge-api/src/contract/service-stocks.ts';
 import type { Service } from '../../../../edge-api/src/contract/services.ts';
-import { createApiHarness, type ApiHarness, type TestUser } from '../../../../edge-api/src/testing/api-harness.ts';
+import type { ApiHarness, TestUser } from '../../../../edge-api/src/testing/api-harness.ts';
 import { ConfirmProvider } from '../../components/confirm-dialog.tsx';
 import { ToastProvider } from '../../components/toast.tsx';
 import { deleteUserDb, getUserDb } from '../../db/local-db.ts';
 import { AuthContext } from '../../lib/auth.tsx';
 import { StaffRoleProvider } from '../../lib/authorization.tsx';
 import { shortOrderId } from '../../lib/order-rules.ts';
-import { fetchFromApp } from '../../test/in-process-api.ts';
+import { signedInKit, signInAs } from '../../test/render-signed-in.tsx';
 import { ServiceStockDialog } from './service-stock-dialog.tsx';
 
 // Decision 228: a service's own stock dialog offers the Wise stock's password change in place (checked
-// first: decision 221) and its import batches, on the real API app in-process; only the session is stood in for.
-const session = vi.hoisted(() => ({ token: null as string | null }));
-vi.mock('../../lib/supabase.ts', () => ({
-  getAccessToken: async () => session.token,
-  getSupabase: async () => {
-    throw new Error('No auth server in this test');
-  },
-}));
+// first: decision 221) and its import batches, on the real API app in-process, with the user
+// signed in through its own auth (render-signed-in.tsx).
 
+const kit = signedInKit();
 let api: ApiHarness;
 let admin: TestUser;
 let customer: TestUser;
 
 beforeAll(async () => {
-  api = await createApiHarness();
-  fetchFromApp(() => api);
-  admin = await api.createUser('admin');
+  api = kit.api();
+  admin = await signInAs(api, 'admin');
   customer = await api.createUser('user');
-});
-afterAll(async () => {
-  vi.unstubAllGlobals();
-  await api.close();
-});
-beforeEach(() => {
-  session.token = admin.token;
 });
 afterEach(async () => {
   cleanup();

@@ -1,26 +1,19 @@
 import type { Session } from '@supabase/auth-js';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Service } from '../../../../edge-api/src/contract/services.ts';
-import { createApiHarness, type ApiHarness, type TestUser } from '../../../../edge-api/src/testing/api-harness.ts';
+import type { ApiHarness, TestUser } from '../../../../edge-api/src/testing/api-harness.ts';
 import { ConfirmProvider } from '../../components/confirm-dialog.tsx';
 import { ToastProvider } from '../../components/toast.tsx';
 import { deleteUserDb } from '../../db/local-db.ts';
 import { AuthContext } from '../../lib/auth.tsx';
 import { StaffRoleProvider } from '../../lib/authorization.tsx';
-import { fetchFromApp } from '../../test/in-process-api.ts';
+import { signedInKit, signInAs } from '../../test/render-signed-in.tsx';
 import { ServiceStockDialog } from './service-stock-dialog.tsx';
 import { IMPORT_OFFLINE_MESSAGE } from './service-stock-import.tsx';
 
-// The import form of a service's stock dialog (decision 075), on the real API app in-process; only the
-// session (whose token is sent) is stood in for.
-const session = vi.hoisted(() => ({ token: null as string | null }));
-vi.mock('../../lib/supabase.ts', () => ({
-  getAccessToken: async () => session.token,
-  getSupabase: async () => {
-    throw new Error('No auth server in this test');
-  },
-}));
+// The import form of a service's stock dialog (decision 075), on the real API app in-process, with the
+// user signed in through its own auth (render-signed-in.tsx).
 
 let api: ApiHarness;
 let admin: TestUser;
@@ -29,23 +22,14 @@ const calls: string[] = [];
 /** While set, the dialog's read of the stock list after an import waits for it: a loaded machine, made certain. */
 let listReadsWait: Promise<void> | null = null;
 
+const kit = signedInKit({ unreachable: () => network === 'down' });
 beforeAll(async () => {
-  api = await createApiHarness();
-  fetchFromApp(
-    () => api,
-    () => network === 'down',
-  );
-  admin = await api.createUser('admin');
-});
-
-afterAll(async () => {
-  vi.unstubAllGlobals();
-  await api.close();
+  api = kit.api();
+  admin = await signInAs(api, 'admin');
 });
 
 beforeEach(() => {
   network = 'up';
-  session.token = admin.token;
   calls.length = 0;
   listReadsWait = null;
   const fetching = globalThis.fetch;

@@ -1,45 +1,30 @@
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { User } from '../../../../edge-api/src/contract/users.ts';
-import { createApiHarness, type ApiHarness, type TestUser } from '../../../../edge-api/src/testing/api-harness.ts';
+import type { ApiHarness, TestUser } from '../../../../edge-api/src/testing/api-harness.ts';
 import { ConfirmProvider } from '../../components/confirm-dialog.tsx';
 import { ToastProvider } from '../../components/toast.tsx';
 import { deleteUserDb, getUserDb } from '../../db/local-db.ts';
-import { fetchFromApp } from '../../test/in-process-api.ts';
+import { signedInKit, signInAs, switchTo } from '../../test/render-signed-in.tsx';
 import { UserManagement } from './admin-users-page.tsx';
 
-// The screen talks to the real API app in-process; only the session (whose token is sent) is stood in for.
-const session = vi.hoisted(() => ({ token: null as string | null }));
-vi.mock('../../lib/supabase.ts', () => ({
-  getAccessToken: async () => session.token,
-  getSupabase: async () => {
-    throw new Error('No auth server in this test');
-  },
-}));
+// The screen talks to the real API app in-process, with the user signed in through its own auth (render-signed-in.tsx).
 
 let api: ApiHarness;
 let admin: TestUser;
 let customer: TestUser;
 let network: 'up' | 'down' = 'up';
 
+const kit = signedInKit({ unreachable: () => network === 'down' });
 beforeAll(async () => {
-  api = await createApiHarness();
-  fetchFromApp(
-    () => api,
-    () => network === 'down',
-  );
-});
-
-afterAll(async () => {
-  vi.unstubAllGlobals();
-  await api.close();
+  api = kit.api();
 });
 
 beforeEach(async () => {
   network = 'up';
-  admin = await api.createUser('admin');
-  customer = await api.createUser('user');
-  session.token = admin.token;
+  customer = await signInAs(api, 'user', 'customer');
+  // The device is left signed in as the admin.
+  admin = await signInAs(api, 'admin');
 });
 
 afterEach(async () => {
@@ -147,7 +132,7 @@ describe('User Management', () => {
   });
 
   it('tells a caller the server refuses that access is denied', async () => {
-    session.token = customer.token;
+    await switchTo(customer);
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     renderScreen(customer);
     expect(await screen.findByText('Access Denied!')).toBeTruthy();

@@ -1,40 +1,28 @@
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { sql } from 'kysely';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createApiHarness, type ApiHarness, type TestUser } from '../../../../edge-api/src/testing/api-harness.ts';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiHarness, TestUser } from '../../../../edge-api/src/testing/api-harness.ts';
 import { ToastProvider } from '../../components/toast.tsx';
 import { StaffRoleProvider } from '../../lib/authorization.tsx';
-import { fetchFromApp } from '../../test/in-process-api.ts';
+import { signedInKit, signInAs } from '../../test/render-signed-in.tsx';
 import { ApiKeysPage } from './api-keys-page.tsx';
 
 // The API Keys screen pages the keys as the server does (decision 242): the newest 100, then "Load more",
-// on the real API app in-process; only the session is stood in for.
-const session = vi.hoisted(() => ({ token: null as string | null }));
-vi.mock('../../lib/supabase.ts', () => ({
-  getAccessToken: async () => session.token,
-  getSupabase: async () => {
-    throw new Error('No auth server in this test');
-  },
-}));
+// on the real API app in-process, with the user signed in through its own auth (render-signed-in.tsx).
 
+const kit = signedInKit();
 let api: ApiHarness;
 let admin: TestUser;
 
 beforeAll(async () => {
-  api = await createApiHarness();
-  fetchFromApp(() => api);
-  admin = await api.createUser('admin');
+  api = kit.api();
+  admin = await signInAs(api, 'admin');
   const reseller = await api.createUser('user', 'reseller');
-  session.token = admin.token;
   // 102 keys of the reseller, a minute apart: Paged key 000 the oldest.
   await sql`insert into api_keys (id, user_id, name, prefix, secret_hash, scopes, created_by, created_at)
     select gen_random_uuid(), ${reseller.id}, 'Paged key ' || lpad(n::text, 3, '0'), 'sk_test', encode(sha256(gen_random_uuid()::text::bytea), 'hex'),
       array['orders:read'], ${admin.id}, now() - interval '1 day' + n * interval '1 minute'
     from generate_series(0, 101) as n`.execute(api.db);
-});
-afterAll(async () => {
-  vi.unstubAllGlobals();
-  await api.close();
 });
 afterEach(cleanup);
 

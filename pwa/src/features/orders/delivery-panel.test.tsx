@@ -1,5 +1,5 @@
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryRouter } from 'react-router-dom';
 import type { Order } from '../../../../edge-api/src/contract/orders.ts';
 import { getUserDb } from '../../db/local-db.ts';
@@ -9,26 +9,13 @@ import { enableVault } from '../../db/vault.ts';
 import { AuthContext } from '../../lib/auth.tsx';
 import { ToastProvider } from '../../components/toast.tsx';
 import { DeliveryPanel } from './delivery-panel.tsx';
-import { createApiHarness, type ApiHarness } from '../../../../edge-api/src/testing/api-harness.ts';
-import { fetchFromApp } from '../../test/in-process-api.ts';
+import { signedInKit, signInAs } from '../../test/render-signed-in.tsx';
 
-// The vault checks its PIN on the server (decision 181): the app's fetches go to the real API in process.
-const session = vi.hoisted(() => ({ token: '' }));
-vi.mock('../../lib/supabase.ts', () => ({
-  getAccessToken: async () => session.token,
-  getSupabase: async () => {
-    throw new Error('No auth server in this test');
-  },
-}));
-let api: ApiHarness;
+// The vault checks its PIN on the server (decision 181): the app's fetches go to the real API in process,
+// with a user signed in through its own auth (render-signed-in.tsx).
+const kit = signedInKit();
 beforeAll(async () => {
-  api = await createApiHarness();
-  session.token = (await api.createUser('user')).token;
-  fetchFromApp(() => api);
-});
-afterAll(async () => {
-  vi.unstubAllGlobals();
-  await api.close();
+  await signInAs(kit.api());
 });
 
 afterEach(() => {

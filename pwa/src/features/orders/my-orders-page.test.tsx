@@ -8,13 +8,6 @@ import { deleteUserDb, getUserDb } from '../../db/local-db.ts';
 import { AuthContext, type AuthState } from '../../lib/auth.tsx';
 import { MyOrdersPage } from './my-orders-page.tsx';
 
-vi.mock('../../lib/supabase.ts', () => ({
-  getAccessToken: async () => null,
-  getSupabase: async () => {
-    throw new Error('No auth server in this test');
-  },
-}));
-
 const uid = '5c1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4e';
 const signedIn: AuthState = { status: 'signedIn', user: { id: uid, email: 'many@example.com' } };
 

@@ -1,24 +1,14 @@
 import type { Session } from '@supabase/auth-js';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { User } from '../../../../edge-api/src/contract/users.ts';
-import { createApiHarness, type ApiHarness, type TestUser } from '../../../../edge-api/src/testing/api-harness.ts';
+import type { ApiHarness, TestUser } from '../../../../edge-api/src/testing/api-harness.ts';
 import { deleteUserDb, getUserDb } from '../../db/local-db.ts';
 import { AuthContext, type AuthState } from '../../lib/auth.tsx';
 import { greetingFor } from '../../lib/format.ts';
-import { fetchFromApp } from '../../test/in-process-api.ts';
+import { signedInKit, signInAs } from '../../test/render-signed-in.tsx';
 import { ProfilePage, STALE_NOTICE } from './profile-page.tsx';
-
-// The API client's session: only the token it sends is stood in for.
-const session = vi.hoisted(() => ({ token: null as string | null }));
-vi.mock('../../lib/supabase.ts', () => ({
-  authCallback: null,
-  getAccessToken: async () => session.token,
-  getSupabase: async () => {
-    throw new Error('No auth server in this test');
-  },
-}));
 
 const uid = '7a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
 const signedIn: AuthState = { status: 'signedIn', user: { id: uid, email: 'ada@example.com' }, session: {} as Session };
@@ -95,28 +85,21 @@ describe('ProfilePage', () => {
   });
 
   describe('online', () => {
-    // The real API in-process, with the signed-in account's record; the network is up or down.
+    // The real API in-process, with the account signed in through its own auth (render-signed-in.tsx);
+    // the network is up or down.
     let api: ApiHarness;
     let account: TestUser;
     let network: 'up' | 'down' = 'up';
     const signedInAccount = (): AuthState => ({ status: 'signedIn', user: { id: account.id, email: account.email }, session: {} as Session });
     const deviceCopy = (): User => ({ ...copy, uid: account.id, email: account.email, displayName: 'Ada Lovelace (saved)', version: 0 });
 
+    const kit = signedInKit({ unreachable: () => network === 'down' });
     beforeAll(async () => {
-      api = await createApiHarness();
-      account = await api.createUser('user');
-      fetchFromApp(
-        () => api,
-        () => network === 'down',
-      );
-    });
-    afterAll(async () => {
-      vi.unstubAllGlobals();
-      await api.close();
+      api = kit.api();
+      account = await signInAs(api);
     });
     beforeEach(() => {
       vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(true);
-      session.token = account.token;
       network = 'up';
     });
     afterEach(() => deleteUserDb(account.id));

@@ -1,28 +1,22 @@
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Service } from '../../../../edge-api/src/contract/services.ts';
 import { defaultSettings } from '../../../../edge-api/src/contract/settings.ts';
-import { createApiHarness, type ApiHarness, type TestUser } from '../../../../edge-api/src/testing/api-harness.ts';
+import type { ApiHarness } from '../../../../edge-api/src/testing/api-harness.ts';
 import { insertPricedService } from '../../../../edge-api/src/testing/sales-fixtures.ts';
 import { ToastProvider } from '../../components/toast.tsx';
 import { chooseDisplayCurrency } from '../../lib/display-currency.ts';
-import { fetchFromApp } from '../../test/in-process-api.ts';
+import { signedInKit, signInAs } from '../../test/render-signed-in.tsx';
 import { OrderConfirmDialog } from './order-confirm-dialog.tsx';
 import { ServiceCard } from './service-card.tsx';
 
 // Decision 241: with a display currency chosen, the confirm step's tiers, unit price, totals and coupon are
-// shown in it, marked ≈, with what is paid in USD beside them. The quotes come from the real API in-process.
-const session = vi.hoisted(() => ({ token: null as string | null }));
-vi.mock('../../lib/supabase.ts', () => ({
-  getAccessToken: async () => session.token,
-  getSupabase: async () => {
-    throw new Error('No auth server in this test');
-  },
-}));
+// shown in it, marked ≈, with what is paid in USD beside them. The quotes come from the real API in-process,
+// asked by a customer signed in through its own auth (render-signed-in.tsx).
 
+const kit = signedInKit();
 let api: ApiHarness;
-let customer: TestUser;
 let tiered: Service;
 
 const settings = { ...defaultSettings, displayCurrencies: [{ code: 'EUR', rate: 0.92 }] };
@@ -46,20 +40,15 @@ const serviceOf = (id: string, title: string, price: string): Service => ({
 });
 
 beforeAll(async () => {
-  api = await createApiHarness();
-  fetchFromApp(() => api);
+  api = kit.api();
   const admin = await api.createUser('admin');
-  customer = await api.createUser('user');
+  // The customer whose quotes these are: this device's session.
+  await signInAs(api, 'user');
   tiered = serviceOf(await insertPricedService(api, 'Gift Card', '10'), 'Gift Card', '10');
   const tiers = { tiers: [{ minQuantity: 5, unitPrice: '9' }] };
   expect((await api.call('PUT', `/api/admin/pricing/services/${tiered.id}/tiers`, { user: admin, json: tiers })).status).toBe(200);
   const coupon = { code: 'FIVE-OFF', kind: 'fixed', amount: '5', enabled: true };
   expect((await api.call('POST', '/api/admin/coupons', { user: admin, json: coupon })).status).toBe(201);
-  session.token = customer.token;
-});
-afterAll(async () => {
-  vi.unstubAllGlobals();
-  await api.close();
 });
 beforeEach(() => chooseDisplayCurrency('EUR'));
 afterEach(() => {

@@ -1,21 +1,14 @@
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Service } from '../../../../edge-api/src/contract/services.ts';
 import { defaultSettings } from '../../../../edge-api/src/contract/settings.ts';
-import { createApiHarness, type ApiHarness, type TestUser } from '../../../../edge-api/src/testing/api-harness.ts';
+import type { ApiHarness, TestUser } from '../../../../edge-api/src/testing/api-harness.ts';
 import { insertPricedService } from '../../../../edge-api/src/testing/sales-fixtures.ts';
 import { ToastProvider } from '../../components/toast.tsx';
-import { fetchFromApp } from '../../test/in-process-api.ts';
+import { signedInKit, signInAs, switchTo } from '../../test/render-signed-in.tsx';
 import { OrderConfirmDialog, quoteFailed } from './order-confirm-dialog.tsx';
 
-// The dialog asks the real API app in-process; only the session (whose token is sent) is stood in for.
-const session = vi.hoisted(() => ({ token: null as string | null }));
-vi.mock('../../lib/supabase.ts', () => ({
-  getAccessToken: async () => session.token,
-  getSupabase: async () => {
-    throw new Error('No auth server in this test');
-  },
-}));
+// The dialog asks the real API app in-process, with the user signed in through its own auth (render-signed-in.tsx).
 
 /** How many price quotes fail next as with no network. */
 let quotesLost = 0;
@@ -46,10 +39,12 @@ const serviceOf = (id: string, title: string, price: string): Service => ({
   version: 1,
 });
 
+const kit = signedInKit({ unreachable: loseQuote });
 beforeAll(async () => {
-  api = await createApiHarness();
-  fetchFromApp(() => api, loseQuote);
-  [admin, customer, reseller] = await Promise.all([api.createUser('admin'), api.createUser('user'), api.createUser('user')]);
+  api = kit.api();
+  admin = await api.createUser('admin');
+  customer = await signInAs(api, 'user', 'customer');
+  reseller = await signInAs(api, 'user', 'reseller');
   tiered = serviceOf(await insertPricedService(api, 'Gift Card', '10'), 'Gift Card', '10');
   plain = serviceOf(await insertPricedService(api, 'Setup', '25'), 'Setup', '25');
   const json = { tiers: [{ minQuantity: 5, unitPrice: '9' }] };
@@ -57,14 +52,11 @@ beforeAll(async () => {
   const own = { percentOff: null, services: [{ serviceId: plain.id, unitPrice: '20' }] };
   expect((await api.call('PUT', `/api/admin/pricing/users/${reseller.id}`, { user: admin, json: own })).status).toBe(200);
 });
-afterAll(async () => {
-  vi.unstubAllGlobals();
-  await api.close();
-});
 afterEach(cleanup);
 
-function open(service: Service, user: TestUser) {
-  session.token = user.token;
+/** Opens the dialog on this device signed in as `user`. */
+async function open(service: Service, user: TestUser) {
+  await switchTo(user);
   const onConfirm = vi.fn();
   render(
     <ToastProvider>
@@ -76,7 +68,7 @@ function open(service: Service, user: TestUser) {
 
 describe('the quantity in the confirm step (issue 32 item 3)', () => {
   it('shows the tiers, the tiered unit price and the total before ordering, and sends the quantity', async () => {
-    const onConfirm = open(tiered, customer);
+    const onConfirm = await open(tiered, customer);
     const quantity = await screen.findByLabelText('Quantity', {}, { timeout: 5000 });
     expect(screen.getByText(/Buy more, pay less: 5 or more: \$9\.00 each/)).toBeTruthy();
     expect(screen.getByText('$10.00 each (list price)')).toBeTruthy();
@@ -92,7 +84,7 @@ describe('the quantity in the confirm step (issue 32 item 3)', () => {
   });
 
   it('orders one at the list price, and says so, when the price of the quantity chosen cannot be had', async () => {
-    const onConfirm = open(tiered, customer);
+    const onConfirm = await open(tiered, customer);
     const quantity = await screen.findByLabelText('Quantity', {}, { timeout: 5000 });
     quotesLost = 1;
     fireEvent.change(quantity, { target: { value: '5' } });
@@ -110,11 +102,11 @@ describe('the quantity in the confirm step (issue 32 item 3)', () => {
   });
 
   it("offers no quantity for a service without tiers, and shows a reseller's own price", async () => {
-    open(plain, reseller);
+    await open(plain, reseller);
     await waitFor(() => expect(screen.getByText('Price').nextElementSibling!.textContent).toBe('$25.00$20.00 USD'), { timeout: 5000 });
     expect(screen.queryByLabelText('Quantity')).toBeNull();
     cleanup();
-    open(plain, customer);
+    await open(plain, customer);
     expect(screen.getByText('Price').nextElementSibling!.textContent).toBe('$25 USD');
   });
 });

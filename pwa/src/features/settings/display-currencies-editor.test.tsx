@@ -1,36 +1,25 @@
 import type { Session } from '@supabase/auth-js';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { withDefaultSettings, type SiteSettings } from '../../../../edge-api/src/contract/settings.ts';
-import { createApiHarness, type ApiHarness, type TestUser } from '../../../../edge-api/src/testing/api-harness.ts';
+import type { ApiHarness, TestUser } from '../../../../edge-api/src/testing/api-harness.ts';
 import { ToastProvider } from '../../components/toast.tsx';
 import { AuthContext } from '../../lib/auth.tsx';
 import { StaffRoleProvider } from '../../lib/authorization.tsx';
-import { fetchFromApp } from '../../test/in-process-api.ts';
+import { signedInKit, signInAs } from '../../test/render-signed-in.tsx';
 import { SettingsPage } from './settings-page.tsx';
 
-// The settings page talks to the real API app in-process; only the session (whose token is sent) is stood in for.
-const session = vi.hoisted(() => ({ token: null as string | null }));
-vi.mock('../../lib/supabase.ts', () => ({
-  getAccessToken: async () => session.token,
-  getSupabase: async () => {
-    throw new Error('No auth server in this test');
-  },
-}));
+// The settings page talks to the real API app in-process, with the user
+// signed in through its own auth (render-signed-in.tsx).
 
+const kit = signedInKit();
 let api: ApiHarness;
 let admin: TestUser;
 
 beforeAll(async () => {
-  api = await createApiHarness();
-  fetchFromApp(() => api);
-  admin = await api.createUser('admin');
-  session.token = admin.token;
-});
-afterAll(async () => {
-  vi.unstubAllGlobals();
-  await api.close();
+  api = kit.api();
+  admin = await signInAs(api, 'admin');
 });
 afterEach(cleanup);
 

@@ -1,43 +1,33 @@
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { WiseStock } from '../../../../edge-api/src/contract/wise-stocks.ts';
-import { inProcessHarness, type TestUser } from '../../../../edge-api/src/testing/api-harness.ts';
+import type { ApiHarness, TestUser } from '../../../../edge-api/src/testing/api-harness.ts';
 import { nextWindowStart } from '../../../../edge-api/src/testing/limit-window.ts';
 import { deleteUserDb } from '../../db/local-db.ts';
 import { PAUSED_TITLE } from '../../lib/duplicate-check-problem.ts';
-import { fetchFromApp } from '../../test/in-process-api.ts';
+import { signedInKit, signInAs } from '../../test/render-signed-in.tsx';
 import { UNCHECKED_STOCK_MESSAGE } from './add-wise-stock-fields.tsx';
 import { field, pngBytes, renderAsStaff, seedDevice, staffId } from './render-as-staff.tsx';
 
 // Decision 076: the form against the real API app in-process, whose limit on duplicate checks is 2 per
-// staff member in 10 minutes; only the session (whose token is sent) is stood in for.
-const session = vi.hoisted(() => ({ token: null as string | null }));
-vi.mock('../../lib/supabase.ts', () => ({
-  getAccessToken: async () => session.token,
-  getSupabase: async () => {
-    throw new Error('No auth server in this test');
-  },
-}));
+// staff member in 10 minutes, with the user signed in through its own auth (render-signed-in.tsx).
 
 const LIMIT = 2;
 const WINDOW_MS = 600_000;
-let api: Awaited<ReturnType<typeof inProcessHarness>>;
+let api: ApiHarness;
 let admin: TestUser;
 // The API's clock reads Date: it starts a second into a window of its own, so the wait is known (599 s).
 const windowStart = nextWindowStart(WINDOW_MS);
 
+const kit = signedInKit({ config: { rateLimits: { credentialChecksPer10Min: LIMIT } } });
 beforeAll(async () => {
   vi.useFakeTimers({ toFake: ['Date'] });
   vi.setSystemTime(windowStart + 1_000);
-  api = await inProcessHarness({ rateLimits: { credentialChecksPer10Min: LIMIT } });
-  fetchFromApp(() => api);
-  admin = await api.createUser('admin');
-  session.token = admin.token;
+  api = kit.api();
+  admin = await signInAs(api, 'admin');
 });
-afterAll(async () => {
+afterAll(() => {
   vi.useRealTimers();
-  vi.unstubAllGlobals();
-  await api.close();
 });
 afterEach(async () => {
   cleanup();

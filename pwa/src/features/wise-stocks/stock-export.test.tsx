@@ -1,28 +1,21 @@
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createApiHarness, type ApiHarness, type TestUser } from '../../../../edge-api/src/testing/api-harness.ts';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ApiHarness, TestUser } from '../../../../edge-api/src/testing/api-harness.ts';
 import { deleteUserDb } from '../../db/local-db.ts';
-import { fetchFromApp } from '../../test/in-process-api.ts';
+import { signedInKit, signInAs } from '../../test/render-signed-in.tsx';
 import { renderAsStaff, seedDevice, staffId, stockRow } from './render-as-staff.tsx';
 
-const session = vi.hoisted(() => ({ token: null as string | null }));
-vi.mock('../../lib/supabase.ts', () => ({
-  getAccessToken: async () => session.token,
-  getSupabase: async () => {
-    throw new Error('No auth server in this test');
-  },
-}));
 // The browser's download is the one thing stood in for: the file as it would be saved.
 const saved = vi.hoisted(() => [] as { name: string; text: Promise<string> }[]);
 vi.mock('../../lib/save-file.ts', () => ({ saveBlobAs: (blob: Blob, name: string) => saved.push({ name, text: blob.text() }) }));
 
+const kit = signedInKit();
 let api: ApiHarness;
 let admin: TestUser;
 
 beforeAll(async () => {
-  api = await createApiHarness();
-  fetchFromApp(() => api);
-  admin = await api.createUser('admin');
+  api = kit.api();
+  admin = await signInAs(api, 'admin');
   const added = await api.call('POST', '/api/wise-stocks', {
     user: admin,
     json: {
@@ -35,12 +28,7 @@ beforeAll(async () => {
   });
   expect(added.status).toBe(201);
 });
-afterAll(async () => {
-  vi.unstubAllGlobals();
-  await api.close();
-});
 beforeEach(() => {
-  session.token = admin.token;
   saved.length = 0;
 });
 afterEach(async () => {
