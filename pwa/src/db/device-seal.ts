@@ -1,6 +1,6 @@
 /**
  * Delivered secrets sealed from their first write (decision 254): while the vault is off, a delivered
- * password (`wisePassword`, `serverPassword` of an order) and a delivered file's bytes are written to
+ * password (`wisePassword`, `serverPassword` of an order), delivered lines and a delivered file's bytes are written to
  * IndexedDB sealed with a per-device AES-256-GCM key whose raw bytes live in the origin private file system
  * (OPFS), never in IndexedDB. Turning the vault on re-seals them to the vault's key and deletes the key file:
  * what IndexedDB's LevelDB files still hold from before (its log and old tables, kept until a compaction)
@@ -18,8 +18,8 @@ import type { UserDb } from './local-db.ts';
 export const DEVICE_SEALED_PREFIX = 'dev1.';
 /** The meta entry naming the device key in use: its id only, the key's bytes are in OPFS. */
 export const DEVICE_KEY_META = 'deviceKey';
-/** The order fields sealed with the device key while the vault is off (delivered passwords). */
-export const DEVICE_SEALED_ORDER_FIELDS: readonly string[] = ['wisePassword', 'serverPassword'];
+/** The order fields sealed with the device key while the vault is off (delivered passwords and lines). */
+export const DEVICE_SEALED_ORDER_FIELDS: readonly string[] = ['wisePassword', 'serverPassword', 'deliveryLines'];
 
 const KEY_DIR = 'device-keys';
 
@@ -161,6 +161,6 @@ export async function deviceOpen(db: UserDb, sealed: string): Promise<unknown> {
   return unsealed(JSON.parse(new TextDecoder().decode(plain)));
 }
 
-/** A value worth sealing with the device key: a delivered password's text or a file's bytes, not already sealed. */
+/** A value worth sealing with the device key: a delivered password's text, delivered lines or a file's bytes, not already sealed. */
 export const needsDeviceSeal = (value: unknown): boolean =>
-  (typeof value === 'string' && value !== '' && !isDeviceSealed(value) && !isSealed(value)) || isBytes(value);
+  (typeof value === 'string' && value !== '' && !isDeviceSealed(value) && !isSealed(value)) || (Array.isArray(value) && value.length > 0) || isBytes(value);

@@ -3,42 +3,13 @@ import type { ApiHarness, TestUser } from '../../../edge-api/src/testing/api-har
 import type { Order } from '../../../edge-api/src/contract/orders.ts';
 import { createService, device, orderOnServer, syncTestBench } from '../test/sync-bench.ts';
 import { isSealed as isVaultSealed } from '../lib/vault-crypto.ts';
+import { MemoryDir } from '../test/memory-opfs.ts';
 import { DEVICE_KEY_META, isDeviceSealed, setDeviceKeyRoot } from './device-seal.ts';
 import { sealDeliveredAtStart } from './device-seal-start.ts';
 import type { UserDb } from './local-db.ts';
+import { sealRows, vaultSealFor } from './vault-seal.ts';
 import { lockVault, openSealedValue } from './vault-session.ts';
 import { disableVault, enableVault, unlockVault } from './vault.ts';
-
-/**
- * Delivered secrets sealed from their first write (decision 254), with an origin private file system given
- * to happy-dom (which has none): a directory of files in memory, with the calls the device key uses.
- */
-class MemoryDir {
-  files = new Map<string, Uint8Array>();
-  async getFileHandle(name: string, options?: { create?: boolean }) {
-    if (!this.files.has(name)) {
-      if (!options?.create) throw new DOMException('missing', 'NotFoundError');
-      this.files.set(name, new Uint8Array());
-    }
-    const files = this.files;
-    return {
-      getFile: async () => new Blob([files.get(name)! as Uint8Array<ArrayBuffer>]),
-      createWritable: async () => {
-        const parts: Uint8Array[] = [];
-        return {
-          write: async (data: Uint8Array) => void parts.push(new Uint8Array(data)),
-          close: async () => void files.set(name, new Uint8Array(Buffer.concat(parts))),
-        };
-      },
-    };
-  }
-  async removeEntry(name: string) {
-    if (!this.files.delete(name)) throw new DOMException('missing', 'NotFoundError');
-  }
-  async *keys() {
-    yield* [...this.files.keys()];
-  }
-}
 
 const { bench, track } = syncTestBench();
 let api: ApiHarness;
@@ -125,5 +96,24 @@ describe('delivered secrets sealed with the device key (decision 254)', () => {
     await sealDeliveredAtStart(db!);
     expect(await everything(db!)).not.toContain('Older-Clear-Pass-2');
     expect(await openSealedValue(db!, (await db!.orders.get(order.id))!.wisePassword)).toBe('Older-Clear-Pass-2');
+  });
+
+  it('seals delivered lines like a password: on their way in, and at start when an older version kept them in clear', async () => {
+    dir = new MemoryDir();
+    setDeviceKeyRoot(async () => dir as unknown as FileSystemDirectoryHandle);
+    const customer = await api.createUser('user');
+    const { db } = track(device(api, customer));
+    const lines = ['10.0.0.1:8080:proxy:Lines-Pass-3', '10.0.0.2:8080:proxy:Lines-Pass-4'];
+    const [incoming] = (await sealRows(await vaultSealFor(db!), 'orders', [{ id: 'lines-in', deliveryKind: 'lines', deliveryLines: lines }]))!;
+    expect(isDeviceSealed(incoming!.deliveryLines)).toBe(true);
+    expect(JSON.stringify(incoming)).not.toContain('Lines-Pass');
+    expect(await openSealedValue(db!, incoming!.deliveryLines)).toEqual(lines);
+
+    await db!.orders.put({ id: 'lines-old', deliveryKind: 'lines', deliveryLines: lines } as unknown as Order);
+    await sealDeliveredAtStart(db!);
+    const stored = (await db!.orders.get('lines-old'))!.deliveryLines;
+    expect(isDeviceSealed(stored)).toBe(true);
+    expect(await everything(db!)).not.toContain('Lines-Pass');
+    expect(await openSealedValue(db!, stored)).toEqual(lines);
   });
 });

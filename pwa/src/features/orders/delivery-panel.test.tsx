@@ -10,6 +10,8 @@ import { AuthContext } from '../../lib/auth.tsx';
 import { ToastProvider } from '../../components/toast.tsx';
 import { DeliveryPanel } from './delivery-panel.tsx';
 import { signedInKit, signInAs } from '../../test/render-signed-in.tsx';
+import { useMemoryOpfs } from '../../test/memory-opfs.ts';
+import { setDeviceKeyRoot } from '../../db/device-seal.ts';
 
 // The vault checks its PIN on the server (decision 181): the app's fetches go to the real API in process,
 // with a user signed in through its own auth (render-signed-in.tsx).
@@ -64,5 +66,21 @@ describe('DeliveryPanel, lines', () => {
     expect(await screen.findByText('2 lines', {}, { timeout: 10_000 })).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Show line 1' }));
     expect(screen.getByText(LINES[0]!)).toBeTruthy();
+  });
+
+  it('opens lines sealed with the device key at once, with the vault off (decision 254)', async () => {
+    useMemoryOpfs();
+    try {
+      const db = getUserDb('lines-device');
+      const sealed = await (await vaultSealFor(db)).sealDelivered(LINES);
+      expect(String(sealed)).toMatch(/^dev1\./);
+      renderPanel('lines-device', sealed);
+      expect(await screen.findByText('2 lines', {}, { timeout: 10_000 })).toBeTruthy();
+      expect(document.body.textContent).not.toContain('locked');
+      fireEvent.click(screen.getByRole('button', { name: 'Show line 2' }));
+      expect(screen.getByText(LINES[1]!)).toBeTruthy();
+    } finally {
+      setDeviceKeyRoot(async () => null);
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { formatFileSize } from '../../../../edge-api/src/contract/deliveries.ts';
 import type { Order } from '../../../../edge-api/src/contract/orders.ts';
 import { CopyButton } from '../../components/copy-button.tsx';
@@ -107,7 +107,15 @@ function SealedLines({ value }: { value: string }) {
       setFailed(true);
     }
   };
+  // Sealed with the device key while the vault is off (decision 254): opened at once, no PIN to ask for.
+  const openNow = !sealed.locked && !lines && !failed;
+  useEffect(() => {
+    if (openNow) void open();
+    // `open` reads this render's value; the value and the lock are what decide whether to open again.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [openNow, value]);
   if (lines && !sealed.locked) return <LinesList lines={lines} />;
+  if (openNow) return <p className="text-sm">Opening the lines…</p>;
   return (
     <div className="flex flex-wrap items-center gap-2">
       <span className="text-sm">The lines are locked on this device.</span>
