@@ -1,4 +1,4 @@
-// `npx node scripts/offline-start-trace.ts [/my-orders|/dashboard] [runs]`: the resources of cold offline starts of one
+// `npx node bench/offline-start-trace.ts [/my-orders|/dashboard] [runs]`: the resources of cold offline starts of one
 // screen (as bench/offline-start.ts opens them), each with its start, the service worker's delay and its end, to
 // see where a start spends its time (decision 255).
 import type { Page } from 'playwright-core';
