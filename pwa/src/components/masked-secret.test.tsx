@@ -10,6 +10,8 @@ import { AuthContext } from '../lib/auth.tsx';
 import { MaskedSecret } from './masked-secret.tsx';
 import { ToastProvider } from './toast.tsx';
 import { signedInKit, signInAs } from '../test/render-signed-in.tsx';
+import { useMemoryOpfs } from '../test/memory-opfs.ts';
+import { setDeviceKeyRoot } from '../db/device-seal.ts';
 
 // The vault checks its PIN on the server (decision 181): the app's fetches go to the real API in process,
 // with a user signed in through its own auth (render-signed-in.tsx).
@@ -134,5 +136,29 @@ describe('MaskedSecret', () => {
     await act(async () => fireEvent.click(screen.getByRole('button', { name: /password/ })));
     expect(await screen.findByText('Sealed#Copy1')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Copy password' })).toBeTruthy();
+  });
+
+  it('offers Copy at once for a secret sealed with the device key, the vault off (decision 254)', async () => {
+    useMemoryOpfs();
+    try {
+      const db = getUserDb('device-masked-copy');
+      const sealed = (await (await vaultSealFor(db)).sealDelivered('Device#Copy1')) as string;
+      expect(sealed).toMatch(/^dev1\./);
+      render(
+        <MemoryRouter>
+          <AuthContext value={{ status: 'signedIn', user: { id: 'device-masked-copy', email: 'd@example.test' } }}>
+            <ToastProvider>
+              <MaskedSecret label="password" value={sealed} copy={{ label: 'Password' }} />
+            </ToastProvider>
+          </AuthContext>
+        </MemoryRouter>,
+      );
+      expect(await screen.findByRole('button', { name: 'Copy password' })).toBeTruthy();
+      expect(screen.queryByText('Device#Copy1')).toBeNull();
+      fireEvent.click(screen.getByRole('button', { name: /password/, pressed: false }));
+      expect(await screen.findByText('Device#Copy1')).toBeTruthy();
+    } finally {
+      setDeviceKeyRoot(async () => null);
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { AppError } from '../lib/app-error.ts';
 import { CopyButton } from './copy-button.tsx';
-import { useSecret, VaultDialog } from './vault-lock.tsx';
+import { useDeviceOpened, useSecret, VaultDialog } from './vault-lock.tsx';
 
 const MASK = '••••••••••••';
 
@@ -34,6 +34,9 @@ function failureMessage(error: unknown): string {
 export function MaskedSecret({ label, value = '', reveal, hideAfterMs = 30_000, copy }: MaskedSecretProps) {
   const [state, setState] = useState<State>({ kind: 'hidden' });
   const secret = useSecret(reveal ? undefined : value);
+  // The value in clear when this device has it so: as it came, or opened from the device key's seal.
+  const deviceOpened = useDeviceOpened(reveal ? undefined : value);
+  const clear = reveal ? null : secret.sealed ? deviceOpened : value;
   const [unlocking, setUnlocking] = useState(false);
 
   useEffect(() => {
@@ -47,7 +50,7 @@ export function MaskedSecret({ label, value = '', reveal, hideAfterMs = 30_000, 
 
   const toggle = async () => {
     if (shown) return setState({ kind: 'hidden' });
-    if (!reveal && !secret.sealed) return setState({ kind: 'shown', text: value });
+    if (clear !== null) return setState({ kind: 'shown', text: clear });
     if (!reveal && secret.locked) return setUnlocking(true);
     await load(reveal ?? secret.open);
   };
@@ -79,8 +82,8 @@ export function MaskedSecret({ label, value = '', reveal, hideAfterMs = 30_000, 
         {shown ? 'Hide' : secret.locked ? 'Unlock' : 'Show'}
         <span className="sr-only"> {secret.locked ? `to show the ${label}` : label}</span>
       </button>
-      {copy && !reveal && !secret.sealed && <CopyButton value={value} label={copy.label} size={copy.size} />}
-      {copy && (reveal || secret.sealed) && shown && state.kind === 'shown' && <CopyButton value={state.text} label={copy.label} size={copy.size} />}
+      {copy && clear !== null && <CopyButton value={clear} label={copy.label} size={copy.size} />}
+      {copy && clear === null && shown && state.kind === 'shown' && <CopyButton value={state.text} label={copy.label} size={copy.size} />}
       {unlocking && <VaultDialog mode="unlock" onClose={() => setUnlocking(false)} onDone={() => void load(secret.open)} />}
       {state.kind === 'failed' && (
         <span role="alert" className="text-xs text-error">

@@ -1,6 +1,7 @@
 import { useLiveQuery } from 'dexie-react-hooks';
-import { lazy, Suspense, useSyncExternalStore } from 'react';
+import { lazy, Suspense, useEffect, useState, useSyncExternalStore } from 'react';
 import { useUserDb } from '../db/hooks.ts';
+import { isDeviceSealed } from '../db/device-seal.ts';
 import { isSealed, isVaultSealed, isVaultUnlocked, openSealedValue, readVault, subscribeVault, vaultVersion } from '../db/vault-session.ts';
 import { useAuth } from '../lib/auth.tsx';
 import type { PinDialogMode } from './vault-pin-dialog.tsx';
@@ -20,6 +21,28 @@ export function useVaultState(): { on: boolean | undefined; unlocked: boolean; p
 export function useSecret(value: string | undefined): { sealed: boolean; locked: boolean; open: () => Promise<string> } {
   const { sealed, locked, open } = useSealedValue(value);
   return { sealed, locked, open: async () => (sealed ? String(await open()) : (value ?? '')) };
+}
+
+/**
+ * A secret sealed with the device key (decision 254), opened as soon as it is shown on screen: the vault is
+ * off, so it needs no PIN, and its Copy button works at once, as it did for the clear value. Null until
+ * opened, and for anything else (in clear, or sealed to the vault, which opens on Show).
+ */
+export function useDeviceOpened(value: string | undefined): string | null {
+  const db = useUserDb();
+  const [opened, setOpened] = useState<{ value: string; text: string } | null>(null);
+  useEffect(() => {
+    if (!db || !isDeviceSealed(value)) return;
+    let current = true;
+    openSealedValue(db, value).then(
+      (text) => current && setOpened({ value, text: String(text) }),
+      (error: unknown) => console.warn('Could not open a secret sealed on this device', error),
+    );
+    return () => {
+      current = false;
+    };
+  }, [db, value]);
+  return opened && opened.value === value ? opened.text : null;
 }
 
 /** Any sealed value (a list of delivered lines, say): `open` answers it as it was before sealing. */
