@@ -29,17 +29,28 @@ async function finishVaultSwitch(db: UserDb, publicKey: JsonWebKey): Promise<voi
   await deleteDeviceKeyFiles(db.name);
 }
 
-export async function sealDeliveredAtStart(db: UserDb): Promise<void> {
+/**
+ * The meta entry naming the device key the last sweep sealed everything with: a start finding it skips the
+ * sweep, which reads every order and stock of the database (on a staff device, thousands) while the first
+ * screen reads its rows. A write that went in clear removes it (sealAgainSoon).
+ */
+const SWEPT_META = 'deviceSealSwept';
+
+/** `again`: a write went in clear since the last sweep, whatever the marker says. */
+export async function sealDeliveredAtStart(db: UserDb, again = false): Promise<void> {
   if (!(await deviceKeysAvailable())) return;
   const vault = await readVault(db);
   if (vault) return finishVaultSwitch(db, vault.publicKey);
   const device = await ensureDeviceKey(db);
   if (!device) return;
-  await sweepAll(
-    db,
-    (value, slot) => isDeliveredSlot(slot) && needsDeviceSeal(value),
-    (value) => deviceSeal(db, device.key, value),
-  );
+  if (again || (await db.meta.get(SWEPT_META))?.value !== device.id) {
+    await sweepAll(
+      db,
+      (value, slot) => isDeliveredSlot(slot) && needsDeviceSeal(value),
+      (value) => deviceSeal(db, device.key, value),
+    );
+    await db.meta.put({ key: SWEPT_META, value: device.id });
+  }
   // Key files no meta names any more (a switch cut off before its transaction).
   await deleteDeviceKeyFiles(db.name, device.id);
 }
@@ -49,10 +60,12 @@ export async function sealDeliveredAtStart(db: UserDb): Promise<void> {
  * moment later (after that write's transaction), unless OPFS is missing altogether (then clear is the rule).
  */
 function sealAgainSoon(db: UserDb): void {
-  void deviceKeysAvailable().then((available) => {
+  void deviceKeysAvailable().then(async (available) => {
     if (!available) return;
+    // The next start sweeps too, should this page close before the sweep below.
+    await db.meta.delete(SWEPT_META);
     console.warn('A delivered secret was kept without the device key: sealing it again');
-    setTimeout(() => sealDeliveredAtStart(db).catch((cause: unknown) => console.warn('Delivered secrets could not be sealed yet', cause)), 1_000);
+    setTimeout(() => sealDeliveredAtStart(db, true).catch((cause: unknown) => console.warn('Delivered secrets could not be sealed yet', cause)), 1_000);
   });
 }
 

@@ -13,13 +13,14 @@
  * and the values are kept in clear, as before: a key kept in IndexedDB beside them would protect nothing.
  */
 import { fromB64, isBytes, isSealed, sealable, toB64, unsealed } from '../lib/vault-crypto.ts';
+import { deliveredSecretFields } from '../../../edge-api/src/contract/delivered-secrets.ts';
 import type { UserDb } from './local-db.ts';
 
 export const DEVICE_SEALED_PREFIX = 'dev1.';
 /** The meta entry naming the device key in use: its id only, the key's bytes are in OPFS. */
 export const DEVICE_KEY_META = 'deviceKey';
-/** The order fields sealed with the device key while the vault is off (delivered passwords and lines). */
-export const DEVICE_SEALED_ORDER_FIELDS: readonly string[] = ['wisePassword', 'serverPassword', 'deliveryLines'];
+/** The order fields sealed with the device key while the vault is off: every delivered secret (decisions 254, 258). */
+export const DEVICE_SEALED_ORDER_FIELDS: readonly string[] = deliveredSecretFields;
 
 const KEY_DIR = 'device-keys';
 
@@ -59,9 +60,13 @@ async function readKey(db: UserDb, id: string): Promise<CryptoKey | null> {
   }
 }
 
+/** The id of the device key this database's meta names (inside a transaction too), or null. */
+export const deviceKeyIdOf = async (db: UserDb): Promise<string | null> =>
+  ((await db.meta.get(DEVICE_KEY_META))?.value as { id?: string } | undefined)?.id ?? null;
+
 /** The device key this database's meta names, if its file is there. */
 export async function deviceKeyOf(db: UserDb): Promise<{ id: string; key: CryptoKey } | null> {
-  const id = ((await db.meta.get(DEVICE_KEY_META))?.value as { id?: string } | undefined)?.id;
+  const id = await deviceKeyIdOf(db);
   if (!id) return null;
   const cacheKey = `${db.name}.${id}`;
   let key = keys.get(cacheKey);
@@ -112,7 +117,7 @@ export async function ensureDeviceKey(db: UserDb): Promise<{ id: string; key: Cr
   const made = await newDeviceKey(db);
   if (!made) return null;
   const winner = await db.transaction('rw', db.meta, async () => {
-    const named = ((await db.meta.get(DEVICE_KEY_META))?.value as { id?: string } | undefined)?.id;
+    const named = await deviceKeyIdOf(db);
     if (named) return named;
     await db.meta.put({ key: DEVICE_KEY_META, value: { id: made.id } });
     return made.id;

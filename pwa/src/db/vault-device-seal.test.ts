@@ -1,10 +1,10 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ApiHarness, TestUser } from '../../../edge-api/src/testing/api-harness.ts';
 import type { Order } from '../../../edge-api/src/contract/orders.ts';
 import { createService, device, orderOnServer, syncTestBench } from '../test/sync-bench.ts';
 import { isSealed as isVaultSealed } from '../lib/vault-crypto.ts';
-import { MemoryDir } from '../test/memory-opfs.ts';
-import { DEVICE_KEY_META, isDeviceSealed, setDeviceKeyRoot } from './device-seal.ts';
+import { useMemoryOpfs, type MemoryDir } from '../test/memory-opfs.ts';
+import { DEVICE_KEY_META, isDeviceSealed, noteClearWrite, setDeviceKeyRoot } from './device-seal.ts';
 import { sealDeliveredAtStart } from './device-seal-start.ts';
 import type { UserDb } from './local-db.ts';
 import { sealRows, vaultSealFor } from './vault-seal.ts';
@@ -47,8 +47,7 @@ async function deliveredTo(customer: TestUser, password: string): Promise<Order>
 
 describe('delivered secrets sealed with the device key (decision 254)', () => {
   it('never stores the delivered password in clear; the vault re-seals it and deletes the key; off again, a new key', async () => {
-    dir = new MemoryDir();
-    setDeviceKeyRoot(async () => dir as unknown as FileSystemDirectoryHandle);
+    dir = useMemoryOpfs();
     const customer = await api.createUser('user');
     const order = await deliveredTo(customer, 'Device-Sealed-Pass-1');
     const { engine, db, client } = track(device(api, customer));
@@ -91,16 +90,14 @@ describe('delivered secrets sealed with the device key (decision 254)', () => {
     await sealDeliveredAtStart(db!);
     expect((await db!.orders.get(order.id))!.wisePassword).toBe('Older-Clear-Pass-2');
 
-    dir = new MemoryDir();
-    setDeviceKeyRoot(async () => dir as unknown as FileSystemDirectoryHandle);
+    dir = useMemoryOpfs();
     await sealDeliveredAtStart(db!);
     expect(await everything(db!)).not.toContain('Older-Clear-Pass-2');
     expect(await openSealedValue(db!, (await db!.orders.get(order.id))!.wisePassword)).toBe('Older-Clear-Pass-2');
   });
 
-  it('seals delivered lines like a password: on their way in, and at start when an older version kept them in clear', async () => {
-    dir = new MemoryDir();
-    setDeviceKeyRoot(async () => dir as unknown as FileSystemDirectoryHandle);
+  it('seals delivered lines like a password: on their way in, and by the sweep after a write in clear', async () => {
+    dir = useMemoryOpfs();
     const customer = await api.createUser('user');
     const { db } = track(device(api, customer));
     const lines = ['10.0.0.1:8080:proxy:Lines-Pass-3', '10.0.0.2:8080:proxy:Lines-Pass-4'];
@@ -110,10 +107,26 @@ describe('delivered secrets sealed with the device key (decision 254)', () => {
     expect(await openSealedValue(db!, incoming!.deliveryLines)).toEqual(lines);
 
     await db!.orders.put({ id: 'lines-old', deliveryKind: 'lines', deliveryLines: lines } as unknown as Order);
-    await sealDeliveredAtStart(db!);
+    await sealDeliveredAtStart(db!, true);
     const stored = (await db!.orders.get('lines-old'))!.deliveryLines;
     expect(isDeviceSealed(stored)).toBe(true);
     expect(await everything(db!)).not.toContain('Lines-Pass');
     expect(await openSealedValue(db!, stored)).toEqual(lines);
+  });
+
+  it('sweeps once per device key, not at every start, and again after a write went in clear', async () => {
+    dir = useMemoryOpfs();
+    const customer = await api.createUser('user');
+    const { db } = track(device(api, customer));
+    await sealDeliveredAtStart(db!);
+    // The sweep reads every table's rows (db.table(name).toArray()); a start after it reads none.
+    const tableReads = vi.spyOn(db!, 'table');
+    await sealDeliveredAtStart(db!);
+    expect(tableReads).not.toHaveBeenCalled();
+
+    noteClearWrite(db!);
+    await vi.waitFor(async () => expect(await db!.meta.get('deviceSealSwept')).toBeUndefined());
+    await sealDeliveredAtStart(db!);
+    expect(tableReads).toHaveBeenCalled();
   });
 });

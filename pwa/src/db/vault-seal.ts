@@ -9,7 +9,7 @@ import { isBytes, isSealed, sealable, sealerFor } from '../lib/vault-crypto.ts';
 export { sealable, unsealed } from '../lib/vault-crypto.ts';
 import type { MutationName, SyncedTable, UserDb } from './local-db.ts';
 import { liveSession, readVault } from './vault-session.ts';
-import { DEVICE_KEY_META, DEVICE_SEALED_ORDER_FIELDS, deviceSeal, ensureDeviceKey, needsDeviceSeal, noteClearWrite } from './device-seal.ts';
+import { DEVICE_SEALED_ORDER_FIELDS, deviceKeyIdOf, deviceSeal, ensureDeviceKey, needsDeviceSeal, noteClearWrite } from './device-seal.ts';
 
 /** The secret fields of each synced table's rows: add a field here and it is sealed everywhere. */
 export const SECRET_FIELDS: Record<SyncedTable | 'serviceStocks', readonly string[]> = {
@@ -66,14 +66,12 @@ export async function vaultSealFor(db: UserDb): Promise<VaultSeal> {
   return { vaultId: record.id, deviceKeyId: null, seal, sealDelivered: seal };
 }
 
-const deviceKeyIdIn = async (db: UserDb) => ((await db.meta.get(DEVICE_KEY_META))?.value as { id?: string } | undefined)?.id ?? null;
-
 /** Call inside the write's transaction (with db.meta in it): the vault was switched meanwhile, so the write is made again. */
 export async function checkVaultSeal(db: UserDb, seal: VaultSeal): Promise<void> {
   const vaultId = (await readVault(db))?.id ?? null;
   if (vaultId !== seal.vaultId) throw new VaultChanged();
   // Vault off: the device key the values were sealed with is still the one in use (not replaced by an on-off switch meanwhile).
-  if (!vaultId && seal.deviceKeyId && (await deviceKeyIdIn(db)) !== seal.deviceKeyId) throw new VaultChanged();
+  if (!vaultId && seal.deviceKeyId && (await deviceKeyIdOf(db)) !== seal.deviceKeyId) throw new VaultChanged();
 }
 
 /** Runs a sealed write, again when the vault was switched on or off between its sealing and its transaction. */
