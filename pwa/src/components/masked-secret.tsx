@@ -36,7 +36,7 @@ export function MaskedSecret({ label, value = '', reveal, hideAfterMs = 30_000, 
   const secret = useSecret(reveal ? undefined : value);
   // The value in clear when this device has it so: as it came, or opened from the device key's seal.
   const deviceOpened = useDeviceOpened(reveal ? undefined : value);
-  const clear = reveal ? null : secret.sealed ? deviceOpened : value;
+  const clear = reveal ? null : secret.sealed ? (typeof deviceOpened === 'string' ? deviceOpened : null) : value;
   const [unlocking, setUnlocking] = useState(false);
 
   useEffect(() => {

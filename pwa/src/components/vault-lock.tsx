@@ -24,25 +24,29 @@ export function useSecret(value: string | undefined): { sealed: boolean; locked:
 }
 
 /**
- * A secret sealed with the device key (decision 254), opened as soon as it is shown on screen: the vault is
- * off, so it needs no PIN, and its Copy button works at once, as it did for the clear value. Null until
- * opened, and for anything else (in clear, or sealed to the vault, which opens on Show).
+ * A value sealed with the device key (decision 254), opened as soon as it is on screen: the vault is off, so
+ * it needs no PIN, and a password's Copy or a list of lines works at once, as in clear. `undefined` while it
+ * opens, then the value in clear; null for a value not sealed so, or one that would not open (Show says why).
  */
-export function useDeviceOpened(value: string | undefined): string | null {
+export function useDeviceOpened(value: unknown): unknown {
   const db = useUserDb();
-  const [opened, setOpened] = useState<{ value: string; text: string } | null>(null);
+  const [opened, setOpened] = useState<{ from: unknown; to: unknown } | null>(null);
   useEffect(() => {
     if (!db || !isDeviceSealed(value)) return;
     let current = true;
     openSealedValue(db, value).then(
-      (text) => current && setOpened({ value, text: String(text) }),
-      (error: unknown) => console.warn('Could not open a secret sealed on this device', error),
+      (clear) => current && setOpened({ from: value, to: clear }),
+      (error: unknown) => {
+        console.warn('Could not open a secret sealed on this device', error);
+        if (current) setOpened({ from: value, to: null });
+      },
     );
     return () => {
       current = false;
     };
   }, [db, value]);
-  return opened && opened.value === value ? opened.text : null;
+  if (!db || !isDeviceSealed(value)) return null;
+  return opened?.from === value ? opened.to : undefined;
 }
 
 /** Any sealed value (a list of delivered lines, say): `open` answers it as it was before sealing. */

@@ -1,9 +1,9 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { formatFileSize } from '../../../../edge-api/src/contract/deliveries.ts';
 import type { Order } from '../../../../edge-api/src/contract/orders.ts';
 import { CopyButton } from '../../components/copy-button.tsx';
 import { MaskedSecret } from '../../components/masked-secret.tsx';
-import { useSealedValue, VaultDialog } from '../../components/vault-lock.tsx';
+import { useDeviceOpened, useSealedValue, VaultDialog } from '../../components/vault-lock.tsx';
 import { openDeliveredFile, saveFile } from '../../db/delivered-files.ts';
 import { loadDevice, useDeviceQuery } from '../../db/device.ts';
 import { api } from '../../lib/api-client.ts';
@@ -107,15 +107,11 @@ function SealedLines({ value }: { value: string }) {
       setFailed(true);
     }
   };
-  // Sealed with the device key while the vault is off (decision 254): opened at once, no PIN to ask for.
-  const openNow = !sealed.locked && !lines && !failed;
-  useEffect(() => {
-    if (openNow) void open();
-    // `open` reads this render's value; the value and the lock are what decide whether to open again.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [openNow, value]);
-  if (lines && !sealed.locked) return <LinesList lines={lines} />;
-  if (openNow) return <p className="text-sm">Opening the lines…</p>;
+  // Sealed with the device key while the vault is off (decisions 254, 258): opened at once, no PIN to ask for.
+  const deviceOpened = useDeviceOpened(value);
+  const shown = lines ?? (Array.isArray(deviceOpened) ? deviceOpened.map(String) : null);
+  if (shown && !sealed.locked) return <LinesList lines={shown} />;
+  if (deviceOpened === undefined) return <p className="text-sm">Opening the lines…</p>;
   return (
     <div className="flex flex-wrap items-center gap-2">
       <span className="text-sm">The lines are locked on this device.</span>
