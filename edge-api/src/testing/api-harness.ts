@@ -234,6 +234,16 @@ function common(
     return { ...account, role };
   };
 
+  /** Gives an existing user a role, written on the record as createUser writes it (with a version of its own). */
+  const setRole = async (userId: string, role: Role) =>
+    db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('users')
+        .set({ user_role: role, version: await nextVersion(trx) })
+        .where('id', '=', userId)
+        .execute();
+    });
+
   /**
    * `count` plain orders of `owner`, straight into the database: each with a version of its own, as
    * if each came in a transaction of its own, or with one version shared, as one transaction writes.
@@ -284,7 +294,7 @@ function common(
     return { status: response.status, body: data as T, headers: response.headers };
   };
 
-  return { db, createUser, createAccount, insertOrders, call };
+  return { db, createUser, setRole, createAccount, insertOrders, call };
 }
 
 export type ApiHarness = Awaited<ReturnType<typeof createApiHarness>>;

@@ -1,5 +1,4 @@
 import { render, type RenderResult } from '@testing-library/react';
-import { sql } from 'kysely';
 import type { ReactNode } from 'react';
 import { afterAll, beforeAll, vi } from 'vitest';
 import type { Role } from '../../../edge-api/src/contract/users.ts';
@@ -65,8 +64,7 @@ export async function signInAs(api: ApiHarness, role: Role = 'user', name: strin
   const id = (JSON.parse(atob(token.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/'))) as { sub: string }).sub;
   passwords.set(id, password);
   if (role !== 'user') {
-    // Staff as the harness makes them (createUser): the role written on the user record, with a version of its own.
-    await sql`update users set user_role = ${role}, version = sync_next_version() where id = ${id}`.execute(api.db);
+    await api.setRole(id, role);
   }
   return { id, email, token, role };
 }
