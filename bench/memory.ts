@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { apiSession, demoLogins, useDemoLoginsOf } from '../e2e/harness.ts';
 import { openDatabase } from '../edge-api/src/db/connect.ts';
 import { loadApart, loadAverage } from './load-apart.ts';
-import { databaseUrlOf, growOrders } from './order-list.ts';
+import { growShop } from './grow-shop.ts';
+import { databaseUrlOf } from './order-list.ts';
 
 type Note = (budget: string, measured: string, baseline: string, ok: boolean) => void;
 
@@ -114,7 +115,7 @@ export async function memoryBench(note: Note): Promise<void> {
   try {
     const admin = await apiSession(server.url, demoLogins.admin);
     const customer = await apiSession(server.url, demoLogins.customer);
-    await growOrders(db, { id: customer.userId, email: demoLogins.customer.email }, 10_000);
+    await growShop(db, server.dataDir, { id: customer.userId, email: demoLogins.customer.email }, 10_000);
     await db.destroy();
     const pid = appPidOf(server.dataDir);
     const before = memoryOf(pid);

@@ -31,23 +31,6 @@ export function databaseUrlOf(server: AppServer): string {
   return `postgres://storefront:${encodeURIComponent(password)}@localhost:${port}/postgres?host=${encodeURIComponent(host)}`;
 }
 
-/** Grows the shop to `total` orders of one customer (spread over the last `total` minutes), bulk, as SQL. */
-export async function growOrders(db: Kysely<Database>, customer: { id: string; email: string }, total: number): Promise<void> {
-  const have = Number((await sql<{ n: string }>`select count(*) as n from orders`.execute(db)).rows[0]!.n);
-  const add = total - have;
-  for (let from = 0; from < add; from += 100_000) {
-    await sql`
-      insert into orders (id, product_id, title, description, category, image, price, delivery_time, user_id, user_email, user_name,
-                          payment_status, order_status, order_date, created_at, updated_at, version)
-      select gen_random_uuid(), gen_random_uuid(), (array['Cloud VPS 2 vCPU', 'All Country Wise Account', 'Windows RDP VPS'])[1 + n % 3],
-             'bench order', 'vps', '', '25', '1hour', ${customer.id}::uuid, 'buyer' || n || '@example.test', 'Buyer ' || n,
-             (array['pending', 'paid', 'failed', 'refunded'])[1 + n % 4], (array['pending', 'processing', 'completed', 'delivered', 'cancelled'])[1 + (n / 7) % 5],
-             now() - ((${have}::int + n) || ' minutes')::interval, now() - ((${have}::int + n) || ' minutes')::interval, now() - ((${have}::int + n) || ' minutes')::interval, 1
-      from generate_series(${from + 1}::int, ${Math.min(add, from + 100_000)}::int) as n`.execute(db);
-  }
-  await sql`vacuum analyze orders`.execute(db);
-}
-
 /** The cursor that opens the page `depth` rows down the list of `where` (a deep page as a walk reaches it). */
 async function cursorAt(db: Kysely<Database>, where: RawBuilder<unknown>, depth: number): Promise<{ cursor: string; depth: number }> {
   const matching = Number((await sql<{ n: string }>`select count(*) as n from orders where deleted_at is null and ${where}`.execute(db)).rows[0]!.n);
