@@ -26,22 +26,30 @@ const KEY_DIR = 'device-keys';
 
 export const isDeviceSealed = (value: unknown): value is string => typeof value === 'string' && value.startsWith(DEVICE_SEALED_PREFIX);
 
+/** The directory of key files, asked of the browser once a page (a write seals with it every time). */
+let keyDir: Promise<FileSystemDirectoryHandle | null> | undefined;
 /** Where key files go; tests may give their own directory (happy-dom has no OPFS). */
-let keyRoot: () => Promise<FileSystemDirectoryHandle | null> = async () => {
-  const storage = typeof navigator === 'undefined' ? undefined : navigator.storage;
-  if (!storage || typeof storage.getDirectory !== 'function') return null;
-  try {
+let keyRoot: () => Promise<FileSystemDirectoryHandle | null> = () => {
+  keyDir ??= (async () => {
+    const storage = typeof navigator === 'undefined' ? undefined : navigator.storage;
+    if (!storage || typeof storage.getDirectory !== 'function') return null;
     const root = await storage.getDirectory();
-    return await root.getDirectoryHandle(KEY_DIR, { create: true });
-  } catch {
+    return root.getDirectoryHandle(KEY_DIR, { create: true });
+  })().catch(() => {
+    keyDir = undefined;
     return null;
-  }
+  });
+  return keyDir;
 };
-/** Whether this browser can keep a device key (OPFS with a directory for it). */
-export const deviceKeysAvailable = async (): Promise<boolean> => (await keyRoot()) !== null;
+/** This browser's OPFS files cannot be written (no createWritable): no device key in this page, found once. */
+let unwritable = false;
+
+/** Whether this browser can keep a device key (OPFS with a directory for it, and files it can write). */
+export const deviceKeysAvailable = async (): Promise<boolean> => !unwritable && (await keyRoot()) !== null;
 
 export const setDeviceKeyRoot = (root: () => Promise<FileSystemDirectoryHandle | null>) => {
   keyRoot = root;
+  unwritable = false;
   keys.clear();
 };
 
@@ -84,13 +92,14 @@ export async function deviceKeyOf(db: UserDb): Promise<{ id: string; key: Crypto
  * value: { id } }` in its own transaction), or null where OPFS cannot keep one.
  */
 export async function newDeviceKey(db: UserDb): Promise<{ id: string; key: CryptoKey } | null> {
-  const dir = await keyRoot();
+  const dir = unwritable ? null : await keyRoot();
   if (!dir) return null;
   const id = crypto.randomUUID();
   const raw = crypto.getRandomValues(new Uint8Array(32));
   try {
     const handle = await dir.getFileHandle(fileName(db, id), { create: true });
     if (typeof handle.createWritable !== 'function') {
+      unwritable = true;
       await dir.removeEntry(fileName(db, id)).catch(() => undefined);
       return null;
     }

@@ -129,4 +129,30 @@ describe('delivered secrets sealed with the device key (decision 254)', () => {
     await sealDeliveredAtStart(db!);
     expect(tableReads).toHaveBeenCalled();
   });
+
+  it('keeps them in clear, and stops trying, where OPFS files cannot be written (no createWritable)', async () => {
+    const files = useMemoryOpfs();
+    let asked = 0;
+    const unwritable = {
+      getFileHandle: async (name: string, options?: { create?: boolean }) => {
+        asked += 1;
+        const handle = await files.getFileHandle(name, options);
+        return { getFile: handle.getFile };
+      },
+      removeEntry: (name: string) => files.removeEntry(name),
+      keys: () => files.keys(),
+    };
+    setDeviceKeyRoot(async () => unwritable as unknown as FileSystemDirectoryHandle);
+    const customer = await api.createUser('user');
+    const { db } = track(device(api, customer));
+    const [first] = (await sealRows(await vaultSealFor(db!), 'orders', [{ id: 'clear-1', wisePassword: 'Unwritable-Pass-5' }]))!;
+    expect(first!.wisePassword).toBe('Unwritable-Pass-5');
+    const askedOnce = asked;
+    expect(askedOnce).toBeGreaterThan(0);
+    await vaultSealFor(db!);
+    await sealDeliveredAtStart(db!);
+    // Found once: no file made and removed again at every write.
+    expect(asked).toBe(askedOnce);
+    expect(files.files.size).toBe(0);
+  });
 });
