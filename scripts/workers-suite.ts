@@ -10,7 +10,8 @@ import { startPaymentStandIns } from '../edge-api/src/testing/payment-stand-ins.
 // the Node entry passes (the same files, over HTTP: vitest.workers.config.ts), the checks only a running
 // worker can answer (*.workerd.test.ts) and the browser journey of a customer ordering and an admin
 // delivering (e2e/journey.test.ts), and the smoke check an owner runs after deploying (scripts/smoke.ts).
-// Fails when any of them fails.
+// Fails when any of them fails. Arguments go to vitest as filters: `npm run test:workers -- worker-mail`
+// runs that contract file alone (and still the smoke check and the journey).
 
 const serverUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const started = performance.now();
@@ -77,7 +78,8 @@ try {
   };
 
   step('API contract suite against the worker');
-  if ((await run(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', '--config', 'vitest.workers.config.ts'], target)) !== 0) failed = true;
+  if ((await run(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', '--config', 'vitest.workers.config.ts', ...process.argv.slice(2)], target)) !== 0)
+    failed = true;
 
   step("the owner's smoke check against the worker");
   const smoke = { SMOKE_EMAIL: 'admin@demo.test', SMOKE_PASSWORD: (await demoLoginsIn(standIn.dataDir)).admin.password };

@@ -34,9 +34,12 @@ async function sentMails(worker: RunningWorker): Promise<SentMail[]> {
   );
 }
 
-/** The messages to `to`, once `count` of them have arrived (the binding logs a moment after it took one). */
+/**
+ * The messages to `to`, once `count` of them have arrived: the binding logs each a moment after it took it
+ * (through wrangler's own process, which on a loaded machine can take seconds).
+ */
 async function mailsTo(worker: RunningWorker, to: string, count: number): Promise<SentMail[]> {
-  for (let waited = 0; waited < 10_000; waited += 100) {
+  for (let waited = 0; waited < 30_000; waited += 100) {
     const mails = (await sentMails(worker)).filter((mail) => mail.to.includes(to));
     if (mails.length >= count) return mails;
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -46,6 +49,8 @@ async function mailsTo(worker: RunningWorker, to: string, count: number): Promis
 
 let api: ApiHarness;
 let mailing: RunningWorker;
+/** What the mailing worker printed last: a failure shows whether a message was refused, lost or late. */
+const lastOutput = () => `the mailing worker printed, last:\n${plain(mailing.output()).slice(-3000)}`;
 
 /** A call to the worker with the binding, as `user`. */
 async function callMailing(method: string, path: string, user: TestUser, json?: unknown): Promise<{ status: number; body: { id?: string } }> {
@@ -128,7 +133,7 @@ describe('the Worker mail through the send_email binding (decision 247)', () => 
     const runCron = async () => expect((await fetch(`${mailing.url}/cdn-cgi/handler/scheduled`)).status).toBe(200);
     await runCron();
     const paid = await mailsTo(mailing, customer.email, 1);
-    expect(paid).toHaveLength(1);
+    expect(paid, lastOutput()).toHaveLength(1);
     expect(paid[0]).toMatchObject({ to: customer.email, subject: `Payment received for order ${name}` });
     expect(paid[0]!.text).toContain(`We received your payment for order ${name}, price 5.`);
     expect(paid[0]!.text).toContain(`${SITE}/my-orders#order-${orderId}`);
@@ -138,7 +143,7 @@ describe('the Worker mail through the send_email binding (decision 247)', () => 
     expect((await callMailing('PUT', `/api/admin/orders/${orderId}`, admin, delivery)).status).toBe(200);
     await runCron();
     const both = await mailsTo(mailing, customer.email, 2);
-    expect(both).toHaveLength(2);
+    expect(both, lastOutput()).toHaveLength(2);
     expect(both[1]).toMatchObject({ to: customer.email, subject: `Order ${name} is delivered` });
     expect(both[1]!.text).toContain('this message never contains a password');
     for (const mail of both) expectNoSecret(mail, [password, customer.token, admin.token, target.serviceRoleKey, target.credentialsKey, target.blindIndexKey]);
