@@ -142,8 +142,12 @@ export default defineConfig(({ isSsrBuild, command }) => ({
       // without the preload helper's links: it appended one per chunk in the import's task, six and nine,
       // ~1–2 ms each on a phone (decision 070). The browser fetches each level of their imports as it reads
       // them. Links in index.html instead were fetched while the page parsed, and Lighthouse's simulation
-      // counted them before the largest paint (LCP 1.9 s).
-      resolveDependencies: (file, deps) => (/(?:^|\/)(?:app-start|local-db|device-impl)-[\w-]+\.js$/.test(file) ? [] : deps),
+      // counted them before the largest paint (LCP 1.9 s). The screens an app-shell start opens
+      // (start-route.ts: My Orders, an order's status, the dashboard) likewise: their links, about forty for
+      // My Orders, took 60–200 ms of the main thread in a cold offline start's profile, for chunks the
+      // service worker answers from its cache in a few milliseconds a level (issue 33 item 6).
+      resolveDependencies: (file, deps) =>
+        /(?:^|\/)(?:app-start|local-db|device-impl|my-orders-page|order-status-page|dashboard-frame|admin-orders-page)-[\w-]+\.js$/.test(file) ? [] : deps,
     },
     // heic2any (1.35 MB) loads only when someone picks a HEIC photo; every other chunk is far smaller.
     chunkSizeWarningLimit: 1500,

@@ -30,6 +30,19 @@ export const roleLabel = (role: string | null | undefined): string => (role ? ro
 /** The last `length` characters of an id: 8 on orders, 12 on service details (spec section 9). */
 export const shortId = (id: string, length = 8): string => (id.length > length ? id.slice(-length) : id);
 
+/**
+ * One `Intl.DateTimeFormat` per locale and options, made at first use and kept: `toLocaleString` makes
+ * one on every call, about a millisecond each, which a list of order cards paid dozens of times on its
+ * first render.
+ */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+export function dateFormat(locale: string, options: Intl.DateTimeFormatOptions = {}): Intl.DateTimeFormat {
+  const key = `${locale} ${JSON.stringify(options)}`;
+  let format = formatters.get(key);
+  if (!format) formatters.set(key, (format = new Intl.DateTimeFormat(locale, options)));
+  return format;
+}
+
 function toDate(value: string | number | Date | null | undefined): Date | null {
   if (value === null || value === undefined || value === '') return null;
   const date = value instanceof Date ? value : new Date(value);
@@ -39,19 +52,19 @@ function toDate(value: string | number | Date | null | undefined): Date | null {
 /** Short en-US date, e.g. 11/21/2026; 'Unknown' when missing or unreadable (spec: user list). */
 export function formatDateShort(value: string | number | Date | null | undefined): string {
   const date = toDate(value);
-  return date ? date.toLocaleDateString('en-US') : 'Unknown';
+  return date ? dateFormat('en-US').format(date) : 'Unknown';
 }
 
 /** Long en-US date, e.g. November 21, 2026 (spec: stock details). */
 export function formatDateLong(value: string | number | Date | null | undefined): string {
   const date = toDate(value);
-  return date ? date.toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' }) : 'Unknown';
+  return date ? dateFormat('en-US', { year: 'numeric', month: 'long', day: 'numeric' }).format(date) : 'Unknown';
 }
 
 /** en-US date and time, e.g. Nov 21, 2026, 3:04 PM. */
 export function formatDateTime(value: string | number | Date | null | undefined): string {
   const date = toDate(value);
-  return date ? date.toLocaleString('en-US', { year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' }) : 'Unknown';
+  return date ? dateFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' }).format(date) : 'Unknown';
 }
 
 /** The first letter upper case, the rest as it is (the statuses in the order list and its filters). */

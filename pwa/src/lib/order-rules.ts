@@ -1,5 +1,5 @@
 /** The storefront's display rules for orders and services (spec sections 2, 4 and 9), as pure functions. */
-import { shortId } from './format.ts';
+import { dateFormat, shortId } from './format.ts';
 
 /** Ids are shown by their last characters: 8 on order cards, 12 on the service details screen. */
 export const shortOrderId = (id: string) => shortId(id, 8);
@@ -60,7 +60,7 @@ export function expectedDelivery(orderDate: string | null | undefined, deliveryT
 export function formatExpectedDelivery(expected: ExpectedDelivery, locale = 'en-US'): string {
   if (expected.kind === 'immediate') return 'Immediate';
   if (expected.kind === 'unknown') return 'Not specified';
-  return expected.date.toLocaleString(locale, { dateStyle: 'medium', timeStyle: 'short' });
+  return dateFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(expected.date);
 }
 
 /**

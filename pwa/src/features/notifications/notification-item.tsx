@@ -1,10 +1,11 @@
 import type { StaffNotification } from '../../../../edge-api/src/contract/notifications.ts';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
+import { dateFormat } from '../../lib/format.ts';
 import type { StockAccess } from './low-stock-target.ts';
 import { kindLabel, notificationLink } from './notifications-data.ts';
 
-const when = (iso: string) => new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+const when = (iso: string) => dateFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
 
 /** One notification: its kind, title, text and time, unread marked in words as well as colour. */
 export function NotificationItem({

@@ -1,4 +1,4 @@
-import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Order } from '../../../../edge-api/src/contract/orders.ts';
@@ -65,7 +65,8 @@ describe('MyOrdersPage with a long history', () => {
       </AuthContext>,
     );
     expect(await screen.findByRole('heading', { name: 'Order number 4999' })).toBeTruthy();
-    expect(screen.getAllByRole('listitem')).toHaveLength(30);
+    // The first few cards paint first; the rest of the page follows right after (issue 33 item 6).
+    await waitFor(() => expect(screen.getAllByRole('listitem')).toHaveLength(30));
     expect(screen.queryByRole('heading', { name: 'Order number 4969' })).toBeNull();
     expect(screen.getByText('Showing the newest 30 of 5000 orders.')).toBeTruthy();
 
@@ -99,6 +100,7 @@ describe('MyOrdersPage with a long history', () => {
     );
     await screen.findByRole('heading', { name: 'Order number 4999' });
     expect(screen.getByText(/^5000 orders for/)).toBeTruthy();
+    await waitFor(() => expect(screen.getAllByRole('heading', { level: 2 })).toHaveLength(30));
     const titles = () => screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent);
     expect(titles().slice(0, 3)).toEqual(['Order number 4999', 'Order number 4998', 'Order number 4997']);
     fireEvent.click(screen.getByRole('button', { name: 'Show 30 More Orders' }));
@@ -107,5 +109,38 @@ describe('MyOrdersPage with a long history', () => {
     expect(titles()[59]).toBe('Order number 4940');
     // A page of 30 and then 60: reading every order (and sorting it) read 5,000 rows each time.
     expect(rowsRead).toBeLessThanOrEqual(3 * 90);
+  });
+
+  it('paints the newest few cards first and the rest of the page after, and brings an order further down into view', async () => {
+    const db = getUserDb(uid);
+    await db.orders.bulkPut(Array.from({ length: 40 }, (_, i) => order(i)));
+    await db.meta.put({ key: 'cursor', value: 1 });
+    const scrolled: string[] = [];
+    vi.spyOn(Element.prototype, 'scrollIntoView').mockImplementation(function (this: Element) {
+      scrolled.push(this.id);
+    });
+    const commits: number[] = [];
+    const observer = new MutationObserver(() => commits.push(document.querySelectorAll('main li, li[id^="order-"]').length));
+    observer.observe(document.body, { childList: true, subtree: true });
+    const target = order(15).id;
+    render(
+      <AuthContext value={signedIn}>
+        <ToastProvider>
+          <ConfirmProvider>
+            <MemoryRouter initialEntries={[`/my-orders#order-${target}`]}>
+              <Routes>
+                <Route path="/my-orders" element={<MyOrdersPage />} />
+              </Routes>
+            </MemoryRouter>
+          </ConfirmProvider>
+        </ToastProvider>
+      </AuthContext>,
+    );
+    await waitFor(() => expect(screen.getAllByRole('listitem')).toHaveLength(30));
+    observer.disconnect();
+    // The first cards were on the page before the other 26 were rendered.
+    expect(commits.find((count) => count > 0)).toBe(4);
+    // Order 15 (the 25th newest) was not among them: it is brought into view once rendered, once.
+    expect(scrolled).toEqual([`order-${target}`]);
   });
 });

@@ -2,7 +2,7 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import type { Order } from '../../../../edge-api/src/contract/orders.ts';
 import type { PaymentRail } from '../../../../edge-api/src/contract/payments.ts';
 import type { SiteSettings } from '../../../../edge-api/src/contract/settings.ts';
-import { useEffect, useMemo, useState } from 'react';
+import { startTransition, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, Navigate, useLocation } from 'react-router-dom';
 import { EmptyState, LoadingState } from '../../components/page-state.tsx';
 import { usePageTitle } from '../../components/page-title.ts';
@@ -19,6 +19,34 @@ import { useSyncStatus } from '../../db/sync-status.ts';
 
 /** Orders rendered at first and added by each "Show more": a history of thousands stays a short page. */
 const ORDERS_PAGE = 30;
+/**
+ * The cards of the list's first paint: more than a phone or a tablet shows at once. The rest of the page
+ * follows in a transition right after, so a cold start (offline above all) shows the newest orders
+ * without first rendering thirty cards (issue 33 item 6).
+ */
+const FIRST_CARDS = 4;
+
+/** How many of `count` cards to render: the first few, then all of them once those are on screen. */
+function useFirstCardsThenAll(count: number): number {
+  const [all, setAll] = useState(false);
+  useEffect(() => {
+    if (!all) startTransition(() => setAll(true));
+  }, [all]);
+  return all ? count : Math.min(count, FIRST_CARDS);
+}
+
+/** Opened from a notification (/my-orders#order-<id>, decision 067): the order is brought into view once it is rendered. */
+function useScrollToOrder() {
+  const { hash } = useLocation();
+  const scrolledFor = useRef<string | null>(null);
+  useEffect(() => {
+    if (!hash.startsWith('#order-') || scrolledFor.current === hash) return;
+    const target = document.getElementById(hash.slice(1));
+    if (!target) return;
+    scrolledFor.current = hash;
+    target.scrollIntoView({ block: 'start' });
+  });
+}
 
 export function MyOrdersPage() {
   usePageTitle('My Orders');
@@ -102,10 +130,12 @@ function OrderList({
   onShowMore: () => void;
 }) {
   const currency = useDisplayCurrency(settings.displayCurrencies);
+  const rendered = useFirstCardsThenAll(orders.length);
+  useScrollToOrder();
   return (
     <>
       <ul className="space-y-6">
-        {orders.map((order) => (
+        {orders.slice(0, rendered).map((order) => (
           <li key={order.id} id={`order-${order.id}`}>
             <OrderCard
               order={order}
@@ -135,19 +165,12 @@ function OrderList({
 }
 
 function MyOrders({ user }: { user: SignedInUser }) {
-  const { hash } = useLocation();
   const settings = useSettings();
   const pendingIds = usePendingIds();
   const rails = useEnabledRails();
   const [shown, setShown] = useState(ORDERS_PAGE);
   const { counted, orders, total, failedByOrder, firstSyncFailed, loading } = useMyOrders(user.id, shown);
   const { refreshing, refreshFailed, refresh } = useRefresh();
-
-  // Opened from a notification (/my-orders#order-<id>, decision 067): the order is brought into view once listed.
-  const listed = orders !== undefined && orders.length > 0;
-  useEffect(() => {
-    if (listed && hash.startsWith('#order-')) document.getElementById(hash.slice(1))?.scrollIntoView({ block: 'start' });
-  }, [listed, hash]);
 
   const goBack = useGoBack('/');
   const showError = refreshFailed || firstSyncFailed;
