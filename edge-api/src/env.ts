@@ -66,6 +66,12 @@ const envSchema = z
     /** The address customers open the shop at (https://shop.example.com): mailed links point there. Default http://localhost:PORT. */
     SITE_URL: z.url({ protocol: /^https?$/ }).optional(),
     /**
+     * Embedded auth, 1: a sign-up waits for its address to be confirmed by a mailed link, and a taken address
+     * answers as a free one, its owner told by mail (decision 262). 0 (default): the specification's
+     * registration, signed in at once, a taken address answered `user_already_exists` (decision 162).
+     */
+    AUTH_CONFIRM_SIGNUPS: z.enum(['0', '1']).default('0'),
+    /**
      * Web push (decision 067): the VAPID key pair (base64url, as `npx web-push generate-vapid-keys` prints)
      * and the contact push services may write to. Embedded mode makes a pair in DATA_DIR/keys.json when unset.
      */

@@ -138,6 +138,7 @@ async function embeddedDeps(
     mailer,
     siteUrl: env.SITE_URL ?? `http://localhost:${env.PORT}`,
     redirectOrigins: env.ALLOWED_ORIGINS,
+    confirmSignups: env.AUTH_CONFIRM_SIGNUPS === '1',
     // A stand-in plays a Supabase project on the legacy secret too: it verifies such tokens on /user.
     ...(standIn && env.SUPABASE_JWT_SECRET && { legacyJwtSecret: env.SUPABASE_JWT_SECRET }),
     // A stand-in serves a whole test suite's sign-ups from one address.

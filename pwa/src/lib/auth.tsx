@@ -186,6 +186,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       setState(last ? { status: 'signedIn', user: last, sessionEnded: true } : { status: 'signedOut' });
     };
     const follow = async (supabase: Awaited<typeof supabaseLoaded>) => {
+      // A sign-up confirmed by its mailed link: the user record first (the state stays loading meanwhile).
+      if (authCallback?.type === 'signup') await recordConfirmedSignUp(supabase);
       if (!cancelled) unsubscribe = supabase.auth.onAuthStateChange((_event, session) => apply(session)).data.subscription.unsubscribe;
       const { data } = await supabase.auth.getSession();
       apply(data.session);
@@ -294,7 +296,8 @@ async function ensureUserRecord(user: AuthUser): Promise<void> {
   try {
     await unwrap(api.users[':uid'].$get({ param: { uid: user.id } }));
   } catch (error) {
-    if (!hasCode(error, 'not_found')) return;
+    // Without a record the API refuses even the account's own (403 forbidden, requireRole): missing too.
+    if (!hasCode(error, 'not_found', 'forbidden')) return;
     const meta = (user.user_metadata ?? {}) as { displayName?: unknown; mobile?: unknown };
     const displayName = typeof meta.displayName === 'string' ? meta.displayName.trim() : '';
     const mobile = typeof meta.mobile === 'string' ? meta.mobile.trim() : '';
@@ -306,6 +309,12 @@ async function ensureUserRecord(user: AuthUser): Promise<void> {
   }
 }
 
+/** The record of an account whose sign-up a mailed link just confirmed, made as at a first sign-in (decision 262). */
+async function recordConfirmedSignUp(supabase: Awaited<typeof supabaseLoaded>): Promise<void> {
+  const { data } = await supabase.auth.getSession();
+  if (data.session?.user) await ensureUserRecord(data.session.user).catch((cause: unknown) => console.warn('Could not create the user record', cause));
+}
+
 /** supabase-js's AuthApiError, told by its name so this module needs no supabase-js code of its own. */
 function isAuthApiError(error: unknown): error is { code?: string; status?: number } {
   return typeof error === 'object' && error !== null && (error as { name?: unknown }).name === 'AuthApiError';
@@ -314,6 +323,7 @@ function isAuthApiError(error: unknown): error is { code?: string; status?: numb
 /** What the sign-in screen says about a failed attempt. */
 export function signInErrorMessage(error: unknown): string {
   if (isAuthApiError(error)) {
+    if (error.code === 'email_not_confirmed') return 'Please confirm your email address first: open the link we emailed you when you registered.';
     if (error.code === 'invalid_credentials' || error.status === 400) return "Oops! That email or password doesn't look right.";
     if (error.status === 429) return 'Too many attempts. Please wait a minute and try again.';
   }

@@ -11,20 +11,25 @@ const CONFIG_KEY = 'storefront:config';
 /** Where the auth client keeps the session in localStorage; named, so it can be looked for without loading it. */
 export const SESSION_STORAGE_KEY = 'storefront:auth';
 
-/** What a mailed link (password recovery, email change, sign-in) left in the address when the app opened. */
+/** What a mailed link (password recovery, email change, sign-in, sign-up confirmation) left in the address when the app opened. */
 export interface AuthCallback {
   /** The link signed this browser in (the session is in the fragment, for the auth client to take). */
-  type: 'recovery' | 'email_change' | 'magiclink' | null;
+  type: LinkType | null;
   /** The link no longer works: the auth server's error code, e.g. 'otp_expired'. */
   error: string | null;
 }
+
+type LinkType = 'recovery' | 'email_change' | 'magiclink' | 'signup';
+
+const isLinkType = (type: string | null | undefined): type is LinkType =>
+  type === 'recovery' || type === 'email_change' || type === 'magiclink' || type === 'signup';
 
 /** Read once at start, before the auth client clears the fragment. */
 function readAuthCallback(): AuthCallback | null {
   if (typeof window === 'undefined') return null;
   const params = new URLSearchParams(window.location.hash.slice(1));
   const type = params.get('type');
-  if (params.get('access_token') && (type === 'recovery' || type === 'email_change' || type === 'magiclink')) return { type, error: null };
+  if (params.get('access_token') && isLinkType(type)) return { type, error: null };
   const error = params.get('error_code') ?? params.get('error');
   return error ? { type: null, error } : null;
 }
@@ -32,8 +37,7 @@ function readAuthCallback(): AuthCallback | null {
 export const authCallback = readAuthCallback();
 
 /** The auth client takes a session from the URL only when it comes from one of our mailed links. */
-const isOurCallback = (_url: URL, params: Record<string, string>) =>
-  Boolean(params.access_token) && (params.type === 'recovery' || params.type === 'email_change' || params.type === 'magiclink');
+const isOurCallback = (_url: URL, params: Record<string, string>) => Boolean(params.access_token) && isLinkType(params.type);
 
 /**
  * The part of a supabase-js client the app uses: its auth client. It is built from `@supabase/auth-js`,

@@ -44,6 +44,12 @@ export interface EmbeddedAuthOptions {
   siteUrl?: string;
   /** Other origins a mailed link may send its tokens to (ALLOWED_ORIGINS). */
   redirectOrigins?: string[];
+  /**
+   * AUTH_CONFIRM_SIGNUPS (decision 262): a sign-up answers the user without a session and mails a link that
+   * confirms the address and signs in; a taken address answers the same and its owner gets a notice. Off by
+   * default: the specification signs a new customer in at registration.
+   */
+  confirmSignups?: boolean;
 }
 
 /** What every endpoint group of the embedded auth shares. */
@@ -56,6 +62,8 @@ export interface AuthKit extends AuthTokens, MailLinks {
   limits: AuthLimits;
   /** ADMIN_EMAILS, lower-cased. */
   unconfirmedEmails: Set<string>;
+  /** Sign-ups wait for their address to be confirmed by mail (AUTH_CONFIRM_SIGNUPS, decision 262). */
+  confirmSignups: boolean;
   /** The bearer is the service-role key, else 401/403. */
   requireServiceRole: MiddlewareHandler;
 }
@@ -90,6 +98,7 @@ export function createAuthKit(options: EmbeddedAuthOptions): AuthKit {
     clientIp,
     limits: createAuthLimits(db, clock, options.rateLimits),
     unconfirmedEmails: new Set((options.unconfirmedEmails ?? []).map((email) => email.trim().toLowerCase())),
+    confirmSignups: options.confirmSignups === true,
     requireServiceRole,
   };
 }

@@ -246,16 +246,17 @@ export async function takeSignInCode(trx: Transaction<Database>, userId: string,
 /**
  * Uses up a link: deletes its row and answers it when it was issued after `notBefore` for `purpose`.
  * A link presented twice, too late or for another purpose answers undefined (and a late one is gone).
+ * `withCode`: a sign-in link mailed with a code (signInWithOtp), not a sign-up's confirmation.
  */
 export async function takeOneTimeToken(
   trx: Transaction<Database>,
   tokenHash: string,
   purpose: LinkPurpose,
   notBefore: Date,
-): Promise<{ userId: string; newEmail: string | null } | undefined> {
+): Promise<{ userId: string; newEmail: string | null; withCode: boolean } | undefined> {
   const row = await trx.deleteFrom('auth_one_time_tokens').where('token_hash', '=', tokenHash).where('purpose', '=', purpose).returningAll().executeTakeFirst();
   if (!row || row.created_at.getTime() < notBefore.getTime()) return undefined;
-  return { userId: row.user_id, newEmail: row.new_email };
+  return { userId: row.user_id, newEmail: row.new_email, withCode: row.code_hash !== null };
 }
 
 /** The address an account asked to move to and has not confirmed yet, if any. */

@@ -43,8 +43,8 @@ export function toAuthUser(row: AuthUserRow): AuthUser {
     aud: 'authenticated',
     role: 'authenticated',
     email: row.email,
-    // Sign-ups are confirmed at once (there is no mail server in embedded mode), but for ADMIN_EMAILS
-    // addresses, which only the owner's `npm run admin` confirms.
+    // Sign-ups are confirmed at once, but for ADMIN_EMAILS addresses, which only the owner's `npm run admin`
+    // confirms, and with AUTH_CONFIRM_SIGNUPS, until the mailed link is opened (decision 262).
     email_confirmed_at: iso(row.email_confirmed_at),
     phone: '',
     confirmed_at: iso(row.email_confirmed_at),

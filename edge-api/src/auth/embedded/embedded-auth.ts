@@ -122,7 +122,7 @@ function publicRoutes(app: Hono, kit: AuthKit): void {
     c.json({
       external: { email: true, phone: false, anonymous_users: false },
       disable_signup: false,
-      mailer_autoconfirm: true,
+      mailer_autoconfirm: !kit.confirmSignups,
       phone_autoconfirm: false,
       sms_provider: '',
       saml_enabled: false,

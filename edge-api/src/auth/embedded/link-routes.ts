@@ -17,8 +17,8 @@ import {
   takeOneTimeToken,
   takeSignInCode,
   updateAuthUser,
-  type LinkPurpose,
 } from './auth-store.ts';
+import { storedPurpose, type LinkType } from './mail-links.ts';
 import { SIGN_IN_CODE_TRIES, signInCodeHash } from './otp-routes.ts';
 import { AuthFailure, normalizeEmail, readJsonObject, validationFailed } from './auth-requests.ts';
 
@@ -27,7 +27,7 @@ const LINK_LIFETIME_MS = 60 * 60_000;
 const LINK_INVALID = 'Email link is invalid or has expired';
 const CODE_INVALID = 'Token has expired or is invalid';
 
-/** The mailed links: ask for a recovery link, and use a recovery, email-change or sign-in link (or its code). */
+/** The mailed links: ask for a recovery link, and use a recovery, email-change, sign-in or sign-up link (or a sign-in code). */
 export function linkRoutes(kit: AuthKit): Hono {
   const app = new Hono();
   app.post('/recover', async (c) => {
@@ -46,7 +46,7 @@ export function linkRoutes(kit: AuthKit): Hono {
   // for supabase-js's detectSessionInUrl, or the error there when the link no longer works.
   app.get('/verify', async (c) => {
     const type = c.req.query('type');
-    const purpose: LinkPurpose = purposeOf(type) ?? 'recovery';
+    const purpose: LinkType = purposeOf(type) ?? 'recovery';
     const target = kit.redirectFor(purpose, c.req.query('redirect_to'));
     let fragment: URLSearchParams;
     try {
@@ -104,21 +104,22 @@ async function mailRecovery(kit: AuthKit, email: string, redirectTo: string | un
 }
 
 /** The purpose of a link by GoTrue's verification type: sign-in links answer to 'email' and 'magiclink'. */
-function purposeOf(type: unknown): LinkPurpose | undefined {
-  if (type === 'recovery' || type === 'email_change' || type === 'magiclink') return type;
+function purposeOf(type: unknown): LinkType | undefined {
+  if (type === 'recovery' || type === 'email_change' || type === 'magiclink' || type === 'signup') return type;
   return type === 'email' ? 'magiclink' : undefined;
 }
 
 /** Uses a mailed link: a session for its account (and, for an email change, the account's new address). */
 async function verifyLink(kit: AuthKit, token: unknown, type: unknown) {
   const purpose = purposeOf(type);
-  if (!purpose) throw validationFailed('Verify requires a verification type of recovery, email_change, email or magiclink');
+  if (!purpose) throw validationFailed('Verify requires a verification type of signup, recovery, email_change, email or magiclink');
   if (typeof token !== 'string' || token === '' || token.length > 200) throw new AuthFailure(403, 'otp_expired', LINK_INVALID);
   const tokenHash = await hashRefreshToken(token);
   const notBefore = new Date(kit.clock().getTime() - LINK_LIFETIME_MS);
   return openSession(kit, purpose, async (trx) => {
-    const link = await takeOneTimeToken(trx, tokenHash, purpose, notBefore);
-    if (!link) return undefined;
+    const link = await takeOneTimeToken(trx, tokenHash, storedPurpose(purpose), notBefore);
+    // A sign-up's confirmation has no code: a sign-in link cannot pass for one (it would keep the password).
+    if (!link || (purpose === 'signup' && link.withCode)) return undefined;
     if (purpose === 'email_change') {
       // Taken by someone else since it was asked for: the link no longer works.
       const owner = link.newEmail ? await findAuthUserByEmail(trx, link.newEmail) : undefined;
@@ -148,13 +149,10 @@ async function verifyCode(kit: AuthKit, email: unknown, code: unknown) {
 /**
  * In one transaction: uses the link (`take` answers its account, or nothing), confirms the address it was
  * mailed to, and starts a session. An account confirmed only now (made by someone who typed this address)
- * gets a new unknown password and loses its other sessions: whoever made it cannot keep a way in.
+ * gets a new unknown password and loses its other sessions: whoever made it cannot keep a way in. But for
+ * a sign-up's confirmation (decision 262): that account keeps the password its sign-up chose.
  */
-async function openSession(
-  kit: AuthKit,
-  purpose: LinkPurpose,
-  take: (trx: Transaction<Database>) => Promise<{ userId: string; newEmail?: string } | undefined>,
-) {
+async function openSession(kit: AuthKit, purpose: LinkType, take: (trx: Transaction<Database>) => Promise<{ userId: string; newEmail?: string } | undefined>) {
   const now = kit.clock();
   const refreshToken = newRefreshToken();
   const refreshTokenHash = await hashRefreshToken(refreshToken);
@@ -162,18 +160,19 @@ async function openSession(
     const link = await take(trx);
     const current = link && (await lockAuthUser(trx, link.userId));
     if (!link || !current) return undefined;
-    if (!current.email_confirmed_at) {
+    if (!current.email_confirmed_at && purpose !== 'signup') {
       const passwordHash = await bcrypt.hash(crypto.randomUUID(), BCRYPT_COST);
       await updateAuthUser(trx, current.id, { metadata: current.user_metadata, passwordHash, now });
       await endSessions(trx, current.id);
     }
     // Opening a link mailed to the address proves it is theirs.
     const user = await confirmEmail(trx, current.id, now, link.newEmail);
-    const sessionId = await startSession(trx, user.id, refreshTokenHash, now, purpose);
+    const sessionId = await startSession(trx, user.id, refreshTokenHash, now, storedPurpose(purpose));
     return { user: await recordSignIn(trx, user.id, now), sessionId };
   });
   if (!verified) throw new AuthFailure(403, 'otp_expired', LINK_INVALID);
-  const events: Record<LinkPurpose, string> = {
+  const events: Record<LinkType, string> = {
+    signup: 'auth: sign-up confirmed by its mailed link',
     recovery: 'auth: recovery link used',
     email_change: 'auth: email address changed',
     magiclink: 'auth: signed in by a mailed link or code',

@@ -17,6 +17,7 @@ import { AuthFailure, checkNewPassword, invalidCredentials, normalizeEmail, read
 import { passwordMatches } from './auth-tokens.ts';
 import { toAuthUser } from './auth-user.ts';
 import { profileData } from './profile-data.ts';
+import { signUpToConfirm } from './signup-confirmation.ts';
 
 const REFRESH_REUSE_GRACE_MS = 10_000;
 
@@ -25,7 +26,7 @@ const taken = () => new AuthFailure(422, 'user_already_exists', 'User already re
 /** Sign-up, sign-in (password and refresh-token grants) and sign-out. */
 export function sessionRoutes(kit: AuthKit): Hono {
   const app = new Hono();
-  app.post('/signup', limitedPerIp(kit.limits.signup, kit.clientIp), async (c) => c.json(await signUp(kit, await readJsonObject(c))));
+  app.post('/signup', limitedPerIp(kit.limits.signup, kit.clientIp), async (c) => c.json(await signUp(kit, c, await readJsonObject(c))));
   app.post('/token', async (c) => {
     const grantType = c.req.query('grant_type');
     const body = await readJsonObject(c);
@@ -46,14 +47,16 @@ export function sessionRoutes(kit: AuthKit): Hono {
   return app;
 }
 
-async function signUp(kit: AuthKit, body: Record<string, unknown>) {
+async function signUp(kit: AuthKit, c: Context, body: Record<string, unknown>) {
   const { db, clock, logger } = kit;
   if (body.email === undefined && body.phone !== undefined) throw new AuthFailure(422, 'phone_provider_disabled', 'Phone signups are disabled');
   const email = normalizeEmail(body.email);
   const password = checkNewPassword(body.password, 'Signup requires a valid password');
   const metadata = profileData({}, body.data);
+  // The owner chose confirmation by mail: a taken address answers as a free one (decision 262).
+  if (kit.confirmSignups) return signUpToConfirm(kit, c, { email, password, metadata });
   // Sign-up signs in at once (the specification's registration), so a taken address cannot answer as a
-  // free one would: decision 162 says why this one answer still tells, and how it is limited.
+  // free one would: decisions 162 and 262 say why this one answer still tells by default, and how it is limited.
   if (await findAuthUserByEmail(db, email)) throw taken();
   const passwordHash = await bcrypt.hash(password, BCRYPT_COST);
   const now = clock();

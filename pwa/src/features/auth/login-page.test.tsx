@@ -73,6 +73,11 @@ describe('signInErrorMessage', () => {
     expect(signInErrorMessage(wrong)).toBe("Oops! That email or password doesn't look right.");
   });
 
+  it('asks an account waiting for its confirmation (AUTH_CONFIRM_SIGNUPS) to open the mailed link, not for another password', () => {
+    const unconfirmed = new AuthApiError('Email not confirmed', 400, 'email_not_confirmed');
+    expect(signInErrorMessage(unconfirmed)).toBe('Please confirm your email address first: open the link we emailed you when you registered.');
+  });
+
   it('tells apart being rate limited', () => {
     expect(signInErrorMessage(new AuthApiError('Too many requests', 429, 'over_request_rate_limit'))).toMatch(/Too many attempts/);
   });

@@ -45,7 +45,7 @@ function useRegistration(target: string) {
         password: fields.password,
       });
       if (needsConfirmation) {
-        setNotice('Check your email to confirm your account, then sign in.');
+        setNotice(`Check your email: we sent a message to ${fields.email.trim()}. Open the link in it to confirm your account and sign in.`);
         setBusy(false);
         return;
       }
