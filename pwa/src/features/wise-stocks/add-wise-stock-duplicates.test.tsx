@@ -40,6 +40,8 @@ async function fillForm(email: string, password: string) {
   fireEvent.change(field('Password'), { target: { value: password } });
   fireEvent.change(field('Authentication Image'), { target: { files: [new File([pngBytes], 'auth.png', { type: 'image/png' })] } });
   expect(await screen.findByText('Image uploaded', {}, { timeout: 5000 })).toBeTruthy();
+  // The name is filled in from the device's user record, read after the first render: a click before it is refused as incomplete.
+  await waitFor(() => expect((field('Your Name') as HTMLInputElement).value).toBe('Demo Admin'));
 }
 
 describe('Add Wise Stock with credentials known already', () => {
