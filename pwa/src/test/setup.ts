@@ -32,7 +32,8 @@ afterAll(async () => {
 /** The simulated browser as a fresh worker has it. */
 async function resetPage(): Promise<void> {
   await (window as { happyDOM?: { abort(): Promise<void> } }).happyDOM?.abort();
-  for (const db of Dexie.connections ?? []) db.close();
+  // Dexie keeps its open databases here at run time (not in its types).
+  for (const db of (Dexie as unknown as { connections?: Dexie[] }).connections ?? []) db.close();
   const fresh = new IDBFactory();
   globalThis.indexedDB = fresh;
   Dexie.dependencies.indexedDB = fresh;
