@@ -71,6 +71,10 @@ export default defineConfig({
           environment: 'happy-dom',
           include: ['pwa/**/*.test.{ts,tsx}'],
           setupFiles: [NO_NETWORK, 'pwa/src/test/setup.ts'],
+          // A worker runs its pwa files one after another in one simulated browser, with the packages
+          // loaded once (decision 259); pwa/src/test/setup.ts puts the page, the databases, the timers
+          // and the app's own modules back after each file.
+          isolate: false,
         },
       },
     ],

@@ -1,34 +1,19 @@
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { WiseStock } from '../../../../edge-api/src/contract/wise-stocks.ts';
-import { createApiHarness, type ApiHarness, type TestUser } from '../../../../edge-api/src/testing/api-harness.ts';
+import type { ApiHarness, TestUser } from '../../../../edge-api/src/testing/api-harness.ts';
 import { deleteUserDb } from '../../db/local-db.ts';
-import { fetchFromApp } from '../../test/in-process-api.ts';
+import { signedInKit, signInAs } from '../../test/render-signed-in.tsx';
 import { field, pngBytes, renderAsStaff, seedDevice, staffId } from './render-as-staff.tsx';
 
-// The form talks to the real API app in-process; only the session (whose token is sent) is stood in for.
-const session = vi.hoisted(() => ({ token: null as string | null }));
-vi.mock('../../lib/supabase.ts', () => ({
-  getAccessToken: async () => session.token,
-  getSupabase: async () => {
-    throw new Error('No auth server in this test');
-  },
-}));
-
+// The form talks to the real API app in-process, signed in through its own auth (render-signed-in.tsx).
+const kit = signedInKit();
 let api: ApiHarness;
 let admin: TestUser;
 
 beforeAll(async () => {
-  api = await createApiHarness();
-  fetchFromApp(() => api);
-  admin = await api.createUser('admin');
-});
-afterAll(async () => {
-  vi.unstubAllGlobals();
-  await api.close();
-});
-beforeEach(() => {
-  session.token = admin.token;
+  api = kit.api();
+  admin = await signInAs(api, 'admin');
 });
 afterEach(async () => {
   cleanup();
@@ -55,6 +40,8 @@ async function fillForm(email: string, password: string) {
   fireEvent.change(field('Password'), { target: { value: password } });
   fireEvent.change(field('Authentication Image'), { target: { files: [new File([pngBytes], 'auth.png', { type: 'image/png' })] } });
   expect(await screen.findByText('Image uploaded', {}, { timeout: 5000 })).toBeTruthy();
+  // The name is filled in from the device's user record, read after the first render: a click before it is refused as incomplete.
+  await waitFor(() => expect((field('Your Name') as HTMLInputElement).value).toBe('Demo Admin'));
 }
 
 describe('Add Wise Stock with credentials known already', () => {

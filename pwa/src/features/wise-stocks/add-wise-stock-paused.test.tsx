@@ -56,6 +56,8 @@ describe('Add Wise Stock past the limit on duplicate checks', () => {
     fireEvent.change(field('Password'), { target: { value: password } });
     fireEvent.change(field('Authentication Image'), { target: { files: [new File([pngBytes], 'auth.png', { type: 'image/png' })] } });
     expect(await screen.findByText('Image uploaded', {}, { timeout: 5000 })).toBeTruthy();
+    // The name is filled in from the device's user record, read after the first render: a click before it is refused as incomplete.
+    await waitFor(() => expect((field('Your Name') as HTMLInputElement).value).toBe('Demo Admin'));
 
     const notice = (await screen.findByText(PAUSED_TITLE, {}, { timeout: 5000 })).closest('[role="status"]')!;
     expect(notice.textContent).toContain('They resume in about 10 minutes');
