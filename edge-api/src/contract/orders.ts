@@ -140,9 +140,18 @@ export interface PaymentProof {
   reusedScreenshotOn?: string[];
 }
 
-/** A customer may cancel an order only while nothing has happened to it yet (no payment, no processing). */
-export const isCancellable = (order: Pick<Order, 'orderStatus' | 'paymentStatus' | 'wiseEmail' | 'deliveryKind'>) =>
-  order.orderStatus === 'pending' && (order.paymentStatus === 'pending' || order.paymentStatus === 'failed') && !order.wiseEmail && !order.deliveryKind;
+/**
+ * A customer may cancel an order only while nothing has happened to it yet (no payment, no processing, no
+ * delivery). A delivery is told by its time too: the customer sees none of its credentials until the order
+ * is paid and delivered, so an order staff delivered and then set back to pending and unpaid has only its
+ * `deliveredAt` on the customer's device (deliveries replace each other and are never removed).
+ */
+export const isCancellable = (order: Pick<Order, 'orderStatus' | 'paymentStatus' | 'wiseEmail' | 'deliveryKind' | 'deliveredAt'>) =>
+  order.orderStatus === 'pending' &&
+  (order.paymentStatus === 'pending' || order.paymentStatus === 'failed') &&
+  !order.wiseEmail &&
+  !order.deliveryKind &&
+  !order.deliveredAt;
 
 /** A customer may send a payment proof while the order waits for payment. */
 export const acceptsPaymentProof = (order: Pick<Order, 'orderStatus' | 'paymentStatus'>) =>

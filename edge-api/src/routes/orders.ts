@@ -84,6 +84,7 @@ function placement(deps: Deps) {
             paymentStatus: current.payment_status,
             wiseEmail: current.wise_email ?? undefined,
             deliveryKind: current.delivery_kind ?? undefined,
+            deliveredAt: current.delivered_at?.toISOString(),
           })
         ) {
           throw conflict(cancelRefusal(current), { orderStatus: current.order_status, paymentStatus: current.payment_status });

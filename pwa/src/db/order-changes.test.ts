@@ -152,6 +152,17 @@ const coveringSeries: [Step[]][] = [
       { kind: 'setPaymentStatus', paymentStatus: 'failed' },
     ],
   ],
+  // A delivery staff set back to pending and unpaid: its credentials are hidden from the customer, yet it
+  // can no longer be cancelled (a shrunk counterexample of seed 541479084 before deliveredAt was counted).
+  [
+    [
+      { kind: 'deliver' },
+      { kind: 'setPaymentStatus', paymentStatus: 'pending' },
+      { kind: 'setOrderStatus', orderStatus: 'pending' },
+      { kind: 'cancel' },
+      { kind: 'deliver' },
+    ],
+  ],
 ];
 
 describe("the device's optimistic order and the server's answer (decision 249)", () => {
