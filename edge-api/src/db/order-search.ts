@@ -106,7 +106,7 @@ async function searchPlan(db: Db, filter: AdminOrderFilter, rowsWanted: number):
  * The newest orders (of the status filters, past the cursor) a search first looks for its page among, in
  * list order: a common word fills its page there at once, before any sample is taken (decision 261).
  */
-const NEWEST_WINDOW_ROWS = 1_000;
+const NEWEST_WINDOW_ROWS = 300;
 /**
  * A count of more matches than this does not end within the count's time limit at a million orders, so
  * it is not begun: the total is a lower bound at once (decision 261).
