@@ -188,7 +188,7 @@ function countFilter(db: Kysely<Database>, filter: AdminOrderFilter, cap: number
 /**
  * The page among the NEWEST_WINDOW_ROWS newest orders of the status filters (past the cursor) alone, in list
  * order: when it fills (one row past it found), it holds exactly the rows of the whole search's page.
- * Also how many rows the table holds, as Postgres last estimated.
+ * Also how many rows the table holds, as Postgres last estimated (-1: never estimated yet).
  */
 async function readNewestPage(db: Kysely<Database>, filter: AdminOrderFilter, at: { cursor?: OrderCursor; limit: number; offset: number }) {
   const { cursor, limit, offset } = at;
@@ -343,7 +343,7 @@ async function searchedPage(db: Kysely<Database>, filter: AdminOrderFilter, part
     if (newest.rows.length > limit) {
       // Filled among the newest rows: the term is in at least rowsWanted of every NEWEST_WINDOW_ROWS there.
       // Counting that many matches of a large table through the trigram index takes longer than the count may.
-      const countable = (newest.tableRows * rowsWanted) / NEWEST_WINDOW_ROWS <= countableMatches;
+      const countable = newest.tableRows < 0 || (newest.tableRows * rowsWanted) / NEWEST_WINDOW_ROWS <= countableMatches;
       return answer(newest.rows, countable ? await countMatches() : null);
     }
   }
