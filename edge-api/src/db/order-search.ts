@@ -333,11 +333,6 @@ interface SearchParts {
 /** A searched page: a walk down the newest-first index when matches are dense, else the trigram index. */
 async function searchedPage(db: Kysely<Database>, filter: AdminOrderFilter, parts: SearchParts): Promise<AdminOrderList> {
   const { readNewest, limit, readPage, readCounted, answer, settle, countMatches, rowsWanted, countableMatches, byCursor, atStart } = parts;
-  // The sample is taken beside the look among the newest orders: a term they do not fill the page of needs it next.
-  const planning = searchPlan(db, filter, rowsWanted).then(
-    (plan) => ({ plan }),
-    (error: unknown) => ({ error }),
-  );
   if (rowsWanted <= NEWEST_WINDOW_ROWS) {
     const newest = await readNewest();
     if (newest.rows.length > limit) {
@@ -347,9 +342,8 @@ async function searchedPage(db: Kysely<Database>, filter: AdminOrderFilter, part
       return answer(newest.rows, countable ? await countMatches() : null);
     }
   }
-  const planned = await planning;
-  if ('error' in planned) throw planned.error;
-  const { plan } = planned;
+  // Only then the sample: it costs several times the look among the newest orders.
+  const plan = await searchPlan(db, filter, rowsWanted);
   if (plan.way === 'walk') {
     const walked = db
       .transaction()
