@@ -43,17 +43,20 @@ function statusConditions(filter: AdminOrderFilter): RawBuilder<SqlBool>[] {
   ];
 }
 
+/** The search term's conditions (none without a term), as SQL over the columns of orders or of a subquery with them. */
+function termConditions(filter: AdminOrderFilter): RawBuilder<SqlBool>[] {
+  const term = searchTerm(filter);
+  if (!term) return [];
+  const indexed = indexedPart(term);
+  const conditions = [sql<SqlBool>`${searchText} like ${`%${escapeLike(indexed)}%`}`];
+  // strpos is no trigram operator: it filters the rows the index found instead of widening the index scan.
+  if (indexed !== term) conditions.push(sql<SqlBool>`strpos(${searchText}, ${term}) > 0`);
+  return conditions;
+}
+
 /** Live orders matching the filter; a search matches orders whose id, title, customer email or name contain it. */
 export function matches(eb: ExpressionBuilder<Database, 'orders'>, filter: AdminOrderFilter): Expression<SqlBool> {
-  const conditions: Expression<SqlBool>[] = statusConditions(filter);
-  const term = searchTerm(filter);
-  if (term) {
-    const indexed = indexedPart(term);
-    conditions.push(eb(searchText, 'like', `%${escapeLike(indexed)}%`));
-    // strpos is no trigram operator: it filters the rows the index found instead of widening the index scan.
-    if (indexed !== term) conditions.push(eb(eb.fn('strpos', [searchText, eb.val(term)]), '>', 0));
-  }
-  return eb.and(conditions);
+  return eb.and([...statusConditions(filter), ...termConditions(filter)]);
 }
 
 const searchTerm = (filter: AdminOrderFilter) => filter.search?.trim().toLowerCase() || undefined;
@@ -99,6 +102,17 @@ async function searchPlan(db: Db, filter: AdminOrderFilter, rowsWanted: number):
   };
 }
 
+/**
+ * The newest orders (of the status filters, past the cursor) a search first looks for its page among, in
+ * list order: a common word fills its page there at once, before any sample is taken (decision 261).
+ */
+const NEWEST_WINDOW_ROWS = 300;
+/**
+ * A count of more matches than this does not end within the count's time limit at a million orders, so
+ * it is not begun: the total is a lower bound at once (decision 261).
+ */
+const COUNTABLE_MATCHES = 1_000;
+
 /** Counting every match of a broad filter over a million orders costs more than the page itself. */
 const TOTAL_COUNT_CAP = 10_000;
 /** A count that takes longer than this gives way to a lower bound (see docs/decisions/008-capped-order-totals.md). */
@@ -141,6 +155,8 @@ interface ListOptions {
   countTimeoutMs?: number;
   /** Page by key from here (decision 185); `page` then only says how deep the page stands, for the totals. */
   cursor?: OrderCursor;
+  /** A search counts its matches only when it expects at most this many (COUNTABLE_MATCHES). */
+  countableMatches?: number;
 }
 
 type FoundRow = OrderRow & { cursor_at: string };
@@ -169,6 +185,37 @@ function countFilter(db: Kysely<Database>, filter: AdminOrderFilter, cap: number
     .catch(nullWhenCanceled);
 }
 
+/**
+ * The page among the NEWEST_WINDOW_ROWS newest orders of the status filters (past the cursor) alone, in list
+ * order: when it fills (one row past it found), it holds exactly the rows of the whole search's page.
+ * Also how many rows the table holds, as Postgres last estimated (-1: never estimated yet).
+ */
+async function readNewestPage(db: Kysely<Database>, filter: AdminOrderFilter, at: { cursor?: OrderCursor; limit: number; offset: number }) {
+  const { cursor, limit, offset } = at;
+  const direction = cursor?.direction === 'before' ? (['asc', 'desc'] as const) : (['desc', 'asc'] as const);
+  let newest = db.selectFrom('orders').where((eb) => eb.and(statusConditions(filter)));
+  if (cursor) newest = newest.where((eb) => pastCursor(eb, cursor));
+  const window = newest.orderBy('created_at', direction[0]).orderBy('id', direction[1]).limit(NEWEST_WINDOW_ROWS).selectAll().select(cursorAt.as('cursor_at'));
+  const found = await db
+    .selectFrom(window.as('orders'))
+    .where((eb) => eb.and(termConditions(filter)))
+    .orderBy('created_at', direction[0])
+    .orderBy('id', direction[1])
+    .limit(limit + 1)
+    .offset(offset)
+    .selectAll()
+    .select(sql<number>`(select reltuples::float8 from pg_class where oid = 'orders'::regclass)`.as('table_rows'))
+    .execute();
+  const rows: FoundRow[] = found.map(({ table_rows: _rows, ...row }) => row);
+  return { rows, tableRows: found.length > 0 ? Number(found[0]!.table_rows) : 0 };
+}
+
+/**
+ * A whole email or six characters and more of an order id are in a handful of orders: the newest ones are
+ * not looked at for them first (the sample decides, as for any term the newest do not fill: a wrong guess only misses the shortcut).
+ */
+const looksRare = (term: string) => indexedPart(term) !== term || /^(?=.*\d)[0-9a-f-]{6,}$/.test(term);
+
 /** A fetched page (with one row past it) in list order, and the cursors either side of it. */
 function settlePage(found: FoundRow[], limit: number, cursor: OrderCursor | undefined, offset: number) {
   const backwards = cursor?.direction === 'before';
@@ -190,7 +237,7 @@ export async function listAdminOrders(
   filter: AdminOrderFilter,
   page: number,
   limit: number,
-  { countTimeoutMs = COUNT_TIMEOUT_MS, cursor }: ListOptions = {},
+  { countTimeoutMs = COUNT_TIMEOUT_MS, cursor, countableMatches = COUNTABLE_MATCHES }: ListOptions = {},
 ): Promise<AdminOrderList> {
   const offset = cursor ? 0 : (page - 1) * limit;
   /** How many matching orders stand before this page (a cursor's page says it; its own offset is 0). */
@@ -249,6 +296,7 @@ export async function listAdminOrders(
   }
 
   const readPage = (trx: Db) => pageQuery(trx).execute();
+  const readNewest = () => readNewestPage(db, filter, { cursor, limit, offset });
   const readCounted = async (trx: Db) => {
     const found = await pageQuery(trx)
       .select(sql<number>`count(*) over ()`.as('match_count'))
@@ -258,19 +306,23 @@ export async function listAdminOrders(
   };
   const settle = (found: FoundRow[]) => settlePage(found, limit, cursor, offset);
   return searchedPage(db, filter, {
+    readNewest,
+    limit,
     readPage,
     readCounted,
     answer,
     settle,
     countMatches,
     rowsWanted: offset + limit + 1,
-    countCap,
+    countableMatches,
     byCursor: cursor !== undefined,
     atStart: offset === 0,
   });
 }
 
 interface SearchParts {
+  readNewest: () => Promise<{ rows: FoundRow[]; tableRows: number }>;
+  limit: number;
   readPage: (trx: Db) => Promise<FoundRow[]>;
   /** The page with the count of every row the pass found (past a cursor: only those after it). */
   readCounted: (trx: Db) => Promise<{ rows: FoundRow[]; matching: number | undefined }>;
@@ -278,7 +330,7 @@ interface SearchParts {
   settle: (found: FoundRow[]) => ReturnType<typeof settlePage>;
   countMatches: () => Promise<number | null>;
   rowsWanted: number;
-  countCap: number;
+  countableMatches: number;
   byCursor: boolean;
   /** No offset: a page with no row is simply empty. */
   atStart: boolean;
@@ -286,7 +338,17 @@ interface SearchParts {
 
 /** A searched page: a walk down the newest-first index when matches are dense, else the trigram index. */
 async function searchedPage(db: Kysely<Database>, filter: AdminOrderFilter, parts: SearchParts): Promise<AdminOrderList> {
-  const { readPage, readCounted, answer, settle, countMatches, rowsWanted, countCap, byCursor, atStart } = parts;
+  const { readNewest, limit, readPage, readCounted, answer, settle, countMatches, rowsWanted, countableMatches, byCursor, atStart } = parts;
+  if (rowsWanted <= NEWEST_WINDOW_ROWS && !looksRare(searchTerm(filter)!)) {
+    const newest = await readNewest();
+    if (newest.rows.length > limit) {
+      // Filled among the newest rows: the term is in at least rowsWanted of every NEWEST_WINDOW_ROWS there.
+      // Counting that many matches of a large table through the trigram index takes longer than the count may.
+      const countable = newest.tableRows < 0 || (newest.tableRows * rowsWanted) / NEWEST_WINDOW_ROWS <= countableMatches;
+      return answer(newest.rows, countable ? await countMatches() : null);
+    }
+  }
+  // Only then the sample: it costs several times the look among the newest orders.
   const plan = await searchPlan(db, filter, rowsWanted);
   if (plan.way === 'walk') {
     const walked = db
@@ -298,9 +360,9 @@ async function searchedPage(db: Kysely<Database>, filter: AdminOrderFilter, part
         return readPage(trx);
       })
       .catch(nullWhenCanceled);
-    // So common a term has more matches than a count would go to, and reaching them takes longer than
-    // it may: the total is a lower bound at once.
-    const counted = plan.matchesAbout > 2 * countCap ? Promise.resolve(null) : countMatches();
+    // So common a term has more matches than can be counted in the count's time limit (the trigram index
+    // reads every one of them): the total is a lower bound at once.
+    const counted = plan.matchesAbout > countableMatches ? Promise.resolve(null) : countMatches();
     const [fetched, total] = await Promise.all([walked, counted]);
     if (fetched) return answer(fetched, total);
   }
