@@ -19,3 +19,9 @@ export const nextWindowStart = (windowMs: number, now = Date.now()): number => M
  * of `windowMs`: a test that fills a window then has all of it (less a second) before it, at once.
  */
 export const offsetIntoNextWindow = (windowMs: number, now = Date.now()): number => nextWindowStart(windowMs, now) + 1_000 - now;
+
+/** A clock that runs with the real one, a second into the next fixed window of `windowMs` from now (offsetIntoNextWindow). */
+export function clockInNextWindow(windowMs: number): () => Date {
+  const offset = offsetIntoNextWindow(windowMs);
+  return () => new Date(Date.now() + offset);
+}
