@@ -38,7 +38,7 @@ export interface AuthServer {
  */
 export async function startAuthServer(
   db: Kysely<Database>,
-  options: { clock?: () => Date; rateLimits?: EmbeddedAuthOptions['rateLimits']; unconfirmedEmails?: string[]; redirectOrigins?: string[] } = {},
+  options: Pick<EmbeddedAuthOptions, 'clock' | 'rateLimits' | 'unconfirmedEmails' | 'redirectOrigins' | 'confirmSignups'> = {},
 ): Promise<AuthServer> {
   let handle: (request: Request, env: unknown) => Response | Promise<Response> = () => new Response(null, { status: 503 });
   const server = await new Promise<Server>((resolve) => {
@@ -61,6 +61,7 @@ export async function startAuthServer(
     unconfirmedEmails: options.unconfirmedEmails,
     mailer: await mailboxMailer(mailbox, { logger: testLogger() }),
     redirectOrigins: options.redirectOrigins,
+    confirmSignups: options.confirmSignups,
     afterAnswer: mailing.track,
   });
   const root = new Hono().route('/auth/v1', auth.app);
