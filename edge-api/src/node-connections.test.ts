@@ -81,7 +81,8 @@ async function open(firstBytes = ''): Promise<Client> {
 const within = (limitMs: number) => limitMs + 250 + 1_500;
 
 describe('the Node entry under slow and many connections', () => {
-  it('closes a connection that sends its headers too slowly, with 408, after HTTP_HEADERS_TIMEOUT_MS', async () => {
+  // The three timeouts are waited out side by side (four connections at most, the cap), then the cap alone.
+  it.concurrent('closes a connection that sends its headers too slowly, with 408, after HTTP_HEADERS_TIMEOUT_MS', async () => {
     const slow = await open('GET /api/services HTTP/1.1\r\nHost: shop\r\nAccept: */*\r\n');
     // A header line now and then does not keep it open: the headers as a whole must come in time.
     const drip = setInterval(() => slow.socket.write('X-Slow: 1\r\n'), 200);
@@ -99,7 +100,7 @@ describe('the Node entry under slow and many connections', () => {
     }
   });
 
-  it('closes a request whose body comes too slowly after HTTP_REQUEST_TIMEOUT_MS', async () => {
+  it.concurrent('closes a request whose body comes too slowly after HTTP_REQUEST_TIMEOUT_MS', async () => {
     const body = JSON.stringify({ email: 'someone@example.com', password: 'not the password' });
     const slow = await open(
       `POST /auth/v1/token?grant_type=password HTTP/1.1\r\nHost: shop\r\napikey: sb_publishable_embedded\r\n` +
@@ -117,7 +118,7 @@ describe('the Node entry under slow and many connections', () => {
     }
   });
 
-  it('closes an idle keep-alive connection after HTTP_KEEP_ALIVE_TIMEOUT_MS, and says so in Keep-Alive', async () => {
+  it.concurrent('closes an idle keep-alive connection after HTTP_KEEP_ALIVE_TIMEOUT_MS, and says so in Keep-Alive', async () => {
     const client = await open('GET /healthz HTTP/1.1\r\nHost: shop\r\n\r\n');
     const ms = await client.closed;
     expect(client.received()).toMatch(/^HTTP\/1\.1 200 /);

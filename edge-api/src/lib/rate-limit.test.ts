@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/schema.ts';
 import { inProcessHarness } from '../testing/api-harness.ts';
 import { ANON_KEY, freshEmail, startAuthServer, supabaseClient } from '../testing/auth-server.ts';
-import { insideOneWindow } from '../testing/limit-window.ts';
+import { clockInNextWindow } from '../testing/limit-window.ts';
 import { openTestDatabase } from '../testing/test-database.ts';
 import { createFailureBackoff, createFixedWindowLimiter } from './rate-limit.ts';
 
@@ -135,11 +135,11 @@ describe('two app instances on one database', () => {
   });
 
   it('share the per-user orders limit: 2 orders on one API and 1 on the other, then 429 on both', async () => {
-    await insideOneWindow(600_000);
     const shared = { db, close: async () => {} };
+    const clock = clockInNextWindow(600_000);
     const [one, two] = await Promise.all([
-      inProcessHarness({ rateLimits: { ordersPer10Min: 3 } }, shared),
-      inProcessHarness({ rateLimits: { ordersPer10Min: 3 } }, shared),
+      inProcessHarness({ rateLimits: { ordersPer10Min: 3 } }, shared, { clock }),
+      inProcessHarness({ rateLimits: { ordersPer10Min: 3 } }, shared, { clock }),
     ]);
     try {
       const customer = await one.createUser('user');

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_JSON_BODY_BYTES } from './request-guards.ts';
 import { createApiHarness, inProcessHarness, type ApiHarness, type TestUser } from '../testing/api-harness.ts';
-import { insideOneWindow } from '../testing/limit-window.ts';
+import { clockInNextWindow } from '../testing/limit-window.ts';
 
 // Hostile input answered at the contract: a body over the limit, NUL characters and lone surrogates.
 let api: ApiHarness;
@@ -123,8 +123,7 @@ describe('NUL characters and unpaired surrogates', () => {
 
 describe('write limits per user', () => {
   it('answer 429 with Retry-After past the orders limit, for that customer only, placing nothing more', async () => {
-    await insideOneWindow(600_000);
-    const limited = await inProcessHarness({ rateLimits: { ordersPer10Min: 3, uploadsPer10Min: 2 } });
+    const limited = await inProcessHarness({ rateLimits: { ordersPer10Min: 3, uploadsPer10Min: 2 } }, undefined, { clock: clockInNextWindow(600_000) });
     try {
       const [first, second] = await Promise.all([limited.createUser('user'), limited.createUser('user')]);
       const place = (user: TestUser) => limited.call('POST', '/api/orders', { user, json: { id: crypto.randomUUID(), productId: crypto.randomUUID() } });
@@ -147,8 +146,7 @@ describe('write limits per user', () => {
   });
 
   it('answer 429 past the uploads limit', async () => {
-    await insideOneWindow(600_000);
-    const limited = await inProcessHarness({ rateLimits: { ordersPer10Min: 3, uploadsPer10Min: 2 } });
+    const limited = await inProcessHarness({ rateLimits: { ordersPer10Min: 3, uploadsPer10Min: 2 } }, undefined, { clock: clockInNextWindow(600_000) });
     try {
       const staff = await limited.createUser('admin');
       const statuses = [];

@@ -177,8 +177,7 @@ describe('ordering with just an email (decision 177)', () => {
     const refused = await place(email);
     expect(refused.status).toBe(429);
     expect(refused.headers.get('retry-after')).toBeTruthy();
-    await waitForMail(server, email);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await server.mailSettled();
     expect(await mailsTo(server, email)).toHaveLength(1);
     const orders = await db.selectFrom('orders').select('id').where('user_email', '=', email).execute();
     expect(orders).toHaveLength(GUEST_ORDERS_PER_ADDRESS_PER_HOUR);
@@ -212,6 +211,7 @@ describe('the Supabase side of it (supabaseGuestAccounts), against the embedded 
     expect(linkIn(mail).searchParams.get('type')).toBe('magiclink');
     // The address's minute: the second is held back by the auth server, and that is no error.
     await accounts.mailSignIn(email);
+    await server.mailSettled();
     expect(await mailsTo(server, email)).toHaveLength(1);
   });
 });

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiKey, ApiOrder, ApiService, CreatedApiKey } from '../contract/partners.ts';
 import { hashApiKey } from '../lib/api-key-secret.ts';
-import { createApiHarness, remoteApi, type ApiHarness, type TestUser } from '../testing/api-harness.ts';
+import { createApiHarness, inProcessHarness, remoteApi, type ApiHarness, type TestUser } from '../testing/api-harness.ts';
+import { clockInNextWindow } from '../testing/limit-window.ts';
 import { createOrderFixtures, type ErrorBody } from '../testing/order-fixtures.ts';
 
 let api: ApiHarness;
@@ -160,7 +161,8 @@ describe('API keys', () => {
 // The limit of a remote entry is its own (120 a minute): a test cannot lower it there.
 describe.skipIf(remoteApi !== undefined)('the per-key limit', () => {
   it('answers 429 with Retry-After past the limit, counted per key', async () => {
-    const limited = await createApiHarness({ rateLimits: { apiKeyRequestsPerMinute: 3 } });
+    // The app's clock a second into a minute of its own: the four requests fall in one window.
+    const limited = await inProcessHarness({ rateLimits: { apiKeyRequestsPerMinute: 3 } }, undefined, { clock: clockInNextWindow(60_000) });
     try {
       const boss = await limited.createUser('admin');
       const owner = await limited.createUser('user', 'reseller');

@@ -3,7 +3,7 @@ import type { AuditEntry } from '../contract/audit.ts';
 import type { Order } from '../contract/orders.ts';
 import type { SyncResponse } from '../contract/sync.ts';
 import { inProcessHarness, type TestUser } from '../testing/api-harness.ts';
-import { insideOneWindow } from '../testing/limit-window.ts';
+import { clockInNextWindow } from '../testing/limit-window.ts';
 import { createOrderFixtures, errorPaths, orderTestBench, random, type ErrorBody } from '../testing/order-fixtures.ts';
 
 // Issue 17, item 6: the reveal log (decision 066).
@@ -157,8 +157,7 @@ describe('the reveal log', () => {
 
 describe('the reveal log’s limit per customer', () => {
   it('answers 429 with Retry-After past the limit, recording nothing; replays and other customers go on as before', async () => {
-    await insideOneWindow(600_000);
-    const limited = await inProcessHarness({ rateLimits: { revealsPer10Min: 3 } });
+    const limited = await inProcessHarness({ rateLimits: { revealsPer10Min: 3 } }, undefined, { clock: clockInNextWindow(600_000) });
     try {
       const [admin, moderator, customer, other] = await Promise.all([
         limited.createUser('admin'),

@@ -85,8 +85,15 @@ export async function createApiHarness(overrides: Partial<Deps['config']> = {}, 
   return remoteApi && !database ? remoteHarness(remoteApi) : inProcessHarness(overrides, database);
 }
 
-/** Always in this process, with the app's whole Deps: for tests that need them (a seed, a backup), never run against a remote entry. */
-export async function inProcessHarness(overrides: Partial<Deps['config']> = {}, database?: { db: Kysely<Database>; close: () => Promise<void> }) {
+/**
+ * Always in this process, with the app's whole Deps: for tests that need them (a seed, a backup), never run
+ * against a remote entry. `clock` is the app's (its limits' windows, its timestamps): the real one unless given.
+ */
+export async function inProcessHarness(
+  overrides: Partial<Deps['config']> = {},
+  database?: { db: Kysely<Database>; close: () => Promise<void> },
+  { clock = () => new Date() }: { clock?: () => Date } = {},
+) {
   const { db, close: closeDb } = database ?? (await openTestDatabase());
   const key = await importSigningKey(await generateSigningKey());
   const blobDir = await mkdtemp(join(tmpdir(), 'storefront-blobs-'));
@@ -106,7 +113,7 @@ export async function inProcessHarness(overrides: Partial<Deps['config']> = {}, 
     emailConfirmed: async (id) => !unconfirmedAccounts.has(id),
     blobs,
     secrets: await createSecrets(crypto.getRandomValues(new Uint8Array(32)), crypto.getRandomValues(new Uint8Array(32))),
-    clock: () => new Date(),
+    clock,
     config: { adminEmails: [], supabaseUrl: 'http://auth.test', supabaseAnonKey: TEST_ANON_KEY, allowedOrigins: [], ...overrides },
     logger: testLogger(),
   };

@@ -23,6 +23,12 @@ export interface AuthServer {
   auth: EmbeddedAuth;
   /** The local mailbox (a temporary directory) its recovery and email-change mail lands in. */
   mailbox: string;
+  /**
+   * Resolves once every mail the server was asked for so far is kept or held back: the work its routes
+   * leave running after their answers, and the guest sign-in mail the API asks it for. A test that expects
+   * no (further) mail waits here instead of for a while.
+   */
+  mailSettled: () => Promise<void>;
   close: () => Promise<void>;
 }
 
@@ -32,7 +38,7 @@ export interface AuthServer {
  */
 export async function startAuthServer(
   db: Kysely<Database>,
-  options: { clock?: () => Date; rateLimits?: EmbeddedAuthOptions['rateLimits']; unconfirmedEmails?: string[]; redirectOrigins?: string[] } = {},
+  options: Pick<EmbeddedAuthOptions, 'clock' | 'rateLimits' | 'unconfirmedEmails' | 'redirectOrigins' | 'confirmSignups'> = {},
 ): Promise<AuthServer> {
   let handle: (request: Request, env: unknown) => Response | Promise<Response> = () => new Response(null, { status: 503 });
   const server = await new Promise<Server>((resolve) => {
@@ -41,6 +47,7 @@ export async function startAuthServer(
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const issuer = `${url}/auth/v1`;
   const mailbox = await mkdtemp(join(tmpdir(), 'storefront-mailbox-'));
+  const mailing = mailTracker();
   const auth = createEmbeddedAuth({
     db,
     key: await importSigningKey(await generateSigningKey()),
@@ -54,14 +61,19 @@ export async function startAuthServer(
     unconfirmedEmails: options.unconfirmedEmails,
     mailer: await mailboxMailer(mailbox, { logger: testLogger() }),
     redirectOrigins: options.redirectOrigins,
+    confirmSignups: options.confirmSignups,
+    afterAnswer: mailing.track,
   });
   const root = new Hono().route('/auth/v1', auth.app);
   handle = (request, env) => root.fetch(request, env);
+  const { ensure, mailSignIn } = auth.guestAccounts;
   return {
     url,
     issuer,
-    auth,
+    // The API's guest orders ask for their sign-in mail without waiting for it: counted as the routes' is.
+    auth: { ...auth, guestAccounts: { ensure, mailSignIn: (email) => mailing.track(mailSignIn(email)) } },
     mailbox,
+    mailSettled: mailing.settled,
     close: async () => {
       await new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
@@ -70,6 +82,20 @@ export async function startAuthServer(
       await rm(mailbox, { recursive: true, force: true });
     },
   };
+}
+
+/** Mail work still running: `settled` waits until there is none, including work begun while it waits. */
+function mailTracker() {
+  const running = new Set<Promise<void>>();
+  const track = (work: Promise<void>): Promise<void> => {
+    const tracked = work.finally(() => running.delete(tracked));
+    running.add(tracked);
+    return tracked;
+  };
+  const settled = async (): Promise<void> => {
+    while (running.size > 0) await Promise.allSettled([...running]);
+  };
+  return { track, settled };
 }
 
 let ipCounter = 0;

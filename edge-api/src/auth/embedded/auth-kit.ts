@@ -50,6 +50,11 @@ export interface EmbeddedAuthOptions {
    * default: the specification signs a new customer in at registration.
    */
   confirmSignups?: boolean;
+  /**
+   * Takes the mail work a route leaves running after its answer (which never throws: it logs). Left to
+   * run on its own unless given; a test hands a tracker here to wait for that work to end (decision 260).
+   */
+  afterAnswer?: (work: Promise<void>) => void;
 }
 
 /** What every endpoint group of the embedded auth shares. */
@@ -66,6 +71,8 @@ export interface AuthKit extends AuthTokens, MailLinks {
   confirmSignups: boolean;
   /** The bearer is the service-role key, else 401/403. */
   requireServiceRole: MiddlewareHandler;
+  /** Where mail work that goes on after the answer is handed (EmbeddedAuthOptions.afterAnswer). */
+  afterAnswer: (work: Promise<void>) => void;
 }
 
 export function createAuthKit(options: EmbeddedAuthOptions): AuthKit {
@@ -100,5 +107,6 @@ export function createAuthKit(options: EmbeddedAuthOptions): AuthKit {
     unconfirmedEmails: new Set((options.unconfirmedEmails ?? []).map((email) => email.trim().toLowerCase())),
     confirmSignups: options.confirmSignups === true,
     requireServiceRole,
+    afterAnswer: options.afterAnswer ?? ((work) => void work),
   };
 }

@@ -38,7 +38,7 @@ export function linkRoutes(kit: AuthKit): Hono {
     // The answer is the same whether the account exists or not, and comes before the mail is sent, so
     // neither it nor its timing says who has an account here.
     const redirectTo = c.req.query('redirect_to');
-    void mailRecovery(kit, email, redirectTo);
+    kit.afterAnswer(mailRecovery(kit, email, redirectTo));
     return c.json({});
   });
 

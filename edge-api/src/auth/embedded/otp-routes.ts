@@ -34,7 +34,7 @@ export function otpRoutes(kit: AuthKit): Hono {
     const metadata = profileData({}, body.data);
     await spend(c, kit.limits.signInMail, kit.clientIp(c));
     await limitMailsTo(c, kit.limits, email);
-    void mailSignIn(kit, email, { createUser: body.create_user !== false, metadata, redirectTo: c.req.query('redirect_to') });
+    kit.afterAnswer(mailSignIn(kit, email, { createUser: body.create_user !== false, metadata, redirectTo: c.req.query('redirect_to') }));
     return c.json({});
   });
 }

@@ -90,7 +90,7 @@ describe('sign-in by mail (signInWithOtp, verifyOtp)', () => {
     const confirmed = await db.selectFrom('auth_users').select('email_confirmed_at').where('email', '=', newcomer).executeTakeFirstOrThrow();
     expect(confirmed.email_confirmed_at).not.toBeNull();
 
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await server.mailSettled();
     expect(await mailsTo(server, stranger)).toHaveLength(0);
     expect(await db.selectFrom('auth_users').select('id').where('email', '=', stranger).executeTakeFirst()).toBeUndefined();
   });

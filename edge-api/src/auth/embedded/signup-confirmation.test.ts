@@ -1,21 +1,10 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { serve } from '@hono/node-server';
-import { Hono } from 'hono';
 import type { Kysely } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/schema.ts';
 import { linkIn, mailsTo, openLink, waitForMail } from '../../testing/auth-mail.ts';
-import { ANON_KEY, SERVICE_ROLE_KEY, freshEmail, startAuthServer, supabaseClient, type AuthServer } from '../../testing/auth-server.ts';
+import { ANON_KEY, freshEmail, startAuthServer, supabaseClient, type AuthServer } from '../../testing/auth-server.ts';
 import { openTestDatabase } from '../../testing/test-database.ts';
-import { testLogger } from '../../testing/test-logs.ts';
-import { generateSigningKey, importSigningKey } from '../signing-key.ts';
-import { createEmbeddedAuth } from './embedded-auth.ts';
 import { createAuthUser } from './auth-store.ts';
-import { mailboxMailer } from './mailer.ts';
 
 let db: Kysely<Database>;
 let closeDb: () => Promise<void>;
@@ -25,36 +14,8 @@ const ADMIN = 'owner-to-be@example.test';
 let clockOffsetMs = 0;
 
 /** The embedded auth with sign-ups confirmed by mail, on a real port, as the shared test server but for the setting. */
-async function startConfirmingServer(): Promise<AuthServer> {
-  const root = new Hono();
-  const started = await new Promise<Server>((resolve) => {
-    const listening = serve({ fetch: (request, env) => root.fetch(request, env), port: 0, hostname: '127.0.0.1' }, () => resolve(listening as Server));
-  });
-  const url = `http://127.0.0.1:${(started.address() as AddressInfo).port}`;
-  const mailbox = await mkdtemp(join(tmpdir(), 'storefront-mailbox-'));
-  const auth = createEmbeddedAuth({
-    db,
-    key: await importSigningKey(await generateSigningKey()),
-    issuer: `${url}/auth/v1`,
-    anonKey: ANON_KEY,
-    serviceRoleKey: SERVICE_ROLE_KEY,
-    clientIp: (c) => c.req.header('x-test-client-ip') ?? 'unknown',
-    clock: () => new Date(Date.now() + clockOffsetMs),
-    logger: testLogger(),
-    unconfirmedEmails: [ADMIN],
-    mailer: await mailboxMailer(mailbox, { logger: testLogger() }),
-    confirmSignups: true,
-  });
-  root.route('/auth/v1', auth.app);
-  const close = async () => {
-    await new Promise<void>((resolve, reject) => {
-      started.close((error) => (error ? reject(error) : resolve()));
-      started.closeAllConnections();
-    });
-    await rm(mailbox, { recursive: true, force: true });
-  };
-  return { url, issuer: `${url}/auth/v1`, auth, mailbox, close };
-}
+const startConfirmingServer = (): Promise<AuthServer> =>
+  startAuthServer(db, { clock: () => new Date(Date.now() + clockOffsetMs), unconfirmedEmails: [ADMIN], confirmSignups: true });
 
 beforeAll(async () => {
   ({ db, close: closeDb } = await openTestDatabase());
@@ -146,6 +107,7 @@ describe('sign-up with AUTH_CONFIRM_SIGNUPS', () => {
     const free = freshEmail('new').toLowerCase();
     expect((await postSignUp(free)).status).toBe(200);
     expect(await postSignUp(free)).toMatchObject({ status: 429, body: { code: 'over_email_send_rate_limit' } });
+    await server.mailSettled();
     expect(await mailsTo(server, taken)).toHaveLength(1);
   });
 
@@ -198,6 +160,7 @@ describe('sign-up with AUTH_CONFIRM_SIGNUPS', () => {
     expect(shapeOf(answer.body)).toEqual(shapeOf(free.body));
     const made = await db.selectFrom('auth_users').selectAll().where('email', '=', ADMIN).executeTakeFirstOrThrow();
     expect(made.email_confirmed_at).toBeNull();
+    await server.mailSettled();
     expect(await mailsTo(server, ADMIN)).toEqual([]);
   });
 
@@ -217,6 +180,7 @@ describe('sign-up without the setting (the default)', () => {
       expect(first.body.access_token).toEqual(expect.any(String));
       const second = await postSignUp(email, 'correct horse', plain);
       expect(second).toMatchObject({ status: 422, body: { code: 'user_already_exists' } });
+      await plain.mailSettled();
       expect(await mailsTo(plain, email)).toEqual([]);
       const settings = await (await fetch(`${plain.url}/auth/v1/settings`, { headers: { apikey: ANON_KEY } })).json();
       expect(settings).toMatchObject({ mailer_autoconfirm: true });

@@ -33,11 +33,11 @@ export async function signUpToConfirm(kit: AuthKit, c: Context, request: SignUpR
   const made = taken
     ? undefined
     : await insertAuthUser(kit.db, { id: crypto.randomUUID(), email, passwordHash, metadata, now, signedIn: false, confirmed: false });
-  if (!made) void mailTakenNotice(kit, email);
+  if (!made) kit.afterAnswer(mailTakenNotice(kit, email));
   else if (kit.unconfirmedEmails.has(email)) {
     // An admin address is confirmed by the owner's `npm run admin` only, never by a mailed link.
     kit.logger.warn('auth: an ADMIN_EMAILS address signed up; it stays unconfirmed until `npm run admin` confirms it', { userId: made.id });
-  } else void mailConfirmation(kit, made.id, email, c.req.query('redirect_to'));
+  } else kit.afterAnswer(mailConfirmation(kit, made.id, email, c.req.query('redirect_to')));
   return pendingUser(made?.id ?? crypto.randomUUID(), email, metadata, now);
 }
 
