@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { readMailbox, type StoredMail } from '../edge-api/src/auth/embedded/mailer.ts';
-import { checkA11y, newContext, setUpServerAndBrowser, signIn } from './harness.ts';
+import { checkA11y, linkIn, mailTo, newContext, setUpServerAndBrowser, signIn } from './harness.ts';
 
 /**
  * Password recovery from the link in the local mailbox (embedded mode, no SMTP_URL), and the profile's
@@ -35,18 +33,6 @@ async function newCustomer(name: string) {
   assert.equal(record.status, 201);
   return { email, password };
 }
-
-/** The mail to `address` in the data directory's mailbox (the recovery mail leaves after the answer: waited for). */
-async function mailTo(address: string, count = 1): Promise<StoredMail> {
-  for (let attempt = 0; attempt < 100; attempt++) {
-    const mails = (await readMailbox(join(e2e.server.dataDir, 'mailbox'))).filter((mail) => mail.to === address);
-    if (mails.length >= count) return mails[count - 1]!;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`No mail to ${address} in the mailbox`);
-}
-
-const linkIn = (mail: StoredMail) => /(http\S+\/auth\/v1\/verify\S+)/.exec(mail.text)![1]!;
 
 async function a11yAtBothSizes(page: Page) {
   for (const size of SIZES) {
@@ -86,7 +72,7 @@ describe('account recovery and changes', () => {
       assert.match((await page.getByRole('status').textContent()) ?? '', new RegExp(`If an account uses ${customer.email}, we have sent it a link`));
       await a11yAtBothSizes(page);
 
-      const mail = await mailTo(customer.email);
+      const mail = await mailTo(e2e.server, customer.email);
       assert.equal(mail.subject, 'Reset your password');
       const link = linkIn(mail);
       assert.ok(link.startsWith(`${e2e.server.url}/auth/v1/verify?`), link);
@@ -171,7 +157,7 @@ describe('account recovery and changes', () => {
         .getByRole('status')
         .getByText(`We sent a confirmation link to ${newEmail}. Your email changes when you open it; until then, sign in with ${customer.email}.`)
         .waitFor();
-      const mail = await mailTo(newEmail);
+      const mail = await mailTo(e2e.server, newEmail);
       assert.equal(mail.subject, 'Confirm your new email address');
       await page.goto(linkIn(mail));
       await page.waitForURL((url) => url.pathname === '/profile');

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Locator, type Page } from 'playwright-core';
+import { readMailbox, type StoredMail } from '../edge-api/src/auth/embedded/mailer.ts';
 import type { Order } from '../edge-api/src/contract/orders.ts';
 import type { Service } from '../edge-api/src/contract/services.ts';
 import { demoLoginsIn } from '../edge-api/src/testing/demo-logins.ts';
@@ -384,3 +385,16 @@ export async function openOrderCardOnPhone(page: Page, orderId: string): Promise
   const card = page.locator('article').filter({ has: page.getByText(`#${shortOrderId(orderId)}`, { exact: true }) });
   return { card, panel: card.getByRole('region', { name: /Credentials for/ }) };
 }
+
+/** The `count`th mail to `address` in a server's mailbox (mail leaves after the answer: waited for). */
+export async function mailTo(server: AppServer, address: string, count = 1): Promise<StoredMail> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const mails = (await readMailbox(join(server.dataDir, 'mailbox'))).filter((mail) => mail.to === address);
+    if (mails.length >= count) return mails[count - 1]!;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`No mail to ${address} in the mailbox`);
+}
+
+/** The auth server's link in a mail (recovery, email change, sign-up confirmation). */
+export const linkIn = (mail: StoredMail) => /(http\S+\/auth\/v1\/verify\S+)/.exec(mail.text)![1]!;

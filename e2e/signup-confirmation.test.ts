@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { readMailbox, type StoredMail } from '../edge-api/src/auth/embedded/mailer.ts';
-import { demoLogins, setUpServerAndBrowser, waitForAppTakeover } from './harness.ts';
+import { demoLogins, linkIn, mailTo, setUpServerAndBrowser, waitForAppTakeover } from './harness.ts';
 
 /**
  * Registration with AUTH_CONFIRM_SIGNUPS=1 (decision 262): the form says to check the mail, sign-in waits
@@ -14,16 +12,6 @@ import { demoLogins, setUpServerAndBrowser, waitForAppTakeover } from './harness
 const e2e = setUpServerAndBrowser({ AUTH_CONFIRM_SIGNUPS: '1' });
 const mainNav = (page: Page) => page.getByRole('navigation', { name: 'Main' });
 const CHECK_MAIL = /^Check your email: we sent a message to .+\. Open the link in it to confirm your account and sign in\.$/;
-
-/** The `count`th mail to `address` in the server's mailbox (mail leaves after the answer: waited for). */
-async function mailTo(address: string, count = 1): Promise<StoredMail> {
-  for (let attempt = 0; attempt < 100; attempt++) {
-    const mails = (await readMailbox(join(e2e.server.dataDir, 'mailbox'))).filter((mail) => mail.to === address);
-    if (mails.length >= count) return mails[count - 1]!;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`No mail to ${address} in the mailbox`);
-}
 
 async function register(page: Page, email: string, password: string): Promise<string> {
   await page.goto('/register');
@@ -54,9 +42,9 @@ describe('registration confirmed by mail', () => {
       await page.getByRole('button', { name: 'Sign In' }).click();
       await page.getByText('Please confirm your email address first: open the link we emailed you when you registered.').waitFor();
 
-      const mail = await mailTo(email);
+      const mail = await mailTo(e2e.server, email);
       assert.equal(mail.subject, 'Confirm your account');
-      await page.goto(/(http\S+\/auth\/v1\/verify\S+)/.exec(mail.text)![1]!);
+      await page.goto(linkIn(mail));
       await mainNav(page).getByRole('button', { name: 'Logout' }).waitFor({ timeout: 30_000 });
       // The record the registration could not save yet was made from the account's metadata.
       await page.goto('/profile');
@@ -70,7 +58,7 @@ describe('registration confirmed by mail', () => {
       assert.match(await register(page, demoLogins.customer.email, 'another-secret-1'), CHECK_MAIL);
       await mainNav(page).getByRole('link', { name: 'Login' }).waitFor();
     });
-    const notice = await mailTo(demoLogins.customer.email);
+    const notice = await mailTo(e2e.server, demoLogins.customer.email);
     assert.equal(notice.subject, 'Someone tried to register with your email address');
     assert.doesNotMatch(notice.text, /https?:\/\//);
   });

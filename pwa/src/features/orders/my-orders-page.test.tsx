@@ -34,6 +34,23 @@ const order = (i: number): Order => {
   };
 };
 
+/** My Orders at `address`, for the signed-in customer above. */
+function renderMyOrders(address = '/my-orders') {
+  render(
+    <AuthContext value={signedIn}>
+      <ToastProvider>
+        <ConfirmProvider>
+          <MemoryRouter initialEntries={[address]}>
+            <Routes>
+              <Route path="/my-orders" element={<MyOrdersPage />} />
+            </Routes>
+          </MemoryRouter>
+        </ConfirmProvider>
+      </ToastProvider>
+    </AuthContext>,
+  );
+}
+
 beforeEach(() => {
   // The device is offline: no request leaves it (the page still asks for the payment rails).
   vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
@@ -51,19 +68,7 @@ describe('MyOrdersPage with a long history', () => {
     const db = getUserDb(uid);
     await db.orders.bulkPut(Array.from({ length: 5000 }, (_, i) => order(i)));
     await db.meta.put({ key: 'cursor', value: 1 });
-    render(
-      <AuthContext value={signedIn}>
-        <ToastProvider>
-          <ConfirmProvider>
-            <MemoryRouter initialEntries={['/my-orders']}>
-              <Routes>
-                <Route path="/my-orders" element={<MyOrdersPage />} />
-              </Routes>
-            </MemoryRouter>
-          </ConfirmProvider>
-        </ToastProvider>
-      </AuthContext>,
-    );
+    renderMyOrders();
     expect(await screen.findByRole('heading', { name: 'Order number 4999' })).toBeTruthy();
     // The first few cards paint first; the rest of the page follows right after (issue 33 item 6).
     await waitFor(() => expect(screen.getAllByRole('listitem')).toHaveLength(30));
@@ -85,19 +90,7 @@ describe('MyOrdersPage with a long history', () => {
       rowsRead++;
       return row;
     });
-    render(
-      <AuthContext value={signedIn}>
-        <ToastProvider>
-          <ConfirmProvider>
-            <MemoryRouter initialEntries={['/my-orders']}>
-              <Routes>
-                <Route path="/my-orders" element={<MyOrdersPage />} />
-              </Routes>
-            </MemoryRouter>
-          </ConfirmProvider>
-        </ToastProvider>
-      </AuthContext>,
-    );
+    renderMyOrders();
     await screen.findByRole('heading', { name: 'Order number 4999' });
     expect(screen.getByText(/^5000 orders for/)).toBeTruthy();
     await waitFor(() => expect(screen.getAllByRole('heading', { level: 2 })).toHaveLength(30));
@@ -123,19 +116,7 @@ describe('MyOrdersPage with a long history', () => {
     const observer = new MutationObserver(() => commits.push(document.querySelectorAll('main li, li[id^="order-"]').length));
     observer.observe(document.body, { childList: true, subtree: true });
     const target = order(15).id;
-    render(
-      <AuthContext value={signedIn}>
-        <ToastProvider>
-          <ConfirmProvider>
-            <MemoryRouter initialEntries={[`/my-orders#order-${target}`]}>
-              <Routes>
-                <Route path="/my-orders" element={<MyOrdersPage />} />
-              </Routes>
-            </MemoryRouter>
-          </ConfirmProvider>
-        </ToastProvider>
-      </AuthContext>,
-    );
+    renderMyOrders(`/my-orders#order-${target}`);
     await waitFor(() => expect(screen.getAllByRole('listitem')).toHaveLength(30));
     observer.disconnect();
     // The first cards were on the page before the other 26 were rendered.
